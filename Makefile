@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# smbsrv: the only entry point a user needs.
+#
+#   make deps    install build/test dependencies (Debian 12, root), pin kernel
+#   make         build smbsrv.ko, smbsrvd, smbsrvctl
+#   make run     build, boot the test VM serving a share, show how to connect
+#   make check   build and run every test; last line "N passed, N failed"
+#   make bench   benchmarks against ksmbd in the same VM boot
+#   make regen   regenerate netlink code from Documentation/netlink/specs
+#   make lint    checkpatch --strict, sparse, generated-code freshness
+
+TOP	:= $(CURDIR)
+BUILD	:= $(TOP)/build
+KVER	?= $(shell cat $(TOP)/.kver 2>/dev/null)
+KDIR	?= /lib/modules/$(KVER)/build
+JOBS	?= $(shell nproc)
+CMAKE_BUILD_TYPE ?= RelWithDebInfo
+
+export KVER
+
+.PHONY: all deps kmod userd run check unit lint regen bench clean distclean \
+	need-kver vm-initramfs install
+
+all: kmod userd
+
+deps:
+	@$(TOP)/tools/deps.sh
+
+need-kver:
+	@if [ -z "$(KVER)" ] || [ ! -d "$(KDIR)" ]; then \
+		echo "no pinned guest kernel (.kver): run 'make deps' first" >&2; \
+		exit 1; \
+	fi
+
+kmod: need-kver
+	$(MAKE) -C $(KDIR) M=$(TOP)/kmod modules
+
+userd:
+	@cmake -S $(TOP) -B $(BUILD)/user -DCMAKE_BUILD_TYPE=$(CMAKE_BUILD_TYPE) >/dev/null
+	@cmake --build $(BUILD)/user -j $(JOBS)
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/run-demo.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tests/run-all.sh
+
+unit: userd
+	@$(TOP)/tests/run-all.sh --only unit
+
+lint: need-kver
+	@$(TOP)/tests/run-all.sh --only lint
+
+regen:
+	@$(TOP)/tools/ynl-regen.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/bench/run.sh
+
+clean:
+	-@[ -z "$(KVER)" ] || [ ! -d "$(KDIR)" ] || \
+		$(MAKE) -s -C $(KDIR) M=$(TOP)/kmod clean
+	rm -rf $(BUILD)
+
+distclean: clean
+	rm -rf $(TOP)/.deps $(TOP)/.kver

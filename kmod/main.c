@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: an SMB2/SMB3 file server.  Module init/exit and server state.
+ */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+#include <net/genetlink.h>
+#include <uapi/linux/smbsrv.h>
+
+#include "netlink.h"
+#include "smbsrv.h"
+#include "transport.h"
+
+struct smbsrv_server smbsrv_server = {
+	.lock = __MUTEX_INITIALIZER(smbsrv_server.lock),
+	.knobs = {
+		.tcp_port = SMBSRV_DEFAULT_PORT,
+		.max_connections = SMBSRV_DEFAULT_MAX_CONNECTIONS,
+		.max_read = SMBSRV_DEFAULT_MAX_READ,
+		.max_write = SMBSRV_DEFAULT_MAX_WRITE,
+		.max_trans = SMBSRV_DEFAULT_MAX_TRANS,
+		.max_credits = SMBSRV_DEFAULT_MAX_CREDITS,
+	},
+};
+
+/* Listener accept work and other control-plane work. */
+struct workqueue_struct *smbsrv_ctl_wq;
+
+static int __init smbsrv_init(void)
+{
+	int err;
+
+	smbsrv_ctl_wq = alloc_workqueue("smbsrv-ctl", WQ_MEM_RECLAIM, 0);
+	if (!smbsrv_ctl_wq)
+		return -ENOMEM;
+
+	err = smbsrv_netlink_init();
+	if (err)
+		goto err_wq;
+
+	pr_info("smbsrv: version %s loaded\n", SMBSRV_VERSION);
+	return 0;
+
+err_wq:
+	destroy_workqueue(smbsrv_ctl_wq);
+	return err;
+}
+
+static void __exit smbsrv_exit(void)
+{
+	/* No netlink request can start or move the listener after this. */
+	smbsrv_netlink_exit();
+
+	mutex_lock(&smbsrv_server.lock);
+	smbsrv_listener_stop(smbsrv_server.listener);
+	smbsrv_server.listener = NULL;
+	mutex_unlock(&smbsrv_server.lock);
+
+	destroy_workqueue(smbsrv_ctl_wq);
+	pr_info("smbsrv: unloaded\n");
+}
+
+module_init(smbsrv_init);
+module_exit(smbsrv_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("smbsrv developers");
+MODULE_DESCRIPTION("SMB2/SMB3 file server");
+MODULE_VERSION(SMBSRV_VERSION);
+MODULE_ALIAS_GENL_FAMILY(SMBSRV_FAMILY_NAME);

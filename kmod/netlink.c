@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: generic netlink family "smbsrv".
+ *
+ * Policies and the ops table are generated from
+ * Documentation/netlink/specs/smbsrv.yaml into netlink-gen.[ch]; this file
+ * holds the handlers and tracks the daemon's socket.
+ */
+#include <linux/netlink.h>
+#include <linux/notifier.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include <net/netlink.h>
+
+#include "netlink-gen.h"
+#include "netlink.h"
+#include "smbsrv.h"
+#include "transport.h"
+
+static void smbsrv_knobs_from_attrs(struct smbsrv_knobs *k, struct nlattr **tb)
+{
+	if (tb[SMBSRV_A_KNOBS_TCP_PORT])
+		k->tcp_port = nla_get_u32(tb[SMBSRV_A_KNOBS_TCP_PORT]);
+	if (tb[SMBSRV_A_KNOBS_MAX_CONNECTIONS])
+		k->max_connections =
+			nla_get_u32(tb[SMBSRV_A_KNOBS_MAX_CONNECTIONS]);
+	if (tb[SMBSRV_A_KNOBS_SMB2_MAX_READ])
+		k->max_read = nla_get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_READ]);
+	if (tb[SMBSRV_A_KNOBS_SMB2_MAX_WRITE])
+		k->max_write = nla_get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_WRITE]);
+	if (tb[SMBSRV_A_KNOBS_SMB2_MAX_TRANS])
+		k->max_trans = nla_get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_TRANS]);
+	if (tb[SMBSRV_A_KNOBS_SMB2_MAX_CREDITS])
+		k->max_credits =
+			nla_get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_CREDITS]);
+}
+
+static int smbsrv_knobs_put(struct sk_buff *skb, const struct smbsrv_knobs *k)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, SMBSRV_A_SERVER_KNOBS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, SMBSRV_A_KNOBS_TCP_PORT, k->tcp_port) ||
+	    nla_put_u32(skb, SMBSRV_A_KNOBS_MAX_CONNECTIONS,
+			k->max_connections) ||
+	    nla_put_u32(skb, SMBSRV_A_KNOBS_SMB2_MAX_READ, k->max_read) ||
+	    nla_put_u32(skb, SMBSRV_A_KNOBS_SMB2_MAX_WRITE, k->max_write) ||
+	    nla_put_u32(skb, SMBSRV_A_KNOBS_SMB2_MAX_TRANS, k->max_trans) ||
+	    nla_put_u32(skb, SMBSRV_A_KNOBS_SMB2_MAX_CREDITS, k->max_credits)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Reply with the server's state; called with smbsrv_server.lock held. */
+static int smbsrv_reply_server(struct genl_info *info)
+{
+	struct smbsrv_server *srv = &smbsrv_server;
+	struct sk_buff *msg;
+	void *hdr;
+
+	lockdep_assert_held(&srv->lock);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_iput(msg, info);
+	if (!hdr)
+		goto nospace;
+	if (nla_put_string(msg, SMBSRV_A_SERVER_MODULE_VERSION,
+			   SMBSRV_VERSION) ||
+	    nla_put_u32(msg, SMBSRV_A_SERVER_DAEMON_STATE,
+			srv->daemon_attached ? SMBSRV_DAEMON_STATE_RUNNING :
+					       SMBSRV_DAEMON_STATE_ABSENT) ||
+	    nla_put_u32(msg, SMBSRV_A_SERVER_DAEMON_PID,
+			srv->daemon_attached ? srv->daemon_pid : 0) ||
+	    nla_put_u32(msg, SMBSRV_A_SERVER_LISTEN_PORT,
+			smbsrv_listener_port(srv->listener)) ||
+	    smbsrv_knobs_put(msg, &srv->knobs))
+		goto nospace;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+nospace:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct smbsrv_server *srv = &smbsrv_server;
+	struct nlattr *tb[SMBSRV_A_KNOBS_MAX + 1];
+	struct smbsrv_knobs knobs;
+	struct smbsrv_listener *l;
+	int err;
+
+	if (genl_info_net(info) != &init_net) {
+		NL_SET_ERR_MSG(info->extack,
+			       "smbsrv serves the initial network namespace only");
+		return -EOPNOTSUPP;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, SMBSRV_A_SERVER_KNOBS) ||
+	    GENL_REQ_ATTR_CHECK(info, SMBSRV_A_SERVER_DAEMON_PID))
+		return -EINVAL;
+	err = nla_parse_nested(tb, SMBSRV_A_KNOBS_MAX,
+			       info->attrs[SMBSRV_A_SERVER_KNOBS],
+			       smbsrv_knobs_nl_policy, info->extack);
+	if (err)
+		return err;
+
+	mutex_lock(&srv->lock);
+	if (srv->daemon_attached && srv->daemon_portid != info->snd_portid) {
+		NL_SET_ERR_MSG_FMT(info->extack,
+				   "another smbsrvd (pid %u) is attached",
+				   srv->daemon_pid);
+		err = -EBUSY;
+		goto out;
+	}
+
+	knobs = srv->knobs;
+	smbsrv_knobs_from_attrs(&knobs, tb);
+
+	if (!srv->listener ||
+	    smbsrv_listener_port(srv->listener) != knobs.tcp_port) {
+		l = smbsrv_listener_start(knobs.tcp_port);
+		if (IS_ERR(l)) {
+			err = PTR_ERR(l);
+			NL_SET_ERR_MSG_FMT(info->extack,
+					   "cannot listen on TCP port %u (%d)",
+					   knobs.tcp_port, err);
+			goto out;
+		}
+		smbsrv_listener_stop(srv->listener);
+		srv->listener = l;
+	}
+
+	srv->knobs = knobs;
+	srv->daemon_attached = true;
+	srv->daemon_portid = info->snd_portid;
+	srv->daemon_pid = nla_get_u32(info->attrs[SMBSRV_A_SERVER_DAEMON_PID]);
+	pr_info("smbsrv: daemon attached (pid %u)\n", srv->daemon_pid);
+	err = smbsrv_reply_server(info);
+out:
+	mutex_unlock(&srv->lock);
+	return err;
+}
+
+int smbsrv_nl_status_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int err;
+
+	mutex_lock(&smbsrv_server.lock);
+	err = smbsrv_reply_server(info);
+	mutex_unlock(&smbsrv_server.lock);
+	return err;
+}
+
+/* The daemon's socket closed: it exited, crashed or was killed. */
+static int smbsrv_netlink_notify(struct notifier_block *nb,
+				 unsigned long state, void *ptr)
+{
+	struct smbsrv_server *srv = &smbsrv_server;
+	struct netlink_notify *n = ptr;
+
+	if (state != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
+	    n->net != &init_net)
+		return NOTIFY_DONE;
+
+	mutex_lock(&srv->lock);
+	if (srv->daemon_attached && srv->daemon_portid == n->portid) {
+		srv->daemon_attached = false;
+		srv->daemon_portid = 0;
+		pr_info("smbsrv: daemon detached (pid %u)\n", srv->daemon_pid);
+	}
+	mutex_unlock(&srv->lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block smbsrv_netlink_notifier = {
+	.notifier_call = smbsrv_netlink_notify,
+};
+
+int smbsrv_netlink_init(void)
+{
+	int err;
+
+	err = netlink_register_notifier(&smbsrv_netlink_notifier);
+	if (err)
+		return err;
+	err = genl_register_family(&smbsrv_nl_family);
+	if (err)
+		netlink_unregister_notifier(&smbsrv_netlink_notifier);
+	return err;
+}
+
+void smbsrv_netlink_exit(void)
+{
+	genl_unregister_family(&smbsrv_nl_family);
+	netlink_unregister_notifier(&smbsrv_netlink_notifier);
+}

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "config.hpp"
+#include "params.hpp"
+
+using namespace smbsrv;
+
+namespace {
+
+Config build(const std::string &text, Diagnostics &diags,
+	     const std::string &file = "test.conf")
+{
+	return build_config(parse_conf_text(text, file, diags), diags);
+}
+
+std::vector<std::string> messages(const Diagnostics &d)
+{
+	std::vector<std::string> out;
+	for (const auto &x : d.all())
+		out.push_back(x.str());
+	return out;
+}
+
+bool contains(const std::vector<std::string> &v, const std::string &s)
+{
+	return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+} // namespace
+
+TEST_CASE("empty configuration gives ksmbd's defaults and an IPC$ share")
+{
+	Diagnostics d;
+	Config c = build("", d);
+	CHECK(d.all().empty());
+	CHECK(c.knobs.tcp_port == 445);
+	CHECK(c.knobs.max_connections == 128);
+	CHECK(c.knobs.smb2_max_read == 4U << 20);
+	CHECK(c.knobs.smb2_max_write == 4U << 20);
+	CHECK(c.knobs.smb2_max_trans == 1U << 20);
+	CHECK(c.knobs.smb2_max_credits == 8192);
+	REQUIRE(c.share("IPC$") != nullptr);
+	CHECK(c.share("ipc$")->params.boolean("guest ok"));
+}
+
+TEST_CASE("comments, continuation lines, case and blanks in keys")
+{
+	Diagnostics d;
+	Config c = build("; a comment\n"
+			 "# another\n"
+			 "[GLOBAL]\n"
+			 "   TCP   Port = 4445 ; trailing comment\n"
+			 "\tsmb2 max read = \\\n"
+			 "      1M\n"
+			 "SMB2MAXWRITE=2m\n"
+			 "[Data]\n"
+			 "  path = /srv/data # inline\n"
+			 "  Comment = data share\n"
+			 "[data]\n"
+			 "  read only = no\n",
+			 d);
+	INFO(d.all().size());
+	CHECK_FALSE(d.has_errors());
+	CHECK(c.knobs.tcp_port == 4445);
+	CHECK(c.knobs.smb2_max_read == 1U << 20);
+	CHECK(c.knobs.smb2_max_write == 2U << 20);
+	// [Data] and [data] are one share.
+	REQUIRE(c.shares.size() == 2);
+	const ShareConfig *s = c.share("DATA");
+	REQUIRE(s != nullptr);
+	CHECK(s->params.str("path") == "/srv/data");
+	CHECK(s->params.str("comment") == "data share");
+	CHECK_FALSE(s->params.boolean("read only"));
+}
+
+TEST_CASE("size suffixes and hex, as ksmbd's memparse reads them")
+{
+	CHECK(parse_size("4MB") == 4U << 20);
+	CHECK(parse_size("64k") == 65536U);
+	CHECK(parse_size("64KiB") == 65536U);
+	CHECK(parse_size("0x10000") == 65536U);
+	CHECK(parse_size("1G") == 1ULL << 30);
+	CHECK(parse_size("12") == 12U);
+	CHECK_FALSE(parse_size("").has_value());
+	CHECK_FALSE(parse_size("-1").has_value());
+	CHECK_FALSE(parse_size("4X").has_value());
+	CHECK_FALSE(parse_size("4MQ").has_value());
+	CHECK_FALSE(parse_size("99999999999999999999").has_value());
+}
+
+TEST_CASE("booleans")
+{
+	for (const char *t : {"yes", "YES", "true", "1", "on", "enable"})
+		CHECK(parse_bool(t) == true);
+	for (const char *f : {"no", "False", "0", "off", "disable"})
+		CHECK(parse_bool(f) == false);
+	CHECK_FALSE(parse_bool("maybe").has_value());
+	CHECK_FALSE(parse_bool("").has_value());
+}
+
+TEST_CASE("synonyms: writeable inverts read only, browsable, public")
+{
+	Diagnostics d;
+	Config c = build("[a]\npath=/a\nwriteable = yes\nbrowsable = no\n"
+			 "public = yes\n[b]\npath=/b\nwrite ok = no\n",
+			 d);
+	CHECK_FALSE(d.has_errors());
+	CHECK_FALSE(c.share("a")->params.boolean("read only"));
+	CHECK_FALSE(c.share("a")->params.boolean("browseable"));
+	CHECK(c.share("a")->params.boolean("guest ok"));
+	CHECK(c.share("b")->params.boolean("read only"));
+}
+
+TEST_CASE("share parameters in [global] are defaults for every share")
+{
+	Diagnostics d;
+	Config c = build("[global]\nread only = no\ncomment = default\n"
+			 "[a]\npath = /a\n[b]\npath = /b\nread only = yes\n",
+			 d);
+	CHECK_FALSE(d.has_errors());
+	CHECK_FALSE(c.share("a")->params.boolean("read only"));
+	CHECK(c.share("a")->params.str("comment") == "default");
+	CHECK(c.share("b")->params.boolean("read only"));
+}
+
+TEST_CASE("malformed input is reported with file and line")
+{
+	Diagnostics d;
+	build("[global]\n"		 // 1
+	      "tcp port = 44x\n"	 // 2
+	      "garbage line\n"		 // 3
+	      "[broken\n"		 // 4
+	      "smb2 max credits = lots\n" // 5 (no section: previous broken)
+	      "[s]\n"			 // 6
+	      "guest ok = perhaps\n"	 // 7
+	      "create mask = 0799\n"	 // 8
+	      "= value\n"		 // 9
+	      "server signing = sometimes\n", // 10
+	      d, "bad.conf");
+	auto m = messages(d);
+	CAPTURE(m);
+	CHECK(contains(m, "bad.conf:2: error: tcp port: invalid number '44x'"));
+	CHECK(contains(m, "bad.conf:3: error: expected 'parameter = value' or "
+			  "'[section]', got 'garbage line'"));
+	CHECK(contains(m, "bad.conf:4: error: section header without ']'"));
+	CHECK(contains(m, "bad.conf:5: error: parameter 'smb2 max credits' "
+			  "outside any section"));
+	CHECK(contains(m, "bad.conf:7: error: guest ok: invalid boolean 'perhaps' "
+			  "(use yes/no, true/false, 1/0)"));
+	CHECK(contains(m, "bad.conf:8: error: create mask: invalid octal mode '0799'"));
+	CHECK(contains(m, "bad.conf:9: error: parameter name missing"));
+	CHECK(contains(m, "bad.conf:10: warning: global parameter 'server signing' "
+			  "in share section [s] ignored"));
+	CHECK(d.has_errors());
+}
+
+TEST_CASE("a share without a path is an error")
+{
+	Diagnostics d;
+	build("[global]\n\n[nopath]\ncomment = x\n", d, "p.conf");
+	CHECK(contains(messages(d), "p.conf:3: error: share [nopath] has no 'path'"));
+}
+
+TEST_CASE("unknown keys warn and suggest the nearest known key")
+{
+	Diagnostics d;
+	Config c = build("[global]\ntcp prot = 1445\nfrobnicate = 1\n", d, "u.conf");
+	auto m = messages(d);
+	CAPTURE(m);
+	CHECK(contains(m, "u.conf:2: warning: unknown parameter 'tcp prot'; "
+			  "did you mean 'tcp port'?"));
+	CHECK(contains(m, "u.conf:3: warning: unknown parameter 'frobnicate'"));
+	CHECK_FALSE(d.has_errors());
+	CHECK(c.knobs.tcp_port == 445);
+}
+
+TEST_CASE("limits are clamped the way ksmbd clamps them")
+{
+	Diagnostics d;
+	Config c = build("[global]\nsmb2 max read = 16M\nsmb2 max write = 4K\n"
+			 "max connections = 0\n",
+			 d, "l.conf");
+	CHECK(c.knobs.smb2_max_read == 8U << 20);
+	CHECK(c.knobs.smb2_max_write == 64U << 10);
+	CHECK(c.knobs.max_connections == 65536);
+	CHECK(contains(messages(d), "l.conf:2: warning: smb2 max read = 16M is out "
+				    "of range; using 8388608"));
+
+	Diagnostics d2;
+	Config c2 = build("[global]\nmax connections = 100000\n", d2);
+	CHECK(c2.knobs.max_connections == 65536);
+}
+
+TEST_CASE("a repeated key keeps its first value, as ksmbd-tools does")
+{
+	Diagnostics d;
+	Config c = build("[global]\ntcp port = 1000\ntcp port = 2000\n", d, "r.conf");
+	CHECK(c.knobs.tcp_port == 1000);
+	CHECK(contains(messages(d), "r.conf:3: warning: 'tcp port' repeated; the "
+				    "value at line 2 is kept"));
+}
+
+TEST_CASE("parameters smbsrv does not apply yet are reported, not ignored")
+{
+	Diagnostics d;
+	build("[global]\nsmb2 leases = yes\nsmb2 leases = yes\n", d, "n.conf");
+	auto m = messages(d);
+	CHECK(contains(m, "n.conf:2: warning: 'smb2 leases' is accepted but not "
+			  "supported yet"));
+	// Default values change nothing and are not worth a warning.
+	Diagnostics d2;
+	build("[global]\nsmb2 leases = no\n", d2);
+	CHECK(d2.all().empty());
+}
+
+TEST_CASE("ksmbd-tools' own example configuration loads without errors")
+{
+	// Installed by the ksmbd-tools package, which make deps installs.
+	Diagnostics d;
+	Config c = load_config_file("/etc/ksmbd/ksmbd.conf.example", d);
+	CAPTURE(messages(d));
+	CHECK_FALSE(d.has_errors());
+	REQUIRE(c.share("example") != nullptr);
+	CHECK(c.share("example")->params.str("path") == "/tmp");
+	CHECK(c.share("example")->params.str("comment") == "read only /tmp access");
+	CHECK(c.share("example")->params.boolean("read only"));
+	CHECK(c.knobs.smb2_max_read == 4U << 20);
+}
+
+TEST_CASE("the corpus of sample configurations loads cleanly")
+{
+	for (const char *name : {"minimal.conf", "home-nas.conf", "demo.conf"}) {
+		Diagnostics d;
+		std::string path = std::string(SMBSRV_TEST_DATA) + "/" + name;
+		Config c = load_config_file(path, d);
+		CAPTURE(path, messages(d));
+		CHECK_FALSE(d.has_errors());
+		CHECK(c.shares.size() >= 2);
+	}
+}
+
+TEST_CASE("a missing file is an error naming the file")
+{
+	Diagnostics d;
+	load_config_file("/nonexistent/smbsrv.conf", d);
+	REQUIRE(d.has_errors());
+	CHECK(d.all()[0].str() ==
+	      "/nonexistent/smbsrv.conf: error: cannot read: No such file or directory");
+}
+
+TEST_CASE("the effective configuration dump round-trips")
+{
+	Diagnostics d;
+	Config c = build("[global]\ntcp port = 1445\n[s]\npath = /s\nread only = no\n", d);
+	std::string dump = dump_config(c, false);
+	Diagnostics d2;
+	Config c2 = build(dump, d2);
+	CHECK_FALSE(d2.has_errors());
+	CHECK(c2.knobs.tcp_port == 1445);
+	CHECK_FALSE(c2.share("s")->params.boolean("read only"));
+	CHECK(dump_config(c2, true) == dump_config(c, true));
+}

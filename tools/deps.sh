@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Install, idempotently, everything smbsrv's build and tests need from
+# Debian's archive, pin the guest kernel version in .kver and extract the
+# kernel's own developer scripts (checkpatch, ynl-gen) from linux-source.
+#
+# Usage: tools/deps.sh [--quiet]
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+quiet=${1:-}
+
+say() { [ "$quiet" = --quiet ] || echo "deps: $*"; }
+
+# Build tools and libraries.
+pkgs_build=(
+	build-essential cmake pkg-config kmod xz-utils zstd cpio
+	libnl-3-dev libnl-genl-3-dev libmnl-dev libssl-dev catch2
+	python3 python3-yaml python3-jsonschema sparse
+	clang-14 libfuzzer-14-dev libclang-rt-14-dev
+)
+# The guest kernel, its headers and its source (for checkpatch and ynl-gen).
+pkgs_kernel=(
+	linux-image-6.12-cloud-amd64 linux-headers-6.12-cloud-amd64
+	linux-source-6.12
+)
+# The VM and the peers tests and benchmarks drive.
+pkgs_vm=(
+	qemu-system-x86 busybox-static iproute2
+	cifs-utils smbclient samba-testsuite fio python3-impacket
+	ksmbd-tools samba
+)
+all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")
+
+missing=()
+for p in "${all[@]}"; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = installed ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: need root to install: ${missing[*]}" >&2
+		exit 1
+	fi
+	say "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# smbd must not start on the host: the tests only use its binaries.
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+		chmod 755 /usr/sbin/policy-rc.d
+		trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+	fi
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Pin the guest kernel: the version the metapackage points at, unless an
+# earlier pin is still installed (module and guest must always match).
+kver_installed() {
+	[ -f "/boot/vmlinuz-$1" ] && [ -d "/usr/src/linux-headers-$1" ] &&
+		[ -d "/lib/modules/$1/kernel" ]
+}
+pin=""
+[ -f "$top/.kver" ] && pin=$(cat "$top/.kver")
+if [ -z "$pin" ] || ! kver_installed "$pin"; then
+	dep=$(dpkg-query -W -f='${Depends}' linux-image-6.12-cloud-amd64)
+	pin=$(echo "$dep" | sed -n 's/^linux-image-\([^ ,]*cloud-amd64\).*/\1/p')
+	pin=${pin%-unsigned}
+	if [ -z "$pin" ] || ! kver_installed "$pin"; then
+		echo "deps: cannot find the installed 6.12 cloud kernel ($dep)" >&2
+		exit 1
+	fi
+	echo "$pin" > "$top/.kver"
+	say "guest kernel pinned to $pin"
+fi
+
+# The kernel's developer scripts: checkpatch.pl and the YNL generator.
+ksrc="$top/.deps/linux-source"
+tarball=/usr/src/linux-source-6.12.tar.xz
+stamp="$ksrc/.stamp"
+want=$(stat -c '%s %Y' "$tarball")
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+	say "extracting scripts/ and tools/net/ynl/ from $tarball"
+	rm -rf "$ksrc"
+	mkdir -p "$ksrc"
+	tar -xJf "$tarball" -C "$ksrc" --strip-components=1 \
+		--wildcards 'linux-source-6.12/scripts/*' \
+		'linux-source-6.12/tools/net/ynl/*' \
+		'linux-source-6.12/Documentation/netlink/*.yaml'
+	echo "$want" > "$stamp"
+fi
+say "ok (kernel $pin)"

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+//
+// Every parameter smbsrv knows: ksmbd-tools' documented set plus smbsrv's
+// own, with type, scope, default and whether smbsrv applies it.  Values are
+// validated once when a configuration is built, so typed getters never fail.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config.hpp"
+
+namespace smbsrv {
+
+enum class Scope { global, share };
+enum class Type { boolean, integer, size, string, list, octal, choice };
+
+struct ParamDef {
+	std::string_view name; // canonical, as ksmbd.conf(5) spells it
+	Scope scope;
+	Type type;
+	std::string_view def;	  // default, as text
+	bool applied;		  // false: accepted, reported as not supported
+	std::string_view choices; // Type::choice: '|'-separated, lower case
+	long long min = 0, max = 0; // integer/size range when max > 0
+};
+
+std::span<const ParamDef> param_table();
+
+// Look a key up (any case, any blanks, synonyms).  *inverted is set for
+// synonyms with the opposite sense ("writeable" for "read only").
+const ParamDef *find_param(std::string_view key, bool *inverted = nullptr);
+
+// The known parameter nearest to an unknown key, or "" if none is close.
+std::string suggest_param(std::string_view key);
+
+// Value parsing, shared with the CLI.
+std::optional<bool> parse_bool(std::string_view v);
+std::optional<uint64_t> parse_size(std::string_view v); // K/M/G/T suffixes
+std::vector<std::string> parse_list(std::string_view v);
+
+// One section's effective values: canonical name -> text.
+class ParamSet {
+public:
+	void set(std::string_view name, std::string value) { v_[std::string(name)] = std::move(value); }
+	[[nodiscard]] bool has(std::string_view name) const { return v_.contains(std::string(name)); }
+	[[nodiscard]] const std::string &str(std::string_view name) const;
+	[[nodiscard]] bool boolean(std::string_view name) const;
+	[[nodiscard]] uint64_t number(std::string_view name) const; // integer, size, octal
+	[[nodiscard]] std::vector<std::string> list(std::string_view name) const;
+	[[nodiscard]] const std::map<std::string, std::string> &all() const { return v_; }
+
+private:
+	std::map<std::string, std::string> v_;
+};
+
+struct ShareConfig {
+	std::string name;
+	int line = 0;
+	ParamSet params; // every share parameter, defaults filled in
+};
+
+// The knobs the daemon pushes to the module.
+struct Knobs {
+	uint32_t tcp_port = 445;
+	uint32_t max_connections = 128;
+	uint32_t smb2_max_read = 4U << 20;
+	uint32_t smb2_max_write = 4U << 20;
+	uint32_t smb2_max_trans = 1U << 20;
+	uint32_t smb2_max_credits = 8192;
+};
+
+struct Config {
+	std::string file;
+	ParamSet global; // every global parameter, defaults filled in
+	std::vector<ShareConfig> shares; // in file order, IPC$ included
+	Knobs knobs;
+
+	[[nodiscard]] const ShareConfig *share(std::string_view name) const;
+};
+
+// Build a typed configuration; every problem goes to diags with file:line.
+Config build_config(const RawConfig &raw, Diagnostics &diags);
+
+// Read and build a file.  A missing or unreadable file is an error in diags.
+Config load_config_file(const std::string &path, Diagnostics &diags);
+
+// The effective configuration, in ksmbd.conf syntax (like testparm).
+std::string dump_config(const Config &cfg, bool with_defaults);
+
+} // namespace smbsrv

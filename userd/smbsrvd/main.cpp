@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+//
+// smbsrvd: the smbsrv control daemon.  Reads the configuration, attaches
+// to smbsrv.ko over generic netlink, pushes the knobs and then serves the
+// module's requests until told to stop.
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <getopt.h>
+#include <iostream>
+#include <memory>
+#include <poll.h>
+#include <string>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.hpp"
+#include "log.hpp"
+#include "netlink.hpp"
+#include "params.hpp"
+
+using namespace smbsrv;
+
+namespace {
+
+constexpr const char *default_config = "/etc/smbsrv/smbsrv.conf";
+constexpr const char *default_pidfile = "/run/smbsrvd.pid";
+
+struct Options {
+	std::string config = default_config;
+	std::string pidfile = default_pidfile;
+	bool foreground = false;
+	bool check_only = false;
+	bool debug = false;
+	uint32_t port = 0; // 0: from the configuration
+};
+
+void usage(FILE *f)
+{
+	std::fprintf(f,
+		"Usage: smbsrvd [OPTIONS]\n"
+		"       smbsrvd --check-config [FILE]\n"
+		"\n"
+		"  -c, --config FILE     configuration file (default %s)\n"
+		"  -p, --port PORT       TCP port, overriding 'tcp port'\n"
+		"  -F, --foreground      stay in the foreground, log to stderr\n"
+		"  -P, --pidfile FILE    pid file (default %s)\n"
+		"  -d, --debug           log debug messages\n"
+		"      --check-config    print the effective configuration and\n"
+		"                        every problem in it, then exit\n"
+		"  -V, --version         print the version and exit\n"
+		"  -h, --help            print this help and exit\n",
+		default_config, default_pidfile);
+}
+
+// Print problems; returns false if any is an error.
+bool report(const Diagnostics &diags, bool to_stderr)
+{
+	for (const auto &d : diags.all()) {
+		if (to_stderr)
+			std::cerr << d.str() << "\n";
+		else if (d.severity == Severity::error)
+			log::error(d.str());
+		else
+			log::warning(d.str());
+	}
+	return !diags.has_errors();
+}
+
+int check_config(const std::string &path)
+{
+	Diagnostics diags;
+	Config cfg = load_config_file(path, diags);
+	bool ok = report(diags, true);
+	std::cerr << "Loaded " << path << ": " << diags.all().size()
+		  << " problem(s)" << (ok ? "" : ", with errors") << "\n\n";
+	std::cout << "# Effective configuration (non-default values)\n"
+		  << dump_config(cfg, false);
+	return ok ? 0 : 1;
+}
+
+class Daemon {
+public:
+	explicit Daemon(Options opts) : opts_(std::move(opts)) {}
+	int run();
+
+private:
+	bool load(Config &out);
+	void attach();
+	void reload();
+	void write_pidfile();
+
+	Options opts_;
+	Config cfg_;
+	std::unique_ptr<GenlChannel> nl_;
+};
+
+bool Daemon::load(Config &out)
+{
+	Diagnostics diags;
+	Config cfg = load_config_file(opts_.config, diags);
+	if (!report(diags, false))
+		return false;
+	if (opts_.port)
+		cfg.knobs.tcp_port = opts_.port;
+	out = std::move(cfg);
+	return true;
+}
+
+void Daemon::attach()
+{
+	ServerStatus st = nl_->startup(static_cast<uint32_t>(getpid()),
+				       cfg_.knobs);
+	log::notice("attached to smbsrv " + st.module_version +
+		    ", listening on TCP port " + std::to_string(st.listen_port));
+}
+
+void Daemon::reload()
+{
+	Config next;
+	if (!load(next)) {
+		log::error("reload of " + opts_.config +
+			   " failed; keeping the running configuration");
+		return;
+	}
+	cfg_ = std::move(next);
+	try {
+		attach();
+		log::notice("configuration reloaded");
+	} catch (const NlError &e) {
+		log::error(std::string("reload: ") + e.what());
+	}
+}
+
+void Daemon::write_pidfile()
+{
+	if (opts_.pidfile.empty())
+		return;
+	std::string tmp = opts_.pidfile + ".tmp";
+	FILE *f = std::fopen(tmp.c_str(), "w");
+	if (!f || std::fprintf(f, "%d\n", getpid()) < 0 || std::fclose(f) != 0 ||
+	    std::rename(tmp.c_str(), opts_.pidfile.c_str()) != 0)
+		log::warning("cannot write " + opts_.pidfile + ": " +
+			     std::strerror(errno));
+}
+
+// Detach from the terminal; the parent exits with the child's start-up
+// verdict so that a failure to start is still seen by whoever ran us.
+int daemonize(int &notify_fd)
+{
+	int p[2];
+	if (pipe(p) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid > 0) {
+		close(p[1]);
+		char verdict = 1;
+		ssize_t n = read(p[0], &verdict, 1);
+		_exit(n == 1 ? verdict : 1);
+	}
+	close(p[0]);
+	setsid();
+	if (fork() > 0)
+		_exit(0);
+	umask(022);
+	if (chdir("/") < 0)
+		return -1;
+	int null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (null > 2)
+			close(null);
+	}
+	notify_fd = p[1];
+	return 0;
+}
+
+int Daemon::run()
+{
+	log::init("smbsrvd", !opts_.foreground,
+		  opts_.debug ? log::Level::debug : log::Level::info);
+
+	// Problems must reach the terminal before we detach from it.
+	{
+		Diagnostics diags;
+		Config cfg = load_config_file(opts_.config, diags);
+		if (!report(diags, true)) {
+			std::cerr << "smbsrvd: " << opts_.config
+				  << " has errors; not starting\n";
+			return 1;
+		}
+		if (opts_.port)
+			cfg.knobs.tcp_port = opts_.port;
+		cfg_ = std::move(cfg);
+	}
+
+	try {
+		nl_ = std::make_unique<GenlChannel>();
+	} catch (const NlError &e) {
+		std::cerr << "smbsrvd: " << e.what() << "\n";
+		return 1;
+	}
+
+	int notify_fd = -1;
+	if (!opts_.foreground && daemonize(notify_fd) < 0) {
+		std::cerr << "smbsrvd: cannot daemonize: " << std::strerror(errno)
+			  << "\n";
+		return 1;
+	}
+	auto notify = [&](char verdict) {
+		if (notify_fd >= 0) {
+			(void)!write(notify_fd, &verdict, 1);
+			close(notify_fd);
+			notify_fd = -1;
+		}
+	};
+
+	sigset_t mask;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, nullptr);
+	int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (sfd < 0) {
+		log::error(std::string("signalfd: ") + std::strerror(errno));
+		notify(1);
+		return 1;
+	}
+
+	try {
+		attach();
+	} catch (const NlError &e) {
+		log::error(std::string("start-up refused by smbsrv.ko: ") +
+			   e.what());
+		notify(1);
+		return 1;
+	}
+	write_pidfile();
+	notify(0);
+
+	int rc = 0;
+	for (;;) {
+		pollfd fds[2] = {{sfd, POLLIN, 0}, {nl_->fd(), POLLIN, 0}};
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			log::error(std::string("poll: ") + std::strerror(errno));
+			rc = 1;
+			break;
+		}
+		if (fds[0].revents & POLLIN) {
+			signalfd_siginfo si{};
+			if (read(sfd, &si, sizeof(si)) != sizeof(si))
+				continue;
+			if (si.ssi_signo == SIGHUP) {
+				reload();
+				continue;
+			}
+			log::notice(std::string("stopping on ") +
+				    strsignal(static_cast<int>(si.ssi_signo)));
+			break;
+		}
+		if (fds[1].revents & (POLLIN | POLLERR | POLLHUP)) {
+			if (!nl_->process_input()) {
+				log::error("lost the netlink socket to smbsrv.ko");
+				rc = 1;
+				break;
+			}
+		}
+	}
+	if (!opts_.pidfile.empty())
+		unlink(opts_.pidfile.c_str());
+	return rc;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	enum { OPT_CHECK = 256 };
+	static const option longopts[] = {
+		{"config", required_argument, nullptr, 'c'},
+		{"port", required_argument, nullptr, 'p'},
+		{"foreground", no_argument, nullptr, 'F'},
+		{"pidfile", required_argument, nullptr, 'P'},
+		{"debug", no_argument, nullptr, 'd'},
+		{"check-config", no_argument, nullptr, OPT_CHECK},
+		{"version", no_argument, nullptr, 'V'},
+		{"help", no_argument, nullptr, 'h'},
+		{nullptr, 0, nullptr, 0},
+	};
+	Options opts;
+	int c;
+	while ((c = getopt_long(argc, argv, "c:p:FP:dVh", longopts, nullptr)) != -1) {
+		switch (c) {
+		case 'c':
+			opts.config = optarg;
+			break;
+		case 'p': {
+			char *end = nullptr;
+			unsigned long v = std::strtoul(optarg, &end, 10);
+			if (*end || v == 0 || v > 65535) {
+				std::cerr << "smbsrvd: invalid port '" << optarg << "'\n";
+				return 2;
+			}
+			opts.port = static_cast<uint32_t>(v);
+			break;
+		}
+		case 'F':
+			opts.foreground = true;
+			break;
+		case 'P':
+			opts.pidfile = optarg;
+			break;
+		case 'd':
+			opts.debug = true;
+			break;
+		case OPT_CHECK:
+			opts.check_only = true;
+			break;
+		case 'V':
+			std::cout << "smbsrvd " SMBSRV_VERSION "\n";
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (opts.check_only) {
+		if (optind < argc)
+			opts.config = argv[optind++];
+		return check_config(opts.config);
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	return Daemon(std::move(opts)).run();
+}
