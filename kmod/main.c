@@ -4,8 +4,6 @@
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
-#include <net/genetlink.h>
-#include <uapi/linux/smbsrv.h>
 
 #include "netlink.h"
 #include "smbsrv.h"
@@ -67,4 +65,7 @@ MODULE_LICENSE("GPL");
 MODULE_AUTHOR("smbsrv developers");
 MODULE_DESCRIPTION("SMB2/SMB3 file server");
 MODULE_VERSION(SMBSRV_VERSION);
-MODULE_ALIAS_GENL_FAMILY(SMBSRV_FAMILY_NAME);
+/*
+ * No MODULE_ALIAS_GENL_FAMILY: resolving the family must not load the
+ * module behind the admin's back; smbsrvd tells them to load it instead.
+ */

@@ -29,7 +29,7 @@ pkgs_kernel=(
 pkgs_vm=(
 	qemu-system-x86 busybox-static iproute2
 	cifs-utils smbclient samba-testsuite fio python3-impacket
-	ksmbd-tools samba
+	ksmbd-tools
 )
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")
 
@@ -47,7 +47,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 	say "installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
-	# smbd must not start on the host: the tests only use its binaries.
+	# No service a package brings may start on the host.
 	if [ ! -e /usr/sbin/policy-rc.d ]; then
 		printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
 		chmod 755 /usr/sbin/policy-rc.d

@@ -25,11 +25,6 @@ struct MsgDeleter {
 };
 using MsgPtr = std::unique_ptr<nl_msg, MsgDeleter>;
 
-struct CbDeleter {
-	void operator()(nl_cb *cb) const { nl_cb_put(cb); }
-};
-using CbPtr = std::unique_ptr<nl_cb, CbDeleter>;
-
 // Attribute getters that check the payload length before reading.
 bool get_u32(const nlattr *a, uint32_t &out)
 {
@@ -60,7 +55,23 @@ void parse_knobs(nlattr *nest, Knobs &k)
 	get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_CREDITS], k.smb2_max_credits);
 }
 
-struct Transaction {
+void parse_server(nlmsghdr *nlh, ServerStatus &st)
+{
+	nlattr *tb[SMBSRV_A_SERVER_MAX + 1] = {};
+	if (genlmsg_parse(nlh, 0, tb, SMBSRV_A_SERVER_MAX, nullptr) < 0)
+		return;
+	st.module_version = get_string(tb[SMBSRV_A_SERVER_MODULE_VERSION]);
+	uint32_t state = 0;
+	get_u32(tb[SMBSRV_A_SERVER_DAEMON_STATE], state);
+	st.daemon_running = state == SMBSRV_DAEMON_STATE_RUNNING;
+	get_u32(tb[SMBSRV_A_SERVER_DAEMON_PID], st.daemon_pid);
+	get_u32(tb[SMBSRV_A_SERVER_LISTEN_PORT], st.listen_port);
+	parse_knobs(tb[SMBSRV_A_SERVER_KNOBS], st.knobs);
+}
+
+} // namespace
+
+struct GenlChannel::Transaction {
 	uint32_t seq = 0;
 	bool done = false;
 	int err = 0;
@@ -69,31 +80,12 @@ struct Transaction {
 	ServerStatus status;
 };
 
-int on_valid(nl_msg *msg, void *arg)
-{
-	auto *t = static_cast<Transaction *>(arg);
-	nlmsghdr *nlh = nlmsg_hdr(msg);
-	if (nlh->nlmsg_seq != t->seq)
-		return NL_SKIP; // not ours: an event, handled elsewhere
-	nlattr *tb[SMBSRV_A_SERVER_MAX + 1] = {};
-	if (genlmsg_parse(nlh, 0, tb, SMBSRV_A_SERVER_MAX, nullptr) < 0)
-		return NL_SKIP;
-	ServerStatus &st = t->status;
-	st.module_version = get_string(tb[SMBSRV_A_SERVER_MODULE_VERSION]);
-	uint32_t state = 0;
-	get_u32(tb[SMBSRV_A_SERVER_DAEMON_STATE], state);
-	st.daemon_running = state == SMBSRV_DAEMON_STATE_RUNNING;
-	get_u32(tb[SMBSRV_A_SERVER_DAEMON_PID], st.daemon_pid);
-	get_u32(tb[SMBSRV_A_SERVER_LISTEN_PORT], st.listen_port);
-	parse_knobs(tb[SMBSRV_A_SERVER_KNOBS], st.knobs);
-	t->got_reply = true;
-	return NL_OK;
-}
+namespace {
 
 int on_ack(nl_msg *msg, void *arg)
 {
-	auto *t = static_cast<Transaction *>(arg);
-	if (nlmsg_hdr(msg)->nlmsg_seq == t->seq)
+	auto *t = *static_cast<GenlChannel::Transaction **>(arg);
+	if (t && nlmsg_hdr(msg)->nlmsg_seq == t->seq)
 		t->done = true;
 	return NL_STOP;
 }
@@ -101,10 +93,10 @@ int on_ack(nl_msg *msg, void *arg)
 // NLMSG_ERROR: keep the errno and the kernel's extended-ack message.
 int on_error(sockaddr_nl *, nlmsgerr *e, void *arg)
 {
-	auto *t = static_cast<Transaction *>(arg);
+	auto *t = *static_cast<GenlChannel::Transaction **>(arg);
 	auto *nlh = reinterpret_cast<nlmsghdr *>(reinterpret_cast<char *>(e) -
 						 NLMSG_HDRLEN);
-	if (nlh->nlmsg_seq != t->seq)
+	if (!t || nlh->nlmsg_seq != t->seq)
 		return NL_SKIP;
 	t->err = -e->error;
 	t->done = true;
@@ -127,7 +119,52 @@ int on_error(sockaddr_nl *, nlmsgerr *e, void *arg)
 
 } // namespace
 
-GenlChannel::GenlChannel()
+// Every message read from the socket comes through here: the reply to the
+// request in flight, or a notification.
+int GenlChannel::dispatch(nl_msg *msg, void *arg)
+{
+	auto *self = static_cast<GenlChannel *>(arg);
+	nlmsghdr *nlh = nlmsg_hdr(msg);
+	if (nlh->nlmsg_type == GENL_ID_CTRL) {
+		self->handle_ctrl(msg);
+		return NL_OK;
+	}
+	Transaction *t = self->current_;
+	if (t && nlh->nlmsg_seq == t->seq &&
+	    static_cast<int>(nlh->nlmsg_type) == self->family_) {
+		parse_server(nlh, t->status);
+		t->got_reply = true;
+	}
+	return NL_OK;
+}
+
+void GenlChannel::handle_ctrl(nl_msg *msg)
+{
+	nlmsghdr *nlh = nlmsg_hdr(msg);
+	auto *gh = static_cast<genlmsghdr *>(nlmsg_data(nlh));
+	if (gh->cmd != CTRL_CMD_NEWFAMILY && gh->cmd != CTRL_CMD_DELFAMILY)
+		return;
+	nlattr *tb[CTRL_ATTR_MAX + 1] = {};
+	if (genlmsg_parse(nlh, 0, tb, CTRL_ATTR_MAX, nullptr) < 0 ||
+	    get_string(tb[CTRL_ATTR_FAMILY_NAME]) != SMBSRV_FAMILY_NAME)
+		return;
+	if (gh->cmd == CTRL_CMD_DELFAMILY) {
+		family_ = 0;
+		if (event_handler_)
+			event_handler_(KernelEvent::module_unloaded);
+		return;
+	}
+	const nlattr *id = tb[CTRL_ATTR_FAMILY_ID];
+	if (!id || nla_len(id) < 2)
+		return;
+	uint16_t fid = 0;
+	std::memcpy(&fid, nla_data(id), sizeof(fid));
+	family_ = fid;
+	if (event_handler_)
+		event_handler_(KernelEvent::module_loaded);
+}
+
+GenlChannel::GenlChannel(bool watch_module)
 {
 	sk_ = nl_socket_alloc();
 	if (!sk_)
@@ -143,7 +180,6 @@ GenlChannel::GenlChannel()
 		   sizeof(one));
 	setsockopt(nl_socket_get_fd(sk_), SOL_NETLINK, NETLINK_CAP_ACK, &one,
 		   sizeof(one));
-	nl_socket_disable_seq_check(sk_);
 
 	family_ = genl_ctrl_resolve(sk_, SMBSRV_FAMILY_NAME);
 	if (family_ < 0) {
@@ -155,10 +191,32 @@ GenlChannel::GenlChannel()
 		throw NlError(-e, std::string("cannot resolve the smbsrv family: ") +
 					  nl_geterror(e));
 	}
+	if (watch_module) {
+		int grp = genl_ctrl_resolve_grp(sk_, "nlctrl", "notify");
+		if (grp < 0 || nl_socket_add_membership(sk_, grp) < 0) {
+			nl_socket_free(sk_);
+			sk_ = nullptr;
+			throw NlError(EPROTO, "cannot watch generic netlink families");
+		}
+	}
+	cb_ = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb_) {
+		nl_socket_free(sk_);
+		sk_ = nullptr;
+		throw NlError(ENOMEM, "cannot allocate netlink callbacks");
+	}
+	// Notifications carry no sequence number: match replies ourselves.
+	nl_cb_set(cb_, NL_CB_SEQ_CHECK, NL_CB_CUSTOM,
+		  [](nl_msg *, void *) { return static_cast<int>(NL_OK); }, nullptr);
+	nl_cb_set(cb_, NL_CB_VALID, NL_CB_CUSTOM, dispatch, this);
+	nl_cb_set(cb_, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &current_);
+	nl_cb_err(cb_, NL_CB_CUSTOM, on_error, &current_);
 }
 
 GenlChannel::~GenlChannel()
 {
+	if (cb_)
+		nl_cb_put(cb_);
 	if (sk_)
 		nl_socket_free(sk_);
 }
@@ -184,24 +242,24 @@ nl_msg *GenlChannel::new_msg(uint8_t cmd) const
 ServerStatus GenlChannel::transact_server(nl_msg *raw)
 {
 	MsgPtr msg(raw);
+	if (family_ <= 0)
+		throw ModuleNotLoaded();
 	int err = nl_send_auto(sk_, msg.get());
 	if (err < 0)
 		throw NlError(-err, std::string("netlink send: ") + nl_geterror(err));
 
 	Transaction t;
 	t.seq = nlmsg_hdr(msg.get())->nlmsg_seq;
-	CbPtr cb(nl_cb_alloc(NL_CB_DEFAULT));
-	if (!cb)
-		throw NlError(ENOMEM, "cannot allocate netlink callbacks");
-	nl_cb_set(cb.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &t);
-	nl_cb_set(cb.get(), NL_CB_ACK, NL_CB_CUSTOM, on_ack, &t);
-	nl_cb_err(cb.get(), NL_CB_CUSTOM, on_error, &t);
+	current_ = &t;
 	while (!t.done) {
-		err = nl_recvmsgs(sk_, cb.get());
-		if (err < 0 && !t.done)
+		err = nl_recvmsgs(sk_, cb_);
+		if (err < 0 && !t.done) {
+			current_ = nullptr;
 			throw NlError(-err, std::string("netlink receive: ") +
 						    nl_geterror(err));
+		}
 	}
+	current_ = nullptr;
 	if (t.err) {
 		std::string what = t.ext_msg.empty() ? std::strerror(t.err)
 						     : t.ext_msg;
@@ -246,11 +304,8 @@ ServerStatus GenlChannel::status()
 
 bool GenlChannel::process_input()
 {
-	// Nothing is sent to the daemon unasked yet; drain and ignore.
-	CbPtr cb(nl_cb_alloc(NL_CB_DEFAULT));
-	if (!cb)
-		return false;
-	int err = nl_recvmsgs(sk_, cb.get());
+	int err = nl_recvmsgs(sk_, cb_);
+	last_error_ = err < 0 ? nl_geterror(err) : "";
 	return err >= 0 || err == -NLE_AGAIN;
 }
 

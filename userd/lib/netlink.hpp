@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -14,6 +15,7 @@
 
 struct nl_sock;
 struct nl_msg;
+struct nl_cb;
 
 namespace smbsrv {
 
@@ -59,9 +61,18 @@ public:
 	virtual ServerStatus status() = 0;
 };
 
+// Something the kernel told us without being asked.
+enum class KernelEvent {
+	module_loaded,	 // the smbsrv family (re)appeared
+	module_unloaded, // the smbsrv family went away
+};
+
 class GenlChannel final : public KernelChannel {
 public:
-	GenlChannel(); // throws ModuleNotLoaded or NlError
+	// Throws ModuleNotLoaded or NlError.  With watch_module, the channel
+	// follows the family's registration (nlctrl notifications) so that a
+	// daemon can wait for the module to be reloaded.
+	explicit GenlChannel(bool watch_module = false);
 	~GenlChannel() override;
 	GenlChannel(const GenlChannel &) = delete;
 	GenlChannel &operator=(const GenlChannel &) = delete;
@@ -71,15 +82,26 @@ public:
 
 	// For the daemon's poll loop.
 	[[nodiscard]] int fd() const;
-	// Read and handle whatever the module sent; false if the socket died.
+	void on_event(std::function<void(KernelEvent)> handler) { event_handler_ = std::move(handler); }
+	// Read and handle whatever the kernel sent; false if the socket died.
 	bool process_input();
+	[[nodiscard]] bool module_present() const { return family_ > 0; }
+	[[nodiscard]] const std::string &last_error() const { return last_error_; }
+
+	struct Transaction; // one request in flight
 
 private:
 	nl_msg *new_msg(uint8_t cmd) const;
 	ServerStatus transact_server(nl_msg *msg);
+	static int dispatch(nl_msg *msg, void *arg);
+	void handle_ctrl(nl_msg *msg);
 
 	nl_sock *sk_ = nullptr;
+	nl_cb *cb_ = nullptr;
 	int family_ = 0;
+	Transaction *current_ = nullptr;
+	std::function<void(KernelEvent)> event_handler_;
+	std::string last_error_;
 };
 
 } // namespace smbsrv

@@ -96,6 +96,7 @@ private:
 	Options opts_;
 	Config cfg_;
 	std::unique_ptr<GenlChannel> nl_;
+	bool reattach_ = false; // the module came back: attach again
 };
 
 bool Daemon::load(Config &out)
@@ -202,7 +203,7 @@ int Daemon::run()
 	}
 
 	try {
-		nl_ = std::make_unique<GenlChannel>();
+		nl_ = std::make_unique<GenlChannel>(true);
 	} catch (const NlError &e) {
 		std::cerr << "smbsrvd: " << e.what() << "\n";
 		return 1;
@@ -246,6 +247,16 @@ int Daemon::run()
 	write_pidfile();
 	notify(0);
 
+	// The module may be unloaded and loaded again under a running daemon.
+	nl_->on_event([this](KernelEvent ev) {
+		if (ev == KernelEvent::module_unloaded) {
+			log::notice("smbsrv.ko was unloaded; waiting for it to be loaded again");
+			reattach_ = false;
+		} else {
+			reattach_ = true;
+		}
+	});
+
 	int rc = 0;
 	for (;;) {
 		pollfd fds[2] = {{sfd, POLLIN, 0}, {nl_->fd(), POLLIN, 0}};
@@ -270,9 +281,19 @@ int Daemon::run()
 		}
 		if (fds[1].revents & (POLLIN | POLLERR | POLLHUP)) {
 			if (!nl_->process_input()) {
-				log::error("lost the netlink socket to smbsrv.ko");
+				log::error("lost the netlink socket to smbsrv.ko: " +
+					   nl_->last_error());
 				rc = 1;
 				break;
+			}
+		}
+		if (reattach_) {
+			reattach_ = false;
+			try {
+				attach();
+			} catch (const NlError &e) {
+				log::error(std::string("re-attaching to smbsrv.ko: ") +
+					   e.what());
 			}
 		}
 	}

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
+#
+# TAP helpers for guest-side selftests (busybox sh).
+T_N=0
+T_FAIL=0
+
+ok() {
+	T_N=$((T_N + 1))
+	echo "ok $T_N - $*"
+}
+
+not_ok() {
+	T_N=$((T_N + 1))
+	T_FAIL=$((T_FAIL + 1))
+	echo "not ok $T_N - $*"
+}
+
+# check DESCRIPTION COMMAND...: ok if the command succeeds; its output is
+# shown as TAP comments when it fails.
+check() {
+	_desc=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		ok "$_desc"
+	else
+		not_ok "$_desc"
+		printf '%s\n' "$_out" | sed 's/^/# /'
+	fi
+}
+
+# Has process PID exited (a zombie counts as exited)?
+gone() {
+	! kill -0 "$1" 2>/dev/null || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null
+}
+
+not() {
+	! "$@"
+}
+
+diag() {
+	printf '%s\n' "$*" | sed 's/^/# /'
+}
+
+# Kernel log lines that mean a bug, whoever caused it.
+dmesg_bad() {
+	dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|UBSAN|KASAN|refcount_t:|list_(add|del) corruption|kmemleak|INFO: task .* blocked|hung_task|soft lockup|rcu_sched self-detected|RCU stall'
+}
+
+dmesg_clean() {
+	! dmesg_bad
+}
+
+# wait_for SECONDS COMMAND...: poll until the command succeeds.
+wait_for() {
+	_t=$(($1 * 10))
+	shift
+	while [ $_t -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		_t=$((_t - 1))
+	done
+	return 1
+}
+
+# Is something listening on TCP PORT (v4 or v6)?
+listening() {
+	_hex=$(printf '%04X' "$1")
+	grep -qE "^ *[0-9]+: [0-9A-F]+:$_hex [0-9A-F]+:0000 0A" /proc/net/tcp6 /proc/net/tcp 2>/dev/null
+}
+
+done_testing() {
+	echo "1..$T_N"
+	[ $T_FAIL -eq 0 ]
+}

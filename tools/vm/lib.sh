@@ -1,0 +1,250 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# The smbsrv test VM, as bash functions (sourced by tools/vm/vm.sh, the
+# selftests and the benchmarks).
+#
+#   vm_start NAME [KERNEL_ARGS...]   boot in the background, wait until ready
+#   vm_exec NAME SCRIPT              run a shell script in the guest, print
+#                                    its output, return its exit status
+#   vm_stop NAME                     power the guest off
+#   vm_run NAME SCRIPT [TIMEOUT]     boot, run a guest script, power off;
+#                                    return the script's exit status
+#   vm_port NAME smb|rival|agent     host port forwarded to the guest
+#
+# Environment: SMBSRV_VM_ACCEL (tcg|kvm, default: probe), SMBSRV_VM_SMP (2),
+# SMBSRV_VM_MEM (2048), SMBSRV_VM_SMB_PORT (host port forwarded to the
+# guest's 445, default: a free one), SMBSRV_VM_BOOT_TIMEOUT (180).
+
+VM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+VM_OUT="$VM_TOP/build/vm"
+VM_KVER=${KVER:-$(cat "$VM_TOP/.kver" 2>/dev/null || true)}
+# Guest ports behind the forwards: smbsrv, the rival server, the agent.
+VM_GUEST_SMB=445
+VM_GUEST_RIVAL=1445
+VM_GUEST_AGENT=7000
+
+vm_die() {
+	echo "vm: $*" >&2
+	return 1
+}
+
+vm_dir() { echo "$VM_OUT/run/$1"; }
+
+# A TCP port nobody listens on at 127.0.0.1.
+vm_free_port() {
+	local p i
+	for i in $(seq 1 200); do
+		p=$((20000 + RANDOM % 40000))
+		if ! ss -Htln "sport = :$p" 2>/dev/null | grep -q .; then
+			echo "$p"
+			return 0
+		fi
+	done
+	vm_die "no free port"
+}
+
+# tcg, or kvm when /dev/kvm really boots a guest (checked once, cached).
+vm_accel() {
+	if [ -n "${SMBSRV_VM_ACCEL:-}" ]; then
+		echo "$SMBSRV_VM_ACCEL"
+		return
+	fi
+	local cache="$VM_OUT/accel.$VM_KVER"
+	if [ -f "$cache" ]; then
+		cat "$cache"
+		return
+	fi
+	mkdir -p "$VM_OUT"
+	local accel=tcg
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		local d
+		d=$(mktemp -d)
+		mkdir -p "$d/root/bin"
+		cp /bin/busybox "$d/root/bin/busybox"
+		printf '#!/bin/busybox sh\n/bin/busybox echo KVM-PROBE-OK\n/bin/busybox poweroff -f\n' > "$d/root/init"
+		chmod 755 "$d/root/init"
+		(cd "$d/root" && find . | cpio --quiet -o -H newc) > "$d/probe.cpio"
+		timeout 60 qemu-system-x86_64 -accel kvm -cpu host -m 256 \
+			-display none -no-reboot -serial "file:$d/console" \
+			-kernel "/boot/vmlinuz-$VM_KVER" -initrd "$d/probe.cpio" \
+			-append "console=ttyS0 quiet panic=-1" >/dev/null 2>&1 || true
+		grep -q KVM-PROBE-OK "$d/console" 2>/dev/null && accel=kvm
+		rm -rf "$d"
+	fi
+	echo "$accel" > "$cache"
+	echo "$accel"
+}
+
+vm_initramfs() {
+	"$VM_TOP/tools/vm/mkinitramfs.sh"
+}
+
+vm_port() {
+	local f
+	f="$(vm_dir "$1")/port.$2"
+	[ -f "$f" ] || vm_die "no $2 port for VM $1" || return 1
+	cat "$f"
+}
+
+vm_alive() {
+	local pid
+	pid=$(cat "$(vm_dir "$1")/qemu.pid" 2>/dev/null) || return 1
+	kill -0 "$pid" 2>/dev/null
+}
+
+# vm_boot NAME KERNEL_ARGS: start qemu in the background.
+vm_boot() {
+	local name=$1 extra=$2 dir accel smb rival agent cpu
+	[ -n "$VM_KVER" ] || vm_die "no pinned kernel: run 'make deps'" || return 1
+	[ -f "$VM_OUT/initrd.cpio" ] || vm_die "no initramfs: run 'tools/vm/vm.sh initramfs'" || return 1
+	dir=$(vm_dir "$name")
+	if vm_alive "$name"; then
+		vm_die "VM $name is already running" || return 1
+	fi
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	accel=$(vm_accel)
+	smb=${SMBSRV_VM_SMB_PORT:-$(vm_free_port)}
+	rival=$(vm_free_port)
+	agent=$(vm_free_port)
+	echo "$smb" > "$dir/port.smb"
+	echo "$rival" > "$dir/port.rival"
+	echo "$agent" > "$dir/port.agent"
+	echo "$accel" > "$dir/accel"
+	if [ "$accel" = kvm ]; then
+		cpu=(-accel kvm -cpu host)
+	else
+		cpu=(-accel tcg,thread=multi -cpu max)
+	fi
+	: > "$dir/console.log"
+	date +%s.%N > "$dir/start"
+	setsid qemu-system-x86_64 "${cpu[@]}" -machine q35 \
+		-smp "${SMBSRV_VM_SMP:-2}" -m "${SMBSRV_VM_MEM:-2048}" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$dir/console.log" \
+		-kernel "/boot/vmlinuz-$VM_KVER" -initrd "$VM_OUT/initrd.cpio" \
+		-append "console=ttyS0 quiet panic=-1 $extra" \
+		-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$smb-:$VM_GUEST_SMB,hostfwd=tcp:127.0.0.1:$rival-:$VM_GUEST_RIVAL,hostfwd=tcp:127.0.0.1:$agent-:$VM_GUEST_AGENT" \
+		-device virtio-net-pci,netdev=n0 \
+		-device virtio-rng-pci \
+		>"$dir/qemu.log" 2>&1 </dev/null &
+	echo $! > "$dir/qemu.pid"
+}
+
+# Wait for a line in the console; fails on timeout or if qemu exits.
+vm_wait_console() {
+	local name=$1 pattern=$2 timeout=$3 dir i
+	dir=$(vm_dir "$name")
+	for ((i = 0; i < timeout * 10; i++)); do
+		grep -q "$pattern" "$dir/console.log" 2>/dev/null && return 0
+		vm_alive "$name" || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+vm_boot_seconds() {
+	local dir
+	dir=$(vm_dir "$1")
+	echo "$(date +%s.%N) $(cat "$dir/start")" | awk '{ printf "%.1f", $1 - $2 }'
+}
+
+vm_start() {
+	local name=$1
+	shift
+	vm_boot "$name" "$*" || return 1
+	if ! vm_wait_console "$name" SMBSRV-VM-READY "${SMBSRV_VM_BOOT_TIMEOUT:-180}"; then
+		vm_fail_log "$name" "did not boot"
+		vm_kill "$name"
+		return 1
+	fi
+	echo "$(vm_boot_seconds "$name")" > "$(vm_dir "$name")/boot-seconds"
+}
+
+# vm_exec NAME SCRIPT: run SCRIPT with sh in the guest.
+vm_exec() {
+	local name=$1 script=$2 port out rc timeout=${SMBSRV_VM_EXEC_TIMEOUT:-900}
+	port=$(vm_port "$name" agent) || return 1
+	out=$(timeout "$timeout" bash -c '
+		exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 111
+		printf "%s\n" "$2" >&3
+		cat <&3' _ "$port" "$(printf '%s' "$script" | base64 -w0)")
+	rc=$?
+	if [ $rc -eq 124 ]; then
+		printf '%s\n' "$out"
+		echo "vm: command timed out after ${timeout}s" >&2
+		return 124
+	fi
+	if [[ "$out" =~ (.*)$'\n'__SMBSRV_RC__=([0-9]+)$ ]]; then
+		printf '%s' "${BASH_REMATCH[1]}"
+		return "${BASH_REMATCH[2]}"
+	fi
+	printf '%s\n' "$out"
+	echo "vm: lost the guest agent (rc $rc)" >&2
+	return 125
+}
+
+vm_kill() {
+	local pid
+	pid=$(cat "$(vm_dir "$1")/qemu.pid" 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null
+	for _ in $(seq 1 50); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -9 "$pid" 2>/dev/null
+	return 0
+}
+
+vm_stop() {
+	local name=$1 pid
+	pid=$(cat "$(vm_dir "$name")/qemu.pid" 2>/dev/null) || return 0
+	SMBSRV_VM_EXEC_TIMEOUT=10 vm_exec "$name" 'sync; (sleep 0.2; poweroff -f) &' >/dev/null 2>&1
+	for _ in $(seq 1 300); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	vm_kill "$name"
+}
+
+# Keep a failed run's console where a reader finds it.
+vm_fail_log() {
+	local name=$1 why=$2 streamed=${3:-} dir keep
+	dir=$(vm_dir "$name")
+	mkdir -p "$VM_OUT/failed"
+	keep="$VM_OUT/failed/$name-$(date +%Y%m%d-%H%M%S).log"
+	cp "$dir/console.log" "$keep" 2>/dev/null
+	echo "vm: $name $why; console log kept in $keep" >&2
+	[ -n "$streamed" ] || tail -n 40 "$keep" >&2 2>/dev/null
+}
+
+# vm_run NAME SCRIPT [TIMEOUT]: boot, run SCRIPT (a guest path) and stream
+# the console; returns the script's exit status.
+vm_run() {
+	local name=$1 script=$2 timeout=${3:-900} dir pid rc=0 tailpid
+	dir=$(vm_dir "$name")
+	vm_boot "$name" "vmtest.script=$script" || return 1
+	pid=$(cat "$dir/qemu.pid")
+	tail -n +1 -f --pid="$pid" "$dir/console.log" &
+	tailpid=$!
+	local i
+	for ((i = 0; i < timeout * 10; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		vm_kill "$name"
+		wait "$tailpid" 2>/dev/null
+		vm_fail_log "$name" "timed out after ${timeout}s" streamed
+		return 124
+	fi
+	wait "$tailpid" 2>/dev/null
+	rc=$(sed -n 's/^SMBSRV-VM-EXIT \([0-9]*\).*/\1/p' "$dir/console.log" | tail -n1)
+	if [ -z "$rc" ]; then
+		vm_fail_log "$name" "stopped without finishing its script" streamed
+		return 125
+	fi
+	[ "$rc" = 0 ] || vm_fail_log "$name" "script failed (exit $rc)" streamed
+	return "$rc"
+}

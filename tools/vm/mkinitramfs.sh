@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Build the test VM's initramfs from the host's own binaries:
+#
+#   build/vm/base.cpio     busybox, kmod, mount.cifs, fio, ksmbd-tools, the
+#                          shared libraries of everything (ours included) and
+#                          the guest kernel's modules tests need.  Rebuilt
+#                          only when its inputs change.
+#   build/vm/overlay.cpio  smbsrv.ko, smbsrvd, smbsrvctl, the guest init,
+#                          agent and test scripts.  Rebuilt every time.
+#   build/vm/initrd.cpio   both, concatenated (the kernel unpacks them in
+#                          order; later entries win).
+#
+# Uncompressed on purpose: under TCG decompression is emulated too.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out="$top/build/vm"
+KVER=${KVER:-$(cat "$top/.kver" 2>/dev/null || true)}
+[ -n "$KVER" ] || { echo "mkinitramfs: no .kver: run 'make deps'" >&2; exit 1; }
+moddir=/lib/modules/$KVER
+
+userbin="$top/build/user/userd"
+ko="$top/kmod/smbsrv.ko"
+for f in "$ko" "$userbin/smbsrvd" "$userbin/smbsrvctl"; do
+	[ -f "$f" ] || { echo "mkinitramfs: $f missing: run 'make'" >&2; exit 1; }
+done
+
+mkdir -p "$out"
+
+# Host programs the guest gets, by their path on the host.
+host_bins=(
+	/bin/busybox /usr/bin/kmod /sbin/mount.cifs /usr/bin/fio
+	/usr/sbin/ksmbd.mountd /usr/sbin/ksmbd.adduser /usr/sbin/ksmbd.addshare
+	/usr/sbin/ksmbd.control /usr/bin/setpriv /usr/bin/strace
+)
+host_bins_opt=(/usr/bin/strace)
+# Kernel modules (with their dependencies) and whole module directories.
+want_mods=(virtio_net cifs ksmbd nfsd loop virtio_blk xfs veth)
+want_dirs=(kernel/crypto kernel/arch/x86/crypto kernel/fs/nls kernel/lib)
+
+# Map a host path to its place in the merged-/usr guest.
+guest_path() {
+	case "$1" in
+	/bin/* | /sbin/* | /lib/* | /lib64/*) echo "/usr$1" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# The shared-library closure of some ELF files, one path per line.
+lib_closure() {
+	local f
+	for f in "$@"; do
+		ldd "$f" 2>/dev/null | awk '
+			/=> \// { print $3 }
+			/^\t\/[^ ]+ \(/ { print $1 }'
+	done | sort -u
+}
+
+bins=()
+for b in "${host_bins[@]}"; do
+	if [ -x "$b" ]; then
+		bins+=("$b")
+	elif ! printf '%s\n' "${host_bins_opt[@]}" | grep -qx "$b"; then
+		echo "mkinitramfs: $b missing: run 'make deps'" >&2
+		exit 1
+	fi
+done
+libs=$(lib_closure "${bins[@]}" "$userbin/smbsrvd" "$userbin/smbsrvctl")
+
+# Module closure from modules.dep.
+mod_closure() {
+	local depfile="$moddir/modules.dep" todo=() seen="" m path deps
+	for m in "${want_mods[@]}"; do
+		path=$(grep -E "(^|/)${m//_/[_-]}\.ko(\.(xz|zst|gz))?:" "$depfile" |
+			head -n1 | cut -d: -f1)
+		[ -n "$path" ] || { echo "mkinitramfs: module $m not found" >&2; exit 1; }
+		todo+=("$path")
+	done
+	for d in "${want_dirs[@]}"; do
+		while read -r path; do
+			todo+=("${path#"$moddir"/}")
+		done < <(find "$moddir/$d" -name '*.ko*' 2>/dev/null)
+	done
+	while [ ${#todo[@]} -gt 0 ]; do
+		m=${todo[0]}
+		todo=("${todo[@]:1}")
+		case " $seen " in *" $m "*) continue ;; esac
+		seen="$seen $m"
+		echo "$m"
+		deps=$(grep -E "^$m:" "$depfile" | cut -d: -f2)
+		for path in $deps; do todo+=("$path"); done
+	done
+}
+mods=$(mod_closure | sort -u)
+
+# --- base.cpio ---------------------------------------------------------
+key=$( {
+	echo "$KVER"
+	sha256sum "$0" | cut -d' ' -f1
+	for f in "${bins[@]}" $libs; do stat -L -c '%n %s %Y' "$f"; done
+	echo "$mods"
+} | sha256sum | cut -d' ' -f1)
+
+if [ ! -f "$out/base.cpio" ] || [ "$(cat "$out/base.key" 2>/dev/null)" != "$key" ]; then
+	echo "mkinitramfs: building base image"
+	root=$(mktemp -d)
+	trap 'rm -rf "$root"' EXIT
+	mkdir -p "$root"/usr/{bin,sbin,lib,lib64} "$root"/{dev,proc,sys,tmp,run,etc,root,srv,mnt,var/log,var/run}
+	ln -s usr/bin "$root/bin"
+	ln -s usr/sbin "$root/sbin"
+	ln -s usr/lib "$root/lib"
+	ln -s usr/lib64 "$root/lib64"
+
+	for f in "${bins[@]}" $libs; do
+		dst="$root$(guest_path "$f")"
+		mkdir -p "$(dirname "$dst")"
+		cp -L "$f" "$dst"
+	done
+	# busybox provides every applet kmod and the others do not.
+	for a in $("$root/usr/bin/busybox" --list); do
+		[ -e "$root/usr/bin/$a" ] || [ -e "$root/usr/sbin/$a" ] ||
+			ln -s busybox "$root/usr/bin/$a"
+	done
+	for a in modprobe insmod rmmod lsmod depmod modinfo; do
+		rm -f "$root/usr/bin/$a" "$root/usr/sbin/$a"
+		ln -s ../bin/kmod "$root/usr/sbin/$a"
+	done
+
+	# Kernel modules, decompressed (kmod in a bare initramfs cannot
+	# read compressed ones), then the module index.
+	for m in $mods; do
+		src="$moddir/$m"
+		dst="$root/usr/lib/modules/$KVER/${m%.xz}"
+		dst=${dst%.zst}
+		mkdir -p "$(dirname "$dst")"
+		case "$m" in
+		*.xz) xz -dc "$src" > "$dst" ;;
+		*.zst) zstd -qdc "$src" > "$dst" ;;
+		*) cp "$src" "$dst" ;;
+		esac
+	done
+	cp "$moddir"/modules.{order,builtin,builtin.modinfo} "$root/usr/lib/modules/$KVER/"
+	depmod -b "$root/usr" "$KVER"
+
+	# Users and groups the tests use; smbsrv maps SMB users by name.
+	cat > "$root/etc/passwd" <<-'EOF'
+	root:x:0:0:root:/root:/bin/sh
+	nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+	demo:x:1000:1000:demo user:/srv:/bin/false
+	alice:x:1001:1001:alice:/srv:/bin/false
+	bob:x:1002:1002:bob:/srv:/bin/false
+	EOF
+	cat > "$root/etc/group" <<-'EOF'
+	root:x:0:
+	nogroup:x:65534:
+	demo:x:1000:
+	alice:x:1001:
+	bob:x:1002:
+	family:x:1100:alice,bob
+	EOF
+	echo "smbsrv-vm" > "$root/etc/hostname"
+	echo "127.0.0.1 localhost smbsrv-vm" > "$root/etc/hosts"
+
+	(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio --quiet -o -H newc -R 0:0) > "$out/base.cpio.tmp"
+	mv "$out/base.cpio.tmp" "$out/base.cpio"
+	echo "$key" > "$out/base.key"
+	rm -rf "$root"
+	trap - EXIT
+fi
+
+# --- overlay.cpio ------------------------------------------------------
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/usr/{sbin,lib/modules/$KVER/updates,share/smbsrv} "$root/etc/smbsrv"
+cp "$userbin/smbsrvd" "$userbin/smbsrvctl" "$root/usr/sbin/"
+cp "$ko" "$root/usr/lib/modules/$KVER/updates/smbsrv.ko"
+install -m 755 "$top/tools/vm/guest/init" "$root/init"
+install -m 755 "$top/tools/vm/guest/vm-agent" "$root/usr/sbin/vm-agent"
+cp "$top/tools/vm/guest/smbsrv.conf" "$root/etc/smbsrv/smbsrv.conf"
+cp -r "$top/tests/selftests/guest" "$root/usr/share/smbsrv/tests"
+
+# Module index including smbsrv.ko, computed on the host.
+idx=$(mktemp -d)
+mkdir -p "$idx/usr/lib/modules/$KVER/updates"
+# depmod needs the other modules' symbols: read them from base's tree.
+(cd "$idx" && cpio --quiet -idm "usr/lib/modules/*" < "$out/base.cpio")
+cp "$ko" "$idx/usr/lib/modules/$KVER/updates/smbsrv.ko"
+depmod -b "$idx/usr" "$KVER"
+cp "$idx/usr/lib/modules/$KVER"/modules.* "$root/usr/lib/modules/$KVER/"
+rm -rf "$idx"
+
+(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio --quiet -o -H newc -R 0:0) > "$out/overlay.cpio"
+cat "$out/base.cpio" "$out/overlay.cpio" > "$out/initrd.cpio.tmp"
+mv "$out/initrd.cpio.tmp" "$out/initrd.cpio"
