@@ -6,7 +6,6 @@
 #   make         build smbsrv.ko, smbsrvd, smbsrvctl
 #   make run     build, boot the test VM serving a share, show how to connect
 #   make check   build and run every test; last line "N passed, N failed"
-#   make bench   benchmarks against ksmbd in the same VM boot
 #   make regen   regenerate netlink code from Documentation/netlink/specs
 #   make lint    checkpatch --strict, sparse, generated-code freshness
 
@@ -19,7 +18,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 
 export KVER
 
-.PHONY: all deps kmod userd run check unit lint regen bench clean distclean \
+.PHONY: all deps kmod userd run check unit lint regen clean distclean \
 	need-kver vm-initramfs install
 
 all: kmod userd
@@ -56,10 +55,6 @@ lint: need-kver
 
 regen:
 	@$(TOP)/tools/ynl-regen.sh
-
-bench: deps
-	@$(MAKE) --no-print-directory all
-	@$(TOP)/tools/bench/run.sh
 
 clean:
 	-@[ -z "$(KVER)" ] || [ ! -d "$(KDIR)" ] || \

@@ -39,7 +39,7 @@ std::string get_string(const nlattr *a)
 	if (!a || nla_len(a) <= 0)
 		return {};
 	const char *p = static_cast<const char *>(nla_data(a));
-	return std::string(p, strnlen(p, static_cast<size_t>(nla_len(a))));
+	return {p, strnlen(p, static_cast<size_t>(nla_len(a)))};
 }
 
 void parse_knobs(nlattr *nest, Knobs &k)

@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Run every test smbsrv has and print one closing line "N passed, N failed".
+#
+#   tests/run-all.sh [--only unit|lint|vm|fuzz] [--vm-filter REGEX]
+#
+# Suites:
+#   unit   Catch2 unit tests of the userspace code (TAP)
+#   lint   checkpatch --strict and sparse on the module, generated netlink
+#          code up to date, clang-tidy on the C++
+#   vm     selftests in the test VM: guest-side scripts
+#          (tests/selftests/guest/*.sh, run by vm_run) and host-side
+#          scripts driving real clients (tests/selftests/host/*.sh)
+# Every suite speaks TAP; logs are kept in build/test-logs/.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+logs="$top/build/test-logs"
+only=""
+filter=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--only) only=$2; shift 2 ;;
+	--vm-filter) filter=$2; shift 2 ;;
+	*) echo "usage: $0 [--only SUITE] [--vm-filter REGEX]" >&2; exit 2 ;;
+	esac
+done
+rm -rf "$logs"
+mkdir -p "$logs"
+
+passed=0
+failed=0
+t0=$(date +%s)
+
+# tally NAME LOGFILE: count the TAP results of one test program.  A program
+# that died before its plan, or whose plan disagrees with its results,
+# counts as one more failure.
+tally() {
+	local name=$1 log=$2 p f plan n
+	p=$(grep -cE '^ok ' "$log")
+	f=$(grep -cE '^not ok ' "$log")
+	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$log" | tail -n1)
+	n=$((p + f))
+	if [ -z "$plan" ] || [ "$plan" != "$n" ]; then
+		echo "not ok - $name: incomplete (plan '${plan:-none}', $n results)"
+		f=$((f + 1))
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	printf '== %-40s %3d passed, %d failed\n' "$name" "$p" "$f"
+	if [ "$f" -gt 0 ]; then
+		grep -E '^not ok ' "$log" | sed 's/^/   /'
+	fi
+}
+
+suite_unit() {
+	local bin="$top/build/user/tests/unit/unit-tests" log="$logs/unit.tap"
+	if [ ! -x "$bin" ]; then
+		echo "not ok - unit tests not built" > "$log"
+	else
+		"$bin" -r tap > "$log" 2>&1
+	fi
+	tally unit "$log"
+}
+
+suite_lint() {
+	local log="$logs/lint.tap" n=0 kdir f out
+	kdir=/lib/modules/$(cat "$top/.kver")/build
+	: > "$log"
+	emit() { # status description [output]
+		n=$((n + 1))
+		if [ "$1" = 0 ]; then
+			echo "ok $n - $2" >> "$log"
+		else
+			echo "not ok $n - $2" >> "$log"
+			printf '%s\n' "${3:-}" | sed 's/^/# /' >> "$log"
+		fi
+	}
+	# Hand-written module sources; generated ones follow ynl-gen's style.
+	for f in "$top"/kmod/*.[ch] "$top"/kmod/*/*.[ch]; do
+		[ -f "$f" ] || continue
+		case "$f" in *-gen.[ch] | *.mod.c) continue ;; esac
+		out=$(perl "$top/.deps/linux-source/scripts/checkpatch.pl" --strict \
+			--no-tree --terse --show-types -f "$f" 2>&1 |
+			grep -vE '^total: 0 errors, 0 warnings, 0 checks')
+		emit $([ -z "$out" ] && echo 0 || echo 1) "checkpatch --strict ${f#"$top"/}" "$out"
+	done
+	# sparse: rebuild every object with C=2 and fail on any report.
+	out=$(make -s -C "$kdir" M="$top/kmod" C=2 modules 2>&1 |
+		grep -E 'warning:|error:')
+	emit $([ -z "$out" ] && echo 0 || echo 1) "sparse (make C=2) reports nothing" "$out"
+	out=$("$top/tools/ynl-regen.sh" --check 2>&1)
+	emit $? "generated netlink code matches the YNL spec" "$out"
+	out=$(cd "$top" && clang-tidy --quiet -p build/user userd/lib/*.cpp \
+		userd/*/main.cpp tests/unit/*.cpp 2>&1 |
+		grep -E 'error:|warning:')
+	emit $([ -z "$out" ] && echo 0 || echo 1) "clang-tidy on the C++ sources" "$out"
+	echo "1..$n" >> "$log"
+	tally lint "$log"
+}
+
+suite_vm() {
+	# shellcheck source=../tools/vm/lib.sh
+	. "$top/tools/vm/lib.sh"
+	if ! vm_initramfs > "$logs/initramfs.log" 2>&1; then
+		cat "$logs/initramfs.log"
+		echo "not ok - building the VM initramfs" > "$logs/vm-initramfs.tap"
+		tally vm-initramfs "$logs/vm-initramfs.tap"
+		return
+	fi
+	local s name log
+	for s in "$top"/tests/selftests/guest/*.sh; do
+		name=$(basename "$s" .sh)
+		[ "$name" = lib ] && continue
+		[ -n "$filter" ] && ! [[ "vm/$name" =~ $filter ]] && continue
+		log="$logs/vm-$name.tap"
+		vm_run "t-$name" "/usr/share/smbsrv/tests/$name.sh" 1200 > "$log" 2>&1
+		# Only TAP lines count; the console also carries kernel noise.
+		tally "vm/$name" "$log"
+		echo "   boot to script: see $(vm_dir "t-$name")/console.log"
+	done
+	for s in "$top"/tests/selftests/host/*.sh; do
+		[ -f "$s" ] || continue
+		name=$(basename "$s" .sh)
+		[ "$name" = lib ] && continue
+		[ -n "$filter" ] && ! [[ "host/$name" =~ $filter ]] && continue
+		log="$logs/host-$name.tap"
+		timeout 2400 bash "$s" > "$log" 2>&1
+		tally "host/$name" "$log"
+	done
+}
+
+for s in unit lint vm; do
+	[ -n "$only" ] && [ "$only" != "$s" ] && continue
+	echo "== suite $s"
+	"suite_$s"
+done
+
+echo "== $(($(date +%s) - t0)) s; logs in ${logs#"$top"/}/"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
