@@ -37,19 +37,87 @@ static const struct netlink_range_validation smbsrv_a_knobs_smb2_max_credits_ran
 };
 
 /* Common nested types */
-const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_SMB2_MAX_CREDITS + 1] = {
+const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_NETBIOS_NAME + 1] = {
 	[SMBSRV_A_KNOBS_TCP_PORT] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_tcp_port_range),
 	[SMBSRV_A_KNOBS_MAX_CONNECTIONS] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_SMB2_MAX_READ] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_smb2_max_read_range),
 	[SMBSRV_A_KNOBS_SMB2_MAX_WRITE] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_smb2_max_write_range),
 	[SMBSRV_A_KNOBS_SMB2_MAX_TRANS] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_smb2_max_trans_range),
 	[SMBSRV_A_KNOBS_SMB2_MAX_CREDITS] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_smb2_max_credits_range),
+	[SMBSRV_A_KNOBS_MIN_DIALECT] = NLA_POLICY_RANGE(NLA_U32, 514, 785),
+	[SMBSRV_A_KNOBS_MAX_DIALECT] = NLA_POLICY_RANGE(NLA_U32, 514, 785),
+	[SMBSRV_A_KNOBS_SIGNING] = NLA_POLICY_MAX(NLA_U32, 2),
+	[SMBSRV_A_KNOBS_ENCRYPTION] = NLA_POLICY_MAX(NLA_U32, 2),
+	[SMBSRV_A_KNOBS_MAX_IP_CONNECTIONS] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_MAX_SESSIONS] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_MAX_OPEN_FILES] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_DEADTIME] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_UPCALL_TIMEOUT] = NLA_POLICY_RANGE(NLA_U32, 1, 600),
+	[SMBSRV_A_KNOBS_FRAME_TIMEOUT] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
+	[SMBSRV_A_KNOBS_ROUTE_POLICY] = NLA_POLICY_MAX(NLA_U32, 2),
+	[SMBSRV_A_KNOBS_SPLICE_THRESHOLD] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_RESPONSE_BATCH] = NLA_POLICY_MAX(NLA_U32, 256),
+	[SMBSRV_A_KNOBS_INLINE_READS] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_NETBIOS_NAME] = { .type = NLA_NUL_STRING, .len = 64, },
+};
+
+const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_MAX_CONNECTIONS + 1] = {
+	[SMBSRV_A_SHARE_NAME] = { .type = NLA_NUL_STRING, .len = 80, },
+	[SMBSRV_A_SHARE_PATH] = { .type = NLA_NUL_STRING, .len = 4096, },
+	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1fff),
+	[SMBSRV_A_SHARE_FORCE_UID] = { .type = NLA_U32, },
+	[SMBSRV_A_SHARE_FORCE_GID] = { .type = NLA_U32, },
+	[SMBSRV_A_SHARE_CREATE_MASK] = { .type = NLA_U32, },
+	[SMBSRV_A_SHARE_DIRECTORY_MASK] = { .type = NLA_U32, },
+	[SMBSRV_A_SHARE_FORCE_CREATE_MODE] = { .type = NLA_U32, },
+	[SMBSRV_A_SHARE_FORCE_DIRECTORY_MODE] = { .type = NLA_U32, },
+	[SMBSRV_A_SHARE_VETO_FILES] = { .type = NLA_NUL_STRING, .len = 4096, },
+	[SMBSRV_A_SHARE_MAX_CONNECTIONS] = { .type = NLA_U32, },
 };
 
 /* SMBSRV_CMD_STARTUP - do */
 static const struct nla_policy smbsrv_startup_nl_policy[SMBSRV_A_SERVER_KNOBS + 1] = {
 	[SMBSRV_A_SERVER_DAEMON_PID] = { .type = NLA_U32, },
 	[SMBSRV_A_SERVER_KNOBS] = NLA_POLICY_NESTED(smbsrv_knobs_nl_policy),
+};
+
+/* SMBSRV_CMD_KNOBS_SET - do */
+static const struct nla_policy smbsrv_knobs_set_nl_policy[SMBSRV_A_SERVER_KNOBS + 1] = {
+	[SMBSRV_A_SERVER_KNOBS] = NLA_POLICY_NESTED(smbsrv_knobs_nl_policy),
+};
+
+/* SMBSRV_CMD_SESSION_SETUP_DONE - do */
+static const struct nla_policy smbsrv_session_setup_done_nl_policy[SMBSRV_A_AUTH_DOMAIN + 1] = {
+	[SMBSRV_A_AUTH_HANDLE] = { .type = NLA_U32, },
+	[SMBSRV_A_AUTH_STATUS] = { .type = NLA_U32, },
+	[SMBSRV_A_AUTH_BLOB] = { .type = NLA_BINARY, },
+	[SMBSRV_A_AUTH_SESSION_KEY] = { .type = NLA_BINARY, },
+	[SMBSRV_A_AUTH_UID] = { .type = NLA_U32, },
+	[SMBSRV_A_AUTH_GID] = { .type = NLA_U32, },
+	[SMBSRV_A_AUTH_GROUPS] = { .type = NLA_U32, },
+	[SMBSRV_A_AUTH_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[SMBSRV_A_AUTH_USER] = { .type = NLA_NUL_STRING, .len = 256, },
+	[SMBSRV_A_AUTH_DOMAIN] = { .type = NLA_NUL_STRING, .len = 256, },
+};
+
+/* SMBSRV_CMD_TREE_CONNECT_DONE - do */
+static const struct nla_policy smbsrv_tree_connect_done_nl_policy[SMBSRV_A_TREE_SHARE + 1] = {
+	[SMBSRV_A_TREE_HANDLE] = { .type = NLA_U32, },
+	[SMBSRV_A_TREE_STATUS] = { .type = NLA_U32, },
+	[SMBSRV_A_TREE_SHARE] = NLA_POLICY_NESTED(smbsrv_share_nl_policy),
+};
+
+/* SMBSRV_CMD_RPC_DONE - do */
+static const struct nla_policy smbsrv_rpc_done_nl_policy[SMBSRV_A_RPC_STATUS + 1] = {
+	[SMBSRV_A_RPC_HANDLE] = { .type = NLA_U32, },
+	[SMBSRV_A_RPC_STATUS] = { .type = NLA_U32, },
+	[SMBSRV_A_RPC_DATA] = { .type = NLA_BINARY, },
+};
+
+/* SMBSRV_CMD_KILL - do */
+static const struct nla_policy smbsrv_kill_nl_policy[SMBSRV_A_KILL_CONN_ID + 1] = {
+	[SMBSRV_A_KILL_SESSION_ID] = { .type = NLA_U64, },
+	[SMBSRV_A_KILL_CONN_ID] = { .type = NLA_U32, },
 };
 
 /* Ops table for smbsrv */
@@ -65,6 +133,51 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.cmd	= SMBSRV_CMD_STATUS_GET,
 		.doit	= smbsrv_nl_status_get_doit,
 		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= SMBSRV_CMD_KNOBS_SET,
+		.doit		= smbsrv_nl_knobs_set_doit,
+		.policy		= smbsrv_knobs_set_nl_policy,
+		.maxattr	= SMBSRV_A_SERVER_KNOBS,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= SMBSRV_CMD_SESSION_SETUP_DONE,
+		.doit		= smbsrv_nl_session_setup_done_doit,
+		.policy		= smbsrv_session_setup_done_nl_policy,
+		.maxattr	= SMBSRV_A_AUTH_DOMAIN,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= SMBSRV_CMD_TREE_CONNECT_DONE,
+		.doit		= smbsrv_nl_tree_connect_done_doit,
+		.policy		= smbsrv_tree_connect_done_nl_policy,
+		.maxattr	= SMBSRV_A_TREE_SHARE,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= SMBSRV_CMD_RPC_DONE,
+		.doit		= smbsrv_nl_rpc_done_doit,
+		.policy		= smbsrv_rpc_done_nl_policy,
+		.maxattr	= SMBSRV_A_RPC_STATUS,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= SMBSRV_CMD_SESSION_GET,
+		.dumpit	= smbsrv_nl_session_get_dumpit,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd	= SMBSRV_CMD_CONNECTION_GET,
+		.dumpit	= smbsrv_nl_connection_get_dumpit,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= SMBSRV_CMD_KILL,
+		.doit		= smbsrv_nl_kill_doit,
+		.policy		= smbsrv_kill_nl_policy,
+		.maxattr	= SMBSRV_A_KILL_CONN_ID,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };
 

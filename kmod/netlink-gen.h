@@ -12,10 +12,22 @@
 #include <uapi/linux/smbsrv.h>
 
 /* Common nested types */
-extern const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_SMB2_MAX_CREDITS + 1];
+extern const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_NETBIOS_NAME + 1];
+extern const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_MAX_CONNECTIONS + 1];
 
 int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info);
 int smbsrv_nl_status_get_doit(struct sk_buff *skb, struct genl_info *info);
+int smbsrv_nl_knobs_set_doit(struct sk_buff *skb, struct genl_info *info);
+int smbsrv_nl_session_setup_done_doit(struct sk_buff *skb,
+				      struct genl_info *info);
+int smbsrv_nl_tree_connect_done_doit(struct sk_buff *skb,
+				     struct genl_info *info);
+int smbsrv_nl_rpc_done_doit(struct sk_buff *skb, struct genl_info *info);
+int smbsrv_nl_session_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb);
+int smbsrv_nl_connection_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb);
+int smbsrv_nl_kill_doit(struct sk_buff *skb, struct genl_info *info);
 
 extern struct genl_family smbsrv_nl_family;
 

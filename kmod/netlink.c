@@ -201,3 +201,46 @@ void smbsrv_netlink_exit(void)
 	genl_unregister_family(&smbsrv_nl_family);
 	netlink_unregister_notifier(&smbsrv_netlink_notifier);
 }
+
+/*
+ * Commands of the protocol core that are not wired up yet: refuse them
+ * plainly rather than pretend.
+ */
+int smbsrv_nl_knobs_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return -EOPNOTSUPP;
+}
+
+int smbsrv_nl_session_setup_done_doit(struct sk_buff *skb,
+				      struct genl_info *info)
+{
+	return -EOPNOTSUPP;
+}
+
+int smbsrv_nl_tree_connect_done_doit(struct sk_buff *skb,
+				     struct genl_info *info)
+{
+	return -EOPNOTSUPP;
+}
+
+int smbsrv_nl_rpc_done_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return -EOPNOTSUPP;
+}
+
+int smbsrv_nl_session_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	return 0;
+}
+
+int smbsrv_nl_connection_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	return 0;
+}
+
+int smbsrv_nl_kill_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return -EOPNOTSUPP;
+}
