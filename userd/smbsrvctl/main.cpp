@@ -2,6 +2,7 @@
 //
 // smbsrvctl: look at and control a running smbsrv.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -45,8 +46,12 @@ int cmd_status()
 		if (std::find(st.knobs_reported.begin(), st.knobs_reported.end(),
 			      ki.attr) == st.knobs_reported.end())
 			continue;
-		std::printf("  %-20s %s\n", std::string(ki.param).c_str(),
-			    knob_text(ki, st.knobs).c_str());
+		std::string v = knob_text(ki, st.knobs);
+		// Sizes: the number of bytes, then as the configuration writes it.
+		if (ki.field && !v.empty() && !std::isdigit(static_cast<unsigned char>(v.back())) &&
+		    std::isdigit(static_cast<unsigned char>(v.front())))
+			v = std::to_string(st.knobs.*ki.field) + " (" + v + ")";
+		std::printf("  %-20s %s\n", std::string(ki.param).c_str(), v.c_str());
 	}
 	return 0;
 }
