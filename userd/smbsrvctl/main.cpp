@@ -50,7 +50,7 @@ int cmd_status()
 		// Sizes: the number of bytes, then as the configuration writes it.
 		if (ki.field && !v.empty() && !std::isdigit(static_cast<unsigned char>(v.back())) &&
 		    std::isdigit(static_cast<unsigned char>(v.front())))
-			v = std::to_string(st.knobs.*ki.field) + " (" + v + ")";
+			v = std::to_string(st.knobs.*ki.field).append(" (").append(v).append(")");
 		std::printf("  %-20s %s\n", std::string(ki.param).c_str(), v.c_str());
 	}
 	return 0;
