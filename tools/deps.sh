@@ -16,7 +16,7 @@ say() { [ "$quiet" = --quiet ] || echo "deps: $*"; }
 # Build tools and libraries.
 pkgs_build=(
 	build-essential cmake pkg-config kmod xz-utils zstd cpio
-	libnl-3-dev libnl-genl-3-dev libmnl-dev libssl-dev catch2
+	libnl-3-dev libnl-genl-3-dev libmnl-dev libssl-dev nettle-dev catch2
 	python3 python3-yaml python3-jsonschema sparse
 	clang-14 libfuzzer-14-dev libclang-rt-14-dev
 )
