@@ -6,7 +6,8 @@
 #   tests/run-all.sh [--only unit|lint|vm|fuzz] [--vm-filter REGEX]
 #
 # Suites:
-#   unit   Catch2 unit tests of the userspace code (TAP)
+#   unit   Catch2 unit tests of the userspace code (TAP), and Samba's
+#          client security code against the daemon's authenticator
 #   lint   checkpatch --strict and sparse on the module, generated netlink
 #          code up to date, clang-tidy on the C++
 #   fuzz   a short run of every libFuzzer target (tests/fuzz/) over its
@@ -64,6 +65,11 @@ suite_unit() {
 		"$bin" -r tap > "$log" 2>&1
 	fi
 	tally unit "$log"
+	# Samba's client security code against the daemon's authenticator.
+	log="$logs/interop-samba-gensec.tap"
+	/usr/bin/python3 "$top/tests/interop/samba-gensec.py" \
+		"$top/build/user/tests/unit/auth-driver" > "$log" 2>&1
+	tally interop/samba-gensec "$log"
 }
 
 suite_lint() {
@@ -94,8 +100,9 @@ suite_lint() {
 	emit $([ -z "$out" ] && echo 0 || echo 1) "sparse (make C=2) reports nothing" "$out"
 	out=$("$top/tools/ynl-regen.sh" --check 2>&1)
 	emit $? "generated netlink code matches the YNL spec" "$out"
-	out=$(cd "$top" && clang-tidy --quiet -p build/user userd/lib/*.cpp \
-		userd/*/main.cpp tests/unit/*.cpp 2>&1 |
+	# Every C++ source, two at a time (the machine has two cores).
+	out=$(cd "$top" && find userd tests/unit -name '*.cpp' -print0 |
+		xargs -0 -n 4 -P 2 clang-tidy --quiet -p build/user 2>&1 |
 		grep -E 'error:|warning:')
 	emit $([ -z "$out" ] && echo 0 || echo 1) "clang-tidy on the C++ sources" "$out"
 	echo "1..$n" >> "$log"
