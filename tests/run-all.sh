@@ -93,7 +93,7 @@ suite_lint() {
 	out=$("$top/tools/ynl-regen.sh" --check 2>&1)
 	emit $? "generated netlink code matches the YNL spec" "$out"
 	out=$(cd "$top" && clang-tidy --quiet -p build/user userd/lib/*.cpp \
-		userd/*/main.cpp tests/unit/*.cpp 2>&1 |
+		userd/*/main.cpp tests/unit/*.cpp tests/tools/*.cpp 2>&1 |
 		grep -E 'error:|warning:')
 	emit $([ -z "$out" ] && echo 0 || echo 1) "clang-tidy on the C++ sources" "$out"
 	echo "1..$n" >> "$log"
