@@ -6,7 +6,8 @@
 #   tests/run-all.sh [--only unit|lint|vm|fuzz] [--vm-filter REGEX]
 #
 # Suites:
-#   unit   Catch2 unit tests of the userspace code (TAP)
+#   unit   Catch2 unit tests of the userspace code (TAP), and Samba's
+#          client security code against the daemon's authenticator
 #   lint   checkpatch --strict and sparse on the module, generated netlink
 #          code up to date, clang-tidy on the C++
 #   vm     selftests in the test VM: guest-side scripts
@@ -62,6 +63,11 @@ suite_unit() {
 		"$bin" -r tap > "$log" 2>&1
 	fi
 	tally unit "$log"
+	# Samba's client security code against the daemon's authenticator.
+	log="$logs/interop-samba-gensec.tap"
+	/usr/bin/python3 "$top/tests/interop/samba-gensec.py" \
+		"$top/build/user/tests/unit/auth-driver" > "$log" 2>&1
+	tally interop/samba-gensec "$log"
 }
 
 suite_lint() {

@@ -16,7 +16,7 @@ say() { [ "$quiet" = --quiet ] || echo "deps: $*"; }
 # Build tools and libraries.
 pkgs_build=(
 	build-essential cmake pkg-config kmod xz-utils zstd cpio
-	libnl-3-dev libnl-genl-3-dev libmnl-dev libssl-dev catch2
+	libnl-3-dev libnl-genl-3-dev libmnl-dev libssl-dev nettle-dev catch2
 	python3 python3-yaml python3-jsonschema sparse
 	clang-14 libfuzzer-14-dev libclang-rt-14-dev
 )
@@ -28,7 +28,7 @@ pkgs_kernel=(
 # The VM and the peers tests and benchmarks drive.
 pkgs_vm=(
 	qemu-system-x86 busybox-static iproute2
-	cifs-utils smbclient samba-testsuite fio python3-impacket
+	cifs-utils smbclient samba-testsuite python3-samba fio python3-impacket
 	ksmbd-tools
 )
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")

@@ -107,11 +107,12 @@ RawConfig parse_conf_text(std::string_view text, const std::string &file,
 			if (!t.empty() && t.back() == '\\' && pos < text.size() &&
 			    t.find_first_of(";#") == std::string::npos) {
 				t.pop_back();
-				logical += t;
+				logical += trim(t);
 				logical += ' ';
 				continue;
 			}
-			logical += std::string(phys);
+			// A continued line's leading blanks are not part of the value.
+			logical += logical.empty() ? std::string(phys) : trim(phys);
 			break;
 		}
 

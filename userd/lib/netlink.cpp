@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "netlink.hpp"
 
+#include "knobs_nl.hpp"
+
 #include <cerrno>
 #include <memory>
 #include <cstring>
@@ -42,19 +44,6 @@ std::string get_string(const nlattr *a)
 	return {p, strnlen(p, static_cast<size_t>(nla_len(a)))};
 }
 
-void parse_knobs(nlattr *nest, Knobs &k)
-{
-	nlattr *tb[SMBSRV_A_KNOBS_MAX + 1] = {};
-	if (!nest || nla_parse_nested(tb, SMBSRV_A_KNOBS_MAX, nest, nullptr) < 0)
-		return;
-	get_u32(tb[SMBSRV_A_KNOBS_TCP_PORT], k.tcp_port);
-	get_u32(tb[SMBSRV_A_KNOBS_MAX_CONNECTIONS], k.max_connections);
-	get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_READ], k.smb2_max_read);
-	get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_WRITE], k.smb2_max_write);
-	get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_TRANS], k.smb2_max_trans);
-	get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_CREDITS], k.smb2_max_credits);
-}
-
 void parse_server(nlmsghdr *nlh, ServerStatus &st)
 {
 	nlattr *tb[SMBSRV_A_SERVER_MAX + 1] = {};
@@ -66,7 +55,9 @@ void parse_server(nlmsghdr *nlh, ServerStatus &st)
 	st.daemon_running = state == SMBSRV_DAEMON_STATE_RUNNING;
 	get_u32(tb[SMBSRV_A_SERVER_DAEMON_PID], st.daemon_pid);
 	get_u32(tb[SMBSRV_A_SERVER_LISTEN_PORT], st.listen_port);
-	parse_knobs(tb[SMBSRV_A_SERVER_KNOBS], st.knobs);
+	get_u32(tb[SMBSRV_A_SERVER_CONNECTIONS], st.connections);
+	get_u32(tb[SMBSRV_A_SERVER_SESSIONS], st.sessions);
+	st.knobs_reported = parse_knobs(tb[SMBSRV_A_SERVER_KNOBS], st.knobs);
 }
 
 } // namespace
@@ -275,25 +266,11 @@ ServerStatus GenlChannel::transact_server(nl_msg *raw)
 ServerStatus GenlChannel::startup(uint32_t pid, const Knobs &k)
 {
 	nl_msg *msg = new_msg(SMBSRV_CMD_STARTUP);
-	nlattr *nest = nullptr;
-	bool ok = nla_put_u32(msg, SMBSRV_A_SERVER_DAEMON_PID, pid) == 0 &&
-		  (nest = nla_nest_start(msg, SMBSRV_A_SERVER_KNOBS)) != nullptr &&
-		  nla_put_u32(msg, SMBSRV_A_KNOBS_TCP_PORT, k.tcp_port) == 0 &&
-		  nla_put_u32(msg, SMBSRV_A_KNOBS_MAX_CONNECTIONS,
-			      k.max_connections) == 0 &&
-		  nla_put_u32(msg, SMBSRV_A_KNOBS_SMB2_MAX_READ,
-			      k.smb2_max_read) == 0 &&
-		  nla_put_u32(msg, SMBSRV_A_KNOBS_SMB2_MAX_WRITE,
-			      k.smb2_max_write) == 0 &&
-		  nla_put_u32(msg, SMBSRV_A_KNOBS_SMB2_MAX_TRANS,
-			      k.smb2_max_trans) == 0 &&
-		  nla_put_u32(msg, SMBSRV_A_KNOBS_SMB2_MAX_CREDITS,
-			      k.smb2_max_credits) == 0;
-	if (!ok) {
+	if (nla_put_u32(msg, SMBSRV_A_SERVER_DAEMON_PID, pid) < 0 ||
+	    !put_knobs(msg, SMBSRV_A_SERVER_KNOBS, k)) {
 		nlmsg_free(msg);
 		throw NlError(EMSGSIZE, "startup message too large");
 	}
-	nla_nest_end(msg, nest);
 	return transact_server(msg);
 }
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "params.hpp"
 
@@ -24,7 +25,10 @@ struct ServerStatus {
 	bool daemon_running = false;
 	uint32_t daemon_pid = 0;
 	uint32_t listen_port = 0; // 0: not listening
+	uint32_t connections = 0;
+	uint32_t sessions = 0;
 	Knobs knobs;
+	std::vector<int> knobs_reported; // SMBSRV_A_KNOBS_* the module sent
 };
 
 // A failed exchange with the module: errno-style code and the module's

@@ -6,7 +6,9 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <cstdio>
 #include <fstream>
+#include <linux/smbsrv.h>
 #include <sstream>
 
 namespace smbsrv {
@@ -18,72 +20,107 @@ using enum Type;
 
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 
-// The table follows ksmbd.conf(5) (ksmbd-tools 3.4) and adds smbsrv's own.
-// "applied = false" parameters are accepted and reported as not supported.
+// The table follows ksmbd.conf(5) (ksmbd-tools 3.4 and the parameters
+// newer ksmbd-tools added) and adds smbsrv's own knobs.  "applied = false"
+// parameters are accepted and reported as not supported when set to
+// anything but their default.  "applied" means smbsrv acts on it: the
+// daemon decides with it, or passes it to the module as a knob.
+constexpr long long U32 = 0xffffffffLL;
+constexpr std::string_view protocols =
+	"smb2_02|smb2_10|smb3_00|smb3_02|smb3_11|smb2|smb3";
+constexpr std::string_view config_opt =
+	"disabled|auto|mandatory|enabled|required|no|yes";
+
+// One table row, in the order the table reads best.
+constexpr ParamDef P(std::string_view name, Scope scope, Type type,
+		     std::string_view def, bool applied,
+		     std::string_view choices = {}, long long min = 0,
+		     long long max = 0, Limit limit = Limit::none)
+{
+	return {name, def, choices, min, max, scope, type, limit, applied};
+}
+
 const ParamDef table[] = {
 	// Global parameters.
-	{"bind interfaces only", global, boolean, "no", false, {}},
-	{"deadtime", global, integer, "0", false, {}},
-	{"durable handles", global, boolean, "no", false, {}},
-	{"interfaces", global, list, "", false, {}},
-	{"ipc timeout", global, integer, "0", false, {}},
-	{"kerberos keytab file", global, string, "", false, {}},
-	{"kerberos service name", global, string, "", false, {}},
-	{"map to guest", global, choice, "never", false,
-	 "never|bad user|bad password|bad uid"},
-	{"max active sessions", global, integer, "1024", false, {}, 1, 65536},
-	{"max connections", global, integer, "128", true, {}},
-	{"max open files", global, integer, "10000", false, {}},
-	{"netbios name", global, string, "SMBSRV", false, {}},
-	{"restrict anonymous", global, choice, "0", false, "0|1|2"},
-	{"root directory", global, string, "", false, {}},
-	{"server max protocol", global, choice, "SMB3_11", false,
-	 "smb2_02|smb2_10|smb3_00|smb3_02|smb3_11|smb2|smb3"},
-	{"server min protocol", global, choice, "SMB2_02", false,
-	 "smb2_02|smb2_10|smb3_00|smb3_02|smb3_11|smb2|smb3"},
-	{"server multi channel support", global, boolean, "no", false, {}},
-	{"server signing", global, choice, "disabled", false,
-	 "disabled|auto|mandatory|enabled|no|yes"},
-	{"server string", global, string, "SMB SERVER", false, {}},
-	{"share:fake_fscaps", global, integer, "64", false, {}},
-	{"smb2 leases", global, boolean, "no", false, {}},
-	{"smb2 max credits", global, size, "8192", true, {}, 1, 65535},
-	{"smb2 max read", global, size, "4M", true, {}, 64 * KiB, 8 * MiB},
-	{"smb2 max trans", global, size, "1M", true, {}, 64 * KiB, 8 * MiB},
-	{"smb2 max write", global, size, "4M", true, {}, 64 * KiB, 8 * MiB},
-	{"smb3 encryption", global, choice, "auto", false,
-	 "disabled|auto|mandatory|enabled|no|yes"},
-	{"smbd max io size", global, size, "8M", false, {}},
-	{"tcp port", global, integer, "445", true, {}, 1, 65535},
-	{"workgroup", global, string, "WORKGROUP", false, {}},
+	P("bind interfaces only", global, boolean, "no", false),
+	P("deadtime", global, integer, "0", true, {}, 0, U32, Limit::reject),
+	P("durable handles", global, boolean, "no", false),
+	P("frame timeout", global, integer, "30", true, {}, 1, 3600, Limit::reject),
+	P("inline reads", global, boolean, "yes", true),
+	P("interfaces", global, list, "", false),
+	P("ipc timeout", global, integer, "0", false, {}, 0, 65535, Limit::reject),
+	P("kerberos keytab file", global, string, "", false),
+	P("kerberos service name", global, string, "", false),
+	P("map to guest", global, choice, "never", false,
+	  "never|bad user|bad password|bad uid"),
+	P("max active sessions", global, integer, "1024", true, {}, 1, 65536,
+	  Limit::saturate),
+	P("max connections", both, size, "128", true, {}, 1, 65536,
+	  Limit::saturate),
+	P("max ip connections", global, integer, "0", true, {}, 0, 65536,
+	  Limit::reject),
+	P("max open files", global, integer, "10000", true, {}, 1, 65536,
+	  Limit::saturate),
+	P("netbios name", global, string, "SMBSRV", true, {}, 0, 15, Limit::reject),
+	P("restrict anonymous", global, choice, "0", false, "0|1|2"),
+	P("response batch", global, integer, "16", true, {}, 1, 256, Limit::reject),
+	P("root directory", global, string, "", false),
+	P("route policy", global, choice, "percpu", true,
+	  "percpu|unbound|adaptive"),
+	P("server max protocol", global, choice, "SMB3_11", true, protocols),
+	P("server min protocol", global, choice, "SMB2_10", true, protocols),
+	P("server multi channel support", global, boolean, "no", false),
+	P("server signing", global, choice, "disabled", true, config_opt),
+	P("server string", global, string, "SMB SERVER", true, {}, 0, 63,
+	  Limit::reject),
+	P("share:fake_fscaps", global, integer, "64", false),
+	P("smb2 leases", global, boolean, "no", false),
+	P("smb2 max credits", global, size, "8192", true, {}, 1, 65535, Limit::clamp),
+	P("smb2 max read", global, size, "4M", true, {}, 64 * KiB, 8 * MiB,
+	  Limit::clamp),
+	P("smb2 max trans", global, size, "1M", true, {}, 64 * KiB, 8 * MiB,
+	  Limit::clamp),
+	P("smb2 max write", global, size, "4M", true, {}, 64 * KiB, 8 * MiB,
+	  Limit::clamp),
+	P("smb3 encryption", both, choice, "auto", true, config_opt),
+	P("smbd max io size", global, size, "8M", false),
+	P("splice threshold", global, size, "64K", true, {}, 0, U32, Limit::reject),
+	P("tcp port", global, integer, "445", true, {}, 1, 65535, Limit::reject),
+	P("upcall timeout", global, integer, "10", true, {}, 1, 600, Limit::reject),
+	P("workgroup", global, string, "WORKGROUP", true, {}, 0, 15, Limit::reject),
 
 	// Share parameters; in [global] they set every share's default.
-	{"browseable", share, boolean, "yes", false, {}},
-	{"comment", share, string, "", true, {}},
-	{"create mask", share, octal, "0744", false, {}, 0, 07777},
-	{"crossmnt", share, boolean, "yes", false, {}},
-	{"directory mask", share, octal, "0755", false, {}, 0, 07777},
-	{"follow symlinks", share, boolean, "yes", false, {}},
-	{"force create mode", share, octal, "0000", false, {}, 0, 07777},
-	{"force directory mode", share, octal, "0000", false, {}, 0, 07777},
-	{"force group", share, string, "", false, {}},
-	{"force user", share, string, "", false, {}},
-	{"guest account", share, string, "nobody", false, {}},
-	{"guest ok", share, boolean, "no", false, {}},
-	{"hide dot files", share, boolean, "yes", false, {}},
-	{"hosts allow", share, list, "", false, {}},
-	{"hosts deny", share, list, "", false, {}},
-	{"inherit owner", share, boolean, "no", false, {}},
-	{"invalid users", share, list, "", false, {}},
-	{"oplocks", share, boolean, "yes", false, {}},
-	{"path", share, string, "", true, {}},
-	{"read list", share, list, "", false, {}},
-	{"read only", share, boolean, "yes", false, {}},
-	{"store dos attributes", share, boolean, "yes", false, {}},
-	{"valid users", share, list, "", false, {}},
-	{"veto files", share, string, "", false, {}},
-	{"vfs objects", share, list, "", false, {}},
-	{"write list", share, list, "", false, {}},
+	P("admin users", share, list, "", false),
+	P("browseable", share, boolean, "yes", true),
+	P("comment", share, string, "", true),
+	P("continuous availability", share, boolean, "no", false),
+	P("create mask", share, octal, "0744", false, {}, 0, 07777, Limit::reject),
+	P("crossmnt", share, boolean, "yes", false),
+	P("directory mask", share, octal, "0755", false, {}, 0, 07777,
+	  Limit::reject),
+	P("follow symlinks", share, boolean, "no", false),
+	P("force create mode", share, octal, "0000", false, {}, 0, 07777,
+	  Limit::reject),
+	P("force directory mode", share, octal, "0000", false, {}, 0, 07777,
+	  Limit::reject),
+	P("force group", share, string, "", false),
+	P("force user", share, string, "", false),
+	P("guest account", share, string, "nobody", false),
+	P("guest ok", share, boolean, "no", false),
+	P("hide dot files", share, boolean, "yes", false),
+	P("hosts allow", share, list, "", false),
+	P("hosts deny", share, list, "", false),
+	P("inherit owner", share, boolean, "no", false),
+	P("invalid users", share, list, "", false),
+	P("oplocks", share, boolean, "yes", false),
+	P("path", share, string, "", true, {}, 0, 4095, Limit::reject),
+	P("read list", share, list, "", false),
+	P("read only", share, boolean, "yes", false),
+	P("store dos attributes", share, boolean, "yes", false),
+	P("valid users", share, list, "", false),
+	P("veto files", share, string, "", false),
+	P("vfs objects", share, list, "", false),
+	P("write list", share, list, "", false),
 };
 
 struct Synonym {
@@ -100,7 +137,15 @@ const Synonym synonyms[] = {
 	{"write ok", "read only", true},
 	{"allow hosts", "hosts allow", false},
 	{"deny hosts", "hosts deny", false},
+	// Samba's names for the same parameters.
+	{"create mode", "create mask", false},
+	{"directory mode", "directory mask", false},
+	{"min protocol", "server min protocol", false},
+	{"max protocol", "server max protocol", false},
 };
+
+// The VFS modules ksmbd knows; smbsrv maps them to share flags.
+constexpr std::string_view vfs_modules[] = {"acl_xattr", "streams_xattr"};
 
 size_t edit_distance(std::string_view a, std::string_view b)
 {
@@ -126,6 +171,57 @@ std::string lower(std::string_view s)
 	return out;
 }
 
+std::optional<uint64_t> parse_decimal(const std::string &value)
+{
+	if (value.empty() || !std::isdigit(static_cast<unsigned char>(value[0])))
+		return std::nullopt;
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long v = std::strtoull(value.c_str(), &end, 10);
+	if (*end != '\0' || errno)
+		return std::nullopt;
+	return v;
+}
+
+std::optional<uint64_t> parse_octal(const std::string &value)
+{
+	if (value.empty() || !std::isdigit(static_cast<unsigned char>(value[0])))
+		return std::nullopt;
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long v = std::strtoull(value.c_str(), &end, 8);
+	if (*end != '\0' || errno)
+		return std::nullopt;
+	return v;
+}
+
+// The number a valid integer, size or octal value stands for.
+uint64_t number_of(const ParamDef &def, const std::string &value)
+{
+	switch (def.type) {
+	case integer:
+		return parse_decimal(value).value_or(0);
+	case octal:
+		return parse_octal(value).value_or(0);
+	default:
+		return parse_size(value).value_or(0);
+	}
+}
+
+bool is_choice(std::string_view choices, const std::string &value)
+{
+	std::string v = lower(value);
+	std::string_view rest = choices;
+	while (!rest.empty()) {
+		size_t bar = rest.find('|');
+		if (rest.substr(0, bar) == v)
+			return true;
+		rest = bar == std::string_view::npos ? std::string_view{}
+						     : rest.substr(bar + 1);
+	}
+	return false;
+}
+
 // Check a value against its definition; returns an error message or "".
 std::string check_value(const ParamDef &def, const std::string &value)
 {
@@ -136,43 +232,73 @@ std::string check_value(const ParamDef &def, const std::string &value)
 			       "' (use yes/no, true/false, 1/0)";
 		break;
 	case integer:
-	case size: {
-		auto n = def.type == size ? parse_size(value) : std::nullopt;
-		if (def.type == integer) {
-			char *end = nullptr;
-			errno = 0;
-			unsigned long long v = std::strtoull(value.c_str(), &end, 10);
-			if (!value.empty() && value[0] != '-' && *end == '\0' &&
-			    errno == 0)
-				n = v;
-		}
-		if (!n)
+		if (!parse_decimal(value))
 			return "invalid number '" + value + "'";
 		break;
-	}
-	case octal: {
-		char *end = nullptr;
-		if (value.empty() || value[0] == '-' ||
-		    (std::strtoul(value.c_str(), &end, 8), *end != '\0'))
+	case size:
+		if (!parse_size(value))
+			return "invalid number '" + value + "'";
+		break;
+	case octal:
+		if (!parse_octal(value))
 			return "invalid octal mode '" + value + "'";
 		break;
-	}
 	case choice: {
-		std::string v = lower(value);
-		std::string_view rest = def.choices;
-		while (!rest.empty()) {
-			size_t bar = rest.find('|');
-			if (rest.substr(0, bar) == v)
-				return "";
-			rest = bar == std::string_view::npos ? std::string_view{}
-							     : rest.substr(bar + 1);
-		}
+		if (is_choice(def.choices, value))
+			break;
 		std::string opts(def.choices);
 		std::replace(opts.begin(), opts.end(), '|', ',');
 		return "invalid value '" + value + "' (one of: " + opts + ")";
 	}
 	case string:
+		if (def.limit == Limit::reject && def.max > 0 &&
+		    value.size() > static_cast<size_t>(def.max))
+			return "longer than " + std::to_string(def.max) + " bytes";
+		break;
 	case list:
+		break;
+	}
+	return "";
+}
+
+// Apply a number's range; returns an error message or "" and may replace
+// the value (clamp, saturate) after a warning in *warning.
+std::string check_range(const ParamDef &def, std::string &value,
+			std::string &warning)
+{
+	if (def.limit == Limit::none || def.type == string)
+		return "";
+	uint64_t n = number_of(def, value);
+	auto lo = static_cast<uint64_t>(def.min);
+	auto hi = static_cast<uint64_t>(def.max);
+	switch (def.limit) {
+	case Limit::reject:
+		if (n < lo || n > hi) {
+			auto fmt = [&](uint64_t v) {
+				if (def.type != octal || v == 0)
+					return std::to_string(v);
+				char buf[32];
+				std::snprintf(buf, sizeof(buf), "0%llo",
+					      static_cast<unsigned long long>(v));
+				return std::string(buf);
+			};
+			return value + " is out of range (" + fmt(lo) + " to " +
+			       fmt(hi) + ")";
+		}
+		break;
+	case Limit::clamp:
+		if (n < lo || n > hi) {
+			uint64_t c = std::clamp(n, lo, hi);
+			warning = std::string(def.name) + " = " + value +
+				  " is out of range; using " + std::to_string(c);
+			value = std::to_string(c);
+		}
+		break;
+	case Limit::saturate:
+		if (n == 0 || n > hi)
+			value = std::to_string(hi);
+		break;
+	case Limit::none:
 		break;
 	}
 	return "";
@@ -184,10 +310,8 @@ bool same_value(const ParamDef &def, const std::string &a, std::string_view b)
 	switch (def.type) {
 	case integer:
 	case size:
-		return parse_size(a) == parse_size(b);
 	case octal:
-		return std::strtoul(a.c_str(), nullptr, 8) ==
-		       std::strtoul(std::string(b).c_str(), nullptr, 8);
+		return number_of(def, a) == number_of(def, std::string(b));
 	case boolean:
 		return parse_bool(a) == parse_bool(b);
 	case choice:
@@ -199,11 +323,187 @@ bool same_value(const ParamDef &def, const std::string &a, std::string_view b)
 	return a == b;
 }
 
+bool in_scope(const ParamDef &d, Scope scope)
+{
+	return d.scope == scope || d.scope == Scope::both;
+}
+
 void fill_defaults(ParamSet &set, Scope scope)
 {
 	for (const auto &d : table)
-		if (d.scope == scope)
+		if (in_scope(d, scope))
 			set.set(d.name, std::string(d.def));
+}
+
+uint32_t config_opt_value(const std::string &v)
+{
+	std::string s = lower(v);
+	if (s == "mandatory" || s == "required")
+		return SMBSRV_CONFIG_OPT_MANDATORY;
+	if (s == "auto" || s == "enabled" || s == "yes")
+		return SMBSRV_CONFIG_OPT_AUTO;
+	return SMBSRV_CONFIG_OPT_DISABLED;
+}
+
+uint32_t route_policy_value(const std::string &v)
+{
+	std::string s = lower(v);
+	if (s == "unbound")
+		return SMBSRV_ROUTE_POLICY_UNBOUND;
+	if (s == "adaptive")
+		return SMBSRV_ROUTE_POLICY_ADAPTIVE;
+	return SMBSRV_ROUTE_POLICY_PERCPU;
+}
+
+// Builds a Config section by section, reporting every problem.
+class Builder {
+public:
+	Builder(const RawConfig &raw, Diagnostics &diags)
+		: raw_(raw), diags_(diags)
+	{
+	}
+
+	// One section; in [global], share parameters go to share_defaults.
+	void section(const RawSection &sec, bool is_global, ParamSet &global,
+		     ParamSet &share);
+	void param(const RawSection &sec, const RawParam &p, bool is_global,
+		   ParamSet &global, ParamSet &share,
+		   std::map<std::string_view, int> &seen);
+	// Line of a [global] parameter, 0 if it was not set.
+	[[nodiscard]] int global_line(std::string_view name) const
+	{
+		auto it = global_lines_.find(name);
+		return it == global_lines_.end() ? 0 : it->second;
+	}
+
+private:
+	void warn(int line, std::string msg) { diags_.warn(raw_.file, line, std::move(msg)); }
+	void error(int line, std::string msg) { diags_.error(raw_.file, line, std::move(msg)); }
+
+	const RawConfig &raw_;
+	Diagnostics &diags_;
+	std::map<std::string_view, int> global_lines_;
+};
+
+void Builder::section(const RawSection &sec, bool is_global, ParamSet &global,
+		      ParamSet &share)
+{
+	std::map<std::string_view, int> seen;
+	for (const auto &p : sec.params)
+		param(sec, p, is_global, global, share, seen);
+}
+
+void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
+		    ParamSet &global, ParamSet &share,
+		    std::map<std::string_view, int> &seen)
+{
+	bool inv = false;
+	const ParamDef *d = find_param(p.key, &inv);
+	if (!d) {
+		std::string hint = suggest_param(p.key);
+		warn(p.line, "unknown parameter '" + p.key + "'" +
+				     (hint.empty() ? std::string()
+						   : "; did you mean '" + hint + "'?"));
+		return;
+	}
+	std::string name(d->name);
+	if (d->scope == Scope::global && !is_global) {
+		warn(p.line, "global parameter '" + name + "' in share section [" +
+				     sec.name + "] ignored");
+		return;
+	}
+	ParamSet &set = is_global && d->scope != Scope::share ? global : share;
+
+	// ksmbd-tools skips an empty value, so that the default (or the
+	// [global] value) stays and a later line may still set the key.
+	if (p.value.empty()) {
+		if (!set.str(d->name).empty() && !seen.contains(d->name))
+			warn(p.line, "'" + name + "' has an empty value; ignored as "
+				     "ksmbd does, '" + set.str(d->name) + "' stays");
+		return;
+	}
+	std::string err = check_value(*d, p.value);
+	if (!err.empty()) {
+		error(p.line, name + ": " + err);
+		return;
+	}
+	std::string value = p.value;
+	if (inv)
+		value = parse_bool(value).value() ? "no" : "yes";
+
+	auto [it, fresh] = seen.emplace(d->name, p.line);
+	if (!fresh) {
+		// ksmbd-tools keeps the first value of a key.
+		if (!same_value(*d, set.str(d->name), value))
+			warn(p.line, "'" + name + "' repeated; the value at line " +
+					     std::to_string(it->second) + " is kept");
+		return;
+	}
+
+	std::string range_warning;
+	err = check_range(*d, value, range_warning);
+	if (!err.empty()) {
+		error(p.line, name + ": " + err);
+		seen.erase(it);
+		return;
+	}
+	if (!range_warning.empty())
+		warn(p.line, range_warning);
+
+	if (d->name == "vfs objects") {
+		for (const auto &m : parse_list(value))
+			if (std::find(std::begin(vfs_modules), std::end(vfs_modules),
+				      lower(m)) == std::end(vfs_modules))
+				warn(p.line, "vfs objects: '" + m +
+						     "' is not a module smbsrv knows "
+						     "(acl_xattr, streams_xattr); ignored");
+	}
+	if (!d->applied && !same_value(*d, value, d->def))
+		warn(p.line, "'" + name + "' is accepted but not supported yet");
+	if (is_global)
+		global_lines_.emplace(d->name, p.line);
+	set.set(d->name, value);
+}
+
+uint32_t u32(uint64_t v)
+{
+	return static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffU));
+}
+
+void make_knobs(Config &cfg, const Builder &b, Diagnostics &diags)
+{
+	Knobs &k = cfg.knobs;
+	const ParamSet &g = cfg.global;
+	k.tcp_port = u32(g.number("tcp port"));
+	k.max_connections = u32(g.number("max connections"));
+	k.smb2_max_read = u32(g.number("smb2 max read"));
+	k.smb2_max_write = u32(g.number("smb2 max write"));
+	k.smb2_max_trans = u32(g.number("smb2 max trans"));
+	k.smb2_max_credits = u32(g.number("smb2 max credits"));
+	k.min_dialect = protocol_dialect(g.str("server min protocol"));
+	k.max_dialect = protocol_dialect(g.str("server max protocol"));
+	if (k.min_dialect > k.max_dialect) {
+		int line = b.global_line("server min protocol");
+		if (!line)
+			line = b.global_line("server max protocol");
+		diags.error(cfg.file, line,
+			    "server min protocol " + g.str("server min protocol") +
+				    " is above server max protocol " +
+				    g.str("server max protocol"));
+	}
+	k.signing = config_opt_value(g.str("server signing"));
+	k.encryption = config_opt_value(g.str("smb3 encryption"));
+	k.max_ip_connections = u32(g.number("max ip connections"));
+	k.max_sessions = u32(g.number("max active sessions"));
+	k.max_open_files = u32(g.number("max open files"));
+	k.deadtime = u32(g.number("deadtime"));
+	k.upcall_timeout = u32(g.number("upcall timeout"));
+	k.frame_timeout = u32(g.number("frame timeout"));
+	k.route_policy = route_policy_value(g.str("route policy"));
+	k.splice_threshold = u32(g.number("splice threshold"));
+	k.response_batch = u32(g.number("response batch"));
+	k.inline_reads = g.boolean("inline reads") ? 1 : 0;
+	k.netbios_name = g.str("netbios name");
 }
 
 } // namespace
@@ -246,6 +546,20 @@ std::string suggest_param(std::string_view key)
 	}
 	size_t limit = std::max<size_t>(2, norm.size() / 4);
 	return best_d <= limit ? best : "";
+}
+
+uint32_t protocol_dialect(std::string_view name)
+{
+	static const std::pair<std::string_view, uint32_t> map[] = {
+		{"smb2_02", 0x0202}, {"smb2_10", 0x0210}, {"smb3_00", 0x0300},
+		{"smb3_02", 0x0302}, {"smb3_11", 0x0311}, {"smb2", 0x0210},
+		{"smb3", 0x0311},
+	};
+	std::string n = lower(trim(name));
+	for (const auto &[k, v] : map)
+		if (k == n)
+			return v;
+	return 0;
 }
 
 std::optional<bool> parse_bool(std::string_view v)
@@ -322,10 +636,7 @@ bool ParamSet::boolean(std::string_view name) const
 uint64_t ParamSet::number(std::string_view name) const
 {
 	const ParamDef *d = find_param(name);
-	const std::string &s = str(name);
-	if (d && d->type == Type::octal)
-		return std::strtoull(s.c_str(), nullptr, 8);
-	return parse_size(s).value_or(0);
+	return d ? number_of(*d, str(name)) : parse_size(str(name)).value_or(0);
 }
 
 std::vector<std::string> ParamSet::list(std::string_view name) const
@@ -349,87 +660,19 @@ Config build_config(const RawConfig &raw, Diagnostics &diags)
 	fill_defaults(cfg.global, Scope::global);
 	ParamSet share_defaults;
 	fill_defaults(share_defaults, Scope::share);
-
-	// Apply one section's parameters to a set; returns nothing, reports all.
-	auto apply = [&](const RawSection &sec, bool is_global, ParamSet &gset,
-			 ParamSet &sset) {
-		std::map<std::string, int> seen;
-		for (const auto &p : sec.params) {
-			bool inv = false;
-			const ParamDef *d = find_param(p.key, &inv);
-			if (!d) {
-				std::string hint = suggest_param(p.key);
-				diags.warn(raw.file, p.line,
-					   "unknown parameter '" + p.key + "'" +
-						   (hint.empty() ? std::string()
-								 : "; did you mean '" +
-									   hint + "'?"));
-				continue;
-			}
-			if (d->scope == Scope::global && !is_global) {
-				diags.warn(raw.file, p.line,
-					   "global parameter '" +
-						   std::string(d->name) +
-						   "' in share section [" +
-						   sec.name + "] ignored");
-				continue;
-			}
-			std::string err = check_value(*d, p.value);
-			if (!err.empty()) {
-				diags.error(raw.file, p.line,
-					    std::string(d->name) + ": " + err);
-				continue;
-			}
-			std::string value = p.value;
-			if (inv)
-				value = parse_bool(value).value() ? "no" : "yes";
-			auto [it, fresh] = seen.emplace(d->name, p.line);
-			if (!fresh) {
-				// ksmbd-tools keeps the first value of a key.
-				ParamSet &set = d->scope == Scope::global ? gset : sset;
-				if (!same_value(*d, set.str(d->name), value))
-					diags.warn(raw.file, p.line,
-						   "'" + std::string(d->name) +
-							   "' repeated; the value at line " +
-							   std::to_string(it->second) +
-							   " is kept");
-				continue;
-			}
-			if (d->type == Type::size || d->type == Type::integer) {
-				uint64_t n = *parse_size(value);
-				if (d->max > 0 &&
-				    (n < static_cast<uint64_t>(d->min) ||
-				     n > static_cast<uint64_t>(d->max))) {
-					uint64_t c = std::clamp<uint64_t>(
-						n, d->min, d->max);
-					diags.warn(raw.file, p.line,
-						   std::string(d->name) + " = " +
-							   p.value +
-							   " is out of range; using " +
-							   std::to_string(c));
-					value = std::to_string(c);
-				}
-			}
-			if (!d->applied && !same_value(*d, value, d->def))
-				diags.warn(raw.file, p.line,
-					   "'" + std::string(d->name) +
-						   "' is accepted but not supported yet");
-			(d->scope == Scope::global ? gset : sset)
-				.set(d->name, value);
-		}
-	};
+	Builder b(raw, diags);
 
 	// [global] first: its share parameters are every share's defaults.
-	ParamSet unused;
 	for (const auto &sec : raw.sections)
 		if (normalize_section(sec.name) == "global")
-			apply(sec, true, cfg.global, share_defaults);
+			b.section(sec, true, cfg.global, share_defaults);
 
+	ParamSet unused;
 	for (const auto &sec : raw.sections) {
 		if (normalize_section(sec.name) == "global")
 			continue;
 		ShareConfig sh{sec.name, sec.line, share_defaults};
-		apply(sec, false, unused, sh.params);
+		b.section(sec, false, unused, sh.params);
 		std::string norm = normalize_section(sec.name);
 		if (norm != "ipc$" && sh.params.str("path").empty())
 			diags.error(raw.file, sec.line,
@@ -440,19 +683,10 @@ Config build_config(const RawConfig &raw, Diagnostics &diags)
 		ShareConfig ipc{"IPC$", 0, share_defaults};
 		ipc.params.set("comment", "IPC share");
 		ipc.params.set("guest ok", "yes");
+		ipc.params.set("read only", "yes");
 		cfg.shares.push_back(std::move(ipc));
 	}
-
-	Knobs &k = cfg.knobs;
-	const ParamSet &g = cfg.global;
-	k.tcp_port = static_cast<uint32_t>(g.number("tcp port"));
-	// As ksmbd-tools: 0 or more than 64Ki means 64Ki.
-	uint64_t mc = g.number("max connections");
-	k.max_connections = static_cast<uint32_t>(mc == 0 || mc > 65536 ? 65536 : mc);
-	k.smb2_max_read = static_cast<uint32_t>(g.number("smb2 max read"));
-	k.smb2_max_write = static_cast<uint32_t>(g.number("smb2 max write"));
-	k.smb2_max_trans = static_cast<uint32_t>(g.number("smb2 max trans"));
-	k.smb2_max_credits = static_cast<uint32_t>(g.number("smb2 max credits"));
+	make_knobs(cfg, b, diags);
 	return cfg;
 }
 
@@ -475,13 +709,18 @@ std::string dump_config(const Config &cfg, bool with_defaults)
 {
 	std::ostringstream out;
 	auto emit = [&](const ParamSet &set, Scope scope) {
-		for (const auto &d : table) {
-			if (d.scope != scope)
+		std::vector<const ParamDef *> defs;
+		for (const auto &d : table)
+			if (in_scope(d, scope))
+				defs.push_back(&d);
+		std::sort(defs.begin(), defs.end(), [](auto *a, auto *b) {
+			return a->name < b->name;
+		});
+		for (const auto *d : defs) {
+			const std::string &v = set.str(d->name);
+			if (!with_defaults && same_value(*d, v, d->def))
 				continue;
-			const std::string &v = set.str(d.name);
-			if (!with_defaults && same_value(d, v, d.def))
-				continue;
-			out << "\t" << d.name << " = " << v << "\n";
+			out << "\t" << d->name << " = " << v << "\n";
 		}
 	};
 	out << "[global]\n";

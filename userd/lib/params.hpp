@@ -17,17 +17,30 @@
 
 namespace smbsrv {
 
-enum class Scope { global, share };
+// global: [global] only.  share: any section; in [global] it is every
+// share's default.  both: a server-wide value in [global] and a per-share
+// value in a share section, each with the same default (ksmbd's "max
+// connections" (G) and (S)).
+enum class Scope { global, share, both };
 enum class Type { boolean, integer, size, string, list, octal, choice };
+
+// What happens to a number outside [min, max].
+enum class Limit {
+	none,	 // no range
+	reject,	 // an error
+	clamp,	 // a warning, and the nearest bound is used (ksmbd's clamps)
+	saturate // 0 or above max means max, silently (ksmbd's "64k" limits)
+};
 
 struct ParamDef {
 	std::string_view name; // canonical, as ksmbd.conf(5) spells it
+	std::string_view def;	  // default, as text
+	std::string_view choices; // Type::choice: '|'-separated, lower case
+	long long min = 0, max = 0; // number range (string: length) when limited
 	Scope scope;
 	Type type;
-	std::string_view def;	  // default, as text
-	bool applied;		  // false: accepted, reported as not supported
-	std::string_view choices; // Type::choice: '|'-separated, lower case
-	long long min = 0, max = 0; // integer/size range when max > 0
+	Limit limit = Limit::none;
+	bool applied; // false: accepted, reported as not supported
 };
 
 std::span<const ParamDef> param_table();
@@ -65,7 +78,10 @@ struct ShareConfig {
 	ParamSet params; // every share parameter, defaults filled in
 };
 
-// The knobs the daemon pushes to the module.
+// The knobs the daemon pushes to the module: the "knobs" attribute set of
+// the YNL spec, field for field.  Enumerations hold the uapi values
+// (enum smbsrv_config_opt, enum smbsrv_route_policy).  The defaults are the
+// configuration's defaults (see the parameter table).
 struct Knobs {
 	uint32_t tcp_port = 445;
 	uint32_t max_connections = 128;
@@ -73,7 +89,28 @@ struct Knobs {
 	uint32_t smb2_max_write = 4U << 20;
 	uint32_t smb2_max_trans = 1U << 20;
 	uint32_t smb2_max_credits = 8192;
+	uint32_t min_dialect = 0x0210;
+	uint32_t max_dialect = 0x0311;
+	uint32_t signing = 0;	 // disabled
+	uint32_t encryption = 1; // auto
+	uint32_t max_ip_connections = 0;
+	uint32_t max_sessions = 1024;
+	uint32_t max_open_files = 10000;
+	uint32_t deadtime = 0;
+	uint32_t upcall_timeout = 10;
+	uint32_t frame_timeout = 30;
+	uint32_t route_policy = 0; // percpu
+	uint32_t splice_threshold = 64U << 10;
+	uint32_t response_batch = 16;
+	uint32_t inline_reads = 1;
+	std::string netbios_name = "SMBSRV";
+
+	bool operator==(const Knobs &) const = default;
 };
+
+// The SMB2 dialect a "server min/max protocol" value names (SMB2_02 ...
+// SMB3_11, and Samba's SMB2 = SMB2_10, SMB3 = SMB3_11); 0 if none.
+uint32_t protocol_dialect(std::string_view name);
 
 struct Config {
 	std::string file;

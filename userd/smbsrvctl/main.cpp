@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 //
 // smbsrvctl: look at and control a running smbsrv.
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "knobs_nl.hpp"
 #include "netlink.hpp"
 
 using namespace smbsrv;
@@ -23,15 +26,6 @@ void usage(FILE *f)
 		"  help       print this help\n");
 }
 
-std::string human_size(uint32_t v)
-{
-	if (v && v % (1U << 20) == 0)
-		return std::to_string(v) + " (" + std::to_string(v >> 20) + "M)";
-	if (v && v % (1U << 10) == 0)
-		return std::to_string(v) + " (" + std::to_string(v >> 10) + "K)";
-	return std::to_string(v);
-}
-
 int cmd_status()
 {
 	GenlChannel nl;
@@ -45,17 +39,20 @@ int cmd_status()
 			       : std::string("not running"));
 	row("listening:", st.listen_port ? "TCP port " + std::to_string(st.listen_port)
 					 : std::string("no"));
+	row("connections:", std::to_string(st.connections));
+	row("sessions:", std::to_string(st.sessions));
 	std::printf("knobs:\n");
-	const Knobs &k = st.knobs;
-	auto knob = [](const char *name, const std::string &v) {
-		std::printf("  %-20s %s\n", name, v.c_str());
-	};
-	knob("tcp port", std::to_string(k.tcp_port));
-	knob("max connections", std::to_string(k.max_connections));
-	knob("smb2 max read", human_size(k.smb2_max_read));
-	knob("smb2 max write", human_size(k.smb2_max_write));
-	knob("smb2 max trans", human_size(k.smb2_max_trans));
-	knob("smb2 max credits", std::to_string(k.smb2_max_credits));
+	for (const auto &ki : knob_table()) {
+		if (std::find(st.knobs_reported.begin(), st.knobs_reported.end(),
+			      ki.attr) == st.knobs_reported.end())
+			continue;
+		std::string v = knob_text(ki, st.knobs);
+		// Sizes: the number of bytes, then as the configuration writes it.
+		if (ki.field && !v.empty() && !std::isdigit(static_cast<unsigned char>(v.back())) &&
+		    std::isdigit(static_cast<unsigned char>(v.front())))
+			v = std::to_string(st.knobs.*ki.field).append(" (").append(v).append(")");
+		std::printf("  %-20s %s\n", std::string(ki.param).c_str(), v.c_str());
+	}
 	return 0;
 }
 

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "auth.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <linux/smbsrv.h>
+#include <unistd.h>
+
+#include "log.hpp"
+#include "ntstatus.hpp"
+#include "params.hpp"
+#include "spnego.hpp"
+
+namespace smbsrv {
+
+namespace {
+
+std::string upper_ascii(std::string s)
+{
+	for (auto &c : s)
+		c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+	return s;
+}
+
+std::string lower_ascii(std::string s)
+{
+	for (auto &c : s)
+		c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+	return s;
+}
+
+std::string sid_str(uint64_t sid)
+{
+	char buf[24];
+	std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(sid));
+	return buf;
+}
+
+AuthResult failure(uint32_t status)
+{
+	AuthResult r;
+	r.status = status;
+	return r;
+}
+
+bool same(ByteView a, ByteView b)
+{
+	return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+}
+
+} // namespace
+
+AuthPolicy AuthPolicy::from_config(const Config &cfg)
+{
+	AuthPolicy p;
+	const ParamSet &g = cfg.global;
+	p.identity.netbios_name = upper_ascii(g.str("netbios name"));
+	p.identity.netbios_domain = upper_ascii(g.str("workgroup"));
+	char host[256] = {};
+	if (gethostname(host, sizeof(host) - 1) == 0 && host[0]) {
+		std::string h = lower_ascii(host);
+		p.identity.dns_name = h;
+		size_t dot = h.find('.');
+		if (dot != std::string::npos && dot + 1 < h.size())
+			p.identity.dns_domain = h.substr(dot + 1);
+	}
+	const std::string &m = g.str("map to guest");
+	std::string lm = lower_ascii(m);
+	p.map_to_guest = lm == "bad user"     ? MapToGuest::bad_user :
+			 lm == "bad password" ? MapToGuest::bad_password :
+			 lm == "bad uid"      ? MapToGuest::bad_uid :
+						MapToGuest::never;
+	// "guest account" is a share parameter whose [global] value is the
+	// server's; IPC$ always carries the [global] defaults.
+	if (g.has("guest account"))
+		p.guest_account = g.str("guest account");
+	else if (const ShareConfig *ipc = cfg.share("IPC$"))
+		p.guest_account = ipc->params.str("guest account");
+	if (p.guest_account.empty())
+		p.guest_account = "nobody";
+	return p;
+}
+
+struct Authenticator::Exchange {
+	enum class Wrap { raw, spnego };
+	enum class Stage { want_negotiate, want_authenticate };
+	Exchange(Wrap w, std::string a, const AuthPolicy &p, const ntlm::Entropy &e)
+		: wrap(w), addr(std::move(a)), ntlm(p.identity, e)
+	{
+	}
+	Wrap wrap;
+	Stage stage = Stage::want_negotiate;
+	std::string addr;
+	ntlm::Server ntlm;
+	Bytes mech_types_der; // SPNEGO: the client's MechTypeList
+	bool mic_required = false;
+	std::chrono::steady_clock::time_point last{};
+};
+
+Authenticator::Authenticator(AuthPolicy policy, ntlm::CredentialLookup lookup,
+			     Accounts &accounts, ntlm::Entropy entropy, Clock clock)
+	: policy_(std::move(policy)), lookup_(std::move(lookup)),
+	  accounts_(accounts), entropy_(std::move(entropy)), clock_(std::move(clock))
+{
+}
+
+Authenticator::~Authenticator() = default;
+
+void Authenticator::expire()
+{
+	auto now = clock_();
+	std::erase_if(pending_, [&](const auto &kv) {
+		return now - kv.second->last > max_idle;
+	});
+}
+
+std::unique_ptr<Authenticator::Exchange>
+Authenticator::take(uint64_t sid, const std::string &addr)
+{
+	auto it = pending_.find(sid);
+	if (it == pending_.end() || it->second->addr != addr)
+		return nullptr;
+	auto ex = std::move(it->second);
+	pending_.erase(it);
+	return ex;
+}
+
+void Authenticator::keep(uint64_t sid, std::unique_ptr<Exchange> ex)
+{
+	ex->last = clock_();
+	pending_.erase(sid);
+	if (pending_.size() >= max_pending) {
+		auto oldest = std::min_element(
+			pending_.begin(), pending_.end(), [](const auto &a, const auto &b) {
+				return a.second->last < b.second->last;
+			});
+		log::warning("too many unfinished logons; forgetting session " +
+			     sid_str(oldest->first) + "'s");
+		pending_.erase(oldest);
+	}
+	pending_.emplace(sid, std::move(ex));
+}
+
+AuthResult Authenticator::step(uint64_t sid, const std::string &addr, ByteView blob)
+{
+	expire();
+	if (blob.empty()) {
+		// No token yet: offer our mechanisms, as in NEGOTIATE.
+		AuthResult r = failure(nt::MORE_PROCESSING_REQUIRED);
+		r.blob = spnego::negotiate_blob();
+		return r;
+	}
+	if (ntlm::is_ntlmssp(blob)) {
+		switch (ntlm::message_type(blob)) {
+		case ntlm::NEGOTIATE:
+			return start_raw(sid, addr, blob);
+		case ntlm::AUTHENTICATE: {
+			auto ex = take(sid, addr);
+			if (!ex || ex->wrap != Exchange::Wrap::raw ||
+			    ex->stage != Exchange::Stage::want_authenticate) {
+				log::notice("session " + sid_str(sid) + " from " + addr +
+					    ": NTLMSSP AUTHENTICATE without a NEGOTIATE");
+				return failure(nt::INVALID_PARAMETER);
+			}
+			return finish(*ex, blob, addr);
+		}
+		default:
+			log::notice("session " + sid_str(sid) + " from " + addr +
+				    ": unexpected NTLMSSP message");
+			return failure(nt::INVALID_PARAMETER);
+		}
+	}
+	if (blob[0] == 0x60 || blob[0] == 0xa0)
+		return start_spnego(sid, addr, blob);
+	if (blob[0] == 0xa1)
+		return continue_spnego(sid, addr, blob);
+	log::notice("session " + sid_str(sid) + " from " + addr +
+		    ": security blob is neither SPNEGO nor NTLMSSP");
+	return failure(nt::INVALID_PARAMETER);
+}
+
+AuthResult Authenticator::start_raw(uint64_t sid, const std::string &addr, ByteView blob)
+{
+	auto ex = std::make_unique<Exchange>(Exchange::Wrap::raw, addr, policy_, entropy_);
+	auto challenge = ex->ntlm.challenge(blob);
+	if (!challenge) {
+		pending_.erase(sid);
+		log::notice("session " + sid_str(sid) + " from " + addr +
+			    ": malformed NTLMSSP NEGOTIATE");
+		return failure(nt::INVALID_PARAMETER);
+	}
+	ex->stage = Exchange::Stage::want_authenticate;
+	AuthResult r = failure(nt::MORE_PROCESSING_REQUIRED);
+	r.blob = std::move(*challenge);
+	keep(sid, std::move(ex));
+	return r;
+}
+
+AuthResult Authenticator::start_spnego(uint64_t sid, const std::string &addr, ByteView blob)
+{
+	auto init = spnego::parse_init(blob);
+	if (!init) {
+		pending_.erase(sid);
+		log::notice("session " + sid_str(sid) + " from " + addr +
+			    ": malformed SPNEGO NegTokenInit");
+		return failure(nt::INVALID_PARAMETER);
+	}
+	auto it = std::find_if(init->mech_types.begin(), init->mech_types.end(),
+			       [](ByteView m) { return same(m, spnego::oid_ntlmssp); });
+	if (it == init->mech_types.end()) {
+		pending_.erase(sid);
+		std::string offered;
+		for (ByteView m : init->mech_types)
+			offered += " " + spnego::oid_str(m);
+		log::notice("session " + sid_str(sid) + " from " + addr +
+			    ": client offers no NTLMSSP (mechanisms:" + offered + ")");
+		return failure(nt::LOGON_FAILURE);
+	}
+	auto ex = std::make_unique<Exchange>(Exchange::Wrap::spnego, addr, policy_, entropy_);
+	ex->mech_types_der.assign(init->mech_types_der.begin(), init->mech_types_der.end());
+	spnego::Response resp;
+	resp.supported_mech = spnego::oid_ntlmssp;
+	if (it != init->mech_types.begin()) {
+		// Not the client's first choice: its optimistic token (if any)
+		// is for another mechanism, and RFC 4178 wants the mechanism
+		// list protected by a MIC.
+		ex->mic_required = true;
+		resp.state = spnego::NegState::request_mic;
+	} else {
+		resp.state = spnego::NegState::accept_incomplete;
+		if (init->mech_token) {
+			auto challenge = ex->ntlm.challenge(*init->mech_token);
+			if (!challenge) {
+				pending_.erase(sid);
+				log::notice("session " + sid_str(sid) + " from " + addr +
+					    ": malformed NTLMSSP NEGOTIATE in SPNEGO");
+				return failure(nt::INVALID_PARAMETER);
+			}
+			resp.response_token = std::move(*challenge);
+			ex->stage = Exchange::Stage::want_authenticate;
+		}
+	}
+	AuthResult r = failure(nt::MORE_PROCESSING_REQUIRED);
+	r.blob = spnego::build_resp(resp);
+	keep(sid, std::move(ex));
+	return r;
+}
+
+AuthResult Authenticator::continue_spnego(uint64_t sid, const std::string &addr, ByteView blob)
+{
+	auto resp = spnego::parse_resp(blob);
+	auto ex = take(sid, addr);
+	std::string who = "session " + sid_str(sid) + " from " + addr + ": ";
+	if (!resp) {
+		log::notice(who + "malformed SPNEGO NegTokenResp");
+		return failure(nt::INVALID_PARAMETER);
+	}
+	if (!ex || ex->wrap != Exchange::Wrap::spnego) {
+		log::notice(who + "SPNEGO NegTokenResp without a NegTokenInit");
+		return failure(nt::INVALID_PARAMETER);
+	}
+	if (resp->state == spnego::NegState::reject) {
+		log::notice(who + "the client gave up the logon");
+		return failure(nt::LOGON_FAILURE);
+	}
+	if (!resp->response_token) {
+		log::notice(who + "SPNEGO NegTokenResp without a token");
+		return failure(nt::INVALID_PARAMETER);
+	}
+	ByteView token = *resp->response_token;
+	uint32_t type = ntlm::message_type(token);
+	if (ex->stage == Exchange::Stage::want_negotiate && type == ntlm::NEGOTIATE) {
+		auto challenge = ex->ntlm.challenge(token);
+		if (!challenge) {
+			log::notice(who + "malformed NTLMSSP NEGOTIATE in SPNEGO");
+			return failure(nt::INVALID_PARAMETER);
+		}
+		spnego::Response out;
+		out.state = spnego::NegState::accept_incomplete;
+		out.response_token = std::move(*challenge);
+		ex->stage = Exchange::Stage::want_authenticate;
+		AuthResult r = failure(nt::MORE_PROCESSING_REQUIRED);
+		r.blob = spnego::build_resp(out);
+		keep(sid, std::move(ex));
+		return r;
+	}
+	if (ex->stage != Exchange::Stage::want_authenticate || type != ntlm::AUTHENTICATE) {
+		log::notice(who + "unexpected NTLMSSP message in SPNEGO");
+		return failure(nt::INVALID_PARAMETER);
+	}
+	AuthResult r = finish(*ex, token, addr);
+	if (r.status != nt::SUCCESS)
+		return r;
+
+	// mechListMIC (RFC 4178 5): verify the client's over its mechanism
+	// list and answer with ours.  Guests and null sessions have no keys.
+	ntlm::SessionSecurity *sec = ex->ntlm.security();
+	bool keyed = !r.session_key.empty() && sec;
+	spnego::Response out;
+	out.state = spnego::NegState::accept_completed;
+	if (keyed && (resp->mech_list_mic || ex->mic_required)) {
+		if (!resp->mech_list_mic) {
+			log::notice(who + "logon of " + r.user + " refused: no mechListMIC");
+			return failure(nt::LOGON_FAILURE);
+		}
+		if (!sec->verify(ex->mech_types_der, *resp->mech_list_mic)) {
+			log::notice(who + "logon of " + r.user +
+				    " refused: mechListMIC does not verify");
+			return failure(nt::LOGON_FAILURE);
+		}
+		out.mech_list_mic = sec->sign(ex->mech_types_der);
+	}
+	r.blob = spnego::build_resp(out);
+	return r;
+}
+
+AuthResult Authenticator::finish(Exchange &ex, ByteView authenticate, const std::string &addr)
+{
+	using K = ntlm::Verdict::Kind;
+	ntlm::Verdict v = ex.ntlm.authenticate(authenticate, lookup_);
+	std::string who = "logon of '" + v.user + "' (domain '" + v.domain +
+			  "', workstation '" + v.workstation + "') from " + addr;
+
+	auto as_guest = [&](uint32_t flag, const std::string &why) {
+		auto acct = accounts_.user(policy_.guest_account);
+		if (!acct) {
+			log::warning(who + " refused: " + why + ", and the guest account '" +
+				     policy_.guest_account + "' does not exist");
+			return failure(nt::LOGON_FAILURE);
+		}
+		AuthResult r;
+		r.status = nt::SUCCESS;
+		r.flags = flag;
+		r.user = acct->name;
+		r.domain = v.domain;
+		r.uid = acct->uid;
+		r.gid = acct->gid;
+		r.groups = acct->groups;
+		log::info(who + ": " + why + "; mapped to the guest account '" +
+			  acct->name + "'");
+		return r;
+	};
+
+	switch (v.kind) {
+	case K::ok: {
+		auto acct = accounts_.user(v.user);
+		if (!acct) {
+			if (policy_.map_to_guest == MapToGuest::bad_uid)
+				return as_guest(SMBSRV_SESSION_FLAGS_GUEST,
+						"no Unix account of that name");
+			log::warning(who + " refused: the user has no Unix account of that name");
+			return failure(nt::LOGON_FAILURE);
+		}
+		AuthResult r;
+		r.status = nt::SUCCESS;
+		r.session_key = std::move(v.session_key);
+		r.user = v.user;
+		r.domain = v.domain;
+		r.uid = acct->uid;
+		r.gid = acct->gid;
+		r.groups = acct->groups;
+		log::info(who + ": authenticated (uid " + std::to_string(r.uid) + ")");
+		return r;
+	}
+	case K::anonymous:
+		return as_guest(SMBSRV_SESSION_FLAGS_ANONYMOUS, "anonymous (null session)");
+	case K::unknown_user:
+		if (policy_.map_to_guest == MapToGuest::bad_user ||
+		    policy_.map_to_guest == MapToGuest::bad_password)
+			return as_guest(SMBSRV_SESSION_FLAGS_GUEST, "unknown user");
+		log::notice(who + " failed: unknown user");
+		return failure(nt::LOGON_FAILURE);
+	case K::wrong_password:
+		if (policy_.map_to_guest == MapToGuest::bad_password)
+			return as_guest(SMBSRV_SESSION_FLAGS_GUEST, "wrong password");
+		log::notice(who + " failed: wrong password");
+		return failure(nt::LOGON_FAILURE);
+	case K::refused:
+		log::notice(who + " refused: " + v.reason);
+		return failure(nt::LOGON_FAILURE);
+	case K::malformed:
+		break;
+	}
+	log::notice("logon from " + addr + " refused: " + v.reason);
+	return failure(nt::INVALID_PARAMETER);
+}
+
+} // namespace smbsrv

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+//
+// Session setup, daemon side: turns the security blobs the module passes
+// up (raw NTLMSSP as the Linux cifs client sends them, or SPNEGO as
+// smbclient and Windows do) into the next blob and, at the end, a verdict
+// with the session key and the Unix identity.  Multi-leg exchanges are
+// kept per SMB2 SessionId; a new NEGOTIATE on a live session starts a
+// re-authentication.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "accounts.hpp"
+#include "bytes.hpp"
+#include "ntlmssp.hpp"
+
+namespace smbsrv {
+
+struct Config;
+
+enum class MapToGuest {
+	never,	      // unknown users and bad passwords fail
+	bad_user,     // unknown users become the guest account
+	bad_password, // unknown users and bad passwords become the guest account
+	bad_uid,      // authenticated users without a Unix account become guest
+};
+
+struct AuthPolicy {
+	ntlm::ServerIdentity identity;
+	MapToGuest map_to_guest = MapToGuest::never;
+	std::string guest_account = "nobody";
+
+	static AuthPolicy from_config(const Config &cfg);
+};
+
+struct AuthResult {
+	uint32_t status = 0;   // NTSTATUS of this leg
+	Bytes blob;	       // security buffer for the response
+	Bytes session_key;     // on success with a password logon
+	uint32_t flags = 0;    // enum smbsrv_session_flags (uapi)
+	std::string user;      // database spelling; the guest account for guests
+	std::string domain;    // as the client sent it
+	uint32_t uid = 0, gid = 0;
+	std::vector<uint32_t> groups;
+	std::string log;       // one line for the log when the leg ends a logon
+};
+
+class Authenticator {
+public:
+	using Clock = std::function<std::chrono::steady_clock::time_point()>;
+
+	Authenticator(AuthPolicy policy, ntlm::CredentialLookup lookup,
+		      Accounts &accounts, ntlm::Entropy entropy = {},
+		      Clock clock = std::chrono::steady_clock::now);
+	~Authenticator();
+	Authenticator(const Authenticator &) = delete;
+	Authenticator &operator=(const Authenticator &) = delete;
+
+	// One session setup leg.
+	AuthResult step(uint64_t session_id, const std::string &client_addr,
+			ByteView blob);
+
+	// New settings (after a reload) apply to exchanges started from now.
+	void set_policy(AuthPolicy policy) { policy_ = std::move(policy); }
+	[[nodiscard]] size_t pending() const { return pending_.size(); }
+
+	// Exchanges idle for longer than this are forgotten; at most
+	// max_pending are kept (the oldest goes first).
+	static constexpr std::chrono::seconds max_idle{120};
+	static constexpr size_t max_pending = 4096;
+
+private:
+	struct Exchange;
+	std::unique_ptr<Exchange> take(uint64_t session_id, const std::string &addr);
+	void keep(uint64_t session_id, std::unique_ptr<Exchange> ex);
+	void expire();
+	AuthResult start_raw(uint64_t sid, const std::string &addr, ByteView blob);
+	AuthResult start_spnego(uint64_t sid, const std::string &addr, ByteView blob);
+	AuthResult continue_spnego(uint64_t sid, const std::string &addr, ByteView blob);
+	AuthResult finish(Exchange &ex, ByteView authenticate, const std::string &addr);
+
+	AuthPolicy policy_;
+	ntlm::CredentialLookup lookup_;
+	Accounts &accounts_;
+	ntlm::Entropy entropy_;
+	Clock clock_;
+	std::map<uint64_t, std::unique_ptr<Exchange>> pending_;
+};
+
+} // namespace smbsrv
