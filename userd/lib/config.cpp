@@ -68,19 +68,30 @@ std::string normalize_section(std::string_view name)
 	return out;
 }
 
-// ';' and '#' start a comment anywhere on a line, as ksmbd-tools reads them.
-static std::string_view strip_comment(std::string_view line)
-{
-	size_t pos = line.find_first_of(";#");
-	return pos == std::string_view::npos ? line : line.substr(0, pos);
-}
-
 static bool printable(std::string_view s)
 {
 	return std::all_of(s.begin(), s.end(), [](char c) {
 		auto u = static_cast<unsigned char>(c);
 		return u >= 0x20 || c == '\t';
 	});
+}
+
+std::string check_section_name(std::string_view name)
+{
+	if (name.empty() || name.size() >= 64)
+		return "section name must be 1 to 63 bytes";
+	if (name.find_first_of("\\/[]:|<>+=;,*?\"") != std::string_view::npos)
+		return "invalid character in section name [" + std::string(name) + "]";
+	if (!printable(name))
+		return "control character in section name";
+	return "";
+}
+
+// ';' and '#' start a comment anywhere on a line, as ksmbd-tools reads them.
+static std::string_view strip_comment(std::string_view line)
+{
+	size_t pos = line.find_first_of(";#");
+	return pos == std::string_view::npos ? line : line.substr(0, pos);
 }
 
 RawConfig parse_conf_text(std::string_view text, const std::string &file,
@@ -140,17 +151,9 @@ RawConfig parse_conf_text(std::string_view text, const std::string &file,
 				continue;
 			}
 			std::string name = trim(line.substr(1, close - 1));
-			if (name.empty() || name.size() >= 64) {
-				diags.error(file, first_line,
-					    "section name must be 1 to 63 bytes");
-				cur = nullptr;
-				continue;
-			}
-			if (name.find_first_of("\\/[]:|<>+=;,*?\"") !=
-			    std::string::npos) {
-				diags.error(file, first_line,
-					    "invalid character in section name [" +
-						    name + "]");
+			std::string bad = check_section_name(name);
+			if (!bad.empty()) {
+				diags.error(file, first_line, bad);
 				cur = nullptr;
 				continue;
 			}

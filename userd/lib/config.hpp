@@ -60,6 +60,9 @@ RawConfig parse_conf_text(std::string_view text, const std::string &file,
 // Keys compare without case and without blanks: "Tcp Port" == "tcpport".
 std::string normalize_key(std::string_view key);
 
+// "" if name may be a section (share) name, else what is wrong with it.
+std::string check_section_name(std::string_view name);
+
 // Section (share) names compare without case.
 std::string normalize_section(std::string_view name);
 

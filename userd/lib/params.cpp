@@ -705,31 +705,42 @@ Config load_config_file(const std::string &path, Diagnostics &diags)
 	return build_config(raw, diags);
 }
 
+namespace {
+
+// One section's parameters of a scope, by name, in ksmbd.conf syntax.
+std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
+{
+	std::vector<const ParamDef *> defs;
+	for (const auto &d : table)
+		if (in_scope(d, scope))
+			defs.push_back(&d);
+	std::sort(defs.begin(), defs.end(),
+		  [](auto *a, auto *b) { return a->name < b->name; });
+	std::string out;
+	for (const auto *d : defs) {
+		const std::string &v = set.str(d->name);
+		if (!with_defaults && same_value(*d, v, d->def))
+			continue;
+		out += "\t" + std::string(d->name) + " = " + v + "\n";
+	}
+	return out;
+}
+
+} // namespace
+
+std::string dump_share(const ShareConfig &share, bool with_defaults)
+{
+	return "[" + share.name + "]\n" +
+	       dump_params(share.params, Scope::share, with_defaults);
+}
+
 std::string dump_config(const Config &cfg, bool with_defaults)
 {
-	std::ostringstream out;
-	auto emit = [&](const ParamSet &set, Scope scope) {
-		std::vector<const ParamDef *> defs;
-		for (const auto &d : table)
-			if (in_scope(d, scope))
-				defs.push_back(&d);
-		std::sort(defs.begin(), defs.end(), [](auto *a, auto *b) {
-			return a->name < b->name;
-		});
-		for (const auto *d : defs) {
-			const std::string &v = set.str(d->name);
-			if (!with_defaults && same_value(*d, v, d->def))
-				continue;
-			out << "\t" << d->name << " = " << v << "\n";
-		}
-	};
-	out << "[global]\n";
-	emit(cfg.global, Scope::global);
-	for (const auto &sh : cfg.shares) {
-		out << "\n[" << sh.name << "]\n";
-		emit(sh.params, Scope::share);
-	}
-	return out.str();
+	std::string out = "[global]\n" +
+			  dump_params(cfg.global, Scope::global, with_defaults);
+	for (const auto &sh : cfg.shares)
+		out += "\n" + dump_share(sh, with_defaults);
+	return out;
 }
 
 } // namespace smbsrv

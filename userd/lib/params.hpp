@@ -129,5 +129,6 @@ Config load_config_file(const std::string &path, Diagnostics &diags);
 
 // The effective configuration, in ksmbd.conf syntax (like testparm).
 std::string dump_config(const Config &cfg, bool with_defaults);
+std::string dump_share(const ShareConfig &share, bool with_defaults);
 
 } // namespace smbsrv

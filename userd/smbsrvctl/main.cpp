@@ -1,66 +1,87 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 //
-// smbsrvctl: look at and control a running smbsrv.
-#include <algorithm>
-#include <cctype>
+// smbsrvctl: look at and control a running smbsrv, and edit its shares
+// and users.
 #include <cstdio>
+#include <getopt.h>
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "knobs_nl.hpp"
+#include "atomic_file.hpp"
+#include "ctl.hpp"
 #include "netlink.hpp"
 
 using namespace smbsrv;
+using namespace smbsrv::ctl;
 
 namespace {
 
 void usage(FILE *f)
 {
 	std::fprintf(f,
-		"Usage: smbsrvctl COMMAND\n"
+		"Usage: smbsrvctl [-c FILE] [-P PIDFILE] [-n] COMMAND [ARGS]\n"
 		"\n"
-		"Commands:\n"
-		"  status     module version, daemon state, listener and knobs\n"
-		"  version    print smbsrvctl's version\n"
-		"  help       print this help\n");
-}
-
-int cmd_status()
-{
-	GenlChannel nl;
-	ServerStatus st = nl.status();
-	auto row = [](const char *k, const std::string &v) {
-		std::printf("%-18s %s\n", k, v.c_str());
-	};
-	row("module:", "smbsrv " + st.module_version);
-	row("daemon:", st.daemon_running
-			       ? "running (pid " + std::to_string(st.daemon_pid) + ")"
-			       : std::string("not running"));
-	row("listening:", st.listen_port ? "TCP port " + std::to_string(st.listen_port)
-					 : std::string("no"));
-	row("connections:", std::to_string(st.connections));
-	row("sessions:", std::to_string(st.sessions));
-	std::printf("knobs:\n");
-	for (const auto &ki : knob_table()) {
-		if (std::find(st.knobs_reported.begin(), st.knobs_reported.end(),
-			      ki.attr) == st.knobs_reported.end())
-			continue;
-		std::string v = knob_text(ki, st.knobs);
-		// Sizes: the number of bytes, then as the configuration writes it.
-		if (ki.field && !v.empty() && !std::isdigit(static_cast<unsigned char>(v.back())) &&
-		    std::isdigit(static_cast<unsigned char>(v.front())))
-			v = std::to_string(st.knobs.*ki.field).append(" (").append(v).append(")");
-		std::printf("  %-20s %s\n", std::string(ki.param).c_str(), v.c_str());
-	}
-	return 0;
+		"Server:\n"
+		"  status                       module, daemon, listener and knobs\n"
+		"  reload                       make smbsrvd re-read its configuration\n"
+		"\n"
+		"Shares (edit the configuration file, then reload smbsrvd):\n"
+		"  share list                   every share with its path and comment\n"
+		"  share show NAME [-a]         a share's parameters (-a: with defaults)\n"
+		"  share add NAME -o \"path = DIR\" [-o \"KEY = VALUE\"]...\n"
+		"  share update NAME -o \"KEY = VALUE\"...  (empty VALUE: back to default)\n"
+		"  share del NAME\n"
+		"\n"
+		"Other:\n"
+		"  version                      print smbsrvctl's version\n"
+		"  help                         print this help\n"
+		"\n"
+		"Options:\n"
+		"  -c, --config FILE   configuration file (default %s)\n"
+		"  -P, --pidfile FILE  smbsrvd's pid file (default %s)\n"
+		"  -n, --no-reload     change files without telling smbsrvd\n",
+		default_config_path, default_pidfile_path);
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-	std::vector<std::string> args(argv + 1, argv + argc);
+	static const option longopts[] = {
+		{"config", required_argument, nullptr, 'c'},
+		{"pidfile", required_argument, nullptr, 'P'},
+		{"no-reload", no_argument, nullptr, 'n'},
+		{"version", no_argument, nullptr, 'V'},
+		{"help", no_argument, nullptr, 'h'},
+		{nullptr, 0, nullptr, 0},
+	};
+	Options o;
+	int c;
+	// '+': options end at the command, whose own options follow it.
+	while ((c = getopt_long(argc, argv, "+c:P:nVh", longopts, nullptr)) != -1) {
+		switch (c) {
+		case 'c':
+			o.config = optarg;
+			break;
+		case 'P':
+			o.pidfile = optarg;
+			break;
+		case 'n':
+			o.reload = false;
+			break;
+		case 'V':
+			std::cout << "smbsrvctl " SMBSRV_VERSION "\n";
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	Args args(argv + optind, argv + argc);
 	if (args.empty()) {
 		usage(stderr);
 		return 2;
@@ -68,20 +89,29 @@ int main(int argc, char **argv)
 	const std::string &cmd = args[0];
 	try {
 		if (cmd == "status")
-			return cmd_status();
-		if (cmd == "version" || cmd == "--version" || cmd == "-V") {
+			return cmd_status(o, args);
+		if (cmd == "reload")
+			return cmd_reload(o, args);
+		if (cmd == "share")
+			return cmd_share(o, args);
+		if (cmd == "version") {
 			std::cout << "smbsrvctl " SMBSRV_VERSION "\n";
 			return 0;
 		}
-		if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+		if (cmd == "help") {
 			usage(stdout);
 			return 0;
 		}
+		throw UsageError("unknown command '" + cmd + "'");
+	} catch (const UsageError &e) {
+		std::cerr << "smbsrvctl: " << e.what() << "\n"
+			  << "Try 'smbsrvctl help'.\n";
+		return 2;
 	} catch (const NlError &e) {
 		std::cerr << "smbsrvctl: " << e.what() << "\n";
 		return 1;
+	} catch (const FileError &e) {
+		std::cerr << "smbsrvctl: " << e.what() << "\n";
+		return 1;
 	}
-	std::cerr << "smbsrvctl: unknown command '" << cmd << "'\n";
-	usage(stderr);
-	return 2;
 }

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+//
+// smbsrvctl's commands, one file per family.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "daemon_ctl.hpp"
+
+namespace smbsrv::ctl {
+
+// Options every command may use.
+struct Options {
+	std::string config = default_config_path;
+	std::string pidfile = default_pidfile_path;
+	bool reload = true; // tell smbsrvd after changing its files
+};
+
+// A command line smbsrvctl cannot make sense of: exit status 2.
+class UsageError : public std::runtime_error {
+public:
+	using std::runtime_error::runtime_error;
+};
+
+using Args = std::vector<std::string>;
+
+int cmd_status(const Options &o, const Args &args);
+int cmd_reload(const Options &o, const Args &args);
+int cmd_share(const Options &o, const Args &args);
+
+// SIGHUP to the running smbsrvd so that it re-reads its files.  With
+// `required`, a daemon that is not running is an error; otherwise a note.
+// Returns the exit status for the command.
+int reload_daemon(const Options &o, bool required);
+
+} // namespace smbsrv::ctl
