@@ -2,21 +2,31 @@
 //
 // The daemon's and CLI's view of smbsrv.ko: the generic netlink family
 // "smbsrv" described by Documentation/netlink/specs/smbsrv.yaml.
-// KernelChannel is the interface; GenlChannel talks to the module through
-// libnl-genl-3, tests substitute a fake.
+//
+// KernelChannel is what the daemon's logic talks to; GenlChannel
+// implements it over an NlSocket, which is a real netlink socket (libnl)
+// in the programs and a fake kernel in the unit tests.  The module's
+// upcalls (session-setup-req, tree-connect-req, rpc-req) arrive as events
+// on the daemon's socket, possibly while a request of ours is waiting for
+// its answer: they are queued, never lost, and taken with next_upcall().
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "bytes.hpp"
 #include "params.hpp"
 
-struct nl_sock;
 struct nl_msg;
-struct nl_cb;
+struct nl_sock;
 
 namespace smbsrv {
 
@@ -56,13 +66,88 @@ public:
 	}
 };
 
+// --- Upcalls and their answers (attribute sets auth, tree, share, rpc) ---
+
+struct SessionSetupReq {
+	uint32_t handle = 0;
+	uint64_t session_id = 0;
+	std::string client_addr;
+	uint32_t dialect = 0;
+	Bytes blob;
+};
+
+struct SessionSetupDone {
+	uint32_t handle = 0;
+	uint32_t status = 0; // NTSTATUS
+	Bytes blob;
+	Bytes session_key;
+	// Sent only when status is STATUS_SUCCESS.
+	uint32_t uid = 0, gid = 0;
+	std::vector<uint32_t> groups;
+	uint32_t flags = 0; // enum smbsrv_session_flags
+	std::string user, domain;
+};
+
+struct TreeConnectReq {
+	uint32_t handle = 0;
+	uint64_t session_id = 0;
+	std::string user;
+	uint32_t uid = 0;
+	uint32_t session_flags = 0;
+	std::string client_addr;
+	std::string share_name;
+};
+
+struct ShareInfo {
+	std::string name;
+	std::string path; // empty for IPC$
+	uint32_t flags = 0; // enum smbsrv_share_flags
+	std::optional<uint32_t> force_uid, force_gid;
+	uint32_t create_mask = 0744, directory_mask = 0755;
+	uint32_t force_create_mode = 0, force_directory_mode = 0;
+	std::string veto_files; // "/pattern/pattern/", empty for none
+	uint32_t max_connections = 0;
+};
+
+struct TreeConnectDone {
+	uint32_t handle = 0;
+	uint32_t status = 0;
+	std::optional<ShareInfo> share; // with STATUS_SUCCESS
+};
+
+struct RpcReq {
+	uint32_t handle = 0;
+	uint64_t session_id = 0;
+	uint32_t pipe_id = 0;
+	uint32_t op = 0; // enum smbsrv_rpc_op
+	std::string pipe_name;
+	std::string user;
+	Bytes data;
+	uint32_t max_out = 0;
+};
+
+struct RpcDone {
+	uint32_t handle = 0;
+	uint32_t status = 0;
+	Bytes data;
+};
+
+using Upcall = std::variant<SessionSetupReq, TreeConnectReq, RpcReq>;
+
 class KernelChannel {
 public:
 	virtual ~KernelChannel() = default;
-	// The daemon announces itself and its knobs; the module starts or
-	// moves its listener and answers with its state.
-	virtual ServerStatus startup(uint32_t pid, const Knobs &knobs) = 0;
+	// The daemon announces itself, its knobs and the security blob of
+	// NEGOTIATE responses; the module starts or moves its listener and
+	// answers with its state.
+	virtual ServerStatus startup(uint32_t pid, const Knobs &knobs,
+				     ByteView negotiate_blob) = 0;
 	virtual ServerStatus status() = 0;
+	// Answers to upcalls.  An NlError means the module refused the
+	// answer (ENOENT: the upcall had timed out meanwhile).
+	virtual void session_setup_done(const SessionSetupDone &done) = 0;
+	virtual void tree_connect_done(const TreeConnectDone &done) = 0;
+	virtual void rpc_done(const RpcDone &done) = 0;
 };
 
 // Something the kernel told us without being asked.
@@ -71,39 +156,89 @@ enum class KernelEvent {
 	module_unloaded, // the smbsrv family went away
 };
 
+// The datagram socket under GenlChannel.
+class NlSocket {
+public:
+	virtual ~NlSocket() = default;
+	// Send one complete netlink message to the kernel; throws NlError.
+	virtual void send(ByteView msg) = 0;
+	// One datagram (one or more netlink messages), or nullopt if none
+	// arrives within timeout_ms (0: do not wait, -1: wait for ever).
+	// Throws NlError; ENOBUFS means the receive queue overflowed and
+	// messages were lost, the socket still works.
+	virtual std::optional<Bytes> recv(int timeout_ms) = 0;
+	[[nodiscard]] virtual int fd() const = 0;
+};
+
+// A netlink socket to the kernel's generic netlink, through libnl.
+class LibnlSocket final : public NlSocket {
+public:
+	// Throws ModuleNotLoaded or NlError.  With watch_module, the socket
+	// joins nlctrl's notify group to follow the family's registration.
+	explicit LibnlSocket(bool watch_module);
+	~LibnlSocket() override;
+	LibnlSocket(const LibnlSocket &) = delete;
+	LibnlSocket &operator=(const LibnlSocket &) = delete;
+
+	void send(ByteView msg) override;
+	std::optional<Bytes> recv(int timeout_ms) override;
+	[[nodiscard]] int fd() const override;
+	[[nodiscard]] int family() const { return family_; }
+
+private:
+	nl_sock *sk_ = nullptr;
+	int family_ = 0;
+};
+
 class GenlChannel final : public KernelChannel {
 public:
-	// Throws ModuleNotLoaded or NlError.  With watch_module, the channel
-	// follows the family's registration (nlctrl notifications) so that a
-	// daemon can wait for the module to be reloaded.
+	// Talks to the module through a LibnlSocket.
 	explicit GenlChannel(bool watch_module = false);
+	// Talks through sock to the family with id family (tests).
+	GenlChannel(std::unique_ptr<NlSocket> sock, int family);
 	~GenlChannel() override;
 	GenlChannel(const GenlChannel &) = delete;
 	GenlChannel &operator=(const GenlChannel &) = delete;
 
-	ServerStatus startup(uint32_t pid, const Knobs &knobs) override;
+	ServerStatus startup(uint32_t pid, const Knobs &knobs,
+			     ByteView negotiate_blob) override;
 	ServerStatus status() override;
+	void session_setup_done(const SessionSetupDone &done) override;
+	void tree_connect_done(const TreeConnectDone &done) override;
+	void rpc_done(const RpcDone &done) override;
+
+	// A request of command cmd whose attributes fill adds (false: no
+	// room); returns the messages the module answered with (whole
+	// netlink messages), after its acknowledgement.  With dump, a dump
+	// request.  Throws NlError with the module's explanation.
+	std::vector<Bytes> request(uint8_t cmd, const std::function<bool(nl_msg *)> &fill,
+				   bool dump = false);
 
 	// For the daemon's poll loop.
 	[[nodiscard]] int fd() const;
 	void on_event(std::function<void(KernelEvent)> handler) { event_handler_ = std::move(handler); }
-	// Read and handle whatever the kernel sent; false if the socket died.
+	// Read and handle whatever the kernel sent, without blocking; false
+	// if the socket failed.
 	bool process_input();
+	// The oldest upcall not yet taken.
+	std::optional<Upcall> next_upcall();
 	[[nodiscard]] bool module_present() const { return family_ > 0; }
 	[[nodiscard]] const std::string &last_error() const { return last_error_; }
-
-	struct Transaction; // one request in flight
+	// How long request() waits for the module's answer.
+	void set_timeout(std::chrono::milliseconds t) { timeout_ = t; }
 
 private:
-	nl_msg *new_msg(uint8_t cmd) const;
-	ServerStatus transact_server(nl_msg *msg);
-	static int dispatch(nl_msg *msg, void *arg);
-	void handle_ctrl(nl_msg *msg);
+	struct Pending;
+	void dispatch(ByteView datagram, Pending *pending);
+	void handle_ctrl(ByteView msg);
+	void handle_event(ByteView msg);
+	ServerStatus transact_server(uint8_t cmd, const std::function<bool(nl_msg *)> &fill);
 
-	nl_sock *sk_ = nullptr;
-	nl_cb *cb_ = nullptr;
+	std::unique_ptr<NlSocket> sock_;
 	int family_ = 0;
-	Transaction *current_ = nullptr;
+	uint32_t seq_ = 0;
+	std::chrono::milliseconds timeout_{10000};
+	std::deque<Upcall> upcalls_;
 	std::function<void(KernelEvent)> event_handler_;
 	std::string last_error_;
 };

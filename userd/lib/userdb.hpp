@@ -53,7 +53,8 @@ public:
 	[[nodiscard]] const std::vector<UserEntry> &users() const { return users_; }
 
 	[[nodiscard]] std::string serialize() const;
-	// Atomically replace path with this database; throws std::system_error.
+	// Atomically replace path with this database, mode 0600 (atomic_file.hpp);
+	// throws FileError, a std::system_error.
 	void save(const std::string &path) const;
 
 private:

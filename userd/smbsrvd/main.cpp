@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 //
 // smbsrvd: the smbsrv control daemon.  Reads the configuration, attaches
-// to smbsrv.ko over generic netlink, pushes the knobs and then serves the
-// module's requests until told to stop.
+// to smbsrv.ko over generic netlink, pushes the knobs and then answers the
+// module's upcalls (session setup, tree connect, named pipes) until told
+// to stop.
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -17,10 +18,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "accounts.hpp"
 #include "config.hpp"
 #include "log.hpp"
 #include "netlink.hpp"
 #include "params.hpp"
+#include "spnego.hpp"
+#include "upcalls.hpp"
+#include "userdb.hpp"
 
 using namespace smbsrv;
 
@@ -28,10 +33,12 @@ namespace {
 
 constexpr const char *default_config = "/etc/smbsrv/smbsrv.conf";
 constexpr const char *default_pidfile = "/run/smbsrvd.pid";
+constexpr const char *default_pwddb = "/etc/smbsrv/smbsrvpwd.db";
 
 struct Options {
 	std::string config = default_config;
 	std::string pidfile = default_pidfile;
+	std::string pwddb = default_pwddb;
 	bool foreground = false;
 	bool check_only = false;
 	bool debug = false;
@@ -46,6 +53,8 @@ void usage(FILE *f)
 		"\n"
 		"  -c, --config FILE     configuration file (default %s)\n"
 		"  -p, --port PORT       TCP port, overriding 'tcp port'\n"
+		"  -u, --pwddb FILE      user database, ksmbdpwd.db format\n"
+		"                        (default %s)\n"
 		"  -F, --foreground      stay in the foreground, log to stderr\n"
 		"  -P, --pidfile FILE    pid file (default %s)\n"
 		"  -d, --debug           log debug messages\n"
@@ -53,7 +62,7 @@ void usage(FILE *f)
 		"                        every problem in it, then exit\n"
 		"  -V, --version         print the version and exit\n"
 		"  -h, --help            print this help and exit\n",
-		default_config, default_pidfile);
+		default_config, default_pwddb, default_pidfile);
 }
 
 // Print problems; returns false if any is an error.
@@ -84,7 +93,7 @@ int check_config(const std::string &path)
 
 class Daemon {
 public:
-	explicit Daemon(Options opts) : opts_(std::move(opts)) {}
+	explicit Daemon(Options opts) : opts_(std::move(opts)), users_(opts_.pwddb) {}
 	int run();
 
 private:
@@ -92,9 +101,13 @@ private:
 	void attach();
 	void reload();
 	void write_pidfile();
+	void serve_upcalls();
 
 	Options opts_;
 	Config cfg_;
+	UserDbFile users_;
+	SystemAccounts accounts_;
+	std::unique_ptr<Upcalls> upcalls_;
 	std::unique_ptr<GenlChannel> nl_;
 	bool reattach_ = false; // the module came back: attach again
 };
@@ -114,7 +127,7 @@ bool Daemon::load(Config &out)
 void Daemon::attach()
 {
 	ServerStatus st = nl_->startup(static_cast<uint32_t>(getpid()),
-				       cfg_.knobs);
+				       cfg_.knobs, spnego::negotiate_blob());
 	log::notice("attached to smbsrv " + st.module_version +
 		    ", listening on TCP port " + std::to_string(st.listen_port));
 }
@@ -128,11 +141,26 @@ void Daemon::reload()
 		return;
 	}
 	cfg_ = std::move(next);
+	upcalls_->reload(cfg_);
 	try {
 		attach();
 		log::notice("configuration reloaded");
 	} catch (const NlError &e) {
 		log::error(std::string("reload: ") + e.what());
+	}
+}
+
+// Answer every upcall queued; answering may queue more.
+void Daemon::serve_upcalls()
+{
+	while (auto u = nl_->next_upcall()) {
+		try {
+			upcalls_->handle(*u, *nl_);
+		} catch (const NlError &e) {
+			log::error(std::string("answering smbsrv.ko: ") + e.what());
+			if (!nl_->module_present())
+				return;
+		}
 	}
 }
 
@@ -201,6 +229,14 @@ int Daemon::run()
 			cfg.knobs.tcp_port = opts_.port;
 		cfg_ = std::move(cfg);
 	}
+	{
+		Diagnostics diags;
+		UserDb::load(opts_.pwddb, diags);
+		if (!report(diags, true)) {
+			std::cerr << "smbsrvd: cannot use " << opts_.pwddb << "\n";
+			return 1;
+		}
+	}
 
 	try {
 		nl_ = std::make_unique<GenlChannel>(true);
@@ -236,6 +272,9 @@ int Daemon::run()
 		return 1;
 	}
 
+	upcalls_ = std::make_unique<Upcalls>(cfg_, users_, accounts_);
+	log::notice(std::to_string(users_.current().users().size()) + " user(s) in " +
+		    opts_.pwddb);
 	try {
 		attach();
 	} catch (const NlError &e) {
@@ -286,6 +325,7 @@ int Daemon::run()
 				rc = 1;
 				break;
 			}
+			serve_upcalls();
 		}
 		if (reattach_) {
 			reattach_ = false;
@@ -310,6 +350,7 @@ int main(int argc, char **argv)
 	static const option longopts[] = {
 		{"config", required_argument, nullptr, 'c'},
 		{"port", required_argument, nullptr, 'p'},
+		{"pwddb", required_argument, nullptr, 'u'},
 		{"foreground", no_argument, nullptr, 'F'},
 		{"pidfile", required_argument, nullptr, 'P'},
 		{"debug", no_argument, nullptr, 'd'},
@@ -320,7 +361,7 @@ int main(int argc, char **argv)
 	};
 	Options opts;
 	int c;
-	while ((c = getopt_long(argc, argv, "c:p:FP:dVh", longopts, nullptr)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:p:u:FP:dVh", longopts, nullptr)) != -1) {
 		switch (c) {
 		case 'c':
 			opts.config = optarg;
@@ -335,6 +376,9 @@ int main(int argc, char **argv)
 			opts.port = static_cast<uint32_t>(v);
 			break;
 		}
+		case 'u':
+			opts.pwddb = optarg;
+			break;
 		case 'F':
 			opts.foreground = true;
 			break;

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+//
+// The daemon's answers to the module's upcalls: session setup through the
+// Authenticator, tree connects from the configuration, named pipes through
+// the PipeTable.  Independent of the socket the upcalls come from, so the
+// whole of it runs in unit tests against a fake KernelChannel.
+#pragma once
+
+#include <memory>
+
+#include "accounts.hpp"
+#include "auth.hpp"
+#include "netlink.hpp"
+#include "params.hpp"
+#include "pipes.hpp"
+#include "userdb.hpp"
+
+namespace smbsrv {
+
+class Upcalls {
+public:
+	Upcalls(Config cfg, UserDbFile &users, Accounts &accounts,
+		RpcEndpointFactory rpc = {}, ntlm::Entropy entropy = {});
+
+	// A reloaded configuration: applies to tree connects and logons that
+	// start from now on; sessions and open pipes are kept.
+	void reload(Config cfg);
+
+	// Answer one upcall through kernel.  A refused answer (the upcall
+	// timed out in the module meanwhile) is logged; ModuleNotLoaded and
+	// socket failures propagate.
+	void handle(const Upcall &u, KernelChannel &kernel);
+
+	[[nodiscard]] const Config &config() const { return cfg_; }
+	[[nodiscard]] Authenticator &auth() { return auth_; }
+	[[nodiscard]] PipeTable &pipes() { return pipes_; }
+
+private:
+	Config cfg_;
+	UserDbFile &users_;
+	Accounts &accounts_;
+	Authenticator auth_;
+	PipeTable pipes_;
+};
+
+} // namespace smbsrv
