@@ -44,10 +44,10 @@ bool read_line(FILE *f, std::string &out)
 }
 
 // Ask on the terminal, echo off, and restore the terminal whatever happens.
+// Echo goes off before the question shows (and type-ahead is discarded, as
+// getpass does), so that nothing typed after it can be echoed.
 bool prompt(FILE *tty, const char *question, std::string &out)
 {
-	std::fputs(question, stderr);
-	std::fflush(stderr);
 	termios old{};
 	int fd = fileno(tty);
 	bool restore = tcgetattr(fd, &old) == 0;
@@ -57,6 +57,8 @@ bool prompt(FILE *tty, const char *question, std::string &out)
 		quiet.c_lflag |= ECHONL;
 		tcsetattr(fd, TCSAFLUSH, &quiet);
 	}
+	std::fputs(question, stderr);
+	std::fflush(stderr);
 	bool ok = read_line(tty, out);
 	if (restore)
 		tcsetattr(fd, TCSAFLUSH, &old);
