@@ -5,6 +5,7 @@
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
+#include "crypto.h"
 #include "netlink.h"
 #include "selftest.h"
 #include "smbsrv.h"
@@ -22,9 +23,14 @@ static int __init smbsrv_init(void)
 	int err;
 
 	smbsrv_knobs_init(&smbsrv_server.knobs);
+	err = smbsrv_crypto_init();
+	if (err)
+		return err;
 	smbsrv_ctl_wq = alloc_workqueue("smbsrv-ctl", WQ_MEM_RECLAIM, 0);
-	if (!smbsrv_ctl_wq)
-		return -ENOMEM;
+	if (!smbsrv_ctl_wq) {
+		err = -ENOMEM;
+		goto err_crypto;
+	}
 
 	err = smbsrv_netlink_init();
 	if (err)
@@ -36,6 +42,8 @@ static int __init smbsrv_init(void)
 
 err_wq:
 	destroy_workqueue(smbsrv_ctl_wq);
+err_crypto:
+	smbsrv_crypto_exit();
 	return err;
 }
 
@@ -55,6 +63,7 @@ static void __exit smbsrv_exit(void)
 
 	destroy_workqueue(smbsrv_ctl_wq);
 	smbsrv_negotiate_blob_exit();
+	smbsrv_crypto_exit();
 	pr_info("smbsrv: unloaded\n");
 }
 
