@@ -6,6 +6,7 @@
 #include <linux/workqueue.h>
 
 #include "conn.h"
+#include "crypto.h"
 #include "netlink.h"
 #include "sched.h"
 #include "selftest.h"
@@ -26,9 +27,14 @@ static int __init smbsrv_init(void)
 	int err;
 
 	smbsrv_knobs_init(&smbsrv_server.knobs);
+	err = smbsrv_crypto_init();
+	if (err)
+		return err;
 	smbsrv_ctl_wq = alloc_workqueue("smbsrv-ctl", WQ_MEM_RECLAIM, 0);
-	if (!smbsrv_ctl_wq)
-		return -ENOMEM;
+	if (!smbsrv_ctl_wq) {
+		err = -ENOMEM;
+		goto err_crypto;
+	}
 	err = smbsrv_sched_init();
 	if (err)
 		goto err_wq;
@@ -50,6 +56,8 @@ err_sched:
 	smbsrv_sched_exit();
 err_wq:
 	destroy_workqueue(smbsrv_ctl_wq);
+err_crypto:
+	smbsrv_crypto_exit();
 	return err;
 }
 
@@ -74,6 +82,7 @@ static void __exit smbsrv_exit(void)
 	smbsrv_sched_exit();
 	destroy_workqueue(smbsrv_ctl_wq);
 	smbsrv_negotiate_blob_exit();
+	smbsrv_crypto_exit();
 	pr_info("smbsrv: unloaded\n");
 }
 

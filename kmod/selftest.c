@@ -25,6 +25,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "crypto_test.h"
 #include "selftest.h"
 #include "upcall.h"
 
@@ -331,6 +332,7 @@ void smbsrv_selftest_init(void)
 {
 	if (!smbsrv_selftest)
 		return;
+	smbsrv_crypto_selftest();
 	smbsrv_debugfs = debugfs_create_dir("smbsrv", NULL);
 	debugfs_create_file("upcall", 0600, smbsrv_debugfs, NULL,
 			    &smbsrv_probe_fops);
