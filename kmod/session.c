@@ -10,6 +10,7 @@
 
 #include "conn.h"
 #include "session.h"
+#include "smb2/sign.h"
 #include "smb2/smb2.h"
 #include "smbsrv.h"
 #include "upcall.h"
@@ -32,6 +33,7 @@ void smbsrv_session_put(struct smbsrv_session *sess)
 	WARN_ON(!xa_empty(&sess->trees) || !xa_empty(&sess->opens));
 	xa_destroy(&sess->trees);
 	xa_destroy(&sess->opens);
+	smbsrv_session_free_keys(sess);
 	if (sess->cred)
 		put_cred(sess->cred);
 	kfree(sess->user);

@@ -25,6 +25,9 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+#include "crypto.h"
+#include "upcall.h"
+
 struct smbsrv_conn;
 struct smbsrv_req;
 struct smbsrv_share_info;
@@ -35,8 +38,6 @@ enum smbsrv_session_state {
 	SMBSRV_SESSION_EXPIRED,		/* logged off or torn down */
 };
 
-#define SMBSRV_KEY_MAX		32	/* AES-256 keys */
-#define SMBSRV_SESSION_KEY_LEN	16
 
 struct smbsrv_session {
 	refcount_t ref;
@@ -57,11 +58,13 @@ struct smbsrv_session {
 	/* Signing and encryption (MS-SMB2 3.3.1.8). */
 	bool signing_required;
 	bool encrypt_data;
-	bool has_keys;			/* keys below were derived */
-	u8 session_key[SMBSRV_SESSION_KEY_LEN];
-	u8 signing_key[SMBSRV_SESSION_KEY_LEN];
-	u8 encryption_key[SMBSRV_KEY_MAX];	/* server to client */
-	u8 decryption_key[SMBSRV_KEY_MAX];	/* client to server */
+	bool has_keys;			/* set (release) once keys are ready */
+	u8 session_key[SMBSRV_SESSION_KEY_MAX];	/* as the logon produced */
+	u32 session_key_len;
+	struct smbsrv_session_keys keys;
+	struct smbsrv_signer *signer;
+	struct smbsrv_cipher *encryptor;	/* server to client */
+	struct smbsrv_cipher *decryptor;	/* client to server */
 	u8 preauth_hash[64];		/* 3.1.1: Session.PreauthIntegrityHashValue */
 
 	struct xarray trees;		/* TreeId -> struct smbsrv_tree */
@@ -131,6 +134,12 @@ static inline void smbsrv_session_get(struct smbsrv_session *sess)
 static inline bool smbsrv_session_valid(const struct smbsrv_session *sess)
 {
 	return READ_ONCE(sess->state) == SMBSRV_SESSION_VALID;
+}
+
+/* Whether the session's signer and ciphers may be used. */
+static inline bool smbsrv_session_has_keys(struct smbsrv_session *sess)
+{
+	return smp_load_acquire(&sess->has_keys);
 }
 
 /*

@@ -182,7 +182,7 @@ static u32 smbsrv_req_signature(struct smbsrv_req *req)
 				return STATUS_USER_SESSION_DELETED;
 			req->sess = sess;
 		}
-		if (!sess->has_keys ||
+		if (!smbsrv_session_has_keys(sess) ||
 		    smbsrv_sign_verify(sess, req->pdu, req->pdu_len))
 			return STATUS_ACCESS_DENIED;
 		req->signed_in = true;
@@ -285,11 +285,14 @@ static struct smbsrv_session *smbsrv_rsp_crypt_sess(struct smbsrv_req *req,
 
 	if (req->encrypted)
 		return dec ? dec : sess;
-	if (!sess || !sess->has_keys || req->hdr.command == SMB2_NEGOTIATE ||
+	if (!sess || !smbsrv_session_has_keys(sess) || req->hdr.command == SMB2_NEGOTIATE ||
 	    req->hdr.command == SMB2_SESSION_SETUP)
 		return NULL;
-	if (sess->encrypt_data ||
-	    (req->tree && (req->tree->share_flags & SMBSRV_SHARE_FLAGS_ENCRYPT)))
+	if (sess->encrypt_data)
+		return sess;
+	/* The client learns from the TREE_CONNECT response to encrypt. */
+	if (req->tree && (req->tree->share_flags & SMBSRV_SHARE_FLAGS_ENCRYPT) &&
+	    req->hdr.command != SMB2_TREE_CONNECT)
 		return sess;
 	return NULL;
 }
@@ -319,7 +322,7 @@ static bool smbsrv_rsp_should_sign(struct smbsrv_req *req, bool encrypt)
 {
 	struct smbsrv_session *sess = req->sess;
 
-	if (encrypt || !sess || !sess->has_keys)
+	if (encrypt || !sess || !smbsrv_session_has_keys(sess))
 		return false;
 	return req->sign_rsp || req->signed_in || sess->signing_required;
 }
@@ -374,8 +377,8 @@ static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
 				goto out;
 			rsp = req->rsp;
 			smbsrv_rsp_encode_hdr(req, rsp, req->status, true);
-			if (req->preauth_rsp && req->status != STATUS_SUCCESS)
-				smbsrv_preauth_update(req->preauth_rsp, rsp,
+			if (req->preauth_rsp)
+				smbsrv_preauth_buf(req->preauth_rsp, rsp,
 						      req->rsp_len);
 			if (!list_is_last(&req->node, &msg->reqs)) {
 				pad = ALIGN(req->rsp_len, 8) - req->rsp_len;

@@ -102,12 +102,11 @@ static u32 smbsrv_session_establish(struct smbsrv_req *req,
 	if (reauth || anon)
 		return STATUS_SUCCESS;
 
-	memset(sess->session_key, 0, sizeof(sess->session_key));
-	memcpy(sess->session_key, res->session_key,
-	       min_t(u32, res->session_key_len, SMBSRV_SESSION_KEY_LEN));
+	sess->session_key_len = min_t(u32, res->session_key_len,
+				      sizeof(sess->session_key));
+	memcpy(sess->session_key, res->session_key, sess->session_key_len);
 	if (smbsrv_session_derive_keys(sess))
 		return STATUS_INSUFFICIENT_RESOURCES;
-	sess->has_keys = true;
 
 	if (enc == SMBSRV_CONFIG_OPT_MANDATORY) {
 		if (!smbsrv_conn_can_encrypt(conn))
@@ -162,7 +161,7 @@ static u32 smbsrv_session_leg(struct smbsrv_req *req,
 	int err;
 
 	if (conn->dialect == SMB2_DIALECT_311 &&
-	    smbsrv_preauth_update(sess->preauth_hash, req->pdu, req->pdu_len))
+	    smbsrv_preauth_buf(sess->preauth_hash, req->pdu, req->pdu_len))
 		return STATUS_INSUFFICIENT_RESOURCES;
 
 	err = smbsrv_upcall_session_setup(sess->id, conn->addr, conn->dialect,

@@ -2,63 +2,168 @@
 /*
  * smbsrv: signing, encryption and preauth integrity of SMB2 messages.
  *
- * Glue between the dispatcher and the crypto primitives.  Until the
- * crypto layer (crypto.[ch]) is integrated, only the preauth hash exists:
- * signed requests fail verification, nothing can be signed or encrypted,
- * and sessions that need keys are refused.
+ * Glue between the dispatcher and crypto.h: which key and algorithm a
+ * session uses, the TRANSFORM header around an encrypted message.
  */
-#include <crypto/hash.h>
 #include <linux/err.h>
+#include <linux/slab.h>
 
 #include "../conn.h"
+#include "../crypto.h"
+#include "../send.h"
 #include "../session.h"
+#include "../wire/pdu.h"
 #include "sign.h"
 
-int smbsrv_preauth_update(u8 *hash, const void *data, u32 len)
+int smbsrv_preauth_buf(u8 *hash, const void *data, u32 len)
 {
-	struct crypto_shash *tfm;
-	int err;
+	struct kvec iov = { .iov_base = (void *)data, .iov_len = len };
 
-	tfm = crypto_alloc_shash("sha512", 0, 0);
-	if (IS_ERR(tfm))
-		return PTR_ERR(tfm);
-	{
-		SHASH_DESC_ON_STACK(desc, tfm);
-
-		desc->tfm = tfm;
-		err = crypto_shash_init(desc) ?:
-		      crypto_shash_update(desc, hash, 64) ?:
-		      crypto_shash_update(desc, data, len) ?:
-		      crypto_shash_final(desc, hash);
-		shash_desc_zero(desc);
-	}
-	crypto_free_shash(tfm);
-	return err;
+	return smbsrv_preauth_update(hash, &iov, 1, NULL);
 }
 
 int smbsrv_sign_verify(struct smbsrv_session *sess, const u8 *pdu, u32 len)
 {
-	return -EOPNOTSUPP;
+	struct kvec iov = { .iov_base = (void *)pdu, .iov_len = len };
+
+	return smbsrv_verify(sess->signer, &iov, 1, NULL);
 }
 
 int smbsrv_sign_pdu(struct smbsrv_session *sess, u8 *pdu, u32 len)
 {
-	return -EOPNOTSUPP;
+	struct kvec iov = { .iov_base = pdu, .iov_len = len };
+	u32 flags = get_unaligned_le32(pdu + SMB2_HDR_FLAGS);
+
+	/* The flag is part of what is signed. */
+	put_unaligned_le32(flags | SMB2_FLAGS_SIGNED, pdu + SMB2_HDR_FLAGS);
+	return smbsrv_sign(sess->signer, &iov, 1, NULL);
+}
+
+static enum smbsrv_sign_alg smbsrv_sign_alg(const struct smbsrv_conn *conn)
+{
+	if (conn->dialect < SMB2_DIALECT_300)
+		return SMBSRV_SIGN_HMAC_SHA256;
+	if (conn->dialect < SMB2_DIALECT_311)
+		return SMBSRV_SIGN_AES_CMAC;
+	return conn->signing_alg;
+}
+
+void smbsrv_session_free_keys(struct smbsrv_session *sess)
+{
+	if (sess->signer)
+		smbsrv_signer_free(sess->signer);
+	if (sess->encryptor)
+		smbsrv_cipher_free(sess->encryptor);
+	if (sess->decryptor)
+		smbsrv_cipher_free(sess->decryptor);
+	sess->signer = NULL;
+	sess->encryptor = NULL;
+	sess->decryptor = NULL;
+	memzero_explicit(&sess->keys, sizeof(sess->keys));
+	memzero_explicit(sess->session_key, sizeof(sess->session_key));
 }
 
 int smbsrv_session_derive_keys(struct smbsrv_session *sess)
 {
-	return -EOPNOTSUPP;
+	struct smbsrv_conn *conn = sess->conn;
+	u16 cipher = conn->dialect >= SMB2_DIALECT_300 ? conn->cipher :
+							 SMB2_CIPHER_NONE;
+	struct smbsrv_signer *signer;
+	int err;
+
+	err = smbsrv_derive_keys(conn->dialect, cipher, sess->session_key,
+				 sess->session_key_len, sess->preauth_hash,
+				 &sess->keys);
+	if (err)
+		return err;
+	signer = smbsrv_signer_alloc(smbsrv_sign_alg(conn), sess->keys.signing);
+	if (IS_ERR(signer))
+		return PTR_ERR(signer);
+	sess->signer = signer;
+	if (cipher != SMB2_CIPHER_NONE) {
+		sess->encryptor = smbsrv_cipher_alloc(cipher,
+						      sess->keys.encryption);
+		if (IS_ERR(sess->encryptor)) {
+			err = PTR_ERR(sess->encryptor);
+			sess->encryptor = NULL;
+			return err;
+		}
+		sess->decryptor = smbsrv_cipher_alloc(cipher,
+						      sess->keys.decryption);
+		if (IS_ERR(sess->decryptor)) {
+			err = PTR_ERR(sess->decryptor);
+			sess->decryptor = NULL;
+			return err;
+		}
+	}
+	/* Readers check has_keys, then use what is above. */
+	smp_store_release(&sess->has_keys, true);
+	return 0;
 }
 
 int smbsrv_decrypt_msg(struct smbsrv_conn *conn, u8 *buf, u32 len,
-		       struct smbsrv_session **sess, u8 **plain, u32 *plain_len)
+		       struct smbsrv_session **sessp, u8 **plain,
+		       u32 *plain_len)
 {
-	return -EOPNOTSUPP;
+	struct smbsrv_session *sess;
+	struct smb2_transform t;
+	struct kvec iov[2];
+	int err;
+
+	if (smb2_transform_decode(buf, len, &t))
+		return -EPROTO;
+	sess = smbsrv_session_lookup(conn, t.session_id);
+	if (!sess)
+		return -ENOENT;
+	if (!smbsrv_session_has_keys(sess) || !sess->decryptor) {
+		smbsrv_session_put(sess);
+		return -EACCES;
+	}
+	iov[0].iov_base = buf;
+	iov[0].iov_len = SMB2_TRANSFORM_HDR_SIZE;
+	iov[1].iov_base = buf + SMB2_TRANSFORM_HDR_SIZE;
+	iov[1].iov_len = t.orig_size;
+	err = smbsrv_decrypt(sess->decryptor, iov, 2, NULL);
+	if (err) {
+		smbsrv_session_put(sess);
+		return err;
+	}
+	*sessp = sess;
+	*plain = buf + SMB2_TRANSFORM_HDR_SIZE;
+	*plain_len = t.orig_size;
+	return 0;
 }
 
 int smbsrv_encrypt_send(struct smbsrv_conn *conn, struct smbsrv_session *sess,
 			struct kvec *iov, unsigned int n, u32 len)
 {
-	return -EOPNOTSUPP;
+	struct kvec *tiov;
+	u8 *tf;
+	int err;
+
+	if (!smbsrv_session_has_keys(sess) || !sess->encryptor)
+		return -EACCES;
+	/* Heap, not stack: the header goes into a scatterlist. */
+	tf = kzalloc(SMB2_TRANSFORM_HDR_SIZE, GFP_KERNEL);
+	tiov = kmalloc_array(n + 1, sizeof(*tiov), GFP_KERNEL);
+	if (!tf || !tiov) {
+		err = -ENOMEM;
+		goto out;
+	}
+	put_unaligned_le32(SMB2_TRANSFORM_PROTO_NUMBER, tf);
+	put_unaligned_le32(len, tf + SMB2_TF_ORIG_SIZE);
+	put_unaligned_le16(SMB2_TRANSFORM_FLAG_ENCRYPTED, tf + SMB2_TF_FLAGS);
+	put_unaligned_le64(sess->id, tf + SMB2_TF_SESSION_ID);
+	tiov[1].iov_base = tf;
+	tiov[1].iov_len = SMB2_TRANSFORM_HDR_SIZE;
+	memcpy(tiov + 2, iov + 1, (n - 1) * sizeof(*tiov));
+
+	err = smbsrv_encrypt(sess->encryptor, tiov + 1, n, NULL);
+	if (!err)
+		err = smbsrv_send_frame(conn, tiov, n + 1,
+					len + SMB2_TRANSFORM_HDR_SIZE);
+out:
+	kfree(tiov);
+	kfree(tf);
+	return err;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * smbsrv: signing, encryption and preauth integrity of SMB2 messages,
- * as the dispatcher and the handlers need them (built on crypto.h).
+ * as the dispatcher and the handlers need them (built on crypto.h, which
+ * does the cryptography).
  */
 #ifndef _SMBSRV_SMB2_SIGN_H
 #define _SMBSRV_SMB2_SIGN_H
@@ -17,9 +18,14 @@ int smbsrv_sign_verify(struct smbsrv_session *sess, const u8 *pdu, u32 len);
 /* Sign a response PDU in place (sets SMB2_FLAGS_SIGNED): 0 or -errno. */
 int smbsrv_sign_pdu(struct smbsrv_session *sess, u8 *pdu, u32 len);
 /* hash = SHA-512(hash || data): the 3.1.1 preauth integrity chain. */
-int smbsrv_preauth_update(u8 *hash, const void *data, u32 len);
-/* Derive the session's signing and encryption keys (3.3.5.5.3). */
+int smbsrv_preauth_buf(u8 *hash, const void *data, u32 len);
+/*
+ * Derive the session's keys (3.3.5.5.3) and key its signer and ciphers.
+ * Called once per session, before it becomes valid.
+ */
 int smbsrv_session_derive_keys(struct smbsrv_session *sess);
+/* Free what smbsrv_session_derive_keys() set up. */
+void smbsrv_session_free_keys(struct smbsrv_session *sess);
 
 /*
  * Decrypt a TRANSFORM message in place.  On success *sess holds a

@@ -88,7 +88,7 @@ u32 smbsrv_smb2_tree_connect(struct smbsrv_req *req)
 	/* A share that must be encrypted needs a client that can. */
 	if (encrypt && (conn->dialect < SMB2_DIALECT_300 ||
 			conn->cipher == SMB2_CIPHER_NONE ||
-			!sess->has_keys)) {
+			!smbsrv_session_has_keys(sess))) {
 		status = STATUS_ACCESS_DENIED;
 		goto out;
 	}
