@@ -38,7 +38,6 @@ enum smbsrv_session_state {
 	SMBSRV_SESSION_EXPIRED,		/* logged off or torn down */
 };
 
-
 struct smbsrv_session {
 	refcount_t ref;
 	u64 id;
@@ -139,6 +138,7 @@ static inline bool smbsrv_session_valid(const struct smbsrv_session *sess)
 /* Whether the session's signer and ciphers may be used. */
 static inline bool smbsrv_session_has_keys(struct smbsrv_session *sess)
 {
+	/* Pairs with the release in smbsrv_session_derive_keys(). */
 	return smp_load_acquire(&sess->has_keys);
 }
 

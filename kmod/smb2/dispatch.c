@@ -379,7 +379,7 @@ static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
 			smbsrv_rsp_encode_hdr(req, rsp, req->status, true);
 			if (req->preauth_rsp)
 				smbsrv_preauth_buf(req->preauth_rsp, rsp,
-						      req->rsp_len);
+						   req->rsp_len);
 			if (!list_is_last(&req->node, &msg->reqs)) {
 				pad = ALIGN(req->rsp_len, 8) - req->rsp_len;
 				memset(rsp + req->rsp_len, 0, pad);

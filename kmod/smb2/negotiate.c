@@ -222,7 +222,7 @@ u32 smbsrv_smb2_negotiate(struct smbsrv_req *req)
 		/* Connection.PreauthIntegrityHashValue (3.3.5.4). */
 		memset(conn->preauth_hash, 0, sizeof(conn->preauth_hash));
 		if (smbsrv_preauth_buf(conn->preauth_hash, req->pdu,
-					  req->pdu_len))
+				       req->pdu_len))
 			return STATUS_INSUFFICIENT_RESOURCES;
 		req->preauth_rsp = conn->preauth_hash;
 	}

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Kernel memory per idle negotiated connection, smbsrv vs the in-tree
+# Kernel memory per idle negotiated connection, and per idle connection
+# with a logged-on session and a tree connect, smbsrv vs the in-tree
 # ksmbd, in one VM boot: open N connections from the host to each server
-# in turn (NEGOTIATE 3.1.1 on each, then idle) and compare the guest's
-# /proc/meminfo before and after.  Prints one line per server.
+# in turn and compare the guest's /proc/meminfo before and after.  Prints
+# one line per server and kind, twice.
 #
 #   tools/bench/conn-memory.sh [N]      (default 200)
 set -euo pipefail
@@ -27,6 +28,7 @@ cat > /etc/smbsrv/bench.conf <<EOF2
 [demo]
 	path = /srv/demo
 EOF2
+echo demopass | smbsrvctl user add demo >/dev/null
 modprobe smbsrv && smbsrvd -c /etc/smbsrv/bench.conf 2>/dev/null
 mkdir -p /etc/ksmbd /srv/rival
 cat > /etc/ksmbd/ksmbd.conf <<EOF2
@@ -37,7 +39,7 @@ cat > /etc/ksmbd/ksmbd.conf <<EOF2
 	path = /srv/rival
 	read only = no
 EOF2
-ksmbd.adduser -a demo -p demo >/dev/null 2>&1 || true
+ksmbd.adduser -a demo -p demopass >/dev/null 2>&1 || true
 modprobe ksmbd && ksmbd.mountd' >/dev/null
 
 # Slab, KernelStack, PageTables and free memory, in KiB.
@@ -49,13 +51,15 @@ kib() { # SNAPSHOT FIELD
 	echo "$1" | tr ' ' '\n' | sed -n "s/^$2:=//p"
 }
 
-measure() { # NAME PORT
-	local before after fifo pid line
+measure() { # NAME PORT KIND [USER PASS SHARE]
+	local before after fifo pid line name=$1 port=$2 kind=$3
+	shift 3
 	before=$(snap)
 	fifo=$(mktemp -u)
 	mkfifo "$fifo"
 	exec 7<> "$fifo"
-	"$py" "$top/tools/bench/hold-conns.py" "$2" "$n" <&7 > "$fifo.out" &
+	"$py" "$top/tools/bench/hold-conns.py" "$port" "$n" "$@" <&7 \
+		> "$fifo.out" 2>&1 &
 	pid=$!
 	for _ in $(seq 1 600); do
 		grep -q ready "$fifo.out" 2>/dev/null && break
@@ -67,16 +71,18 @@ measure() { # NAME PORT
 	wait $pid || true
 	exec 7>&-
 	rm -f "$fifo" "$fifo.out"
-	awk -v name="$1" -v n="$n" \
+	awk -v name="$name" -v n="$n" -v kind="$kind" \
 		-v s0="$(kib "$before" Slab)" -v s1="$(kib "$after" Slab)" \
 		-v k0="$(kib "$before" KernelStack)" -v k1="$(kib "$after" KernelStack)" \
 		-v p0="$(kib "$before" PageTables)" -v p1="$(kib "$after" PageTables)" \
 		-v f0="$(kib "$before" MemFree)" -v f1="$(kib "$after" MemFree)" \
-		'BEGIN { printf "%-7s %d idle negotiated connections: per connection %.1f KiB slab, %.1f KiB kernel stack, %.1f KiB page tables; %.1f KiB less free memory\n", name, n, (s1 - s0) / n, (k1 - k0) / n, (p1 - p0) / n, (f0 - f1) / n }'
+		'BEGIN { printf "%-7s %d idle %s: per connection %.1f KiB slab, %.1f KiB kernel stack, %.1f KiB page tables; %.1f KiB less free memory\n", name, n, kind, (s1 - s0) / n, (k1 - k0) / n, (p1 - p0) / n, (f0 - f1) / n }'
 	sleep 3
 }
 
-measure smbsrv "$smb"
-measure ksmbd "$rival"
-measure smbsrv "$smb"
-measure ksmbd "$rival"
+for _ in 1 2; do
+	measure smbsrv "$smb" "negotiated connections"
+	measure ksmbd "$rival" "negotiated connections"
+	measure smbsrv "$smb" "sessions with a tree" demo demopass demo
+	measure ksmbd "$rival" "sessions with a tree" demo demopass rival
+done

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Open N connections to an SMB server, NEGOTIATE 3.1.1 on each, print
-"ready", hold them until stdin closes or says anything, then close them.
+"""Open N connections to an SMB server, print "ready", hold them until
+stdin says anything or closes, then close them.
 
-    hold-conns.py PORT N
+    hold-conns.py PORT N                 NEGOTIATE 3.1.1 on each
+    hold-conns.py PORT N USER PASS SHARE and an SMB 3.0 logon (impacket,
+                                         encrypted) with a tree connect
 """
 
 import os
@@ -14,8 +16,28 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 from smb2raw import Conn, list_ctx, preauth_ctx  # noqa: E402
 
 
+def sessions(port, n, user, password, share):
+    from impacket import smb3structs as s3
+    from impacket.smbconnection import SMBConnection
+    conns = []
+    for _ in range(n):
+        c = SMBConnection("SRV", "127.0.0.1", sess_port=port,
+                          preferredDialect=s3.SMB2_DIALECT_30)
+        c.login(user, password)
+        c.connectTree(share)
+        conns.append(c)
+    return conns
+
+
 def main():
     port, n = int(sys.argv[1]), int(sys.argv[2])
+    if len(sys.argv) > 3:
+        conns = sessions(port, n, *sys.argv[3:6])
+        print("ready", flush=True)
+        sys.stdin.readline()
+        for c in conns:
+            c.close()
+        return
     conns = []
     for _ in range(n):
         c = Conn(port)
