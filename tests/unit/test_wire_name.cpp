@@ -30,7 +30,7 @@ Result conv(const std::u16string &name, uint32_t cap = 4096)
 	r.status = smb_name_to_path(n.data(), n.size(), out.data(), cap,
 				    &stream);
 	if (!r.status)
-		r.path = out.c_str();
+		r.path = out.substr(0, out.find('\0'));
 	r.stream = stream ? stream : "-";
 	return r;
 }
@@ -39,7 +39,7 @@ Result conv(const std::u16string &name, uint32_t cap = 4096)
 
 TEST_CASE("names become paths below the root", "[wire][name]")
 {
-	CHECK(conv(u"").path == "");
+	CHECK(conv(u"").path.empty());
 	CHECK(conv(u"a").path == "a");
 	CHECK(conv(u"dir\\sub\\file.txt").path == "dir/sub/file.txt");
 	CHECK(conv(u"dir\\").path == "dir");	// one trailing backslash
@@ -118,7 +118,7 @@ TEST_CASE("stream syntax", "[wire][name]")
 	CHECK(r.stream == "s1");
 	r = conv(u":s1");
 	CHECK(r.status == STATUS_SUCCESS);
-	CHECK(r.path == "");
+	CHECK(r.path.empty());
 	CHECK(r.stream == "s1");
 }
 
