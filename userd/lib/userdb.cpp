@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "userdb.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <sys/stat.h>
-#include <system_error>
-#include <unistd.h>
 
+#include "atomic_file.hpp"
 #include "crypto.hpp"
 #include "log.hpp"
 #include "unicode.hpp"
@@ -94,20 +88,20 @@ UserDb UserDb::parse(std::string_view text, const std::string &file,
 
 UserDb UserDb::load(const std::string &path, Diagnostics &diags)
 {
-	std::ifstream in(path, std::ios::binary);
-	if (!in) {
-		if (errno != ENOENT)
-			diags.error(path, 0, std::string("cannot read: ") +
-						     std::strerror(errno));
+	std::optional<std::string> text;
+	try {
+		text = read_file(path);
+	} catch (const FileError &e) {
+		diags.error(path, 0, e.what());
 		return {};
 	}
+	if (!text)
+		return {};
 	struct stat st {};
 	if (stat(path.c_str(), &st) == 0 && (st.st_mode & 077))
 		diags.warn(path, 0, "readable by other users; its hashes are "
 				    "as good as passwords (chmod 600)");
-	std::stringstream ss;
-	ss << in.rdbuf();
-	return parse(ss.str(), path, diags);
+	return parse(*text, path, diags);
 }
 
 const UserEntry *UserDb::find(std::string_view name) const
@@ -156,64 +150,9 @@ std::string UserDb::serialize() const
 	return out;
 }
 
-namespace {
-
-[[noreturn]] void fail(const std::string &what)
-{
-	throw std::system_error(errno, std::generic_category(), what);
-}
-
-} // namespace
-
 void UserDb::save(const std::string &path) const
 {
-	size_t slash = path.rfind('/');
-	std::string dir = slash == std::string::npos ? "." :
-			  slash == 0 ? "/" : path.substr(0, slash);
-	std::string tmpl = path + ".XXXXXX";
-	int fd = mkostemp(tmpl.data(), O_CLOEXEC);
-	if (fd < 0)
-		fail("cannot create a temporary file next to " + path);
-	std::string text = serialize();
-	auto cleanup = [&](const std::string &what) {
-		int e = errno;
-		close(fd);
-		unlink(tmpl.c_str());
-		errno = e;
-		fail(what);
-	};
-	if (fchmod(fd, 0600) < 0)
-		cleanup("chmod " + tmpl);
-	size_t off = 0;
-	while (off < text.size()) {
-		ssize_t n = write(fd, text.data() + off, text.size() - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			cleanup("write " + tmpl);
-		}
-		off += static_cast<size_t>(n);
-	}
-	if (fsync(fd) < 0)
-		cleanup("fsync " + tmpl);
-	if (close(fd) < 0) {
-		int e = errno;
-		unlink(tmpl.c_str());
-		errno = e;
-		fail("close " + tmpl);
-	}
-	if (rename(tmpl.c_str(), path.c_str()) < 0) {
-		int e = errno;
-		unlink(tmpl.c_str());
-		errno = e;
-		fail("rename " + tmpl + " to " + path);
-	}
-	// The rename itself must survive a crash too.
-	int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
+	write_file_atomic(path, serialize(), 0600);
 }
 
 bool UserDbFile::Stamp::operator==(const Stamp &o) const
