@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomic_file.hpp"
 #include "bytes.hpp"
 #include "userdb.hpp"
 
@@ -143,7 +142,7 @@ TEST_CASE("save is atomic, mode 0600, and round-trips", "[userdb]")
 	CHECK(std::system(("test $(ls -A '" + t.path + "' | wc -l) = 1").c_str()) == 0);
 
 	// Saving into a directory that does not exist fails loudly.
-	CHECK_THROWS_AS(db.save(t.path + "/missing/db"), FileError);
+	CHECK_THROWS_AS(db.save(t.path + "/missing/db"), std::system_error);
 }
 
 TEST_CASE("a missing file is empty; a world-readable one is warned about", "[userdb]")

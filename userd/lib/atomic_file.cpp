@@ -2,7 +2,6 @@
 #include "atomic_file.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -12,9 +11,9 @@ namespace smbsrv {
 
 namespace {
 
-std::string errtext(const std::string &what, const std::string &path)
+FileError error(const std::string &what, const std::string &path)
 {
-	return what + " " + path + ": " + std::strerror(errno);
+	return {errno, what + " " + path};
 }
 
 std::string dir_of(const std::string &path)
@@ -55,7 +54,7 @@ std::optional<std::string> read_file(const std::string &path)
 	if (fd.get() < 0) {
 		if (errno == ENOENT)
 			return std::nullopt;
-		throw FileError(errtext("cannot open", path));
+		throw error("cannot open", path);
 	}
 	std::string data;
 	char buf[65536];
@@ -64,7 +63,7 @@ std::optional<std::string> read_file(const std::string &path)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			throw FileError(errtext("cannot read", path));
+			throw error("cannot read", path);
 		}
 		if (n == 0)
 			break;
@@ -74,24 +73,25 @@ std::optional<std::string> read_file(const std::string &path)
 }
 
 void write_file_atomic(const std::string &path, const std::string &data,
-		       mode_t new_mode)
+		       mode_t mode, bool force_mode)
 {
 	struct stat old {};
 	bool exists = stat(path.c_str(), &old) == 0;
 	if (!exists && errno != ENOENT)
-		throw FileError(errtext("cannot stat", path));
+		throw error("cannot stat", path);
 
 	std::string tmpl = path + ".XXXXXX";
 	Fd fd(mkostemp(tmpl.data(), O_CLOEXEC));
 	if (fd.get() < 0)
-		throw FileError(errtext("cannot create a temporary file next to", path));
+		throw error("cannot create a temporary file next to", path);
 	auto fail = [&](const std::string &what) {
 		int e = errno;
 		unlink(tmpl.c_str());
 		errno = e;
-		throw FileError(errtext(what, path));
+		throw error(what, path);
 	};
-	mode_t mode = exists ? (old.st_mode & 07777) : new_mode;
+	if (exists && !force_mode)
+		mode = old.st_mode & 07777;
 	if (fchmod(fd.get(), mode) < 0)
 		fail("cannot set the mode for");
 	if (exists && fchown(fd.get(), old.st_uid, old.st_gid) < 0 && errno != EPERM)
@@ -123,14 +123,14 @@ DirLock::DirLock(const std::string &path)
 	std::string dir = dir_of(path);
 	fd_ = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd_ < 0)
-		throw FileError(errtext("cannot open directory", dir));
+		throw error("cannot open directory", dir);
 	while (flock(fd_, LOCK_EX) < 0) {
 		if (errno == EINTR)
 			continue;
 		int e = errno;
 		close(fd_);
 		errno = e;
-		throw FileError(errtext("cannot lock directory", dir));
+		throw error("cannot lock directory", dir);
 	}
 }
 

@@ -6,16 +6,21 @@
 // A reader sees the old file or the new one, never a mix.
 #pragma once
 
+#include <cerrno>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <sys/types.h>
+#include <system_error>
 
 namespace smbsrv {
 
-class FileError : public std::runtime_error {
+// what(): "cannot write /etc/smbsrv/smbsrv.conf: No space left on device".
+class FileError : public std::system_error {
 public:
-	using std::runtime_error::runtime_error;
+	FileError(int err, const std::string &what)
+		: std::system_error(err, std::generic_category(), what)
+	{
+	}
 };
 
 // The file's contents; std::nullopt if it does not exist.  Throws
@@ -23,9 +28,10 @@ public:
 std::optional<std::string> read_file(const std::string &path);
 
 // Replace (or create) path with data.  An existing file keeps its mode
-// and owner; a new one gets new_mode.  Throws FileError.
+// and owner; a new one gets `mode`.  With force_mode, the file gets `mode`
+// whatever it had (the user database is 0600, always).  Throws FileError.
 void write_file_atomic(const std::string &path, const std::string &data,
-		       mode_t new_mode = 0644);
+		       mode_t mode = 0644, bool force_mode = false);
 
 // An exclusive lock on the directory holding path, so that two editors of
 // files in it take turns (the files themselves are replaced by rename, so

@@ -11,6 +11,7 @@ namespace smbsrv {
 
 constexpr const char *default_config_path = "/etc/smbsrv/smbsrv.conf";
 constexpr const char *default_pidfile_path = "/run/smbsrvd.pid";
+constexpr const char *default_userdb_path = "/etc/smbsrv/smbsrvpwd.db";
 
 // The pid in pidfile, if the file exists, holds a number, and that process
 // is alive and runs a program named `comm` (a stale pid file may name an

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "userdb.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <sys/stat.h>
 
 #include "atomic_file.hpp"
@@ -88,20 +92,20 @@ UserDb UserDb::parse(std::string_view text, const std::string &file,
 
 UserDb UserDb::load(const std::string &path, Diagnostics &diags)
 {
-	std::optional<std::string> text;
-	try {
-		text = read_file(path);
-	} catch (const FileError &e) {
-		diags.error(path, 0, e.what());
+	std::ifstream in(path, std::ios::binary);
+	if (!in) {
+		if (errno != ENOENT)
+			diags.error(path, 0, std::string("cannot read: ") +
+						     std::strerror(errno));
 		return {};
 	}
-	if (!text)
-		return {};
 	struct stat st {};
 	if (stat(path.c_str(), &st) == 0 && (st.st_mode & 077))
 		diags.warn(path, 0, "readable by other users; its hashes are "
 				    "as good as passwords (chmod 600)");
-	return parse(*text, path, diags);
+	std::stringstream ss;
+	ss << in.rdbuf();
+	return parse(ss.str(), path, diags);
 }
 
 const UserEntry *UserDb::find(std::string_view name) const
@@ -152,7 +156,7 @@ std::string UserDb::serialize() const
 
 void UserDb::save(const std::string &path) const
 {
-	write_file_atomic(path, serialize(), 0600);
+	write_file_atomic(path, serialize(), 0600, true);
 }
 
 bool UserDbFile::Stamp::operator==(const Stamp &o) const

@@ -2,9 +2,8 @@
 //
 // The user database, in ksmbdpwd.db(5) format: one "user:base64(NT hash)"
 // per line, where the NT hash is MD4 of the UTF-16LE password.  An
-// unmodified ksmbdpwd.db works.  Writes are atomic (write_file_atomic:
-// temporary file in the same directory, fsync, rename); a new file gets
-// mode 0600, an existing one keeps its mode and owner.
+// unmodified ksmbdpwd.db works.  Writes are atomic (temporary file in the
+// same directory, fsync, rename) and leave the file mode 0600.
 #pragma once
 
 #include <array>
@@ -54,7 +53,8 @@ public:
 	[[nodiscard]] const std::vector<UserEntry> &users() const { return users_; }
 
 	[[nodiscard]] std::string serialize() const;
-	// Atomically replace path with this database; throws FileError.
+	// Atomically replace path with this database, mode 0600 (atomic_file.hpp);
+	// throws FileError, a std::system_error.
 	void save(const std::string &path) const;
 
 private:

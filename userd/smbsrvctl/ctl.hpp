@@ -15,6 +15,7 @@ namespace smbsrv::ctl {
 struct Options {
 	std::string config = default_config_path;
 	std::string pidfile = default_pidfile_path;
+	std::string userdb = default_userdb_path;
 	bool reload = true; // tell smbsrvd after changing its files
 };
 
@@ -24,11 +25,19 @@ public:
 	using std::runtime_error::runtime_error;
 };
 
+// A command that could not do its job (exit status 1); already explained
+// on stderr when the message is empty.
+class Failure : public std::runtime_error {
+public:
+	using std::runtime_error::runtime_error;
+};
+
 using Args = std::vector<std::string>;
 
 int cmd_status(const Options &o, const Args &args);
 int cmd_reload(const Options &o, const Args &args);
 int cmd_share(const Options &o, const Args &args);
+int cmd_user(const Options &o, const Args &args);
 
 // SIGHUP to the running smbsrvd so that it re-reads its files.  With
 // `required`, a daemon that is not running is an error; otherwise a note.

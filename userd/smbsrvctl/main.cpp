@@ -20,7 +20,7 @@ namespace {
 void usage(FILE *f)
 {
 	std::fprintf(f,
-		"Usage: smbsrvctl [-c FILE] [-P PIDFILE] [-n] COMMAND [ARGS]\n"
+		"Usage: smbsrvctl [-c FILE] [-u USERDB] [-P PIDFILE] [-n] COMMAND [ARGS]\n"
 		"\n"
 		"Server:\n"
 		"  status                       module, daemon, listener and knobs\n"
@@ -33,15 +33,23 @@ void usage(FILE *f)
 		"  share update NAME -o \"KEY = VALUE\"...  (empty VALUE: back to default)\n"
 		"  share del NAME\n"
 		"\n"
+		"Users (the user database; smbsrvd sees changes at the next logon):\n"
+		"  user list                    every user, with its Unix account\n"
+		"  user add NAME                add a user; the password is asked twice\n"
+		"                               on a terminal, or read as one line of stdin\n"
+		"  user passwd NAME             change a user's password\n"
+		"  user del NAME                remove a user\n"
+		"\n"
 		"Other:\n"
 		"  version                      print smbsrvctl's version\n"
 		"  help                         print this help\n"
 		"\n"
 		"Options:\n"
 		"  -c, --config FILE   configuration file (default %s)\n"
+		"  -u, --userdb FILE   user database (default %s)\n"
 		"  -P, --pidfile FILE  smbsrvd's pid file (default %s)\n"
 		"  -n, --no-reload     change files without telling smbsrvd\n",
-		default_config_path, default_pidfile_path);
+		default_config_path, default_userdb_path, default_pidfile_path);
 }
 
 } // namespace
@@ -51,6 +59,7 @@ int main(int argc, char **argv)
 	static const option longopts[] = {
 		{"config", required_argument, nullptr, 'c'},
 		{"pidfile", required_argument, nullptr, 'P'},
+		{"userdb", required_argument, nullptr, 'u'},
 		{"no-reload", no_argument, nullptr, 'n'},
 		{"version", no_argument, nullptr, 'V'},
 		{"help", no_argument, nullptr, 'h'},
@@ -59,13 +68,16 @@ int main(int argc, char **argv)
 	Options o;
 	int c;
 	// '+': options end at the command, whose own options follow it.
-	while ((c = getopt_long(argc, argv, "+c:P:nVh", longopts, nullptr)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:P:u:nVh", longopts, nullptr)) != -1) {
 		switch (c) {
 		case 'c':
 			o.config = optarg;
 			break;
 		case 'P':
 			o.pidfile = optarg;
+			break;
+		case 'u':
+			o.userdb = optarg;
 			break;
 		case 'n':
 			o.reload = false;
@@ -94,6 +106,8 @@ int main(int argc, char **argv)
 			return cmd_reload(o, args);
 		if (cmd == "share")
 			return cmd_share(o, args);
+		if (cmd == "user")
+			return cmd_user(o, args);
 		if (cmd == "version") {
 			std::cout << "smbsrvctl " SMBSRV_VERSION "\n";
 			return 0;
@@ -108,6 +122,9 @@ int main(int argc, char **argv)
 			  << "Try 'smbsrvctl help'.\n";
 		return 2;
 	} catch (const NlError &e) {
+		std::cerr << "smbsrvctl: " << e.what() << "\n";
+		return 1;
+	} catch (const Failure &e) {
 		std::cerr << "smbsrvctl: " << e.what() << "\n";
 		return 1;
 	} catch (const FileError &e) {
