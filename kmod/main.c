@@ -6,19 +6,12 @@
 #include <linux/workqueue.h>
 
 #include "netlink.h"
+#include "selftest.h"
 #include "smbsrv.h"
 #include "transport.h"
 
 struct smbsrv_server smbsrv_server = {
 	.lock = __MUTEX_INITIALIZER(smbsrv_server.lock),
-	.knobs = {
-		.tcp_port = SMBSRV_DEFAULT_PORT,
-		.max_connections = SMBSRV_DEFAULT_MAX_CONNECTIONS,
-		.max_read = SMBSRV_DEFAULT_MAX_READ,
-		.max_write = SMBSRV_DEFAULT_MAX_WRITE,
-		.max_trans = SMBSRV_DEFAULT_MAX_TRANS,
-		.max_credits = SMBSRV_DEFAULT_MAX_CREDITS,
-	},
 };
 
 /* Listener accept work and other control-plane work. */
@@ -28,6 +21,7 @@ static int __init smbsrv_init(void)
 {
 	int err;
 
+	smbsrv_knobs_init(&smbsrv_server.knobs);
 	smbsrv_ctl_wq = alloc_workqueue("smbsrv-ctl", WQ_MEM_RECLAIM, 0);
 	if (!smbsrv_ctl_wq)
 		return -ENOMEM;
@@ -37,6 +31,7 @@ static int __init smbsrv_init(void)
 		goto err_wq;
 
 	pr_info("smbsrv: version %s loaded\n", SMBSRV_VERSION);
+	smbsrv_selftest_init();
 	return 0;
 
 err_wq:
@@ -46,7 +41,11 @@ err_wq:
 
 static void __exit smbsrv_exit(void)
 {
-	/* No netlink request can start or move the listener after this. */
+	smbsrv_selftest_exit();
+	/*
+	 * No netlink request can start or move the listener after this, and
+	 * every upcall fails.
+	 */
 	smbsrv_netlink_exit();
 
 	mutex_lock(&smbsrv_server.lock);
@@ -55,6 +54,7 @@ static void __exit smbsrv_exit(void)
 	mutex_unlock(&smbsrv_server.lock);
 
 	destroy_workqueue(smbsrv_ctl_wq);
+	smbsrv_negotiate_blob_exit();
 	pr_info("smbsrv: unloaded\n");
 }
 

@@ -103,7 +103,7 @@ suite_lint() {
 	out=$("$top/tools/ynl-regen.sh" --check 2>&1)
 	emit $? "generated netlink code matches the YNL spec" "$out"
 	# Every C++ source, two at a time (the machine has two cores).
-	out=$(cd "$top" && find userd tests/unit -name '*.cpp' -print0 |
+	out=$(cd "$top" && find userd tests/unit tests/tools -name '*.cpp' -print0 |
 		xargs -0 -n 4 -P 2 clang-tidy --quiet -p build/user 2>&1 |
 		grep -E 'error:|warning:')
 	emit $([ -z "$out" ] && echo 0 || echo 1) "clang-tidy on the C++ sources" "$out"
