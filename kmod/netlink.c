@@ -12,9 +12,11 @@
 #include <net/net_namespace.h>
 #include <net/netlink.h>
 
+#include "conn.h"
 #include "knobs.h"
 #include "netlink-gen.h"
 #include "netlink.h"
+#include "session.h"
 #include "smbsrv.h"
 #include "transport.h"
 #include "upcall.h"
@@ -49,7 +51,10 @@ static int smbsrv_reply_server(struct genl_info *info, bool status)
 	    smbsrv_knobs_put(msg, SMBSRV_A_SERVER_KNOBS, &srv->knobs))
 		goto nospace;
 	if (status &&
-	    smbsrv_negotiate_blob_put(msg, SMBSRV_A_SERVER_NEGOTIATE_BLOB))
+	    (nla_put_u32(msg, SMBSRV_A_SERVER_CONNECTIONS, smbsrv_conn_count()) ||
+	     nla_put_u32(msg, SMBSRV_A_SERVER_SESSIONS,
+			 smbsrv_session_count()) ||
+	     smbsrv_negotiate_blob_put(msg, SMBSRV_A_SERVER_NEGOTIATE_BLOB)))
 		goto nospace;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -190,27 +195,33 @@ void smbsrv_netlink_exit(void)
 }
 
 /*
- * Commands of the protocol core that are not wired up yet: refuse them
- * plainly rather than pretend.  (The *-done handlers are in upcall.c.)
+ * knobs-set: change knobs at run time.  The data path reads them as it
+ * goes (limits at accept, dialects, sizes and credits at NEGOTIATE,
+ * signing and encryption at logon, timeouts per frame), so a change
+ * applies to what happens next; the TCP port moves with a daemon start-up
+ * (reload) only.  The session and connection dumps and kill are in admin.c.
  */
 int smbsrv_nl_knobs_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return -EOPNOTSUPP;
-}
+	struct smbsrv_server *srv = &smbsrv_server;
+	struct smbsrv_knobs knobs;
+	int err;
 
-int smbsrv_nl_session_get_dumpit(struct sk_buff *skb,
-				 struct netlink_callback *cb)
-{
-	return 0;
-}
-
-int smbsrv_nl_connection_get_dumpit(struct sk_buff *skb,
-				    struct netlink_callback *cb)
-{
-	return 0;
-}
-
-int smbsrv_nl_kill_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return -EOPNOTSUPP;
+	if (GENL_REQ_ATTR_CHECK(info, SMBSRV_A_SERVER_KNOBS))
+		return -EINVAL;
+	mutex_lock(&srv->lock);
+	knobs = srv->knobs;
+	err = smbsrv_knobs_apply(&knobs, info->attrs[SMBSRV_A_SERVER_KNOBS],
+				 info->extack);
+	if (!err && knobs.tcp_port != srv->knobs.tcp_port) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the tcp port changes with a daemon reload, not knobs-set");
+		err = -EINVAL;
+	}
+	if (!err) {
+		srv->knobs = knobs;
+		err = smbsrv_reply_server(info, false);
+	}
+	mutex_unlock(&srv->lock);
+	return err;
 }

@@ -10,6 +10,8 @@
 #          security code (tests/interop/) against the daemon's authenticator
 #   lint   checkpatch --strict and sparse on the module, generated netlink
 #          code up to date, clang-tidy on the C++
+#   fuzz   a short run of every libFuzzer target (tests/fuzz/) over its
+#          seed corpus: FUZZ_SECONDS (default 20) each
 #   vm     selftests in the test VM: guest-side scripts
 #          (tests/selftests/guest/*.sh, run by vm_run) and host-side
 #          scripts driving real clients (tests/selftests/host/*.sh)
@@ -111,6 +113,37 @@ suite_lint() {
 	tally lint "$log"
 }
 
+suite_fuzz() {
+	local log="$logs/fuzz.tap" n=0 t name out secs=${FUZZ_SECONDS:-20}
+	: > "$log"
+	if ! out=$(make -s -C "$top/tests/fuzz" 2>&1); then
+		echo "not ok 1 - building the fuzz targets" >> "$log"
+		printf '%s\n' "$out" | sed 's/^/# /' >> "$log"
+		echo "1..1" >> "$log"
+		tally fuzz "$log"
+		return
+	fi
+	for t in "$top"/build/fuzz/fuzz_*; do
+		[ -x "$t" ] || continue
+		name=${t##*/fuzz_}
+		n=$((n + 1))
+		rm -rf "$top/build/fuzz/corpus-$name"
+		mkdir -p "$top/build/fuzz/corpus-$name"
+		if out=$("$t" -max_total_time="$secs" -timeout=10 \
+			-rss_limit_mb=2048 -print_final_stats=1 \
+			"$top/build/fuzz/corpus-$name" \
+			"$top/tests/fuzz/corpus/$name" 2>&1); then
+			echo "ok $n - fuzz_$name: $(printf '%s\n' "$out" |
+				sed -n 's/^stat::number_of_executed_units: *//p') runs in ${secs} s, no crash" >> "$log"
+		else
+			echo "not ok $n - fuzz_$name" >> "$log"
+			printf '%s\n' "$out" | tail -n 40 | sed 's/^/# /' >> "$log"
+		fi
+	done
+	echo "1..$n" >> "$log"
+	tally fuzz "$log"
+}
+
 suite_vm() {
 	# shellcheck source=../tools/vm/lib.sh
 	. "$top/tools/vm/lib.sh"
@@ -142,7 +175,7 @@ suite_vm() {
 	done
 }
 
-for s in unit lint vm; do
+for s in unit lint fuzz vm; do
 	[ -n "$only" ] && [ "$only" != "$s" ] && continue
 	echo "== suite $s"
 	"suite_$s"
