@@ -17,7 +17,6 @@ constexpr uint8_t kSignature[8] = {'N', 'T', 'L', 'M', 'S', 'S', 'P', 0};
 constexpr size_t kNegotiateMin = 32; // signature, type, flags, 2 fields
 constexpr size_t kChallengeHeader = 48;
 constexpr size_t kAuthenticateHeader = 64;
-constexpr size_t kVersionOffset = 64;
 constexpr size_t kMicOffset = 72;
 constexpr size_t kMicEnd = 88;
 
