@@ -6,8 +6,8 @@
 #   tests/run-all.sh [--only unit|lint|vm|fuzz] [--vm-filter REGEX]
 #
 # Suites:
-#   unit   Catch2 unit tests of the userspace code (TAP), and Samba's
-#          client security code against the daemon's authenticator
+#   unit   Catch2 unit tests of the userspace code (TAP), and real clients'
+#          security code (tests/interop/) against the daemon's authenticator
 #   lint   checkpatch --strict and sparse on the module, generated netlink
 #          code up to date, clang-tidy on the C++
 #   fuzz   a short run of every libFuzzer target (tests/fuzz/) over its
@@ -65,11 +65,15 @@ suite_unit() {
 		"$bin" -r tap > "$log" 2>&1
 	fi
 	tally unit "$log"
-	# Samba's client security code against the daemon's authenticator.
-	log="$logs/interop-samba-gensec.tap"
-	/usr/bin/python3 "$top/tests/interop/samba-gensec.py" \
-		"$top/build/user/tests/unit/auth-driver" > "$log" 2>&1
-	tally interop/samba-gensec "$log"
+	# Real clients' security code (Samba's gensec, impacket) against the
+	# daemon's authenticator.
+	local s name
+	for s in "$top"/tests/interop/*.py; do
+		name=$(basename "$s" .py)
+		log="$logs/interop-$name.tap"
+		/usr/bin/python3 "$s" "$top/build/user/tests/unit/auth-driver" > "$log" 2>&1
+		tally "interop/$name" "$log"
+	done
 }
 
 suite_lint() {

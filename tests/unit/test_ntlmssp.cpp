@@ -245,6 +245,14 @@ TEST_CASE("NTLMv1 and LM responses are refused, null sessions recognised", "[ntl
 		CHECK(v.kind == Verdict::Kind::refused);
 		CHECK(v.reason.find("LM") != std::string::npos);
 	}
+	{
+		// smbclient -N first tries its Unix user with an empty
+		// password: LM-style, but an unknown user is just unknown
+		// (and may be mapped to guest).
+		Server s = challenged_server();
+		Verdict v = s.authenticate(build(Bytes{0}, {}, u"root"), users("User", "Password"));
+		CHECK(v.kind == Verdict::Kind::unknown_user);
+	}
 	for (const Bytes &lm : {Bytes{}, Bytes{0}}) {
 		Server s = challenged_server();
 		Verdict v = s.authenticate(build(lm, {}, u""), users("User", "Password"));

@@ -17,7 +17,6 @@ constexpr uint8_t kSignature[8] = {'N', 'T', 'L', 'M', 'S', 'S', 'P', 0};
 constexpr size_t kNegotiateMin = 32; // signature, type, flags, 2 fields
 constexpr size_t kChallengeHeader = 48;
 constexpr size_t kAuthenticateHeader = 64;
-constexpr size_t kVersionOffset = 64;
 constexpr size_t kMicOffset = 72;
 constexpr size_t kMicEnd = 88;
 
@@ -260,6 +259,15 @@ Verdict Server::authenticate(ByteView msg, const CredentialLookup &lookup)
 		v.kind = Verdict::Kind::anonymous;
 		return v;
 	}
+	// Who it is first: an unknown user is unknown whatever it sent (and
+	// may become a guest), as in Samba.
+	auto cred = lookup(v.user);
+	if (!cred) {
+		v.kind = Verdict::Kind::unknown_user;
+		v.reason = "no such user";
+		return v;
+	}
+	v.user = cred->name;
 	if (m->nt_response.size() == 24 || m->nt_response.empty()) {
 		v.kind = Verdict::Kind::refused;
 		v.reason = m->nt_response.empty() ? "LM authentication is refused"
@@ -291,14 +299,6 @@ Verdict Server::authenticate(ByteView msg, const CredentialLookup &lookup)
 		v.reason = "KEY_EXCH with a session key that is not 16 bytes";
 		return v;
 	}
-
-	auto cred = lookup(v.user);
-	if (!cred) {
-		v.kind = Verdict::Kind::unknown_user;
-		v.reason = "no such user";
-		return v;
-	}
-	v.user = cred->name;
 
 	// Clients compute NTOWFv2 with the domain they send; some upper-case
 	// it, some leave it empty.
