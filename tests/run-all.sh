@@ -68,6 +68,12 @@ suite_unit() {
 	/usr/bin/python3 "$top/tests/interop/samba-gensec.py" \
 		"$top/build/user/tests/unit/auth-driver" > "$log" 2>&1
 	tally interop/samba-gensec "$log"
+	# impacket's DCE/RPC client and srvsvc/wkssvc code against the pipes.
+	log="$logs/interop-impacket-rpc.tap"
+	/usr/bin/python3 "$top/tests/interop/impacket-rpc.py" \
+		"$top/build/user/tests/unit/rpc-driver" \
+		"$top/tests/unit/data/rpc/server.conf" > "$log" 2>&1
+	tally interop/impacket-rpc "$log"
 }
 
 suite_lint() {
