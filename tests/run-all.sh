@@ -3,13 +3,14 @@
 #
 # Run every test smbsrv has and print one closing line "N passed, N failed".
 #
-#   tests/run-all.sh [--only unit|lint|vm|fuzz] [--vm-filter REGEX]
+#   tests/run-all.sh [--only unit|lint|install|vm|fuzz] [--vm-filter REGEX]
 #
 # Suites:
 #   unit   Catch2 unit tests of the userspace code (TAP), and Samba's
 #          client security code against the daemon's authenticator
 #   lint   checkpatch --strict and sparse on the module, generated netlink
 #          code up to date, clang-tidy on the C++
+#   install  make install DESTDIR=...: files, man pages, unit, DKMS sources
 #   vm     selftests in the test VM: guest-side scripts
 #          (tests/selftests/guest/*.sh, run by vm_run) and host-side
 #          scripts driving real clients (tests/selftests/host/*.sh)
@@ -144,7 +145,13 @@ suite_vm() {
 	done
 }
 
-for s in unit lint vm; do
+suite_install() {
+	local log="$logs/install.tap"
+	bash "$top/tests/install/install.sh" > "$log" 2>&1
+	tally install "$log"
+}
+
+for s in unit lint install vm; do
 	[ -n "$only" ] && [ "$only" != "$s" ] && continue
 	echo "== suite $s"
 	"suite_$s"
