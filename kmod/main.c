@@ -5,20 +5,17 @@
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
+#include "conn.h"
 #include "netlink.h"
+#include "sched.h"
+#include "selftest.h"
+#include "session.h"
+#include "smb2/smb2.h"
 #include "smbsrv.h"
 #include "transport.h"
 
 struct smbsrv_server smbsrv_server = {
 	.lock = __MUTEX_INITIALIZER(smbsrv_server.lock),
-	.knobs = {
-		.tcp_port = SMBSRV_DEFAULT_PORT,
-		.max_connections = SMBSRV_DEFAULT_MAX_CONNECTIONS,
-		.max_read = SMBSRV_DEFAULT_MAX_READ,
-		.max_write = SMBSRV_DEFAULT_MAX_WRITE,
-		.max_trans = SMBSRV_DEFAULT_MAX_TRANS,
-		.max_credits = SMBSRV_DEFAULT_MAX_CREDITS,
-	},
 };
 
 /* Listener accept work and other control-plane work. */
@@ -28,17 +25,29 @@ static int __init smbsrv_init(void)
 {
 	int err;
 
+	smbsrv_knobs_init(&smbsrv_server.knobs);
 	smbsrv_ctl_wq = alloc_workqueue("smbsrv-ctl", WQ_MEM_RECLAIM, 0);
 	if (!smbsrv_ctl_wq)
 		return -ENOMEM;
+	err = smbsrv_sched_init();
+	if (err)
+		goto err_wq;
+	err = smbsrv_smb2_init();
+	if (err)
+		goto err_sched;
 
 	err = smbsrv_netlink_init();
 	if (err)
-		goto err_wq;
+		goto err_smb2;
 
 	pr_info("smbsrv: version %s loaded\n", SMBSRV_VERSION);
+	smbsrv_selftest_init();
 	return 0;
 
+err_smb2:
+	smbsrv_smb2_exit();
+err_sched:
+	smbsrv_sched_exit();
 err_wq:
 	destroy_workqueue(smbsrv_ctl_wq);
 	return err;
@@ -46,7 +55,11 @@ err_wq:
 
 static void __exit smbsrv_exit(void)
 {
-	/* No netlink request can start or move the listener after this. */
+	smbsrv_selftest_exit();
+	/*
+	 * No netlink request can start or move the listener after this, and
+	 * every upcall fails.
+	 */
 	smbsrv_netlink_exit();
 
 	mutex_lock(&smbsrv_server.lock);
@@ -54,7 +67,13 @@ static void __exit smbsrv_exit(void)
 	smbsrv_server.listener = NULL;
 	mutex_unlock(&smbsrv_server.lock);
 
+	/* No connection is accepted any more: close the ones there are. */
+	smbsrv_conns_exit();
+	smbsrv_sessions_exit();
+	smbsrv_smb2_exit();
+	smbsrv_sched_exit();
 	destroy_workqueue(smbsrv_ctl_wq);
+	smbsrv_negotiate_blob_exit();
 	pr_info("smbsrv: unloaded\n");
 }
 

@@ -12,59 +12,28 @@
 #include <net/net_namespace.h>
 #include <net/netlink.h>
 
+#include "conn.h"
+#include "knobs.h"
 #include "netlink-gen.h"
 #include "netlink.h"
+#include "session.h"
 #include "smbsrv.h"
 #include "transport.h"
+#include "upcall.h"
 
-static void smbsrv_knobs_from_attrs(struct smbsrv_knobs *k, struct nlattr **tb)
-{
-	if (tb[SMBSRV_A_KNOBS_TCP_PORT])
-		k->tcp_port = nla_get_u32(tb[SMBSRV_A_KNOBS_TCP_PORT]);
-	if (tb[SMBSRV_A_KNOBS_MAX_CONNECTIONS])
-		k->max_connections =
-			nla_get_u32(tb[SMBSRV_A_KNOBS_MAX_CONNECTIONS]);
-	if (tb[SMBSRV_A_KNOBS_SMB2_MAX_READ])
-		k->max_read = nla_get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_READ]);
-	if (tb[SMBSRV_A_KNOBS_SMB2_MAX_WRITE])
-		k->max_write = nla_get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_WRITE]);
-	if (tb[SMBSRV_A_KNOBS_SMB2_MAX_TRANS])
-		k->max_trans = nla_get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_TRANS]);
-	if (tb[SMBSRV_A_KNOBS_SMB2_MAX_CREDITS])
-		k->max_credits =
-			nla_get_u32(tb[SMBSRV_A_KNOBS_SMB2_MAX_CREDITS]);
-}
-
-static int smbsrv_knobs_put(struct sk_buff *skb, const struct smbsrv_knobs *k)
-{
-	struct nlattr *nest;
-
-	nest = nla_nest_start(skb, SMBSRV_A_SERVER_KNOBS);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, SMBSRV_A_KNOBS_TCP_PORT, k->tcp_port) ||
-	    nla_put_u32(skb, SMBSRV_A_KNOBS_MAX_CONNECTIONS,
-			k->max_connections) ||
-	    nla_put_u32(skb, SMBSRV_A_KNOBS_SMB2_MAX_READ, k->max_read) ||
-	    nla_put_u32(skb, SMBSRV_A_KNOBS_SMB2_MAX_WRITE, k->max_write) ||
-	    nla_put_u32(skb, SMBSRV_A_KNOBS_SMB2_MAX_TRANS, k->max_trans) ||
-	    nla_put_u32(skb, SMBSRV_A_KNOBS_SMB2_MAX_CREDITS, k->max_credits)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
-/* Reply with the server's state; called with smbsrv_server.lock held. */
-static int smbsrv_reply_server(struct genl_info *info)
+/*
+ * Reply with the server's state, and with the NEGOTIATE blob for
+ * status-get; called with smbsrv_server.lock held.
+ */
+static int smbsrv_reply_server(struct genl_info *info, bool status)
 {
 	struct smbsrv_server *srv = &smbsrv_server;
 	struct sk_buff *msg;
 	void *hdr;
 
 	lockdep_assert_held(&srv->lock);
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(NLMSG_GOODSIZE + SMBSRV_NEGOTIATE_BLOB_MAX,
+			  GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_iput(msg, info);
@@ -79,7 +48,13 @@ static int smbsrv_reply_server(struct genl_info *info)
 			srv->daemon_attached ? srv->daemon_pid : 0) ||
 	    nla_put_u32(msg, SMBSRV_A_SERVER_LISTEN_PORT,
 			smbsrv_listener_port(srv->listener)) ||
-	    smbsrv_knobs_put(msg, &srv->knobs))
+	    smbsrv_knobs_put(msg, SMBSRV_A_SERVER_KNOBS, &srv->knobs))
+		goto nospace;
+	if (status &&
+	    (nla_put_u32(msg, SMBSRV_A_SERVER_CONNECTIONS, smbsrv_conn_count()) ||
+	     nla_put_u32(msg, SMBSRV_A_SERVER_SESSIONS,
+			 smbsrv_session_count()) ||
+	     smbsrv_negotiate_blob_put(msg, SMBSRV_A_SERVER_NEGOTIATE_BLOB)))
 		goto nospace;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -92,7 +67,7 @@ nospace:
 int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct smbsrv_server *srv = &smbsrv_server;
-	struct nlattr *tb[SMBSRV_A_KNOBS_MAX + 1];
+	struct nlattr *blob = info->attrs[SMBSRV_A_SERVER_NEGOTIATE_BLOB];
 	struct smbsrv_knobs knobs;
 	struct smbsrv_listener *l;
 	int err;
@@ -105,11 +80,12 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, SMBSRV_A_SERVER_KNOBS) ||
 	    GENL_REQ_ATTR_CHECK(info, SMBSRV_A_SERVER_DAEMON_PID))
 		return -EINVAL;
-	err = nla_parse_nested(tb, SMBSRV_A_KNOBS_MAX,
-			       info->attrs[SMBSRV_A_SERVER_KNOBS],
-			       smbsrv_knobs_nl_policy, info->extack);
-	if (err)
-		return err;
+	if (blob && nla_len(blob) > SMBSRV_NEGOTIATE_BLOB_MAX) {
+		NL_SET_ERR_MSG_ATTR_FMT(info->extack, blob,
+					"negotiate blob longer than %u bytes",
+					SMBSRV_NEGOTIATE_BLOB_MAX);
+		return -EINVAL;
+	}
 
 	mutex_lock(&srv->lock);
 	if (srv->daemon_attached && srv->daemon_portid != info->snd_portid) {
@@ -121,7 +97,15 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	knobs = srv->knobs;
-	smbsrv_knobs_from_attrs(&knobs, tb);
+	err = smbsrv_knobs_apply(&knobs, info->attrs[SMBSRV_A_SERVER_KNOBS],
+				 info->extack);
+	if (err)
+		goto out;
+	/* Only fails for lack of memory: the length was checked above. */
+	err = smbsrv_negotiate_blob_set(blob ? nla_data(blob) : NULL,
+					blob ? nla_len(blob) : 0);
+	if (err)
+		goto out;
 
 	if (!srv->listener ||
 	    smbsrv_listener_port(srv->listener) != knobs.tcp_port) {
@@ -142,7 +126,7 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 	srv->daemon_portid = info->snd_portid;
 	srv->daemon_pid = nla_get_u32(info->attrs[SMBSRV_A_SERVER_DAEMON_PID]);
 	pr_info("smbsrv: daemon attached (pid %u)\n", srv->daemon_pid);
-	err = smbsrv_reply_server(info);
+	err = smbsrv_reply_server(info, false);
 out:
 	mutex_unlock(&srv->lock);
 	return err;
@@ -153,7 +137,7 @@ int smbsrv_nl_status_get_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	mutex_lock(&smbsrv_server.lock);
-	err = smbsrv_reply_server(info);
+	err = smbsrv_reply_server(info, true);
 	mutex_unlock(&smbsrv_server.lock);
 	return err;
 }
@@ -174,6 +158,8 @@ static int smbsrv_netlink_notify(struct notifier_block *nb,
 		srv->daemon_attached = false;
 		srv->daemon_portid = 0;
 		pr_info("smbsrv: daemon detached (pid %u)\n", srv->daemon_pid);
+		/* New upcalls see no daemon; pending ones fail now. */
+		smbsrv_upcall_cancel(n->portid);
 	}
 	mutex_unlock(&srv->lock);
 	return NOTIFY_DONE;
@@ -200,47 +186,42 @@ void smbsrv_netlink_exit(void)
 {
 	genl_unregister_family(&smbsrv_nl_family);
 	netlink_unregister_notifier(&smbsrv_netlink_notifier);
+
+	/* No answer can come any more: fail upcalls now and from now on. */
+	mutex_lock(&smbsrv_server.lock);
+	smbsrv_server.daemon_attached = false;
+	mutex_unlock(&smbsrv_server.lock);
+	smbsrv_upcall_cancel_all();
 }
 
 /*
- * Commands of the protocol core that are not wired up yet: refuse them
- * plainly rather than pretend.
+ * knobs-set: change knobs at run time.  The data path reads them as it
+ * goes (limits at accept, dialects, sizes and credits at NEGOTIATE,
+ * signing and encryption at logon, timeouts per frame), so a change
+ * applies to what happens next; the TCP port moves with a daemon start-up
+ * (reload) only.  The session and connection dumps and kill are in admin.c.
  */
 int smbsrv_nl_knobs_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return -EOPNOTSUPP;
-}
+	struct smbsrv_server *srv = &smbsrv_server;
+	struct smbsrv_knobs knobs;
+	int err;
 
-int smbsrv_nl_session_setup_done_doit(struct sk_buff *skb,
-				      struct genl_info *info)
-{
-	return -EOPNOTSUPP;
-}
-
-int smbsrv_nl_tree_connect_done_doit(struct sk_buff *skb,
-				     struct genl_info *info)
-{
-	return -EOPNOTSUPP;
-}
-
-int smbsrv_nl_rpc_done_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return -EOPNOTSUPP;
-}
-
-int smbsrv_nl_session_get_dumpit(struct sk_buff *skb,
-				 struct netlink_callback *cb)
-{
-	return 0;
-}
-
-int smbsrv_nl_connection_get_dumpit(struct sk_buff *skb,
-				    struct netlink_callback *cb)
-{
-	return 0;
-}
-
-int smbsrv_nl_kill_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return -EOPNOTSUPP;
+	if (GENL_REQ_ATTR_CHECK(info, SMBSRV_A_SERVER_KNOBS))
+		return -EINVAL;
+	mutex_lock(&srv->lock);
+	knobs = srv->knobs;
+	err = smbsrv_knobs_apply(&knobs, info->attrs[SMBSRV_A_SERVER_KNOBS],
+				 info->extack);
+	if (!err && knobs.tcp_port != srv->knobs.tcp_port) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the tcp port changes with a daemon reload, not knobs-set");
+		err = -EINVAL;
+	}
+	if (!err) {
+		srv->knobs = knobs;
+		err = smbsrv_reply_server(info, false);
+	}
+	mutex_unlock(&srv->lock);
+	return err;
 }

@@ -4,7 +4,7 @@
  *
  * The listening socket never owns a thread: its sk_data_ready callback
  * queues accept work (the sunrpc pattern), which accepts every pending
- * connection without blocking.
+ * connection without blocking and hands it to conn.c.
  */
 #include <linux/in6.h>
 #include <linux/net.h>
@@ -15,6 +15,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include "conn.h"
 #include "smbsrv.h"
 #include "transport.h"
 
@@ -44,14 +45,8 @@ static void smbsrv_accept_work(struct work_struct *work)
 		container_of(work, struct smbsrv_listener, accept_work);
 	struct socket *newsock;
 
-	/*
-	 * No protocol is served yet: a connection is accepted and closed,
-	 * which shows a client that the port is live.
-	 */
-	while (kernel_accept(l->sock, &newsock, O_NONBLOCK) == 0) {
-		kernel_sock_shutdown(newsock, SHUT_RDWR);
-		sock_release(newsock);
-	}
+	while (kernel_accept(l->sock, &newsock, O_NONBLOCK) == 0)
+		smbsrv_conn_accept(newsock);
 }
 
 static int smbsrv_listen_socket(u16 port, struct socket **res)

@@ -11,6 +11,8 @@
 #   lint   checkpatch --strict and sparse on the module, generated netlink
 #          code up to date, clang-tidy on the C++
 #   install  make install DESTDIR=...: files, man pages, unit, DKMS sources
+#   fuzz   a short run of every libFuzzer target (tests/fuzz/) over its
+#          seed corpus: FUZZ_SECONDS (default 20) each
 #   vm     selftests in the test VM: guest-side scripts
 #          (tests/selftests/guest/*.sh, run by vm_run) and host-side
 #          scripts driving real clients (tests/selftests/host/*.sh)
@@ -106,12 +108,43 @@ suite_lint() {
 	out=$("$top/tools/ynl-regen.sh" --check 2>&1)
 	emit $? "generated netlink code matches the YNL spec" "$out"
 	# Every C++ source, two at a time (the machine has two cores).
-	out=$(cd "$top" && find userd tests/unit -name '*.cpp' -print0 |
+	out=$(cd "$top" && find userd tests/unit tests/tools -name '*.cpp' -print0 |
 		xargs -0 -n 4 -P 2 clang-tidy --quiet -p build/user 2>&1 |
 		grep -E 'error:|warning:')
 	emit $([ -z "$out" ] && echo 0 || echo 1) "clang-tidy on the C++ sources" "$out"
 	echo "1..$n" >> "$log"
 	tally lint "$log"
+}
+
+suite_fuzz() {
+	local log="$logs/fuzz.tap" n=0 t name out secs=${FUZZ_SECONDS:-20}
+	: > "$log"
+	if ! out=$(make -s -C "$top/tests/fuzz" 2>&1); then
+		echo "not ok 1 - building the fuzz targets" >> "$log"
+		printf '%s\n' "$out" | sed 's/^/# /' >> "$log"
+		echo "1..1" >> "$log"
+		tally fuzz "$log"
+		return
+	fi
+	for t in "$top"/build/fuzz/fuzz_*; do
+		[ -x "$t" ] || continue
+		name=${t##*/fuzz_}
+		n=$((n + 1))
+		rm -rf "$top/build/fuzz/corpus-$name"
+		mkdir -p "$top/build/fuzz/corpus-$name"
+		if out=$("$t" -max_total_time="$secs" -timeout=10 \
+			-rss_limit_mb=2048 -print_final_stats=1 \
+			"$top/build/fuzz/corpus-$name" \
+			"$top/tests/fuzz/corpus/$name" 2>&1); then
+			echo "ok $n - fuzz_$name: $(printf '%s\n' "$out" |
+				sed -n 's/^stat::number_of_executed_units: *//p') runs in ${secs} s, no crash" >> "$log"
+		else
+			echo "not ok $n - fuzz_$name" >> "$log"
+			printf '%s\n' "$out" | tail -n 40 | sed 's/^/# /' >> "$log"
+		fi
+	done
+	echo "1..$n" >> "$log"
+	tally fuzz "$log"
 }
 
 suite_vm() {
@@ -151,7 +184,7 @@ suite_install() {
 	tally install "$log"
 }
 
-for s in unit lint install vm; do
+for s in unit lint install fuzz vm; do
 	[ -n "$only" ] && [ "$only" != "$s" ] && continue
 	echo "== suite $s"
 	"suite_$s"

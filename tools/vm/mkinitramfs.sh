@@ -23,7 +23,9 @@ moddir=/lib/modules/$KVER
 
 userbin="$top/build/user/userd"
 ko="$top/kmod/smbsrv.ko"
-for f in "$ko" "$userbin/smbsrvd" "$userbin/smbsrvctl"; do
+# Test helpers built next to the programs (tests/tools).
+testbins=("$top/build/user/tests/tools/smbsrv-nlpeer")
+for f in "$ko" "$userbin/smbsrvd" "$userbin/smbsrvctl" "${testbins[@]}"; do
 	[ -f "$f" ] || { echo "mkinitramfs: $f missing: run 'make'" >&2; exit 1; }
 done
 
@@ -67,7 +69,7 @@ for b in "${host_bins[@]}"; do
 		exit 1
 	fi
 done
-libs=$(lib_closure "${bins[@]}" "$userbin/smbsrvd" "$userbin/smbsrvctl")
+libs=$(lib_closure "${bins[@]}" "$userbin/smbsrvd" "$userbin/smbsrvctl" "${testbins[@]}")
 
 # Module closure from modules.dep.
 mod_closure() {
@@ -176,6 +178,7 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/usr/{sbin,lib/modules/$KVER/updates,share/smbsrv} "$root/etc/smbsrv"
 cp "$userbin/smbsrvd" "$userbin/smbsrvctl" "$root/usr/sbin/"
+cp "${testbins[@]}" "$root/usr/sbin/"
 cp "$ko" "$root/usr/lib/modules/$KVER/updates/smbsrv.ko"
 install -m 755 "$top/tools/vm/guest/init" "$root/init"
 install -m 755 "$top/tools/vm/guest/vm-agent" "$root/usr/sbin/vm-agent"

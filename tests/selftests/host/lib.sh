@@ -75,6 +75,22 @@ t_check_output() {
 	fi
 }
 
+# t_checks COMMAND...: run a program that prints "PASS text" or
+# "FAIL text: why" per check (such as proto.py) and record each as a test;
+# a program that dies without printing anything counts as one failure.
+t_checks() {
+	local out line n=0
+	out=$("$@" 2>&1)
+	while IFS= read -r line; do
+		case "$line" in
+		"PASS "*) t_ok "${line#PASS }"; n=$((n + 1)) ;;
+		"FAIL "*) t_not_ok "${line#FAIL }"; n=$((n + 1)) ;;
+		*) [ -n "$line" ] && t_diag "$line" ;;
+		esac
+	done <<< "$out"
+	[ $n -gt 0 ] || t_not_ok "$* reported nothing"
+}
+
 # Run a script in the guest; output on stdout, its exit status returned.
 t_guest() {
 	vm_exec "$T_VM" "$1"

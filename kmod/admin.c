@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: the netlink commands that look at and act on connections and
+ * sessions: session-get and connection-get dumps, kill, knobs-set.
+ */
+#include <linux/timekeeping.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+
+#include "conn.h"
+#include "netlink-gen.h"
+#include "session.h"
+#include "smbsrv.h"
+
+static u32 smbsrv_age(u64 start)
+{
+	u64 now = ktime_get_boottime_seconds();
+
+	return start && now > start ? (u32)min_t(u64, now - start, U32_MAX) : 0;
+}
+
+static int smbsrv_session_fill(struct sk_buff *skb, struct smbsrv_session *sess)
+{
+	int err;
+
+	mutex_lock(&sess->setup_lock);
+	err = nla_put_u64_64bit(skb, SMBSRV_A_SESSION_SESSION_ID, sess->id, 0) ||
+	      nla_put_u32(skb, SMBSRV_A_SESSION_CONN_ID, sess->conn->id) ||
+	      nla_put_string(skb, SMBSRV_A_SESSION_USER,
+			     sess->user ? sess->user : "") ||
+	      nla_put_string(skb, SMBSRV_A_SESSION_DOMAIN,
+			     sess->domain ? sess->domain : "") ||
+	      nla_put_string(skb, SMBSRV_A_SESSION_CLIENT_ADDR,
+			     sess->conn->addr) ||
+	      nla_put_u32(skb, SMBSRV_A_SESSION_DIALECT, sess->conn->dialect) ||
+	      nla_put_u32(skb, SMBSRV_A_SESSION_FLAGS, sess->flags) ||
+	      nla_put_u32(skb, SMBSRV_A_SESSION_SIGNED,
+			  sess->signing_required) ||
+	      nla_put_u32(skb, SMBSRV_A_SESSION_ENCRYPTED, sess->encrypt_data) ||
+	      nla_put_u32(skb, SMBSRV_A_SESSION_TREES,
+			  smbsrv_tree_count(sess)) ||
+	      nla_put_u32(skb, SMBSRV_A_SESSION_OPEN_FILES,
+			  atomic_read(&sess->nr_opens)) ||
+	      nla_put_u32(skb, SMBSRV_A_SESSION_AGE, smbsrv_age(sess->start));
+	mutex_unlock(&sess->setup_lock);
+	return err ? -EMSGSIZE : 0;
+}
+
+/* Established sessions only; cb->args[0] is the last SessionId sent. */
+int smbsrv_nl_session_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct smbsrv_session *sess;
+	u64 after = cb->args[0];
+	void *hdr;
+
+	while ((sess = smbsrv_session_next(after))) {
+		if (!smbsrv_session_valid(sess)) {
+			after = sess->id;
+			smbsrv_session_put(sess);
+			continue;
+		}
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &smbsrv_nl_family,
+				  NLM_F_MULTI, SMBSRV_CMD_SESSION_GET);
+		if (!hdr || smbsrv_session_fill(skb, sess)) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			smbsrv_session_put(sess);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		after = sess->id;
+		smbsrv_session_put(sess);
+	}
+	cb->args[0] = after;
+	return skb->len;
+}
+
+static int smbsrv_conn_fill(struct sk_buff *skb, struct smbsrv_conn *conn)
+{
+	u32 sessions, credits;
+	u64 requests;
+
+	spin_lock(&conn->lock);
+	sessions = conn->nr_sessions;
+	credits = conn->seqwin.avail;
+	requests = conn->requests;
+	spin_unlock(&conn->lock);
+	if (nla_put_u32(skb, SMBSRV_A_CONNECTION_CONN_ID, conn->id) ||
+	    nla_put_string(skb, SMBSRV_A_CONNECTION_CLIENT_ADDR, conn->addr) ||
+	    nla_put_u32(skb, SMBSRV_A_CONNECTION_DIALECT, conn->dialect) ||
+	    nla_put_u32(skb, SMBSRV_A_CONNECTION_SESSIONS, sessions) ||
+	    nla_put_u32(skb, SMBSRV_A_CONNECTION_CREDITS, credits) ||
+	    nla_put_u64_64bit(skb, SMBSRV_A_CONNECTION_REQUESTS, requests, 0) ||
+	    nla_put_u32(skb, SMBSRV_A_CONNECTION_AGE, smbsrv_age(conn->start)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* cb->args[0] is the last connection id sent. */
+int smbsrv_nl_connection_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	struct smbsrv_conn *conn;
+	u32 after = cb->args[0];
+	void *hdr;
+
+	while ((conn = smbsrv_conn_next(after))) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &smbsrv_nl_family,
+				  NLM_F_MULTI, SMBSRV_CMD_CONNECTION_GET);
+		if (!hdr || smbsrv_conn_fill(skb, conn)) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			smbsrv_conn_put(conn);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		after = conn->id;
+		smbsrv_conn_put(conn);
+	}
+	cb->args[0] = after;
+	return skb->len;
+}
+
+int smbsrv_nl_kill_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *sid = info->attrs[SMBSRV_A_KILL_SESSION_ID];
+	struct nlattr *cid = info->attrs[SMBSRV_A_KILL_CONN_ID];
+	struct smbsrv_session *sess;
+	struct smbsrv_conn *conn;
+
+	if (!sid == !cid) {
+		NL_SET_ERR_MSG(info->extack,
+			       "name either a session-id or a conn-id");
+		return -EINVAL;
+	}
+	if (sid) {
+		sess = smbsrv_session_lookup_any(nla_get_u64(sid));
+		if (!sess || !smbsrv_session_valid(sess)) {
+			if (sess)
+				smbsrv_session_put(sess);
+			NL_SET_ERR_MSG_ATTR(info->extack, sid, "no such session");
+			return -ENOENT;
+		}
+		pr_info("smbsrv: session %llu of %s killed by the administrator\n",
+			sess->id, sess->conn->addr);
+		smbsrv_session_end(sess);
+		smbsrv_session_put(sess);
+		return 0;
+	}
+	conn = smbsrv_conn_find(nla_get_u32(cid));
+	if (!conn) {
+		NL_SET_ERR_MSG_ATTR(info->extack, cid, "no such connection");
+		return -ENOENT;
+	}
+	pr_info("smbsrv: connection %u (%s) killed by the administrator\n",
+		conn->id, conn->addr);
+	smbsrv_conn_close(conn);
+	smbsrv_conn_put(conn);
+	return 0;
+}

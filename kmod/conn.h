@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smbsrv: client connections.
+ *
+ * A connection owns no thread.  Its socket's data-ready callback queues
+ * the receive work (recv.c), which frames whatever bytes are there and
+ * hands each complete message to a worker (sched.c).  Workers send whole
+ * frames under the connection's send lock (send.c).
+ *
+ * Lifetime: the connection table holds one reference until the
+ * connection is closed; every queued message and every pending request
+ * holds one more.  smbsrv_conn_close() may be called from any context
+ * and any number of times: the first call queues the teardown, which
+ * detaches the socket callbacks, shuts the socket down, cancels pending
+ * requests and logs the sessions off; the last reference frees it.
+ */
+#ifndef _SMBSRV_CONN_H
+#define _SMBSRV_CONN_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "wire/credits.h"
+#include "wire/smb2.h"
+
+struct socket;
+struct sock;
+
+/* Longest client address as text: an IPv6 address with scope. */
+#define SMBSRV_ADDR_LEN		64
+/* Most dialects remembered from NEGOTIATE for VALIDATE_NEGOTIATE_INFO. */
+#define SMBSRV_MAX_DIALECTS	16
+
+enum smbsrv_conn_flag {
+	SMBSRV_CONN_CLOSING,		/* teardown queued; send nothing more */
+	SMBSRV_CONN_NEGOTIATED,		/* a dialect was chosen */
+	SMBSRV_CONN_RECV_STOPPED,	/* too much in flight: resume later */
+	SMBSRV_CONN_AUTHENTICATED,	/* a session was established */
+};
+
+struct smbsrv_conn {
+	refcount_t ref;
+	u32 id;
+	unsigned long flags;		/* enum smbsrv_conn_flag bits */
+	struct list_head node;		/* smbsrv_conns, under its lock */
+	struct socket *sock;
+	struct sockaddr_storage peer;
+	char addr[SMBSRV_ADDR_LEN];	/* peer address as text */
+	u64 start;			/* ktime_get_boottime_seconds() */
+
+	/* Receive side: only the receive work touches these. */
+	void (*saved_data_ready)(struct sock *sk);
+	void (*saved_state_change)(struct sock *sk);
+	struct work_struct recv_work;
+	struct timer_list frame_timer;	/* a started frame must complete */
+	u8 frame_hdr[SMB2_FRAME_HDR_SIZE];
+	u32 frame_hdr_got;
+	u8 *frame;			/* message being received, or NULL */
+	u32 frame_len;
+	u32 frame_got;
+	atomic_t inflight;		/* messages queued or being processed */
+
+	struct work_struct close_work;
+	struct mutex send_lock;		/* one frame on the wire at a time */
+
+	/*
+	 * Protects the sequence window, the pending list and, once written
+	 * by NEGOTIATE, nothing else: negotiated fields below are written
+	 * once before SMBSRV_CONN_NEGOTIATED is set and read-only after.
+	 */
+	spinlock_t lock;
+	struct smb2_seqwin seqwin;
+	u8 *seqwin_bits;
+	u32 max_credits;
+	u32 credits_inflight;		/* charged to requests not answered */
+	struct list_head pending;	/* async and cancellable requests */
+	u64 next_async_id;
+	u64 requests;			/* PDUs received */
+
+	/* Negotiated state (MS-SMB2 3.3.1.7). */
+	u16 dialect;			/* 0 before NEGOTIATE, or 0x02FF */
+	u16 server_security_mode;
+	u16 client_security_mode;
+	u32 client_caps;
+	u32 server_caps;
+	u8 client_guid[16];
+	u16 client_dialects[SMBSRV_MAX_DIALECTS];
+	u16 client_dialect_count;
+	bool multi_credit;		/* Connection.SupportsMultiCredit */
+	bool signing_required;		/* the server requires signing */
+	bool client_requires_signing;	/* Connection.ShouldSign */
+	u16 cipher;			/* SMB2_CIPHER_*, NONE when none */
+	u16 signing_alg;		/* SMB2_SIGNING_* */
+	u32 max_read;
+	u32 max_write;
+	u32 max_trans;
+	/* 3.1.1: SHA-512 over NEGOTIATE request and response (3.3.5.4). */
+	u8 preauth_hash[64];
+
+	/* Sessions established or being set up on this connection. */
+	struct list_head sessions;	/* under lock */
+	u32 nr_sessions;
+	struct rcu_head rcu;
+};
+
+int smbsrv_conns_init(void);
+/* Close every connection and wait until all of them are freed. */
+void smbsrv_conns_exit(void);
+
+/* Take over an accepted socket; closes it when limits forbid it. */
+void smbsrv_conn_accept(struct socket *sock);
+
+void smbsrv_conn_close(struct smbsrv_conn *conn);
+void smbsrv_conn_put(struct smbsrv_conn *conn);
+
+static inline void smbsrv_conn_get(struct smbsrv_conn *conn)
+{
+	refcount_inc(&conn->ref);
+}
+
+static inline bool smbsrv_conn_closing(const struct smbsrv_conn *conn)
+{
+	return test_bit(SMBSRV_CONN_CLOSING, &conn->flags);
+}
+
+static inline bool smbsrv_conn_negotiated(const struct smbsrv_conn *conn)
+{
+	return test_bit(SMBSRV_CONN_NEGOTIATED, &conn->flags);
+}
+
+/* A referenced connection by id, or NULL. */
+struct smbsrv_conn *smbsrv_conn_find(u32 id);
+
+/* Number of open connections. */
+u32 smbsrv_conn_count(void);
+
+/*
+ * Walk the connections for a netlink dump, starting after id @after:
+ * returns the next one (referenced) or NULL.
+ */
+struct smbsrv_conn *smbsrv_conn_next(u32 after);
+
+/* A message finished processing: the receiver may resume. */
+void smbsrv_conn_msg_done(struct smbsrv_conn *conn);
+
+#endif /* _SMBSRV_CONN_H */

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: the per-connection receiver.
+ *
+ * No thread per connection: the socket's data-ready callback queues the
+ * receive work, which reads without blocking whatever is there, frames it
+ * (4-byte Direct TCP header, then the message) and hands every complete
+ * message to a worker.  An idle connection costs no stack.  A frame that
+ * is started must complete within the frame-timeout knob; a frame larger
+ * than the connection's limit or a header that is not Direct TCP drops
+ * the connection.  When too many messages of one connection are in flight
+ * the receiver stops reading (TCP pushes back on the client) until a
+ * worker finishes one.
+ */
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "conn.h"
+#include "recv.h"
+#include "sched.h"
+#include "smb2/smb2.h"
+#include "smbsrv.h"
+#include "wire/pdu.h"
+
+static void smbsrv_data_ready(struct sock *sk)
+{
+	struct smbsrv_conn *conn;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	conn = sk->sk_user_data;
+	if (conn)
+		smbsrv_sched_recv(conn);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* The peer closed or reset: the receiver reads what is left, then EOF. */
+static void smbsrv_state_change(struct sock *sk)
+{
+	struct smbsrv_conn *conn;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	conn = sk->sk_user_data;
+	if (conn && sk->sk_state != TCP_ESTABLISHED)
+		smbsrv_sched_recv(conn);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void smbsrv_frame_timeout(struct timer_list *t)
+{
+	struct smbsrv_conn *conn = from_timer(conn, t, frame_timer);
+
+	pr_info_ratelimited("smbsrv: %s stalled mid-frame, disconnecting\n",
+			    conn->addr);
+	smbsrv_conn_close(conn);
+}
+
+/* Largest message this connection may send now. */
+static u32 smbsrv_frame_limit(struct smbsrv_conn *conn)
+{
+	u32 payload;
+
+	if (!smbsrv_conn_negotiated(conn) ||
+	    !test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags))
+		return SMBSRV_FRAME_UNAUTH_MAX;
+	payload = max3(conn->max_write, conn->max_trans,
+		       (u32)SMBSRV_FRAME_UNAUTH_MAX);
+	return min_t(u32, payload + SMBSRV_FRAME_SLACK, SMB2_FRAME_MAX);
+}
+
+/* Read up to @len bytes without blocking: >0 read, 0 EOF, -EAGAIN, -err. */
+static int smbsrv_recv_some(struct smbsrv_conn *conn, void *buf, u32 len)
+{
+	struct kvec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+
+	return kernel_recvmsg(conn->sock, &msg, &iov, 1, len, msg.msg_flags);
+}
+
+static void smbsrv_frame_start_timer(struct smbsrv_conn *conn)
+{
+	u32 secs = READ_ONCE(smbsrv_server.knobs.frame_timeout);
+
+	mod_timer(&conn->frame_timer, jiffies + secs * HZ);
+}
+
+/* A frame header is complete: returns false if the stream is unusable. */
+static bool smbsrv_frame_header(struct smbsrv_conn *conn)
+{
+	u32 len, limit;
+
+	switch (smb2_frame_decode(conn->frame_hdr, &len)) {
+	case SMB2_FRAME_KEEPALIVE:
+		conn->frame_hdr_got = 0;
+		del_timer(&conn->frame_timer);
+		return true;
+	case SMB2_FRAME_MESSAGE:
+		break;
+	default:
+		pr_info_ratelimited("smbsrv: %s sent a frame that is not Direct TCP, disconnecting\n",
+				    conn->addr);
+		return false;
+	}
+	limit = smbsrv_frame_limit(conn);
+	if (len > limit) {
+		pr_info_ratelimited("smbsrv: %s sent a %u-byte frame (limit %u), disconnecting\n",
+				    conn->addr, len, limit);
+		return false;
+	}
+	if (!len) {
+		conn->frame_hdr_got = 0;
+		del_timer(&conn->frame_timer);
+		return true;
+	}
+	conn->frame = kvmalloc(len, GFP_KERNEL);
+	if (!conn->frame)
+		return false;
+	conn->frame_len = len;
+	conn->frame_got = 0;
+	return true;
+}
+
+static void smbsrv_recv_work(struct work_struct *work)
+{
+	struct smbsrv_conn *conn =
+		container_of(work, struct smbsrv_conn, recv_work);
+	int n = -EAGAIN;
+
+	while (!smbsrv_conn_closing(conn)) {
+		if (atomic_read(&conn->inflight) >= SMBSRV_INFLIGHT_MAX) {
+			set_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags);
+			/* Pairs with the barrier in smbsrv_recv_resume(). */
+			smp_mb__after_atomic();
+			if (atomic_read(&conn->inflight) >= SMBSRV_INFLIGHT_MAX)
+				return;
+			clear_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags);
+		}
+		if (!conn->frame) {
+			n = smbsrv_recv_some(conn,
+					     conn->frame_hdr + conn->frame_hdr_got,
+					     SMB2_FRAME_HDR_SIZE -
+					     conn->frame_hdr_got);
+			if (n <= 0)
+				break;
+			if (!conn->frame_hdr_got)
+				smbsrv_frame_start_timer(conn);
+			conn->frame_hdr_got += n;
+			if (conn->frame_hdr_got < SMB2_FRAME_HDR_SIZE)
+				continue;
+			if (!smbsrv_frame_header(conn))
+				goto drop;
+			continue;
+		}
+		n = smbsrv_recv_some(conn, conn->frame + conn->frame_got,
+				     conn->frame_len - conn->frame_got);
+		if (n <= 0)
+			break;
+		conn->frame_got += n;
+		if (conn->frame_got < conn->frame_len)
+			continue;
+
+		del_timer(&conn->frame_timer);
+		conn->frame_hdr_got = 0;
+		if (smbsrv_msg_queue(conn, conn->frame, conn->frame_len)) {
+			kvfree(conn->frame);
+			conn->frame = NULL;
+			goto drop;
+		}
+		conn->frame = NULL;	/* the message owns it now */
+	}
+	if (n == -EAGAIN || smbsrv_conn_closing(conn))
+		return;
+	/* EOF or a socket error. */
+drop:
+	smbsrv_conn_close(conn);
+}
+
+void smbsrv_recv_init(struct smbsrv_conn *conn)
+{
+	INIT_WORK(&conn->recv_work, smbsrv_recv_work);
+	timer_setup(&conn->frame_timer, smbsrv_frame_timeout, 0);
+}
+
+void smbsrv_recv_attach(struct smbsrv_conn *conn)
+{
+	struct sock *sk = conn->sock->sk;
+
+	tcp_sock_set_nodelay(sk);
+	sock_set_keepalive(sk);
+	/* A client that stops reading its responses is dropped as well. */
+	lock_sock(sk);
+	sk->sk_sndtimeo = READ_ONCE(smbsrv_server.knobs.frame_timeout) * HZ;
+	release_sock(sk);
+
+	write_lock_bh(&sk->sk_callback_lock);
+	conn->saved_data_ready = sk->sk_data_ready;
+	conn->saved_state_change = sk->sk_state_change;
+	sk->sk_user_data = conn;
+	sk->sk_data_ready = smbsrv_data_ready;
+	sk->sk_state_change = smbsrv_state_change;
+	write_unlock_bh(&sk->sk_callback_lock);
+
+	/* Bytes that arrived before the callbacks were installed. */
+	smbsrv_sched_recv(conn);
+}
+
+void smbsrv_recv_detach(struct smbsrv_conn *conn)
+{
+	struct sock *sk = conn->sock->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	if (sk->sk_user_data == conn) {
+		sk->sk_user_data = NULL;
+		sk->sk_data_ready = conn->saved_data_ready;
+		sk->sk_state_change = conn->saved_state_change;
+	}
+	write_unlock_bh(&sk->sk_callback_lock);
+
+	/* Wakes up a worker blocked sending to this client. */
+	kernel_sock_shutdown(conn->sock, SHUT_RDWR);
+	cancel_work_sync(&conn->recv_work);
+	timer_shutdown_sync(&conn->frame_timer);
+	kvfree(conn->frame);
+	conn->frame = NULL;
+}
+
+void smbsrv_recv_resume(struct smbsrv_conn *conn)
+{
+	if (test_and_clear_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags))
+		smbsrv_sched_recv(conn);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smbsrv: the per-connection receiver: socket callbacks and framing.
+ */
+#ifndef _SMBSRV_RECV_H
+#define _SMBSRV_RECV_H
+
+struct smbsrv_conn;
+
+/* Most messages of one connection queued or being processed at once. */
+#define SMBSRV_INFLIGHT_MAX		256
+/* Largest frame before a session is established (a 64 KiB blob fits). */
+#define SMBSRV_FRAME_UNAUTH_MAX		(128 * 1024)
+/* Room for headers, a TRANSFORM header and compounding around a payload. */
+#define SMBSRV_FRAME_SLACK		(64 * 1024)
+
+void smbsrv_recv_init(struct smbsrv_conn *conn);
+/* Install the socket callbacks and start receiving. */
+void smbsrv_recv_attach(struct smbsrv_conn *conn);
+/* Restore the callbacks, shut the socket down, stop the receiver. */
+void smbsrv_recv_detach(struct smbsrv_conn *conn);
+/* Resume a receiver stopped because too much was in flight. */
+void smbsrv_recv_resume(struct smbsrv_conn *conn);
+
+#endif /* _SMBSRV_RECV_H */

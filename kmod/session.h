@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smbsrv: sessions, tree connects and open files.
+ *
+ * Sessions are found by SessionId in one server-wide table (ids are
+ * unique across connections) but belong to one connection: a lookup from
+ * another connection fails, as binding is not supported.  Each session
+ * has a table of its tree connects and one of its open files.  Every
+ * object is reference counted and freed after an RCU grace period; table
+ * entries hold a reference, and so does each request using one.  A tree
+ * references its session, an open its tree, a session its connection.
+ *
+ * Ending things (LOGOFF, TREE_DISCONNECT, CLOSE, connection teardown)
+ * removes them from their table and marks them gone, so that requests
+ * still holding a reference see it and fail cleanly; the memory goes with
+ * the last reference.
+ */
+#ifndef _SMBSRV_SESSION_H
+#define _SMBSRV_SESSION_H
+
+#include <linux/cred.h>
+#include <linux/mutex.h>
+#include <linux/path.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+struct smbsrv_conn;
+struct smbsrv_req;
+struct smbsrv_share_info;
+
+enum smbsrv_session_state {
+	SMBSRV_SESSION_IN_PROGRESS,	/* authentication legs under way */
+	SMBSRV_SESSION_VALID,
+	SMBSRV_SESSION_EXPIRED,		/* logged off or torn down */
+};
+
+#define SMBSRV_KEY_MAX		32	/* AES-256 keys */
+#define SMBSRV_SESSION_KEY_LEN	16
+
+struct smbsrv_session {
+	refcount_t ref;
+	u64 id;
+	struct smbsrv_conn *conn;	/* referenced */
+	struct list_head conn_node;	/* conn->sessions, under conn->lock */
+	/* Serialises SESSION_SETUP legs and LOGOFF of this session. */
+	struct mutex setup_lock;
+	int state;			/* enum smbsrv_session_state */
+	u64 start;			/* boottime seconds at logon */
+
+	/* Who: set once the session is valid, immutable afterwards. */
+	const struct cred *cred;
+	char *user;
+	char *domain;
+	u32 flags;			/* enum smbsrv_session_flags (uapi) */
+
+	/* Signing and encryption (MS-SMB2 3.3.1.8). */
+	bool signing_required;
+	bool encrypt_data;
+	bool has_keys;			/* keys below were derived */
+	u8 session_key[SMBSRV_SESSION_KEY_LEN];
+	u8 signing_key[SMBSRV_SESSION_KEY_LEN];
+	u8 encryption_key[SMBSRV_KEY_MAX];	/* server to client */
+	u8 decryption_key[SMBSRV_KEY_MAX];	/* client to server */
+	u8 preauth_hash[64];		/* 3.1.1: Session.PreauthIntegrityHashValue */
+
+	struct xarray trees;		/* TreeId -> struct smbsrv_tree */
+	struct xarray opens;		/* volatile FileId -> struct smbsrv_open */
+	atomic_t nr_opens;
+	struct rcu_head rcu;
+};
+
+struct smbsrv_tree {
+	refcount_t ref;
+	u32 id;
+	bool gone;			/* disconnected; set under sess lock */
+	struct smbsrv_session *sess;	/* referenced */
+	struct smbsrv_share_info *share;	/* referenced */
+	u32 share_flags;		/* enum smbsrv_share_flags (uapi) */
+	u32 maximal_access;
+	/* Disk shares: the share root, resolved with the user's cred. */
+	struct path root;
+	struct rcu_head rcu;
+};
+
+struct smbsrv_open;
+
+struct smbsrv_open_ops {
+	/* Release what the open holds (the file); called once, may sleep. */
+	void (*close)(struct smbsrv_open *op);
+	/*
+	 * Free the containing object, at the last reference, after an RCU
+	 * grace period: runs in softirq context, must not sleep.
+	 */
+	void (*free)(struct smbsrv_open *op);
+};
+
+/*
+ * An open file: embedded by the file-service code in its own object and
+ * registered with smbsrv_open_insert(), which assigns the FileId.
+ */
+struct smbsrv_open {
+	refcount_t ref;
+	u64 id_persistent;
+	u64 id_volatile;
+	bool gone;
+	struct smbsrv_tree *tree;	/* referenced */
+	const struct smbsrv_open_ops *ops;
+	struct rcu_head rcu;
+};
+
+int smbsrv_sessions_init(void);
+void smbsrv_sessions_exit(void);
+
+/* A new in-progress session on @conn, in the tables; referenced. */
+struct smbsrv_session *smbsrv_session_new(struct smbsrv_conn *conn);
+/*
+ * The session @id of @conn, referenced, in any state; NULL when there is
+ * none (or it lives on another connection).
+ */
+struct smbsrv_session *smbsrv_session_lookup(struct smbsrv_conn *conn, u64 id);
+/* Any connection's session @id (for PreviousSessionId), or NULL. */
+struct smbsrv_session *smbsrv_session_lookup_any(u64 id);
+void smbsrv_session_put(struct smbsrv_session *sess);
+
+static inline void smbsrv_session_get(struct smbsrv_session *sess)
+{
+	refcount_inc(&sess->ref);
+}
+
+static inline bool smbsrv_session_valid(const struct smbsrv_session *sess)
+{
+	return READ_ONCE(sess->state) == SMBSRV_SESSION_VALID;
+}
+
+/*
+ * End a session: out of the tables, trees disconnected, opens closed,
+ * state EXPIRED.  Idempotent.  Takes the session's setup lock.
+ */
+void smbsrv_session_end(struct smbsrv_session *sess);
+/* End every session of a connection being torn down. */
+void smbsrv_sessions_close(struct smbsrv_conn *conn);
+/* Number of sessions, and the next one after @after for dumps. */
+u32 smbsrv_session_count(void);
+struct smbsrv_session *smbsrv_session_next(u64 after);
+
+/* Tree connects. */
+struct smbsrv_tree *smbsrv_tree_new(struct smbsrv_session *sess,
+				    struct smbsrv_share_info *share);
+struct smbsrv_tree *smbsrv_tree_lookup(struct smbsrv_session *sess, u32 id);
+void smbsrv_tree_put(struct smbsrv_tree *tree);
+/* Remove from the session, close its opens.  Idempotent. */
+void smbsrv_tree_end(struct smbsrv_tree *tree);
+u32 smbsrv_tree_count(struct smbsrv_session *sess);
+
+/*
+ * Register an open on @tree and give it its FileId.  On success the open
+ * holds a reference to the tree and has two references (the table's and
+ * the caller's); on failure (-EMFILE: max open files, -ENOENT: the tree
+ * is gone, -ENOMEM) nothing was registered and no op is ever called.
+ */
+int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
+		       const struct smbsrv_open_ops *ops);
+struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_req *req,
+				       u64 persistent, u64 volatile_id);
+void smbsrv_open_put(struct smbsrv_open *op);
+/* Remove from the table and close.  Idempotent. */
+void smbsrv_open_end(struct smbsrv_open *op);
+
+#endif /* _SMBSRV_SESSION_H */

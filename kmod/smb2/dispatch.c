@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: processing one received message.
+ *
+ * A worker takes a message (one frame), decrypts it if it came in a
+ * TRANSFORM header, walks its compound chain and, for each PDU, checks
+ * the sequence window (MS-SMB2 3.3.5.2.3), the session (3.3.5.2.9), the
+ * signature (3.3.5.2.4), the tree (3.3.5.2.11) and the body's
+ * StructureSize before it calls the command's handler.  The responses of
+ * the chain go back as one frame (3.3.4.1.3): each padded to 8 bytes and
+ * signed on its own, the whole encrypted when needed.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "../conn.h"
+#include "../recv.h"
+#include "../sched.h"
+#include "../send.h"
+#include "../session.h"
+#include "../smbsrv.h"
+#include "sign.h"
+#include "smb2.h"
+
+struct smbsrv_msg {
+	struct work_struct work;
+	struct smbsrv_conn *conn;
+	u8 *buf;
+	u32 len;
+	bool encrypted;
+	struct smbsrv_session *enc_sess;	/* whose keys decrypted it */
+	struct list_head reqs;			/* in chain order */
+	/* The interim response of the request that went async. */
+	u8 interim[SMB2_HDR_SIZE + SMB2_ERR_RSP_BODY];
+};
+
+/* An NTSTATUS of severity error (and not an internal marker). */
+static bool smbsrv_status_error(u32 status)
+{
+	return (status >> 30) == 3 && status != SMBSRV_DISCONNECT;
+}
+
+void *smbsrv_rsp_body(struct smbsrv_req *req, u32 size)
+{
+	u8 *p;
+
+	if (size > SMB2_FRAME_MAX - SMB2_HDR_SIZE)
+		return NULL;
+	/* 8 more bytes: room to pad it inside a compound response. */
+	p = kvzalloc(SMB2_HDR_SIZE + size + 8, GFP_KERNEL);
+	if (!p)
+		return NULL;
+	kvfree(req->rsp);
+	req->rsp = p;
+	req->rsp_len = SMB2_HDR_SIZE + size;
+	return p + SMB2_HDR_SIZE;
+}
+
+u32 smbsrv_req_check_charge(struct smbsrv_req *req, u32 payload)
+{
+	if (!req->conn->multi_credit || !req->hdr.credit_charge)
+		return payload > 65536 ? STATUS_INVALID_PARAMETER :
+					 STATUS_SUCCESS;
+	if (smb2_credits_for(payload) > req->hdr.credit_charge)
+		return STATUS_INVALID_PARAMETER;
+	return STATUS_SUCCESS;
+}
+
+void smbsrv_req_file_id(struct smbsrv_req *req, const u8 *field,
+			u64 *persistent, u64 *volatile_id)
+{
+	*persistent = get_unaligned_le64(field);
+	*volatile_id = get_unaligned_le64(field + 8);
+	if (req->related && *persistent == SMB2_FILE_ID_NONE &&
+	    *volatile_id == SMB2_FILE_ID_NONE) {
+		*persistent = req->fid_persistent;
+		*volatile_id = req->fid_volatile;
+	}
+}
+
+static void smbsrv_req_put(struct smbsrv_req *req)
+{
+	if (!refcount_dec_and_test(&req->ref))
+		return;
+	if (req->tree)
+		smbsrv_tree_put(req->tree);
+	if (req->sess)
+		smbsrv_session_put(req->sess);
+	kvfree(req->rsp);
+	smbsrv_conn_put(req->conn);
+	kfree(req);
+}
+
+/* ---- credits ----------------------------------------------------------- */
+
+/* Charge the ids a request uses; false: outside the window. */
+static bool smbsrv_credits_charge(struct smbsrv_req *req)
+{
+	struct smbsrv_conn *conn = req->conn;
+	u32 charge = 1;
+	int err;
+
+	if (conn->multi_credit && req->hdr.credit_charge > 1)
+		charge = req->hdr.credit_charge;
+	spin_lock(&conn->lock);
+	conn->requests++;
+	err = smb2_seqwin_consume(&conn->seqwin, req->hdr.message_id, charge);
+	if (!err)
+		conn->credits_inflight += charge;
+	spin_unlock(&conn->lock);
+	if (err)
+		return false;
+	req->charge = charge;
+	return true;
+}
+
+/*
+ * Credits granted by a response (3.3.1.2): what the client asks for (at
+ * least one), as long as what it holds and what is in flight stays within
+ * the connection's maximum, and never leaving it with none.
+ */
+static u16 smbsrv_credits_grant(struct smbsrv_req *req)
+{
+	struct smbsrv_conn *conn = req->conn;
+	u32 want = max_t(u32, req->hdr.credits, 1), held, room, grant;
+
+	spin_lock(&conn->lock);
+	conn->credits_inflight -= req->charge;
+	req->charge = 0;
+	held = conn->seqwin.avail + conn->credits_inflight;
+	room = conn->max_credits > held ? conn->max_credits - held : 0;
+	grant = min(want, room);
+	if (!grant && !held)
+		grant = 1;
+	grant = smb2_seqwin_grant(&conn->seqwin, grant);
+	spin_unlock(&conn->lock);
+	return grant;
+}
+
+/* ---- checks before the handler ----------------------------------------- */
+
+static u32 smbsrv_req_session(struct smbsrv_req *req,
+			      const struct smbsrv_cmd *c)
+{
+	struct smbsrv_session *sess = req->sess;
+
+	if (!sess) {
+		if ((c->needs & SMBSRV_NEED_SESSION_IF_ID) &&
+		    !req->hdr.session_id)
+			return STATUS_SUCCESS;
+		sess = smbsrv_session_lookup(req->conn, req->hdr.session_id);
+		if (!sess)
+			return STATUS_USER_SESSION_DELETED;
+		req->sess = sess;
+	}
+	switch (READ_ONCE(sess->state)) {
+	case SMBSRV_SESSION_VALID:
+		return STATUS_SUCCESS;
+	case SMBSRV_SESSION_IN_PROGRESS:
+		return (c->needs & SMBSRV_NEED_ANY_STATE) ?
+			STATUS_SUCCESS : STATUS_USER_SESSION_DELETED;
+	default:
+		return STATUS_NETWORK_SESSION_EXPIRED;
+	}
+}
+
+static u32 smbsrv_req_signature(struct smbsrv_req *req)
+{
+	struct smbsrv_session *sess = req->sess;
+	u16 cmd = req->hdr.command;
+
+	if (req->encrypted)
+		return STATUS_SUCCESS;	/* decryption authenticated it */
+	if (req->hdr.flags & SMB2_FLAGS_SIGNED) {
+		if (cmd == SMB2_NEGOTIATE)
+			return STATUS_INVALID_PARAMETER;
+		if (!sess) {
+			/* SESSION_SETUP of a live session, ECHO, CANCEL. */
+			sess = smbsrv_session_lookup(req->conn,
+						     req->hdr.session_id);
+			if (!sess)
+				return STATUS_USER_SESSION_DELETED;
+			req->sess = sess;
+		}
+		if (!sess->has_keys ||
+		    smbsrv_sign_verify(sess, req->pdu, req->pdu_len))
+			return STATUS_ACCESS_DENIED;
+		req->signed_in = true;
+		return STATUS_SUCCESS;
+	}
+	if (sess && sess->signing_required && cmd != SMB2_SESSION_SETUP &&
+	    smbsrv_session_valid(sess))
+		return STATUS_ACCESS_DENIED;
+	return STATUS_SUCCESS;
+}
+
+/* Data on an encrypting session or tree must come encrypted. */
+static u32 smbsrv_req_encryption(struct smbsrv_req *req)
+{
+	if (req->encrypted || !req->sess)
+		return STATUS_SUCCESS;
+	if (req->sess->encrypt_data && req->hdr.command != SMB2_SESSION_SETUP)
+		return STATUS_ACCESS_DENIED;
+	if (req->tree && (req->tree->share_flags & SMBSRV_SHARE_FLAGS_ENCRYPT))
+		return STATUS_ACCESS_DENIED;
+	return STATUS_SUCCESS;
+}
+
+static u32 smbsrv_req_related(struct smbsrv_req *req, struct smbsrv_req *prev)
+{
+	if (!prev)
+		return STATUS_INVALID_PARAMETER;
+	/* A failed request fails the requests related to it alike. */
+	if (smbsrv_status_error(prev->status))
+		return prev->status;
+	if (prev->sess) {
+		smbsrv_session_get(prev->sess);
+		req->sess = prev->sess;
+		req->hdr.session_id = prev->sess->id;
+	}
+	if (prev->tree) {
+		refcount_inc(&prev->tree->ref);
+		req->tree = prev->tree;
+		req->hdr.tree_id = prev->tree->id;
+	}
+	req->fid_persistent = prev->fid_persistent;
+	req->fid_volatile = prev->fid_volatile;
+	return STATUS_SUCCESS;
+}
+
+static u32 smbsrv_req_run(struct smbsrv_req *req, struct smbsrv_req *prev)
+{
+	struct smbsrv_conn *conn = req->conn;
+	const struct smbsrv_cmd *c;
+	u16 cmd = req->hdr.command;
+	u32 status;
+
+	if (req->hdr.flags & SMB2_FLAGS_SERVER_TO_REDIR)
+		return SMBSRV_DISCONNECT;
+	/* Nothing but NEGOTIATE until a dialect is chosen (3.3.5.2). */
+	if (!smbsrv_conn_negotiated(conn) && cmd != SMB2_NEGOTIATE)
+		return SMBSRV_DISCONNECT;
+	if (cmd != SMB2_CANCEL && !smbsrv_credits_charge(req)) {
+		pr_info_ratelimited("smbsrv: %s: MessageId %llu outside the sequence window, disconnecting\n",
+				    conn->addr, req->hdr.message_id);
+		return SMBSRV_DISCONNECT;
+	}
+	if (cmd >= SMB2_NR_COMMANDS || !smbsrv_cmds[cmd].handler)
+		return STATUS_INVALID_PARAMETER;
+	c = &smbsrv_cmds[cmd];
+
+	if (req->related) {
+		status = smbsrv_req_related(req, prev);
+		if (status)
+			return status;
+	}
+	if (c->needs & (SMBSRV_NEED_SESSION | SMBSRV_NEED_SESSION_IF_ID)) {
+		status = smbsrv_req_session(req, c);
+		if (status)
+			return status;
+	}
+	status = smbsrv_req_signature(req);
+	if (status)
+		return status;
+	if ((c->needs & SMBSRV_NEED_TREE) && !req->tree) {
+		req->tree = smbsrv_tree_lookup(req->sess, req->hdr.tree_id);
+		if (!req->tree)
+			return STATUS_NETWORK_NAME_DELETED;
+	}
+	status = smbsrv_req_encryption(req);
+	if (status)
+		return status;
+	if (smb2_body_check(req->body, req->body_len, c->struct_size))
+		return STATUS_INVALID_PARAMETER;
+	return c->handler(req);
+}
+
+/* ---- responses ---------------------------------------------------------- */
+
+/* Whose keys encrypt the response to @req; NULL: it goes out in clear. */
+static struct smbsrv_session *smbsrv_rsp_crypt_sess(struct smbsrv_req *req,
+						    struct smbsrv_session *dec)
+{
+	struct smbsrv_session *sess = req->sess;
+
+	if (req->encrypted)
+		return dec ? dec : sess;
+	if (!sess || !sess->has_keys || req->hdr.command == SMB2_NEGOTIATE ||
+	    req->hdr.command == SMB2_SESSION_SETUP)
+		return NULL;
+	if (sess->encrypt_data ||
+	    (req->tree && (req->tree->share_flags & SMBSRV_SHARE_FLAGS_ENCRYPT)))
+		return sess;
+	return NULL;
+}
+
+/* Build the error body when the handler left none; false if no memory. */
+static bool smbsrv_rsp_ensure(struct smbsrv_req *req)
+{
+	u8 *body;
+
+	if (req->status == STATUS_PENDING && !req->async) {
+		WARN_ONCE(1, "smbsrv: %s returned STATUS_PENDING without going async\n",
+			  smbsrv_cmds[req->hdr.command].name);
+		req->status = STATUS_INTERNAL_ERROR;
+		kvfree(req->rsp);
+		req->rsp = NULL;
+	}
+	if (req->rsp)
+		return true;
+	body = smbsrv_rsp_body(req, SMB2_ERR_RSP_BODY);
+	if (!body)
+		return false;
+	smb2_error_encode(body);
+	return true;
+}
+
+static bool smbsrv_rsp_should_sign(struct smbsrv_req *req, bool encrypt)
+{
+	struct smbsrv_session *sess = req->sess;
+
+	if (encrypt || !sess || !sess->has_keys)
+		return false;
+	return req->sign_rsp || req->signed_in || sess->signing_required;
+}
+
+/*
+ * Fill in a response header at @rsp for @req: @status, credits (granted
+ * by every response but the final one of an async request), flags.
+ */
+static void smbsrv_rsp_encode_hdr(struct smbsrv_req *req, u8 *rsp, u32 status,
+				  bool grant)
+{
+	u32 flags = req->related ? SMB2_FLAGS_RELATED_OPERATIONS : 0;
+	u16 credits = grant ? smbsrv_credits_grant(req) : 0;
+
+	if (req->async)
+		flags |= SMB2_FLAGS_ASYNC_COMMAND;
+	smb2_hdr_encode_rsp(rsp, &req->hdr, status, credits, flags,
+			    req->async_id);
+	req->credits_granted = credits;
+}
+
+/* Send the responses of a chain as one frame; false: drop the connection. */
+static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
+{
+	struct smbsrv_session *crypt = NULL;
+	struct smbsrv_req *req;
+	struct kvec *iov;
+	unsigned int n = 1;
+	u32 len = 0, pad, rlen;
+	bool ok = false;
+	u8 *rsp;
+	int err;
+
+	list_for_each_entry(req, &msg->reqs, node)
+		n++;
+	if (n == 1)
+		return true;
+	iov = kmalloc_array(n, sizeof(*iov), GFP_KERNEL);
+	if (!iov)
+		return false;
+
+	n = 1;
+	list_for_each_entry(req, &msg->reqs, node) {
+		if (req->async) {
+			/* The interim response (3.3.4.2); always the last. */
+			rsp = msg->interim;
+			rlen = SMB2_HDR_SIZE + SMB2_ERR_RSP_BODY;
+			smb2_error_encode(rsp + SMB2_HDR_SIZE);
+			smbsrv_rsp_encode_hdr(req, rsp, STATUS_PENDING, true);
+		} else {
+			if (!smbsrv_rsp_ensure(req))
+				goto out;
+			rsp = req->rsp;
+			smbsrv_rsp_encode_hdr(req, rsp, req->status, true);
+			if (req->preauth_rsp && req->status != STATUS_SUCCESS)
+				smbsrv_preauth_update(req->preauth_rsp, rsp,
+						      req->rsp_len);
+			if (!list_is_last(&req->node, &msg->reqs)) {
+				pad = ALIGN(req->rsp_len, 8) - req->rsp_len;
+				memset(rsp + req->rsp_len, 0, pad);
+				req->rsp_len += pad;
+				smb2_hdr_set_next(rsp, req->rsp_len);
+			}
+			rlen = req->rsp_len;
+		}
+		if (n == 1)
+			crypt = smbsrv_rsp_crypt_sess(req, msg->enc_sess);
+		if (!req->async && smbsrv_rsp_should_sign(req, crypt) &&
+		    smbsrv_sign_pdu(req->sess, rsp, rlen))
+			goto out;
+		iov[n].iov_base = rsp;
+		iov[n].iov_len = rlen;
+		len += rlen;
+		n++;
+	}
+	if (crypt)
+		err = smbsrv_encrypt_send(msg->conn, crypt, iov, n, len);
+	else
+		err = smbsrv_send_frame(msg->conn, iov, n, len);
+	ok = !err || err == -ENOTCONN;
+out:
+	kfree(iov);
+	return ok;
+}
+
+/* ---- async requests ----------------------------------------------------- */
+
+bool smbsrv_req_can_async(const struct smbsrv_req *req)
+{
+	return req->msg && req->last && !req->async;
+}
+
+int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel)
+{
+	struct smbsrv_conn *conn = req->conn;
+
+	if (!smbsrv_req_can_async(req))
+		return -EINVAL;
+	spin_lock(&conn->lock);
+	if (smbsrv_conn_closing(conn)) {
+		spin_unlock(&conn->lock);
+		return -ENOTCONN;
+	}
+	req->async = true;
+	req->async_id = conn->next_async_id++;
+	req->cancel = cancel;
+	list_add_tail(&req->pending, &conn->pending);
+	spin_unlock(&conn->lock);
+	/* The message's reference; the completion has the first one. */
+	refcount_inc(&req->ref);
+	return 0;
+}
+
+/* Send the final response of an async request and drop it. */
+static void smbsrv_req_send_final(struct smbsrv_req *req)
+{
+	struct smbsrv_conn *conn = req->conn;
+	struct smbsrv_session *crypt;
+	struct kvec iov[2];
+
+	if (smbsrv_conn_closing(conn) || !smbsrv_rsp_ensure(req))
+		goto out;
+	smbsrv_rsp_encode_hdr(req, req->rsp, req->status, false);
+	crypt = smbsrv_rsp_crypt_sess(req, NULL);
+	if (smbsrv_rsp_should_sign(req, crypt) &&
+	    smbsrv_sign_pdu(req->sess, req->rsp, req->rsp_len))
+		goto out;
+	iov[1].iov_base = req->rsp;
+	iov[1].iov_len = req->rsp_len;
+	if (crypt)
+		smbsrv_encrypt_send(conn, crypt, iov, 2, req->rsp_len);
+	else
+		smbsrv_send_frame(conn, iov, 2, req->rsp_len);
+out:
+	smbsrv_req_put(req);
+}
+
+void smbsrv_req_complete(struct smbsrv_req *req, u32 status)
+{
+	struct smbsrv_conn *conn = req->conn;
+	bool interim_out;
+
+	spin_lock(&conn->lock);
+	list_del_init(&req->pending);
+	req->status = status;
+	interim_out = req->interim_out;
+	req->final_ready = true;
+	spin_unlock(&conn->lock);
+	/* Never before the interim response: its sender sends it then. */
+	if (interim_out)
+		smbsrv_req_send_final(req);
+}
+
+/* The interim response of @req went out (or never will). */
+static void smbsrv_req_interim_done(struct smbsrv_req *req)
+{
+	struct smbsrv_conn *conn = req->conn;
+	bool final_ready;
+
+	spin_lock(&conn->lock);
+	req->interim_out = true;
+	final_ready = req->final_ready;
+	spin_unlock(&conn->lock);
+	if (final_ready)
+		smbsrv_req_send_final(req);
+}
+
+/* Cancel the pending request CANCEL names; false when there is none. */
+bool smbsrv_cancel_one(struct smbsrv_conn *conn, const struct smb2_hdr *hdr)
+{
+	struct smbsrv_req *req, *found = NULL;
+
+	spin_lock(&conn->lock);
+	list_for_each_entry(req, &conn->pending, pending) {
+		if (req->cancelled)
+			continue;
+		if ((hdr->flags & SMB2_FLAGS_ASYNC_COMMAND) ?
+		    req->async_id == hdr->async_id :
+		    req->hdr.message_id == hdr->message_id) {
+			req->cancelled = true;
+			refcount_inc(&req->ref);
+			found = req;
+			break;
+		}
+	}
+	spin_unlock(&conn->lock);
+	if (!found)
+		return false;
+	found->cancel(found);
+	smbsrv_req_put(found);
+	return true;
+}
+
+void smbsrv_cancel_all(struct smbsrv_conn *conn)
+{
+	struct smbsrv_req *req, *found;
+
+	for (;;) {
+		found = NULL;
+		spin_lock(&conn->lock);
+		list_for_each_entry(req, &conn->pending, pending) {
+			if (!req->cancelled) {
+				req->cancelled = true;
+				refcount_inc(&req->ref);
+				found = req;
+				break;
+			}
+		}
+		spin_unlock(&conn->lock);
+		if (!found)
+			return;
+		found->cancel(found);
+		smbsrv_req_put(found);
+	}
+}
+
+/* ---- the message -------------------------------------------------------- */
+
+static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
+{
+	struct smbsrv_conn *conn = msg->conn;
+	struct smbsrv_req *req, *prev = NULL;
+	u32 off = 0;
+	int n;
+
+	while (off < len) {
+		req = kzalloc(sizeof(*req), GFP_KERNEL);
+		if (!req)
+			goto drop;
+		n = smb2_hdr_decode(m + off, len - off, &req->hdr);
+		if (n < 0) {
+			kfree(req);
+			pr_info_ratelimited("smbsrv: %s sent a malformed SMB2 header, disconnecting\n",
+					    conn->addr);
+			goto drop;
+		}
+		refcount_set(&req->ref, 1);
+		smbsrv_conn_get(conn);
+		req->conn = conn;
+		req->msg = msg;
+		INIT_LIST_HEAD(&req->pending);
+		req->pdu = m + off;
+		req->pdu_len = n;
+		req->body = req->pdu + SMB2_HDR_SIZE;
+		req->body_len = n - SMB2_HDR_SIZE;
+		req->last = off + n == len;
+		req->related = req->hdr.flags & SMB2_FLAGS_RELATED_OPERATIONS;
+		req->encrypted = msg->encrypted;
+		list_add_tail(&req->node, &msg->reqs);
+
+		req->status = smbsrv_req_run(req, prev);
+		if (req->status == SMBSRV_DISCONNECT)
+			goto drop;
+		if (req->hdr.command == SMB2_CANCEL) {
+			/* CANCEL has no response. */
+			list_del(&req->node);
+			smbsrv_req_put(req);
+		} else {
+			prev = req;
+		}
+		off += n;
+	}
+	if (smbsrv_msg_reply(msg))
+		return;
+drop:
+	smbsrv_conn_close(conn);
+}
+
+static void smbsrv_msg_free(struct smbsrv_msg *msg)
+{
+	struct smbsrv_conn *conn = msg->conn;
+	struct smbsrv_req *req, *tmp;
+
+	list_for_each_entry_safe(req, tmp, &msg->reqs, node) {
+		list_del(&req->node);
+		if (req->async) {
+			/* It lives on until its final response. */
+			req->msg = NULL;
+			smbsrv_req_interim_done(req);
+		}
+		smbsrv_req_put(req);
+	}
+	if (msg->enc_sess)
+		smbsrv_session_put(msg->enc_sess);
+	kvfree(msg->buf);
+	kfree(msg);
+	atomic_dec(&conn->inflight);
+	/* Pairs with the barrier in smbsrv_recv_work(). */
+	smp_mb__after_atomic();
+	smbsrv_recv_resume(conn);
+	smbsrv_conn_put(conn);
+}
+
+static void smbsrv_msg_work(struct work_struct *work)
+{
+	struct smbsrv_msg *msg = container_of(work, struct smbsrv_msg, work);
+	struct smbsrv_conn *conn = msg->conn;
+	u8 *m = msg->buf;
+	u32 len = msg->len, proto;
+
+	if (smbsrv_conn_closing(conn) || len < 4)
+		goto drop;
+	proto = get_unaligned_le32(m);
+	if (proto == SMB1_PROTO_NUMBER) {
+		smbsrv_smb1_negotiate(conn, m, len);
+		goto out;
+	}
+	if (proto == SMB2_TRANSFORM_PROTO_NUMBER) {
+		if (!smbsrv_conn_negotiated(conn) ||
+		    conn->dialect < SMB2_DIALECT_300 ||
+		    smbsrv_decrypt_msg(conn, m, len, &msg->enc_sess, &m, &len)) {
+			pr_info_ratelimited("smbsrv: %s sent a message that does not decrypt, disconnecting\n",
+					    conn->addr);
+			goto drop;
+		}
+		msg->encrypted = true;
+	} else if (proto != SMB2_PROTO_NUMBER) {
+		pr_info_ratelimited("smbsrv: %s sent a message of unknown protocol %08x, disconnecting\n",
+				    conn->addr, proto);
+		goto drop;
+	}
+	smbsrv_msg_run(msg, m, len);
+	goto out;
+drop:
+	smbsrv_conn_close(conn);
+out:
+	smbsrv_msg_free(msg);
+}
+
+int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len)
+{
+	struct smbsrv_msg *msg;
+
+	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	INIT_WORK(&msg->work, smbsrv_msg_work);
+	INIT_LIST_HEAD(&msg->reqs);
+	smbsrv_conn_get(conn);
+	msg->conn = conn;
+	msg->buf = buf;
+	msg->len = len;
+	atomic_inc(&conn->inflight);
+	smbsrv_sched_msg(conn, &msg->work);
+	return 0;
+}

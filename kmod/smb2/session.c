@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: SESSION_SETUP and LOGOFF (MS-SMB2 3.3.5.5, 3.3.5.6).
+ *
+ * The module never looks inside the security blob: each leg goes to the
+ * daemon (upcall.h), which answers with a status, the blob for the client
+ * and, when the logon is complete, the session key and who the user is.
+ */
+#include <linux/cred.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "../conn.h"
+#include "../session.h"
+#include "../smbsrv.h"
+#include "../upcall.h"
+#include "../wire/logon.h"
+#include "sign.h"
+#include "smb2.h"
+
+/* The credentials file access runs with for this user. */
+static const struct cred *smbsrv_user_cred(const struct smbsrv_auth_result *res)
+{
+	struct cred *cred;
+
+	cred = prepare_kernel_cred(&init_task);
+	if (!cred)
+		return NULL;
+	cred->uid = res->uid;
+	cred->euid = res->uid;
+	cred->suid = res->uid;
+	cred->fsuid = res->uid;
+	cred->gid = res->gid;
+	cred->egid = res->gid;
+	cred->sgid = res->gid;
+	cred->fsgid = res->gid;
+	if (res->groups)
+		set_groups(cred, res->groups);
+	if (!uid_eq(res->uid, GLOBAL_ROOT_UID)) {
+		cap_clear(cred->cap_inheritable);
+		cap_clear(cred->cap_permitted);
+		cap_clear(cred->cap_effective);
+		cap_clear(cred->cap_ambient);
+	}
+	return cred;
+}
+
+/* Whether the client can do SMB3 encryption on this connection. */
+static bool smbsrv_conn_can_encrypt(const struct smbsrv_conn *conn)
+{
+	return conn->dialect >= SMB2_DIALECT_300 &&
+	       conn->cipher != SMB2_CIPHER_NONE;
+}
+
+/*
+ * The logon completed: make the session valid with the daemon's verdict.
+ * Returns a status; the session flags of the response in *rsp_flags.
+ */
+static u32 smbsrv_session_establish(struct smbsrv_req *req,
+				    struct smbsrv_session *sess,
+				    struct smbsrv_auth_result *res,
+				    u16 *rsp_flags)
+{
+	struct smbsrv_conn *conn = req->conn;
+	u32 enc = READ_ONCE(smbsrv_server.knobs.encryption);
+	bool anon = res->flags & (SMBSRV_SESSION_FLAGS_GUEST |
+				  SMBSRV_SESSION_FLAGS_ANONYMOUS);
+	bool reauth = sess->state == SMBSRV_SESSION_VALID;
+	const struct cred *cred;
+	char *user, *domain;
+
+	if (!anon && !res->session_key_len)
+		return STATUS_LOGON_FAILURE;
+	cred = smbsrv_user_cred(res);
+	user = kstrdup(res->user ? res->user : "", GFP_KERNEL);
+	domain = kstrdup(res->domain ? res->domain : "", GFP_KERNEL);
+	if (!cred || !user || !domain) {
+		if (cred)
+			put_cred(cred);
+		kfree(user);
+		kfree(domain);
+		return STATUS_INSUFFICIENT_RESOURCES;
+	}
+	if (sess->cred)
+		put_cred(sess->cred);
+	kfree(sess->user);
+	kfree(sess->domain);
+	sess->cred = cred;
+	sess->user = user;
+	sess->domain = domain;
+	sess->flags = res->flags;
+
+	*rsp_flags = 0;
+	if (res->flags & SMBSRV_SESSION_FLAGS_ANONYMOUS)
+		*rsp_flags |= SMB2_SESSION_FLAG_IS_NULL;
+	else if (res->flags & SMBSRV_SESSION_FLAGS_GUEST)
+		*rsp_flags |= SMB2_SESSION_FLAG_IS_GUEST;
+
+	/* A re-authentication keeps the keys of the session (3.3.5.5.3). */
+	if (reauth || anon)
+		return STATUS_SUCCESS;
+
+	memset(sess->session_key, 0, sizeof(sess->session_key));
+	memcpy(sess->session_key, res->session_key,
+	       min_t(u32, res->session_key_len, SMBSRV_SESSION_KEY_LEN));
+	if (smbsrv_session_derive_keys(sess))
+		return STATUS_INSUFFICIENT_RESOURCES;
+	sess->has_keys = true;
+
+	if (enc == SMBSRV_CONFIG_OPT_MANDATORY) {
+		if (!smbsrv_conn_can_encrypt(conn))
+			return STATUS_ACCESS_DENIED;
+		sess->encrypt_data = true;
+		*rsp_flags |= SMB2_SESSION_FLAG_ENCRYPT_DATA;
+	}
+	sess->signing_required = !sess->encrypt_data &&
+		(conn->signing_required || conn->client_requires_signing);
+	/* 3.1.1 signs the final response; so does required signing. */
+	if (conn->dialect == SMB2_DIALECT_311 || sess->signing_required)
+		req->sign_rsp = true;
+	return STATUS_SUCCESS;
+}
+
+/* PreviousSessionId: the same user's older session goes (3.3.5.5.3). */
+static void smbsrv_session_drop_previous(struct smbsrv_session *sess,
+					 u64 prev_id)
+{
+	struct smbsrv_session *old;
+
+	if (!prev_id || prev_id == sess->id)
+		return;
+	old = smbsrv_session_lookup_any(prev_id);
+	if (!old)
+		return;
+	if (smbsrv_session_valid(old) && old->cred &&
+	    uid_eq(old->cred->fsuid, sess->cred->fsuid) &&
+	    !strcmp(old->user, sess->user))
+		smbsrv_session_end(old);
+	smbsrv_session_put(old);
+}
+
+static u32 smbsrv_upcall_status(int err)
+{
+	pr_info_ratelimited("smbsrv: session setup: the daemon did not answer (%d)\n",
+			    err);
+	return err == -ENOMEM ? STATUS_INSUFFICIENT_RESOURCES :
+				STATUS_NO_LOGON_SERVERS;
+}
+
+/* One leg; called with the session's setup lock held. */
+static u32 smbsrv_session_leg(struct smbsrv_req *req,
+			      struct smbsrv_session *sess,
+			      const struct smb2_sess_req *r)
+{
+	struct smbsrv_conn *conn = req->conn;
+	struct smbsrv_auth_result res = {};
+	u16 rsp_flags = 0;
+	u32 status;
+	u8 *body;
+	int err;
+
+	if (conn->dialect == SMB2_DIALECT_311 &&
+	    smbsrv_preauth_update(sess->preauth_hash, req->pdu, req->pdu_len))
+		return STATUS_INSUFFICIENT_RESOURCES;
+
+	err = smbsrv_upcall_session_setup(sess->id, conn->addr, conn->dialect,
+					  r->blob, r->blob_len, &res);
+	if (err)
+		return smbsrv_upcall_status(err);
+
+	status = res.status;
+	if (status == STATUS_SUCCESS) {
+		status = smbsrv_session_establish(req, sess, &res, &rsp_flags);
+		if (status == STATUS_SUCCESS) {
+			WRITE_ONCE(sess->state, SMBSRV_SESSION_VALID);
+			if (!sess->start)
+				sess->start = ktime_get_boottime_seconds();
+			set_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags);
+			smbsrv_session_drop_previous(sess, r->prev_session_id);
+		}
+	} else if (status == STATUS_MORE_PROCESSING_REQUIRED) {
+		if (conn->dialect == SMB2_DIALECT_311)
+			req->preauth_rsp = sess->preauth_hash;
+	}
+
+	if (status == STATUS_SUCCESS ||
+	    status == STATUS_MORE_PROCESSING_REQUIRED) {
+		if (res.blob_len > U16_MAX) {
+			status = STATUS_INTERNAL_ERROR;
+			goto out;
+		}
+		body = smbsrv_rsp_body(req, SMB2_SESS_RSP_FIXED +
+				       max_t(u32, res.blob_len, 1));
+		if (!body) {
+			status = STATUS_INSUFFICIENT_RESOURCES;
+			goto out;
+		}
+		req->rsp_len = SMB2_HDR_SIZE +
+			smb2_sess_rsp_encode(body, rsp_flags, res.blob_len);
+		if (res.blob_len)
+			memcpy(body + SMB2_SESS_RSP_FIXED, res.blob,
+			       res.blob_len);
+	}
+out:
+	smbsrv_auth_result_free(&res);
+	return status;
+}
+
+u32 smbsrv_smb2_session_setup(struct smbsrv_req *req)
+{
+	struct smbsrv_conn *conn = req->conn;
+	struct smbsrv_session *sess;
+	struct smb2_sess_req r;
+	u32 status;
+	bool fresh = !req->hdr.session_id;
+
+	status = smb2_sess_req_decode(req->pdu, req->pdu_len, &r);
+	if (status)
+		return status;
+	/* No multichannel: binding another connection is refused. */
+	if ((r.flags & SMB2_SESSION_REQ_FLAG_BINDING) &&
+	    conn->dialect >= SMB2_DIALECT_300)
+		return STATUS_REQUEST_NOT_ACCEPTED;
+
+	if (fresh) {
+		sess = smbsrv_session_new(conn);
+		if (IS_ERR(sess))
+			return PTR_ERR(sess) == -EUSERS ?
+				STATUS_REQUEST_NOT_ACCEPTED :
+				STATUS_INSUFFICIENT_RESOURCES;
+		memcpy(sess->preauth_hash, conn->preauth_hash,
+		       sizeof(sess->preauth_hash));
+	} else if (req->sess) {
+		/* The dispatcher found it checking the signature. */
+		sess = req->sess;
+		smbsrv_session_get(sess);
+	} else {
+		sess = smbsrv_session_lookup(conn, req->hdr.session_id);
+		if (!sess)
+			return STATUS_USER_SESSION_DELETED;
+	}
+	if (!req->sess) {
+		smbsrv_session_get(sess);
+		req->sess = sess;
+	}
+	req->hdr.session_id = sess->id;
+
+	mutex_lock(&sess->setup_lock);
+	if (sess->state == SMBSRV_SESSION_EXPIRED) {
+		status = STATUS_USER_SESSION_DELETED;
+	} else {
+		if (sess->state == SMBSRV_SESSION_VALID &&
+		    conn->dialect == SMB2_DIALECT_311)
+			/* Re-authentication restarts the hash chain. */
+			memcpy(sess->preauth_hash, conn->preauth_hash,
+			       sizeof(sess->preauth_hash));
+		status = smbsrv_session_leg(req, sess, &r);
+	}
+	mutex_unlock(&sess->setup_lock);
+
+	/* A failed logon ends the session (3.3.5.5.3). */
+	if (status != STATUS_SUCCESS &&
+	    status != STATUS_MORE_PROCESSING_REQUIRED)
+		smbsrv_session_end(sess);
+	smbsrv_session_put(sess);
+	return status;
+}
+
+u32 smbsrv_smb2_logoff(struct smbsrv_req *req)
+{
+	if (!smbsrv_rsp_body(req, SMB2_SIMPLE_SIZE))
+		return STATUS_INSUFFICIENT_RESOURCES;
+	smb2_simple_rsp_encode(req->rsp + SMB2_HDR_SIZE);
+	smbsrv_session_end(req->sess);
+	return STATUS_SUCCESS;
+}

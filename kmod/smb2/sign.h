@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smbsrv: signing, encryption and preauth integrity of SMB2 messages,
+ * as the dispatcher and the handlers need them (built on crypto.h).
+ */
+#ifndef _SMBSRV_SMB2_SIGN_H
+#define _SMBSRV_SMB2_SIGN_H
+
+#include <linux/types.h>
+#include <linux/uio.h>
+
+struct smbsrv_conn;
+struct smbsrv_session;
+
+/* Verify the signature of a request PDU: 0, or -EBADMSG. */
+int smbsrv_sign_verify(struct smbsrv_session *sess, const u8 *pdu, u32 len);
+/* Sign a response PDU in place (sets SMB2_FLAGS_SIGNED): 0 or -errno. */
+int smbsrv_sign_pdu(struct smbsrv_session *sess, u8 *pdu, u32 len);
+/* hash = SHA-512(hash || data): the 3.1.1 preauth integrity chain. */
+int smbsrv_preauth_update(u8 *hash, const void *data, u32 len);
+/* Derive the session's signing and encryption keys (3.3.5.5.3). */
+int smbsrv_session_derive_keys(struct smbsrv_session *sess);
+
+/*
+ * Decrypt a TRANSFORM message in place.  On success *sess holds a
+ * reference to the session whose keys were used and the plaintext
+ * message is at *plain (inside @buf) for *plain_len bytes.
+ */
+int smbsrv_decrypt_msg(struct smbsrv_conn *conn, u8 *buf, u32 len,
+		       struct smbsrv_session **sess, u8 **plain,
+		       u32 *plain_len);
+/*
+ * Encrypt the message in iov[1..n-1] (@len bytes) for @sess and send it
+ * as one TRANSFORM frame.
+ */
+int smbsrv_encrypt_send(struct smbsrv_conn *conn, struct smbsrv_session *sess,
+			struct kvec *iov, unsigned int n, u32 len);
+
+#endif /* _SMBSRV_SMB2_SIGN_H */

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smbsrv: the SMB2 command handler API.
+ *
+ * A received message (one frame: a single PDU or a compound chain) is
+ * processed by one worker.  For each PDU the dispatcher (dispatch.c)
+ * decodes the header, charges credits, looks up the session and tree the
+ * command needs, verifies the signature, then calls the command's handler
+ * with a struct smbsrv_req.  The handler decodes the body with the
+ * kmod/wire/ helpers (every offset and length checked there), does the
+ * work, builds its response body with smbsrv_rsp_body() and returns an
+ * NTSTATUS.  See Documentation/design.md, "How to write an SMB2 command
+ * handler".
+ */
+#ifndef _SMBSRV_SMB2_H
+#define _SMBSRV_SMB2_H
+
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+
+#include "../wire/ntstatus.h"
+#include "../wire/pdu.h"
+#include "../wire/smb2.h"
+
+struct smbsrv_conn;
+struct smbsrv_msg;
+struct smbsrv_session;
+struct smbsrv_tree;
+struct smbsrv_req;
+
+/*
+ * Handler return value that is not an NTSTATUS: drop the connection
+ * without answering (MS-SMB2 "the server MUST disconnect").
+ */
+#define SMBSRV_DISCONNECT	0xffffffffu
+
+/* Called when CANCEL names a pending async request, or on teardown. */
+typedef void (*smbsrv_cancel_fn)(struct smbsrv_req *req);
+
+struct smbsrv_req {
+	struct smbsrv_conn *conn;	/* always valid (a reference) */
+	struct smbsrv_msg *msg;		/* the message; NULL once async */
+	struct list_head node;		/* in the message's response list */
+	refcount_t ref;			/* > 1 only while CANCEL holds it */
+	u32 charge;			/* credits this request consumed */
+
+	/* The request PDU: header and body, inside the message buffer. */
+	struct smb2_hdr hdr;
+	const u8 *pdu;
+	u32 pdu_len;
+	const u8 *body;			/* pdu + SMB2_HDR_SIZE */
+	u32 body_len;
+
+	/*
+	 * Looked up by the dispatcher when the command's table entry asks
+	 * for them (references, dropped after the response is sent); for a
+	 * related compound request they come from the previous request.
+	 */
+	struct smbsrv_session *sess;
+	struct smbsrv_tree *tree;
+
+	/*
+	 * FileId of a related compound chain: a handler that creates an open
+	 * stores its id here; a related request whose FileId is all 0xFF
+	 * uses it (smbsrv_req_file_id()).
+	 */
+	u64 fid_persistent;
+	u64 fid_volatile;
+
+	/* The response: 64-byte header followed by the body. */
+	u8 *rsp;
+	u32 rsp_len;			/* header + body */
+	u32 status;			/* NTSTATUS sent */
+	u16 credits_granted;
+
+	/* Flags the dispatcher works out. */
+	bool last;			/* last PDU of the message */
+	bool related;			/* SMB2_FLAGS_RELATED_OPERATIONS */
+	bool signed_in;			/* the request was signed and verified */
+	bool encrypted;			/* the message came encrypted */
+	bool sign_rsp;			/* sign the response */
+	/*
+	 * 3.1.1 preauth integrity: a handler points this at the hash its
+	 * response must be folded into (NEGOTIATE, SESSION_SETUP legs).
+	 */
+	u8 *preauth_rsp;
+
+	/* Async state (smbsrv_req_go_async()), under conn->lock. */
+	bool async;
+	bool cancelled;
+	bool interim_out;		/* the interim response was sent */
+	bool final_ready;		/* smbsrv_req_complete() was called */
+	u64 async_id;
+	smbsrv_cancel_fn cancel;
+	struct list_head pending;	/* conn->pending, under conn->lock */
+	void *priv;			/* the handler's, for async completion */
+};
+
+struct smbsrv_cmd {
+	const char *name;
+	u32 (*handler)(struct smbsrv_req *req);
+	u16 struct_size;		/* the request's StructureSize */
+	unsigned int needs;		/* SMBSRV_NEED_* */
+};
+
+/* The command table (table.c), indexed by command. */
+extern const struct smbsrv_cmd smbsrv_cmds[SMB2_NR_COMMANDS];
+
+/* What the dispatcher must establish before calling a handler. */
+#define SMBSRV_NEED_NEGOTIATED	0x1	/* a dialect was negotiated */
+#define SMBSRV_NEED_SESSION	0x2	/* a valid session (req->sess) */
+#define SMBSRV_NEED_TREE	0x4	/* a tree connect (req->tree) */
+#define SMBSRV_NEED_ANY_STATE	0x8	/* ... in progress sessions too */
+#define SMBSRV_NEED_SESSION_IF_ID 0x10	/* a session when SessionId != 0 */
+
+/*
+ * Allocate the response for @req with a body of @size bytes, zeroed, and
+ * return the body (the header is filled in by the dispatcher).  Returns
+ * NULL when out of memory (return STATUS_INSUFFICIENT_RESOURCES then).
+ * May be called again to replace a smaller response.
+ */
+void *smbsrv_rsp_body(struct smbsrv_req *req, u32 size);
+
+/*
+ * Check the CreditCharge of a request against the payload it moves
+ * (MS-SMB2 3.3.5.2.5): READ, WRITE, IOCTL, QUERY_DIRECTORY and the like
+ * call this with the larger of their send and response payloads.
+ * Returns STATUS_SUCCESS or STATUS_INVALID_PARAMETER.
+ */
+u32 smbsrv_req_check_charge(struct smbsrv_req *req, u32 payload);
+
+/*
+ * The FileId a request names, resolving the related-compound "use the
+ * previous one" value (all 0xFF) to the chain's.
+ */
+void smbsrv_req_file_id(struct smbsrv_req *req, const u8 *field,
+			u64 *persistent, u64 *volatile_id);
+
+/*
+ * Going async (MS-SMB2 3.3.4.2): a handler that must wait (a lock, a
+ * change notification) calls smbsrv_req_go_async() and returns
+ * STATUS_PENDING.  The dispatcher sends an interim response carrying an
+ * AsyncId and the credits granted; the request then lives on its own
+ * (req->msg is NULL: copy what you need from the body first).  Exactly one
+ * smbsrv_req_complete() follows, from any process context, once the
+ * handler has built its final response (or with an error status and no
+ * body).  @cancel runs (once, in process context, with no lock held) when
+ * CANCEL names the request, its session or tree goes away or the
+ * connection closes; it must make the operation complete soon, typically
+ * with STATUS_CANCELLED.  Only the last request of a compound may go
+ * async: smbsrv_req_can_async() says whether this one may; others wait in
+ * the worker.
+ */
+bool smbsrv_req_can_async(const struct smbsrv_req *req);
+int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel);
+void smbsrv_req_complete(struct smbsrv_req *req, u32 status);
+
+/* Handlers of the protocol core. */
+u32 smbsrv_smb2_negotiate(struct smbsrv_req *req);
+u32 smbsrv_smb2_session_setup(struct smbsrv_req *req);
+u32 smbsrv_smb2_logoff(struct smbsrv_req *req);
+u32 smbsrv_smb2_tree_connect(struct smbsrv_req *req);
+u32 smbsrv_smb2_tree_disconnect(struct smbsrv_req *req);
+u32 smbsrv_smb2_echo(struct smbsrv_req *req);
+u32 smbsrv_smb2_cancel(struct smbsrv_req *req);
+u32 smbsrv_smb2_ioctl(struct smbsrv_req *req);
+
+/* Answer an SMB1 negotiate carrying the SMB2 dialect strings. */
+void smbsrv_smb1_negotiate(struct smbsrv_conn *conn, const u8 *buf, u32 len);
+
+/*
+ * Hand a received message (kvmalloc()ed, now owned by the callee) to a
+ * worker.  Returns 0, or -ENOMEM (the caller frees @buf).
+ */
+int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len);
+
+int smbsrv_smb2_init(void);
+void smbsrv_smb2_exit(void);
+
+/* Server identity (negotiate.c). */
+extern u8 smbsrv_server_guid[16];
+u64 smbsrv_filetime_now(void);
+
+/* Cancel the pending request a CANCEL names; false when none matches. */
+bool smbsrv_cancel_one(struct smbsrv_conn *conn, const struct smb2_hdr *hdr);
+/* Cancel every pending async request of @conn (teardown). */
+void smbsrv_cancel_all(struct smbsrv_conn *conn);
+
+#endif /* _SMBSRV_SMB2_H */

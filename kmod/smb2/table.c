@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: the SMB2 command table.  One line per command: its handler, the
+ * StructureSize of its request and what the dispatcher establishes first.
+ */
+#include "smb2.h"
+
+#define NEG	SMBSRV_NEED_NEGOTIATED
+#define SESS	(SMBSRV_NEED_NEGOTIATED | SMBSRV_NEED_SESSION)
+#define TREE	(SESS | SMBSRV_NEED_TREE)
+
+const struct smbsrv_cmd smbsrv_cmds[SMB2_NR_COMMANDS] = {
+	[SMB2_NEGOTIATE] = { "NEGOTIATE", smbsrv_smb2_negotiate,
+			     SMB2_NEG_REQ_SIZE, 0 },
+	[SMB2_SESSION_SETUP] = { "SESSION_SETUP", smbsrv_smb2_session_setup,
+				 SMB2_SESS_REQ_SIZE, NEG },
+	[SMB2_LOGOFF] = { "LOGOFF", smbsrv_smb2_logoff, SMB2_SIMPLE_SIZE,
+			  SESS | SMBSRV_NEED_ANY_STATE },
+	[SMB2_TREE_CONNECT] = { "TREE_CONNECT", smbsrv_smb2_tree_connect,
+				SMB2_TCON_REQ_SIZE, SESS },
+	[SMB2_TREE_DISCONNECT] = { "TREE_DISCONNECT",
+				   smbsrv_smb2_tree_disconnect,
+				   SMB2_SIMPLE_SIZE, TREE },
+	[SMB2_IOCTL] = { "IOCTL", smbsrv_smb2_ioctl, SMB2_IOCTL_REQ_SIZE, TREE },
+	[SMB2_CANCEL] = { "CANCEL", smbsrv_smb2_cancel, SMB2_SIMPLE_SIZE, NEG },
+	[SMB2_ECHO] = { "ECHO", smbsrv_smb2_echo, SMB2_SIMPLE_SIZE,
+			NEG | SMBSRV_NEED_SESSION_IF_ID },
+};

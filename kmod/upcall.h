@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smbsrv: upcalls to the daemon (session setup, tree connect, IPC$ pipes).
+ *
+ * Each upcall sends a *-req event carrying a fresh handle to the daemon's
+ * netlink socket and sleeps until the daemon answers with the matching
+ * *-done command (same handle, same socket), until the upcall-timeout knob
+ * expires, or until the daemon's socket closes.  The functions return:
+ *
+ *   0           the daemon answered; the result is filled in (the NTSTATUS
+ *               in it is the daemon's verdict, which may be a failure)
+ *   -ENOTCONN   no daemon attached, or its socket closed while waiting
+ *   -ETIMEDOUT  no answer within the upcall-timeout knob
+ *   -EPROTO     the daemon's answer was malformed (it is told why)
+ *   -EINTR      the waiting task was killed
+ *   -ENOMEM, -ENOBUFS (the daemon's socket queue is full), -EMSGSIZE
+ *
+ * An answer that arrives after the upcall gave up is refused with ENOENT
+ * and otherwise ignored.  They sleep: call them from process context
+ * without spinlocks held.  The strings passed in must be NUL-terminated
+ * UTF-8 and fit the spec's max-len for them (longer ones: -EINVAL).
+ */
+#ifndef _SMBSRV_UPCALL_H
+#define _SMBSRV_UPCALL_H
+
+#include <linux/cred.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+
+struct genl_info;
+
+/* Longest binary attribute netlink can carry (nla_len is 16 bits). */
+#define SMBSRV_UPCALL_DATA_MAX	(U16_MAX - 4)
+#define SMBSRV_SESSION_KEY_MAX	64
+
+struct smbsrv_auth_result {
+	u32 status;			/* NTSTATUS of this leg */
+	void *blob;			/* security blob for the client, or NULL */
+	u32 blob_len;
+	u8 session_key[SMBSRV_SESSION_KEY_MAX];
+	u32 session_key_len;		/* 0: none (anonymous, guest) */
+	/*
+	 * Set when status is STATUS_SUCCESS (the daemon must send uid and
+	 * gid then): valid uid/gid, groups never NULL (possibly empty,
+	 * sorted), user and domain never NULL (possibly "").  On other
+	 * statuses uid/gid are invalid and groups/user/domain may be NULL.
+	 */
+	kuid_t uid;
+	kgid_t gid;
+	struct group_info *groups;
+	u32 flags;			/* enum smbsrv_session_flags */
+	char *user;
+	char *domain;
+};
+
+/* One session setup leg: hand the client's security blob to the daemon. */
+int smbsrv_upcall_session_setup(u64 session_id, const char *client_addr,
+				u32 dialect, const void *blob, u32 blob_len,
+				struct smbsrv_auth_result *res);
+/* Free what a successful smbsrv_upcall_session_setup() allocated. */
+void smbsrv_auth_result_free(struct smbsrv_auth_result *res);
+
+/* What a tree connect resolved to; immutable once published, refcounted. */
+struct smbsrv_share_info {
+	refcount_t ref;
+	char *name;			/* never NULL */
+	char *path;			/* absolute; NULL only for IPC */
+	u32 flags;			/* enum smbsrv_share_flags */
+	kuid_t force_uid;		/* INVALID_UID when not forced */
+	kgid_t force_gid;		/* INVALID_GID when not forced */
+	umode_t create_mask;		/* ksmbd's defaults when not sent: */
+	umode_t directory_mask;		/* 0744, 0755, 0, 0 */
+	umode_t force_create_mode;
+	umode_t force_directory_mode;
+	char *veto_files;		/* "/pattern/pattern/", or NULL */
+	u32 max_connections;		/* 0: no limit */
+};
+
+/*
+ * Ask the daemon whether this session may connect to @share_name.  On 0,
+ * *status is the daemon's NTSTATUS and, when it is STATUS_SUCCESS, *share
+ * holds a reference the caller drops with smbsrv_share_info_put();
+ * otherwise *share is NULL.
+ */
+int smbsrv_upcall_tree_connect(u64 session_id, const char *user, kuid_t uid,
+			       u32 session_flags, const char *client_addr,
+			       const char *share_name, u32 *status,
+			       struct smbsrv_share_info **share);
+void smbsrv_share_info_put(struct smbsrv_share_info *share);
+
+static inline struct smbsrv_share_info *
+smbsrv_share_info_get(struct smbsrv_share_info *share)
+{
+	refcount_inc(&share->ref);
+	return share;
+}
+
+/*
+ * Named-pipe I/O on IPC$ (@op: enum smbsrv_rpc_op).  On 0, *status is the
+ * daemon's NTSTATUS and *out (kvfree() it; NULL when *out_len is 0) holds
+ * at most @max_out bytes of its answer.  @len and @max_out are at most
+ * SMBSRV_UPCALL_DATA_MAX.
+ */
+int smbsrv_upcall_rpc(u64 session_id, const char *user, u32 pipe_id, u32 op,
+		      const char *pipe_name, const void *data, u32 len,
+		      u32 max_out, u32 *status, void **out, u32 *out_len);
+
+/* Fail every upcall waiting on the daemon at @portid with -ENOTCONN. */
+void smbsrv_upcall_cancel(u32 portid);
+/* Fail every pending upcall (module exit). */
+void smbsrv_upcall_cancel_all(void);
+
+#endif /* _SMBSRV_UPCALL_H */

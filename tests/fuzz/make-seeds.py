@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Write the seed corpora of the fuzz targets (corpus/NAME/*): well-formed
+messages of every kind the wire decoders handle, built with the selftests'
+raw SMB2 client.  Run it again when a decoder learns a new message."""
+
+import os
+import struct
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "../selftests/host"))
+from smb2raw import (ECHO, FLAG_RELATED, IOCTL, NEGOTIATE,  # noqa: E402
+                     SESSION_SETUP, TREE_CONNECT, header, list_ctx,
+                     negotiate_body, preauth_ctx, smb1_negotiate)
+
+
+def write(target, name, data):
+    d = os.path.join(here, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def main():
+    all_d = [0x0202, 0x0210, 0x0300, 0x0302, 0x0311]
+    ctxs = [preauth_ctx(), list_ctx(2, [1, 2, 3, 4]), list_ctx(8, [0, 1, 2]),
+            (5, "server".encode("utf-16-le")), (3, struct.pack(
+                "<HHIH", 1, 0, 0, 1))]
+    write("smb2_msg", "negotiate-311", header(NEGOTIATE, 0) +
+          negotiate_body(all_d, ctxs))
+    write("smb2_msg", "negotiate-21", header(NEGOTIATE, 0) +
+          negotiate_body([0x0202, 0x0210]))
+    write("smb2_msg", "smb1-negotiate", smb1_negotiate(
+        ["NT LM 0.12", "SMB 2.002", "SMB 2.???"]))
+    blob = b"NTLMSSP\0\x01\0\0\0" + b"\x07\x82\x08\xa2" + b"\0" * 16
+    write("smb2_msg", "session-setup", header(SESSION_SETUP, 1) +
+          struct.pack("<HBBIIHHQ", 25, 0, 1, 0, 0, 88, len(blob), 0) + blob)
+    path = "\\\\127.0.0.1\\demo".encode("utf-16-le")
+    write("smb2_msg", "tree-connect", header(TREE_CONNECT, 2, session=1) +
+          struct.pack("<HHHH", 9, 0, 72, len(path)) + path)
+    vneg = struct.pack("<I16sHH", 0x7f, b"g" * 16, 1, 2) + \
+        struct.pack("<HH", 0x0300, 0x0302)
+    write("smb2_msg", "ioctl-vneg", header(IOCTL, 3, session=1, tree=1) +
+          struct.pack("<HHIQQIIIIIIII", 57, 0, 0x00140204, ~0 & (2**64 - 1),
+                      ~0 & (2**64 - 1), 120, len(vneg), 0, 0, 0, 24, 1, 0) +
+          vneg)
+    echo = struct.pack("<HH", 4, 0)
+    write("smb2_msg", "compound-echo",
+          header(ECHO, 4, next_cmd=72) + echo + b"\0" * 4 +
+          header(ECHO, 5, flags=FLAG_RELATED) + echo)
+    write("smb2_msg", "transform", b"\xfdSMB" + b"\0" * 32 +
+          struct.pack("<IHHQ", 68, 0, 1, 1) + header(ECHO, 6) + echo)
+    write("seqwin", "grants-and-ids", bytes([64, 1, 10, 0, 0, 0, 0,
+                                             2, 1, 0, 10, 2, 0, 0]))
+    write("seqwin", "skipping", bytes([16, 1, 16, 0] + [2, 3, 0] * 20))
+
+
+if __name__ == "__main__":
+    main()
