@@ -12,34 +12,13 @@
 #include <iostream>
 #include <string>
 
+#include "bytes.hpp"
 #include "config.hpp"
 #include "params.hpp"
 #include "rpc/rpc.hpp"
 
 using namespace smbsrv;
 
-namespace {
-
-Bytes unhex(const std::string &s)
-{
-	Bytes b;
-	for (size_t i = 0; i + 1 < s.size(); i += 2)
-		b.push_back(static_cast<uint8_t>(std::stoul(s.substr(i, 2), nullptr, 16)));
-	return b;
-}
-
-std::string hex(const Bytes &b)
-{
-	static const char digits[] = "0123456789abcdef";
-	std::string s;
-	for (uint8_t c : b) {
-		s += digits[c >> 4];
-		s += digits[c & 15];
-	}
-	return s.empty() ? "-" : s;
-}
-
-} // namespace
 
 int main(int argc, char **argv)
 {
@@ -60,7 +39,14 @@ int main(int argc, char **argv)
 		std::cout << "NO-SUCH-PIPE" << std::endl;
 		return 0;
 	}
-	for (std::string line; std::getline(std::cin, line);)
-		std::cout << hex(pipe->process(unhex(line))) << std::endl;
+	for (std::string line; std::getline(std::cin, line);) {
+		Bytes in;
+		if (!from_hex(line, in)) {
+			std::cerr << "rpc-driver: not hex: " << line << "\n";
+			return 2;
+		}
+		Bytes out = pipe->process(in);
+		std::cout << (out.empty() ? "-" : to_hex(out)) << std::endl;
+	}
 	return 0;
 }

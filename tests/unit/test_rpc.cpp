@@ -25,8 +25,7 @@ namespace {
 Bytes unhex(const std::string &s)
 {
 	Bytes b;
-	for (size_t i = 0; i + 1 < s.size(); i += 2)
-		b.push_back(static_cast<uint8_t>(std::stoul(s.substr(i, 2), nullptr, 16)));
+	REQUIRE(from_hex(s, b));
 	return b;
 }
 
