@@ -68,20 +68,9 @@ check "three reloads" wait_for 10 test "$(reloads)" = 3
 check "smbsrvctl reload" ctl reload
 check "four reloads" wait_for 10 test "$(reloads)" = 4
 
-# Live control: what the module answers, or its refusal in one line.
-answers_or_refuses() { # HEADER COMMAND...
-	_h=$1
-	shift
-	_out=$(smbsrvctl "$@" 2>/tmp/ctl.err)
-	_rc=$?
-	if [ $_rc -eq 0 ]; then
-		echo "$_out" | head -1 | grep -q "^$_h"
-	else
-		[ $_rc -eq 1 ] && [ "$(wc -l < /tmp/ctl.err)" -eq 1 ] && grep -q "^smbsrvctl: " /tmp/ctl.err
-	fi
-}
-check "sessions: a table, or the module's refusal in one line" answers_or_refuses SESSION sessions
-check "connections: a table, or the module's refusal in one line" answers_or_refuses CONNECTION connections
+# Live control against the module (no client connected: empty tables).
+check "sessions: the table header" sh -c "smbsrvctl sessions | head -1 | grep -q '^SESSION  *USER  *CLIENT  *DIALECT  *SIGNING  *ENCRYPTION'"
+check "connections: the table header" sh -c "smbsrvctl connections | head -1 | grep -q '^CONNECTION  *CLIENT  *DIALECT'"
 check "stats shows the module's counters" sh -c "smbsrvctl stats | grep -q '^connections: [0-9]'"
 out=$(smbsrvctl set route-policy sideways 2>&1)
 rc=$?
@@ -91,8 +80,8 @@ else
 	not_ok "set with an invalid value is refused before the module is asked"
 	diag "rc=$rc $out"
 fi
-check "set: the knob is changed, or the module's refusal in one line" \
-	answers_or_refuses "route policy = unbound" set route-policy unbound
+check "set route-policy unbound" sh -c "smbsrvctl set route-policy unbound | grep -q '^route policy = unbound'"
+check "status shows the knob changed" sh -c "smbsrvctl status | grep -qE '^  route policy +unbound'"
 check "kill of an unknown session is refused in one line" \
 	sh -c "! smbsrvctl kill session 0x1234 2>/tmp/ctl.err && [ \$(wc -l < /tmp/ctl.err) -eq 1 ]"
 
