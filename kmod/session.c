@@ -211,6 +211,8 @@ void smbsrv_tree_put(struct smbsrv_tree *tree)
 		return;
 	if (tree->root.mnt)
 		path_put(&tree->root);
+	if (tree->cred)
+		put_cred(tree->cred);
 	smbsrv_share_info_put(tree->share);
 	smbsrv_session_put(tree->sess);
 	call_rcu(&tree->rcu, smbsrv_tree_free_rcu);
@@ -306,8 +308,11 @@ static void smbsrv_open_free_rcu(struct rcu_head *head)
 
 void smbsrv_open_put(struct smbsrv_open *op)
 {
+	might_sleep();
 	if (!refcount_dec_and_test(&op->ref))
 		return;
+	if (op->ops->release)
+		op->ops->release(op);
 	smbsrv_tree_put(op->tree);
 	call_rcu(&op->rcu, smbsrv_open_free_rcu);
 }

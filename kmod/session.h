@@ -78,7 +78,12 @@ struct smbsrv_tree {
 	struct smbsrv_share_info *share;	/* referenced */
 	u32 share_flags;		/* enum smbsrv_share_flags (uapi) */
 	u32 maximal_access;
-	/* Disk shares: the share root, resolved with the user's cred. */
+	/*
+	 * Disk shares: whose rights file access runs with (the session's,
+	 * with force user/group applied: smbsrv_vfs_tree_cred()), and the
+	 * share root, resolved with them.
+	 */
+	const struct cred *cred;
 	struct path root;
 	struct rcu_head rcu;
 };
@@ -86,8 +91,14 @@ struct smbsrv_tree {
 struct smbsrv_open;
 
 struct smbsrv_open_ops {
-	/* Release what the open holds (the file); called once, may sleep. */
+	/* End the open (CLOSE semantics); called once, may sleep. */
 	void (*close)(struct smbsrv_open *op);
+	/*
+	 * Release what the open holds (the file), at the last reference,
+	 * in process context: requests still holding a reference after the
+	 * close keep using it safely until then.  May sleep; may be NULL.
+	 */
+	void (*release)(struct smbsrv_open *op);
 	/*
 	 * Free the containing object, at the last reference, after an RCU
 	 * grace period: runs in softirq context, must not sleep.
@@ -163,6 +174,7 @@ int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 		       const struct smbsrv_open_ops *ops);
 struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_req *req,
 				       u64 persistent, u64 volatile_id);
+/* Drop a reference; the last one releases the open (may sleep). */
 void smbsrv_open_put(struct smbsrv_open *op);
 /* Remove from the table and close.  Idempotent. */
 void smbsrv_open_end(struct smbsrv_open *op);

@@ -166,6 +166,13 @@ u32 smbsrv_smb2_echo(struct smbsrv_req *req);
 u32 smbsrv_smb2_cancel(struct smbsrv_req *req);
 u32 smbsrv_smb2_ioctl(struct smbsrv_req *req);
 
+/* File service I: create.c, close.c, rw.c. */
+u32 smbsrv_smb2_create(struct smbsrv_req *req);
+u32 smbsrv_smb2_close(struct smbsrv_req *req);
+u32 smbsrv_smb2_flush(struct smbsrv_req *req);
+u32 smbsrv_smb2_read(struct smbsrv_req *req);
+u32 smbsrv_smb2_write(struct smbsrv_req *req);
+
 /* Answer an SMB1 negotiate carrying the SMB2 dialect strings. */
 void smbsrv_smb1_negotiate(struct smbsrv_conn *conn, const u8 *buf, u32 len);
 

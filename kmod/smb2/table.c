@@ -3,6 +3,8 @@
  * smbsrv: the SMB2 command table.  One line per command: its handler, the
  * StructureSize of its request and what the dispatcher establishes first.
  */
+#include "../wire/create.h"
+#include "../wire/rw.h"
 #include "smb2.h"
 
 #define NEG	SMBSRV_NEED_NEGOTIATED
@@ -21,6 +23,12 @@ const struct smbsrv_cmd smbsrv_cmds[SMB2_NR_COMMANDS] = {
 	[SMB2_TREE_DISCONNECT] = { "TREE_DISCONNECT",
 				   smbsrv_smb2_tree_disconnect,
 				   SMB2_SIMPLE_SIZE, TREE },
+	[SMB2_CREATE] = { "CREATE", smbsrv_smb2_create, SMB2_CREATE_REQ_SIZE,
+			  TREE },
+	[SMB2_CLOSE] = { "CLOSE", smbsrv_smb2_close, SMB2_CLOSE_REQ_SIZE, TREE },
+	[SMB2_FLUSH] = { "FLUSH", smbsrv_smb2_flush, SMB2_FLUSH_REQ_SIZE, TREE },
+	[SMB2_READ] = { "READ", smbsrv_smb2_read, SMB2_READ_REQ_SIZE, TREE },
+	[SMB2_WRITE] = { "WRITE", smbsrv_smb2_write, SMB2_WRITE_REQ_SIZE, TREE },
 	[SMB2_IOCTL] = { "IOCTL", smbsrv_smb2_ioctl, SMB2_IOCTL_REQ_SIZE, TREE },
 	[SMB2_CANCEL] = { "CANCEL", smbsrv_smb2_cancel, SMB2_SIMPLE_SIZE, NEG },
 	[SMB2_ECHO] = { "ECHO", smbsrv_smb2_echo, SMB2_SIMPLE_SIZE,

@@ -14,6 +14,7 @@
 #include "../session.h"
 #include "../smbsrv.h"
 #include "../upcall.h"
+#include "../vfs.h"
 #include "../wire/logon.h"
 #include "smb2.h"
 
@@ -33,7 +34,11 @@ static u32 smbsrv_tree_open_root(struct smbsrv_session *sess,
 
 	if (!tree->share->path)
 		return STATUS_BAD_NETWORK_NAME;
-	old = override_creds(sess->cred);
+	/* force user / force group: the tree's own credentials. */
+	tree->cred = smbsrv_vfs_tree_cred(sess->cred, tree->share);
+	if (!tree->cred)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	old = override_creds(tree->cred);
 	err = kern_path(tree->share->path, LOOKUP_FOLLOW | LOOKUP_DIRECTORY,
 			&tree->root);
 	revert_creds(old);

@@ -54,6 +54,62 @@ def main():
     write("seqwin", "grants-and-ids", bytes([64, 1, 10, 0, 0, 0, 0,
                                              2, 1, 0, 10, 2, 0, 0]))
     write("seqwin", "skipping", bytes([16, 1, 16, 0] + [2, 3, 0] * 20))
+    file_seeds()
+
+
+def create_ctx(tag, data, last):
+    """One create context (MS-SMB2 2.2.13.2), padded unless it is last."""
+    c = struct.pack("<IHHHHI", 0, 16, len(tag), 0, 24 if data else 0,
+                    len(data)) + tag + b"\0" * (8 - len(tag) % 8 or 8)
+    c = c[:24] + data
+    if not last:
+        c += b"\0" * (-len(c) % 8)
+        c = struct.pack("<I", len(c)) + c[4:]
+    return c
+
+
+def create_body(name, ctxs=b"", disposition=3, options=0x40):
+    n = name.encode("utf-16-le")
+    body = struct.pack("<HBBIQQIIIIIHHII", 57, 0, 9, 2, 0, 0, 0x12019F, 0x80,
+                       7, disposition, options, 120, len(n), 0, 0) + n
+    if ctxs:
+        body += b"\0" * (-(64 + len(body)) % 8)
+        off = 64 + len(body)
+        body = body[:48] + struct.pack("<II", off, len(ctxs)) + body[56:]
+        body += ctxs
+    return body or b"\0"
+
+
+def file_seeds():
+    """CREATE/CLOSE/FLUSH/READ/WRITE PDUs and DOS attribute xattrs."""
+    ea = struct.pack("<IBBH", 0, 0, 3, 2) + b"KEY\0v1"
+    ctxs = (create_ctx(b"MxAc", b"", False) +
+            create_ctx(b"QFid", b"", False) +
+            create_ctx(b"ExtA", ea, False) +
+            create_ctx(b"AlSi", struct.pack("<Q", 1 << 20), False) +
+            create_ctx(b"DH2Q", b"\0" * 32, False) +
+            create_ctx(b"RqLs", b"\0" * 32, True))
+    write("file", "create-contexts", header(5, 5, session=1, tree=1) +
+          create_body("dir\\file.txt", ctxs))
+    write("file", "create-stream", header(5, 6, session=1, tree=1) +
+          create_body("file:stream:$DATA"))
+    write("file", "create-root", header(5, 7, session=1, tree=1) +
+          create_body("", disposition=1, options=1))
+    fid = struct.pack("<QQ", 1, 1)
+    write("file", "close", header(6, 8, session=1, tree=1) +
+          struct.pack("<HHI", 24, 1, 0) + fid)
+    write("file", "flush", header(7, 9, session=1, tree=1) +
+          struct.pack("<HHI", 24, 0, 0) + fid)
+    write("file", "read", header(8, 10, session=1, tree=1) +
+          struct.pack("<HBBIQ16sIIIHHB", 49, 80, 0, 4096, 0, fid, 1, 0, 0, 0,
+                      0, 0))
+    write("file", "write", header(9, 11, session=1, tree=1) +
+          struct.pack("<HHIQ16sIIHHI", 49, 112, 5, 2**64 - 1, fid, 0, 0, 0,
+                      0, 1) + b"hello")
+    write("file", "dosattr-v4", b"\0\0" + struct.pack("<HHHIIQQ", 4, 4, 0,
+                                                      0x51, 0x20, 1, 1))
+    write("file", "dosattr-v5", b"0x20\0\0" + struct.pack(
+        "<HHHIIQ", 5, 5, 0, 0x11, 0x20, 1))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: open files and the per-inode state they share (see file.h).
+ */
+#include <linux/file.h>
+#include <linux/hashtable.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "file.h"
+#include "smb2/smb2.h"
+#include "vfs.h"
+#include "wire/fscc.h"
+#include "wire/ntstatus.h"
+
+static DEFINE_SPINLOCK(smbsrv_fnodes_lock);
+static DEFINE_HASHTABLE(smbsrv_fnodes, 10);
+
+/* ---- per-inode state ---------------------------------------------------- */
+
+static struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode)
+{
+	struct smbsrv_fnode *fn, *new = NULL;
+
+	for (;;) {
+		spin_lock(&smbsrv_fnodes_lock);
+		hash_for_each_possible(smbsrv_fnodes, fn, hash,
+				       (unsigned long)inode) {
+			if (fn->inode == inode) {
+				refcount_inc(&fn->ref);
+				spin_unlock(&smbsrv_fnodes_lock);
+				kfree(new);
+				return fn;
+			}
+		}
+		if (new) {
+			hash_add(smbsrv_fnodes, &new->hash,
+				 (unsigned long)inode);
+			spin_unlock(&smbsrv_fnodes_lock);
+			return new;
+		}
+		spin_unlock(&smbsrv_fnodes_lock);
+		new = kzalloc(sizeof(*new), GFP_KERNEL);
+		if (!new)
+			return NULL;
+		refcount_set(&new->ref, 1);
+		new->inode = inode;
+		spin_lock_init(&new->lock);
+		INIT_LIST_HEAD(&new->opens);
+	}
+}
+
+static void smbsrv_fnode_put(struct smbsrv_fnode *fn)
+{
+	spin_lock(&smbsrv_fnodes_lock);
+	if (!refcount_dec_and_test(&fn->ref)) {
+		spin_unlock(&smbsrv_fnodes_lock);
+		return;
+	}
+	hash_del(&fn->hash);
+	spin_unlock(&smbsrv_fnodes_lock);
+	if (fn->delete_cred)
+		put_cred(fn->delete_cred);
+	kfree(fn);
+}
+
+/*
+ * MS-FSA 2.1.5.1.2: only opens with data access take part in sharing;
+ * each side's access must be allowed by the other side's share access.
+ */
+static bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access,
+				  u32 o_share)
+{
+	if (!(access & FILE_DATA_ACCESS) || !(o_access & FILE_DATA_ACCESS))
+		return false;
+	if ((o_access & (FILE_READ_DATA | FILE_EXECUTE)) &&
+	    !(share & FILE_SHARE_READ))
+		return true;
+	if ((o_access & (FILE_WRITE_DATA | FILE_APPEND_DATA)) &&
+	    !(share & FILE_SHARE_WRITE))
+		return true;
+	if ((o_access & DELETE) && !(share & FILE_SHARE_DELETE))
+		return true;
+	if ((access & (FILE_READ_DATA | FILE_EXECUTE)) &&
+	    !(o_share & FILE_SHARE_READ))
+		return true;
+	if ((access & (FILE_WRITE_DATA | FILE_APPEND_DATA)) &&
+	    !(o_share & FILE_SHARE_WRITE))
+		return true;
+	if ((access & DELETE) && !(o_share & FILE_SHARE_DELETE))
+		return true;
+	return false;
+}
+
+/* Add @f to its fnode's opens unless it conflicts; under fnode->lock. */
+static u32 smbsrv_fnode_add(struct smbsrv_fnode *fn, struct smbsrv_file *f)
+{
+	struct smbsrv_file *o;
+	u32 status = STATUS_SUCCESS;
+
+	spin_lock(&fn->lock);
+	if (fn->delete_pending) {
+		status = STATUS_DELETE_PENDING;
+		goto out;
+	}
+	list_for_each_entry(o, &fn->opens, fnode_node) {
+		if (smbsrv_share_conflict(f->access, f->share_access,
+					  o->access, o->share_access)) {
+			status = STATUS_SHARING_VIOLATION;
+			goto out;
+		}
+	}
+	list_add_tail(&f->fnode_node, &fn->opens);
+out:
+	spin_unlock(&fn->lock);
+	return status;
+}
+
+/* ---- the open ----------------------------------------------------------- */
+
+/* What an open holds; after its close, at the last reference. */
+static void smbsrv_file_drop(struct smbsrv_file *f)
+{
+	const struct cred *old;
+
+	if (f->filp) {
+		/* The file's own release (locks, leases) with its rights. */
+		old = override_creds(f->cred);
+		__fput_sync(f->filp);
+		revert_creds(old);
+	}
+	if (f->fnode)
+		smbsrv_fnode_put(f->fnode);
+	put_cred(f->cred);
+}
+
+/*
+ * CLOSE semantics: off the file's opens; FILE_DELETE_ON_CLOSE makes the
+ * file pending deletion; the last open of a file pending deletion
+ * removes it, with the rights of whoever asked for the deletion.
+ */
+static void smbsrv_file_close(struct smbsrv_open *op)
+{
+	struct smbsrv_file *f = smbsrv_file_of(op);
+	struct smbsrv_fnode *fn = f->fnode;
+	const struct cred *del = NULL, *old;
+	int err;
+
+	spin_lock(&fn->lock);
+	if ((f->flags & SMBSRV_FILE_DELETE_ON_CLOSE) && !fn->delete_pending) {
+		fn->delete_pending = true;
+		fn->delete_cred = get_cred(f->cred);
+	}
+	list_del_init(&f->fnode_node);
+	if (list_empty(&fn->opens) && fn->delete_pending)
+		del = get_cred(fn->delete_cred);
+	spin_unlock(&fn->lock);
+
+	if (del) {
+		old = override_creds(del);
+		err = smbsrv_vfs_remove(&f->filp->f_path);
+		revert_creds(old);
+		put_cred(del);
+		if (err && err != -ENOENT)
+			pr_info_ratelimited("smbsrv: delete on close of %s: error %d\n",
+					    f->name, err);
+	}
+}
+
+static void smbsrv_file_release(struct smbsrv_open *op)
+{
+	smbsrv_file_drop(smbsrv_file_of(op));
+}
+
+static void smbsrv_file_free(struct smbsrv_open *op)
+{
+	struct smbsrv_file *f = smbsrv_file_of(op);
+
+	kfree(f->name);
+	kfree(f);
+}
+
+static const struct smbsrv_open_ops smbsrv_file_ops = {
+	.close = smbsrv_file_close,
+	.release = smbsrv_file_release,
+	.free = smbsrv_file_free,
+};
+
+u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
+		     const char *name, u32 access, u32 share_access,
+		     u32 options, u32 flags, struct smbsrv_file **out)
+{
+	struct smbsrv_file *f;
+	u32 status;
+	int err;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f) {
+		__fput_sync(filp);
+		return STATUS_INSUFFICIENT_RESOURCES;
+	}
+	f->filp = filp;
+	f->cred = get_cred(current_cred());
+	f->access = access;
+	f->share_access = share_access;
+	f->options = options;
+	f->flags = flags;
+	INIT_LIST_HEAD(&f->fnode_node);
+	f->name = kstrdup(name, GFP_KERNEL);
+	f->fnode = smbsrv_fnode_get(file_inode(filp));
+	if (!f->name || !f->fnode) {
+		status = STATUS_INSUFFICIENT_RESOURCES;
+		goto err;
+	}
+	status = smbsrv_fnode_add(f->fnode, f);
+	if (status)
+		goto err;
+
+	err = smbsrv_open_insert(tree, &f->open, &smbsrv_file_ops);
+	if (err) {
+		spin_lock(&f->fnode->lock);
+		list_del_init(&f->fnode_node);
+		spin_unlock(&f->fnode->lock);
+		status = err == -EMFILE ? STATUS_TOO_MANY_OPENED_FILES :
+			 err == -ENOENT ? STATUS_NETWORK_NAME_DELETED :
+					  STATUS_INSUFFICIENT_RESOURCES;
+		goto err;
+	}
+	*out = f;
+	return STATUS_SUCCESS;
+err:
+	smbsrv_file_drop(f);
+	kfree(f->name);
+	kfree(f);
+	return status;
+}
+
+struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_req *req,
+				       const u8 *file_id)
+{
+	struct smbsrv_open *op;
+	u64 p, v;
+
+	smbsrv_req_file_id(req, file_id, &p, &v);
+	op = smbsrv_open_lookup(req, p, v);
+	if (!op)
+		return NULL;
+	if (op->ops != &smbsrv_file_ops) {
+		smbsrv_open_put(op);
+		return NULL;
+	}
+	return smbsrv_file_of(op);
+}
+
+void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
+{
+	struct smbsrv_fnode *fn = f->fnode;
+	const struct cred *old = NULL;
+
+	spin_lock(&fn->lock);
+	if (pending && !fn->delete_pending) {
+		fn->delete_pending = true;
+		fn->delete_cred = get_cred(f->cred);
+	} else if (!pending && fn->delete_pending) {
+		fn->delete_pending = false;
+		old = fn->delete_cred;
+		fn->delete_cred = NULL;
+	}
+	spin_unlock(&fn->lock);
+	if (old)
+		put_cred(old);
+}
+
+bool smbsrv_file_delete_pending(struct smbsrv_file *f)
+{
+	return READ_ONCE(f->fnode->delete_pending);
+}
+
+u32 smbsrv_file_open_count(struct smbsrv_file *f)
+{
+	struct smbsrv_file *o;
+	u32 n = 0;
+
+	spin_lock(&f->fnode->lock);
+	list_for_each_entry(o, &f->fnode->opens, fnode_node)
+		n++;
+	spin_unlock(&f->fnode->lock);
+	return n;
+}

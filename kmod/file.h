@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smbsrv: open files (what a CREATE makes and a FileId names) and the
+ * per-inode state all opens of one file share.
+ *
+ * A struct smbsrv_file embeds the session's table entry (struct
+ * smbsrv_open: FileId, references, "gone" mark; session.h) and holds the
+ * struct file, the granted access, the share access and the CreateOptions
+ * of the open.  All opens of one inode hang off one struct smbsrv_fnode,
+ * found in a server-wide hash by inode: it is where sharing violations
+ * are decided (MS-FSA 2.1.5.1.2 share access checks against every other
+ * open) and where "delete pending" lives, so that the last close of a
+ * file marked for deletion removes it.
+ *
+ * Life cycle: smbsrv_file_open() (CREATE) checks sharing, registers the
+ * open with its fnode and in the session's table; handlers find it with
+ * smbsrv_file_lookup() and drop it with smbsrv_file_put(); CLOSE, tree
+ * disconnect, logoff and teardown end it (smbsrv_open_end()), which
+ * takes it off its fnode, performs a pending delete when it was the last
+ * open, and releases the struct file synchronously.  The memory goes with
+ * the last reference, after an RCU grace period.
+ */
+#ifndef _SMBSRV_FILE_H
+#define _SMBSRV_FILE_H
+
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "session.h"
+
+struct smbsrv_req;
+
+struct smbsrv_fnode {
+	refcount_t ref;
+	struct hlist_node hash;		/* smbsrv_fnodes, by inode */
+	struct inode *inode;		/* the key; pinned by the opens' files */
+	spinlock_t lock;		/* opens, delete_pending */
+	struct list_head opens;		/* struct smbsrv_file.fnode_node */
+	bool delete_pending;		/* removed at the last close */
+	/* Who set delete_pending: the removal runs with these rights. */
+	const struct cred *delete_cred;
+	struct rcu_head rcu;
+};
+
+/* struct smbsrv_file.flags */
+#define SMBSRV_FILE_DIR			0x0001	/* a directory */
+#define SMBSRV_FILE_DELETE_ON_CLOSE	0x0002	/* FILE_DELETE_ON_CLOSE */
+#define SMBSRV_FILE_REPARSE		0x0004	/* a symlink opened itself */
+
+struct smbsrv_file {
+	struct smbsrv_open open;	/* FileId and table entry: first */
+	struct file *filp;		/* O_PATH for SMBSRV_FILE_REPARSE */
+	struct smbsrv_fnode *fnode;
+	struct list_head fnode_node;	/* fnode->opens, under fnode->lock */
+	const struct cred *cred;	/* the tree's, for the close path */
+	u32 access;			/* granted access mask */
+	u32 share_access;		/* FILE_SHARE_* */
+	u32 options;			/* CreateOptions */
+	u32 flags;			/* SMBSRV_FILE_* */
+	char *name;			/* share-relative path at open, UTF-8 */
+	/* FilePositionInformation: where the last READ or WRITE ended. */
+	u64 position;
+};
+
+static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)
+{
+	return container_of(op, struct smbsrv_file, open);
+}
+
+static inline bool smbsrv_file_is_dir(const struct smbsrv_file *f)
+{
+	return f->flags & SMBSRV_FILE_DIR;
+}
+
+/*
+ * Register a new open of @filp (consumed: released on failure too) on
+ * @tree: take the fnode of its inode, refuse with STATUS_DELETE_PENDING
+ * or STATUS_SHARING_VIOLATION what conflicts with the opens there, insert
+ * it into the session's table (STATUS_TOO_MANY_OPENED_FILES at `max open
+ * files`).  @name is copied.  On success *out holds the caller's
+ * reference and the open has its FileId.  A CREATE that truncates or
+ * supersedes does so only after this succeeded, so never under another
+ * open that does not share write access.
+ */
+u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
+		     const char *name, u32 access, u32 share_access,
+		     u32 options, u32 flags, struct smbsrv_file **out);
+
+/*
+ * The open a request names by the 16-byte FileId at @file_id (resolving
+ * the related-compound 0xFF.. value), referenced; NULL when none (the
+ * caller answers STATUS_FILE_CLOSED).  Only opens made by
+ * smbsrv_file_open() are found here.
+ */
+struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_req *req,
+				       const u8 *file_id);
+
+static inline void smbsrv_file_put(struct smbsrv_file *f)
+{
+	smbsrv_open_put(&f->open);
+}
+
+/*
+ * Set or clear delete-pending on the file of @f (FileDispositionInformation
+ * and FILE_DELETE_ON_CLOSE at close).  The caller checked DELETE access
+ * and, for directories, emptiness.  Setting it makes new opens fail with
+ * STATUS_DELETE_PENDING; the last close removes the file.
+ */
+void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending);
+bool smbsrv_file_delete_pending(struct smbsrv_file *f);
+
+/* Number of opens of the file of @f (this one included). */
+u32 smbsrv_file_open_count(struct smbsrv_file *f);
+
+#endif /* _SMBSRV_FILE_H */

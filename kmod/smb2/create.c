@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: CREATE (MS-SMB2 3.3.5.9; MS-FSA 2.1.5.1 for what the object
+ * store does).
+ *
+ * The name becomes a path below the share root (wire/name.c: no "..",
+ * no absolute name, no wildcard or control character gets that far),
+ * looked up beneath the root with the tree's credentials (vfs.c), then
+ * opened or created as the disposition says.  Access is what the POSIX
+ * permissions grant (smbsrv_vfs_maximal_access()); sharing is checked
+ * against the other opens of the inode (file.c) before anything is
+ * truncated.  Create contexts: MxAc and QFid are answered, AlSi and ExtA
+ * applied, DHnQ/DH2Q and RqLs ignored (no durable handles or leases are
+ * offered), DHnC/DH2C and TWrp find nothing.
+ */
+#include <linux/fs.h>
+#include <linux/falloc.h>
+#include <linux/namei.h>
+#include <linux/slab.h>
+#include <linux/xattr.h>
+#include <uapi/linux/smbsrv.h>
+
+#include "../file.h"
+#include "../session.h"
+#include "../upcall.h"
+#include "../vfs.h"
+#include "../wire/create.h"
+#include "../wire/fscc.h"
+#include "../wire/name.h"
+#include "smb2.h"
+
+/* Longest share-relative path a CREATE may name, stream part included. */
+#define SMBSRV_PATH_MAX		PATH_MAX
+
+struct smbsrv_create {
+	struct smb2_create_req r;
+	char *path;		/* share-relative, UTF-8 */
+	const char *stream;	/* named stream, or NULL */
+	u32 access;		/* DesiredAccess, generic rights mapped */
+	bool max_allowed;	/* MAXIMUM_ALLOWED asked for */
+	u32 granted;
+	u32 action;		/* FILE_CREATED, ... */
+	u32 flags;		/* SMBSRV_FILE_* */
+	bool created;
+	bool overwrite;		/* SUPERSEDE, OVERWRITE(_IF) of an existing file */
+	struct path obj;	/* what is opened (referenced) */
+	u32 maximal;		/* maximal access, for MxAc */
+	struct smbsrv_file *f;
+	struct smbsrv_fattr fa;
+};
+
+static u32 smbsrv_map_generic(u32 access)
+{
+	if (access & GENERIC_READ)
+		access |= FILE_GENERIC_READ;
+	if (access & GENERIC_WRITE)
+		access |= FILE_GENERIC_WRITE;
+	if (access & GENERIC_EXECUTE)
+		access |= FILE_GENERIC_EXECUTE;
+	if (access & GENERIC_ALL)
+		access |= FILE_ALL_ACCESS;
+	return access & ~(GENERIC_READ | GENERIC_WRITE | GENERIC_EXECUTE |
+			  GENERIC_ALL);
+}
+
+/* What 3.3.5.9 and the object store refuse before looking at the name. */
+static u32 smbsrv_create_check(struct smbsrv_create *c)
+{
+	struct smb2_create_req *r = &c->r;
+
+	if (r->impersonation > SMB2_IMPERSONATION_DELEGATE)
+		return STATUS_BAD_IMPERSONATION_LEVEL;
+	if (r->options & FILE_OPTIONS_INVALID)
+		return STATUS_INVALID_PARAMETER;
+	if (r->options & FILE_OPTIONS_NOT_SUPPORTED)
+		return STATUS_NOT_SUPPORTED;
+	if (r->disposition > FILE_OVERWRITE_IF)
+		return STATUS_INVALID_PARAMETER;
+	if (r->attributes & ~FILE_ATTRIBUTE_CREATE_VALID)
+		return STATUS_INVALID_PARAMETER;
+	if ((r->options & FILE_DIRECTORY_FILE) &&
+	    (r->options & FILE_NON_DIRECTORY_FILE))
+		return STATUS_INVALID_PARAMETER;
+	if ((r->options & FILE_DIRECTORY_FILE) &&
+	    r->disposition != FILE_CREATE && r->disposition != FILE_OPEN &&
+	    r->disposition != FILE_OPEN_IF)
+		return STATUS_INVALID_PARAMETER;
+	if (!r->access || (r->access & ACCESS_INVALID))
+		return STATUS_ACCESS_DENIED;
+	if (r->access & ACCESS_SYSTEM_SECURITY)
+		return STATUS_PRIVILEGE_NOT_HELD;
+	c->max_allowed = r->access & MAXIMUM_ALLOWED;
+	c->access = smbsrv_map_generic(r->access & ~MAXIMUM_ALLOWED);
+	if ((r->options & FILE_DELETE_ON_CLOSE) && !(c->access & DELETE) &&
+	    !c->max_allowed)
+		return STATUS_INVALID_PARAMETER;
+	/* Reconnecting a durable handle: there are none to reconnect. */
+	if (smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT) ||
+	    smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT_V2))
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	/* Previous versions: no snapshots are offered, so none is found. */
+	if (smb2_create_has(r, SMB2_CTX_TIMEWARP_TOKEN))
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	if (smb2_create_has(r, SMB2_CTX_ALLOCATION_SIZE) &&
+	    r->ctx[SMB2_CTX_ALLOCATION_SIZE].data_len < 8)
+		return STATUS_INVALID_PARAMETER;
+	return STATUS_SUCCESS;
+}
+
+/* Check an EA list before anything is created; STATUS_SUCCESS if usable. */
+static u32 smbsrv_create_check_eas(const struct smb2_create_ctx *x)
+{
+	struct smb_ea ea;
+	u32 pos = 0;
+	int n;
+
+	while ((n = smb_ea_next(x->data, x->data_len, &pos, &ea)) > 0)
+		;
+	if (n == -EILSEQ)
+		return STATUS_INVALID_EA_NAME;
+	return n ? STATUS_INVALID_PARAMETER : STATUS_SUCCESS;
+}
+
+static void smbsrv_create_set_eas(struct smbsrv_create *c)
+{
+	const struct smb2_create_ctx *x = &c->r.ctx[SMB2_CTX_EA_BUFFER];
+	struct smb_ea ea;
+	u32 pos = 0;
+	int err;
+
+	while (smb_ea_next(x->data, x->data_len, &pos, &ea) > 0) {
+		err = smbsrv_vfs_set_ea(&c->obj, ea.name, ea.value,
+					ea.value_len);
+		if (err)
+			pr_debug("smbsrv: EA %s on %s: error %d\n", ea.name,
+				 c->path, err);
+	}
+}
+
+/* Mode bits of a new object: the share's masks and forced bits. */
+static umode_t smbsrv_create_mode(const struct smbsrv_tree *tree,
+				  const struct smbsrv_create *c, bool dir)
+{
+	const struct smbsrv_share_info *s = tree->share;
+	umode_t mode;
+
+	if (dir)
+		return (0777 & s->directory_mask) | s->force_directory_mode;
+	mode = (0777 & s->create_mask) | s->force_create_mode;
+	/* Without stored DOS attributes, READONLY is the lack of write bits. */
+	if ((c->r.attributes & FILE_ATTRIBUTE_READONLY) &&
+	    !(tree->share_flags & SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES))
+		mode &= ~0222;
+	return mode;
+}
+
+/* A name that does not exist yet. */
+static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
+			     struct smbsrv_lookup *lk)
+{
+	struct smbsrv_tree *tree = req->tree;
+	bool dir = c->r.options & FILE_DIRECTORY_FILE;
+	umode_t mode;
+	int err;
+
+	if (c->r.disposition == FILE_OPEN || c->r.disposition == FILE_OVERWRITE)
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY)
+		return STATUS_ACCESS_DENIED;
+	/* A standalone server cannot encrypt files. */
+	if (c->r.attributes & FILE_ATTRIBUTE_ENCRYPTED)
+		return STATUS_ACCESS_DENIED;
+	mode = smbsrv_create_mode(tree, c, dir);
+	err = smbsrv_vfs_create(lk, mode, dir);
+	if (err)
+		return smbsrv_vfs_status(err);
+	c->obj.mnt = mntget(lk->parent.mnt);
+	c->obj.dentry = dget(lk->dentry);
+	smbsrv_vfs_lookup_unlock(lk);
+	/* The kernel applied its umask; the share's modes are what count. */
+	err = smbsrv_vfs_chmod(&c->obj, mode);
+	if (err)
+		pr_debug("smbsrv: mode of %s: error %d\n", c->path, err);
+	c->created = true;
+	c->action = FILE_CREATED;
+	if (dir)
+		c->flags |= SMBSRV_FILE_DIR;
+	c->maximal = smbsrv_vfs_maximal_access(tree, &c->obj);
+	/* The creator gets what it asked for. */
+	c->granted = c->access | (c->max_allowed ? c->maximal : 0);
+	return STATUS_SUCCESS;
+}
+
+/* An existing object: the checks MS-FSA makes before opening it. */
+static u32 smbsrv_create_existing(struct smbsrv_req *req,
+				  struct smbsrv_create *c)
+{
+	struct smbsrv_tree *tree = req->tree;
+	struct inode *inode = d_inode(c->obj.dentry);
+	u32 disp = c->r.disposition, need, attrs;
+	bool dir = S_ISDIR(inode->i_mode);
+	int err;
+
+	if (disp == FILE_CREATE)
+		return STATUS_OBJECT_NAME_COLLISION;
+	if (S_ISLNK(inode->i_mode)) {
+		/* Only as itself, for its reparse data. */
+		c->flags |= SMBSRV_FILE_REPARSE;
+		if (disp != FILE_OPEN && disp != FILE_OPEN_IF)
+			return STATUS_ACCESS_DENIED;
+	} else if (!dir && !S_ISREG(inode->i_mode)) {
+		/* Devices, FIFOs and sockets are not served. */
+		return STATUS_ACCESS_DENIED;
+	}
+	if (dir && (c->r.options & FILE_NON_DIRECTORY_FILE))
+		return STATUS_FILE_IS_A_DIRECTORY;
+	if (!dir && (c->r.options & FILE_DIRECTORY_FILE))
+		return STATUS_NOT_A_DIRECTORY;
+	c->overwrite = disp == FILE_SUPERSEDE || disp == FILE_OVERWRITE ||
+		       disp == FILE_OVERWRITE_IF;
+	if (dir && c->overwrite)
+		return STATUS_INVALID_PARAMETER;
+	if (dir)
+		c->flags |= SMBSRV_FILE_DIR;
+
+	err = smbsrv_vfs_getattr(tree, &c->obj, &c->fa);
+	if (err)
+		return smbsrv_vfs_status(err);
+	attrs = c->fa.attributes;
+	c->maximal = smbsrv_vfs_maximal_access(tree, &c->obj);
+	/* A read-only file keeps its data (MS-FSA 2.1.5.1.2). */
+	if (!dir && (attrs & FILE_ATTRIBUTE_READONLY)) {
+		c->maximal &= ~(FILE_WRITE_DATA | FILE_APPEND_DATA);
+		if (c->overwrite)
+			return STATUS_ACCESS_DENIED;
+		if (c->r.options & FILE_DELETE_ON_CLOSE)
+			return STATUS_CANNOT_DELETE;
+	}
+	need = c->access;
+	if (c->overwrite) {
+		need |= FILE_WRITE_DATA;
+		/* Hidden and system files stay so, or stay as they are. */
+		if (((attrs & FILE_ATTRIBUTE_HIDDEN) &&
+		     !(c->r.attributes & FILE_ATTRIBUTE_HIDDEN)) ||
+		    ((attrs & FILE_ATTRIBUTE_SYSTEM) &&
+		     !(c->r.attributes & FILE_ATTRIBUTE_SYSTEM)))
+			return STATUS_ACCESS_DENIED;
+	}
+	/* SYNCHRONIZE is always granted. */
+	if (need & ~c->maximal & ~SYNCHRONIZE)
+		return STATUS_ACCESS_DENIED;
+	c->granted = c->access | (c->max_allowed ? c->maximal : 0);
+	if ((c->r.options & FILE_DELETE_ON_CLOSE) && !(c->granted & DELETE))
+		return STATUS_ACCESS_DENIED;
+	c->action = disp == FILE_SUPERSEDE ? FILE_SUPERSEDED :
+		    c->overwrite ? FILE_OVERWRITTEN : FILE_OPENED;
+	return STATUS_SUCCESS;
+}
+
+/* Find or make the object; c->obj is set on success. */
+static u32 smbsrv_create_lookup(struct smbsrv_req *req,
+				struct smbsrv_create *c)
+{
+	struct smbsrv_tree *tree = req->tree;
+	struct smbsrv_lookup lk;
+	bool follow;
+	u32 status;
+	int err;
+
+	err = smbsrv_vfs_lookup(tree, c->path, &lk);
+	if (err) {
+		/* Something on the way is missing or not a directory. */
+		if (err == -ENOENT || err == -ENOTDIR)
+			return STATUS_OBJECT_PATH_NOT_FOUND;
+		return smbsrv_vfs_status(err);
+	}
+	if (d_really_is_negative(lk.dentry)) {
+		status = smbsrv_create_new(req, c, &lk);
+		smbsrv_vfs_lookup_end(&lk);
+		return status;
+	}
+	follow = d_is_symlink(lk.dentry) &&
+		 !(c->r.options & FILE_OPEN_REPARSE_POINT);
+	if (!follow) {
+		c->obj.mnt = mntget(lk.parent.mnt);
+		c->obj.dentry = dget(lk.dentry);
+	}
+	smbsrv_vfs_lookup_end(&lk);
+	if (follow) {
+		/* Only where the share follows symlinks, beneath the root. */
+		if (!(tree->share_flags & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS))
+			return STATUS_ACCESS_DENIED;
+		err = smbsrv_vfs_resolve(tree, c->path, &c->obj);
+		if (err)
+			return smbsrv_vfs_status(err);
+	}
+	return smbsrv_create_existing(req, c);
+}
+
+/* After the open is registered: truncate, attributes, EAs, allocation. */
+static u32 smbsrv_create_finish(struct smbsrv_req *req,
+				struct smbsrv_create *c)
+{
+	struct smbsrv_tree *tree = req->tree;
+	struct smb_dosattr da = {};
+	u64 alloc;
+	int err;
+
+	if (c->overwrite) {
+		err = vfs_truncate(&c->obj, 0);
+		if (err)
+			return smbsrv_vfs_status(err);
+	}
+	if ((c->created || c->overwrite) &&
+	    (tree->share_flags & SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES)) {
+		/* What the client asked for, ARCHIVE for files (MS-FSA). */
+		da.valid = SMB_DOSINFO_ATTRIB;
+		da.attrib = c->r.attributes & FILE_ATTRIBUTE_KEPT;
+		if (!(c->flags & SMBSRV_FILE_DIR))
+			da.attrib |= FILE_ATTRIBUTE_ARCHIVE;
+		if (c->created) {
+			da.valid |= SMB_DOSINFO_CREATE_TIME;
+			da.create_time = smbsrv_filetime_now();
+		} else if (c->fa.creation_time) {
+			da.valid |= SMB_DOSINFO_CREATE_TIME;
+			da.create_time = c->fa.creation_time;
+		}
+		err = smbsrv_vfs_set_dosattr(&c->obj, &da);
+		if (err && err != -EOPNOTSUPP)
+			pr_debug("smbsrv: DOS attributes of %s: error %d\n",
+				 c->path, err);
+	}
+	if ((c->created || c->overwrite) &&
+	    smb2_create_has(&c->r, SMB2_CTX_EA_BUFFER))
+		smbsrv_create_set_eas(c);
+	if ((c->created || c->overwrite) && !(c->flags & SMBSRV_FILE_DIR) &&
+	    smb2_create_has(&c->r, SMB2_CTX_ALLOCATION_SIZE)) {
+		alloc = get_unaligned_le64(c->r.ctx[SMB2_CTX_ALLOCATION_SIZE].data);
+		if (alloc && alloc <= MAX_LFS_FILESIZE) {
+			err = vfs_fallocate(c->f->filp, FALLOC_FL_KEEP_SIZE, 0,
+					    alloc);
+			if (err && err != -EOPNOTSUPP)
+				return smbsrv_vfs_status(err);
+		}
+	}
+	err = smbsrv_vfs_getattr(tree, &c->obj, &c->fa);
+	return smbsrv_vfs_status(err);
+}
+
+static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
+{
+	struct file *filp;
+	bool write;
+	u32 status;
+
+	status = smbsrv_create_lookup(req, c);
+	if (status)
+		return status;
+	write = (c->granted & (FILE_WRITE_DATA | FILE_APPEND_DATA)) ||
+		c->overwrite;
+	filp = smbsrv_vfs_open(&c->obj, write);
+	if (IS_ERR(filp))
+		return smbsrv_vfs_status(PTR_ERR(filp));
+	if (c->r.options & FILE_DELETE_ON_CLOSE)
+		c->flags |= SMBSRV_FILE_DELETE_ON_CLOSE;
+	status = smbsrv_file_open(req->tree, filp, c->path, c->granted,
+				  c->r.share & FILE_SHARE_ALL, c->r.options,
+				  c->flags, &c->f);
+	if (status)
+		goto undo;
+	status = smbsrv_create_finish(req, c);
+	if (status) {
+		smbsrv_open_end(&c->f->open);
+		smbsrv_file_put(c->f);
+		c->f = NULL;
+		goto undo;
+	}
+	return STATUS_SUCCESS;
+undo:
+	/* Nothing is left behind by a CREATE that failed. */
+	if (c->created)
+		smbsrv_vfs_remove(&c->obj);
+	return status;
+}
+
+/* The response, with MxAc and QFid answers when asked. */
+static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
+{
+	struct smb2_create_rsp rsp = {
+		.action = c->action,
+		.creation_time = c->fa.creation_time,
+		.access_time = c->fa.access_time,
+		.write_time = c->fa.write_time,
+		.change_time = c->fa.change_time,
+		.allocation = c->fa.allocation,
+		.eof = c->fa.eof,
+		.attributes = c->fa.attributes,
+		.fid_persistent = c->f->open.id_persistent,
+		.fid_volatile = c->f->open.id_volatile,
+	};
+	bool mxac = smb2_create_has(&c->r, SMB2_CTX_QUERY_MAXIMAL_ACCESS);
+	bool qfid = smb2_create_has(&c->r, SMB2_CTX_QUERY_ON_DISK_ID);
+	u8 data[SMB2_QFID_RSP_SIZE];
+	u32 len = 0, last = 0;
+	u8 *body, *ctx;
+
+	if (mxac)
+		len += smb2_create_ctx_size(SMB2_MXAC_RSP_SIZE);
+	if (qfid)
+		len += smb2_create_ctx_size(SMB2_QFID_RSP_SIZE);
+	body = smbsrv_rsp_body(req, SMB2_CREATE_RSP_FIXED + max(len, 1u));
+	if (!body)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	ctx = body + SMB2_CREATE_RSP_FIXED;
+	len = 0;
+	if (mxac) {
+		put_unaligned_le32(STATUS_SUCCESS, data);
+		put_unaligned_le32(c->maximal | (c->granted & ~MAXIMUM_ALLOWED),
+				   data + 4);
+		last = len;
+		len += smb2_create_ctx_encode(ctx + len, "MxAc", data,
+					      SMB2_MXAC_RSP_SIZE);
+	}
+	if (qfid) {
+		if (mxac) {
+			len = ALIGN(len, 8);
+			smb2_create_ctx_link(ctx + last, len - last);
+		}
+		memset(data, 0, sizeof(data));
+		put_unaligned_le64(c->fa.ino, data);
+		put_unaligned_le64(c->fa.dev, data + 8);
+		len += smb2_create_ctx_encode(ctx + len, "QFid", data,
+					      SMB2_QFID_RSP_SIZE);
+	}
+	rsp.ctx_len = len;
+	req->rsp_len = SMB2_HDR_SIZE + smb2_create_rsp_encode(body, &rsp);
+	return STATUS_SUCCESS;
+}
+
+u32 smbsrv_smb2_create(struct smbsrv_req *req)
+{
+	struct smbsrv_tree *tree = req->tree;
+	const struct cred *old;
+	struct smbsrv_create *c;
+	u32 status;
+
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	status = smb2_create_req_decode(req->pdu, req->pdu_len, &c->r);
+	if (status)
+		goto out;
+	status = smbsrv_create_check(c);
+	if (status)
+		goto out;
+	if (smb2_create_has(&c->r, SMB2_CTX_EA_BUFFER)) {
+		status = smbsrv_create_check_eas(&c->r.ctx[SMB2_CTX_EA_BUFFER]);
+		if (status)
+			goto out;
+	}
+	c->path = kmalloc(SMBSRV_PATH_MAX, GFP_KERNEL);
+	if (!c->path) {
+		status = STATUS_INSUFFICIENT_RESOURCES;
+		goto out;
+	}
+	status = smb_name_to_path(c->r.name, c->r.name_len, c->path,
+				  SMBSRV_PATH_MAX, &c->stream);
+	if (status)
+		goto out;
+	/* Named streams are not served (yet): as a filesystem without them. */
+	if (c->stream) {
+		status = STATUS_OBJECT_NAME_INVALID;
+		goto out;
+	}
+	/* Vetoed names are neither visible nor accessible. */
+	if (tree->share->veto_files &&
+	    smb_veto_path(tree->share->veto_files, c->path)) {
+		status = STATUS_OBJECT_NAME_NOT_FOUND;
+		goto out;
+	}
+
+	old = smbsrv_vfs_creds_begin(tree);
+	status = smbsrv_create_open(req, c);
+	smbsrv_vfs_creds_end(old);
+	if (status)
+		goto out;
+	status = smbsrv_create_reply(req, c);
+	if (status) {
+		smbsrv_open_end(&c->f->open);
+		goto out;
+	}
+	/* Requests related to this one use the new open. */
+	req->fid_persistent = c->f->open.id_persistent;
+	req->fid_volatile = c->f->open.id_volatile;
+out:
+	if (c->f)
+		smbsrv_file_put(c->f);
+	if (c->obj.dentry)
+		path_put(&c->obj);
+	kfree(c->path);
+	kfree(c);
+	return status;
+}

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: READ, WRITE and FLUSH (MS-SMB2 3.3.5.11 - 3.3.5.13).
+ *
+ * Data moves through the VFS's iov_iter interfaces with the tree's
+ * credentials.  A WRITE answered STATUS_SUCCESS is in the page cache; a
+ * write-through WRITE (SMB2_WRITEFLAG_WRITE_THROUGH, or an open made with
+ * FILE_WRITE_THROUGH) and FLUSH are on stable storage before the answer
+ * (vfs_fsync_range(), vfs_fsync()).
+ *
+ * READ fills the response's payload through an iov_iter (smbsrv_read_into());
+ * today that is a kvec over the response buffer.  Zero-copy sending will
+ * hand it page-backed iterators instead (the response then carries the
+ * header and fixed part in the buffer and the payload as pages); the
+ * copy path stays the general one.
+ */
+#include <linux/fs.h>
+#include <linux/uio.h>
+
+#include "../conn.h"
+#include "../file.h"
+#include "../session.h"
+#include "../vfs.h"
+#include "../wire/fscc.h"
+#include "../wire/logon.h"
+#include "../wire/rw.h"
+#include "smb2.h"
+
+/* Largest offset + length a READ or WRITE may reach (MS-FSA). */
+#define SMBSRV_OFFSET_MAX	((u64)S64_MAX)
+
+/* Read up to iov_iter_count(@to) bytes at @pos as the tree's user. */
+static ssize_t smbsrv_read_into(struct smbsrv_req *req, struct smbsrv_file *f,
+				loff_t pos, struct iov_iter *to)
+{
+	const struct cred *old;
+	ssize_t n;
+
+	old = smbsrv_vfs_creds_begin(req->tree);
+	n = vfs_iter_read(f->filp, to, &pos, 0);
+	smbsrv_vfs_creds_end(old);
+	return n;
+}
+
+u32 smbsrv_smb2_read(struct smbsrv_req *req)
+{
+	struct smb2_read_req r;
+	struct smbsrv_file *f;
+	struct iov_iter to;
+	u32 status, payload;
+	struct kvec kv;
+	ssize_t n;
+	u8 *body;
+
+	status = smb2_read_req_decode(req->pdu, req->pdu_len, &r);
+	if (status)
+		return status;
+	if (r.channel != SMB2_CHANNEL_NONE || r.length > req->conn->max_read)
+		return STATUS_INVALID_PARAMETER;
+	payload = smb2_payload_size(SMB2_READ, req->body, req->body_len);
+	status = smbsrv_req_check_charge(req, payload);
+	if (status)
+		return status;
+	f = smbsrv_file_lookup(req, r.file_id);
+	if (!f)
+		return STATUS_FILE_CLOSED;
+	if (smbsrv_file_is_dir(f) || (f->flags & SMBSRV_FILE_REPARSE)) {
+		status = STATUS_INVALID_DEVICE_REQUEST;
+		goto out;
+	}
+	if (!(f->access & (FILE_READ_DATA | FILE_EXECUTE))) {
+		status = STATUS_ACCESS_DENIED;
+		goto out;
+	}
+	if (r.offset > SMBSRV_OFFSET_MAX ||
+	    r.length > SMBSRV_OFFSET_MAX - r.offset) {
+		status = STATUS_INVALID_PARAMETER;
+		goto out;
+	}
+	body = smbsrv_rsp_body(req, SMB2_READ_RSP_FIXED + max(r.length, 1u));
+	if (!body) {
+		status = STATUS_INSUFFICIENT_RESOURCES;
+		goto out;
+	}
+	n = 0;
+	if (r.length) {
+		kv.iov_base = body + SMB2_READ_RSP_FIXED;
+		kv.iov_len = r.length;
+		iov_iter_kvec(&to, ITER_DEST, &kv, 1, r.length);
+		n = smbsrv_read_into(req, f, r.offset, &to);
+		if (n < 0) {
+			status = smbsrv_vfs_status((int)n);
+			goto out;
+		}
+	}
+	/* Nothing where something was asked for, or less than the minimum. */
+	if ((r.length && !n) || n < r.minimum) {
+		status = STATUS_END_OF_FILE;
+		goto out;
+	}
+	f->position = r.offset + n;
+	req->rsp_len = SMB2_HDR_SIZE + smb2_read_rsp_encode(body, n, 0);
+out:
+	if (status) {
+		/* The error body, not the one sized for data. */
+		kvfree(req->rsp);
+		req->rsp = NULL;
+	}
+	smbsrv_file_put(f);
+	return status;
+}
+
+/*
+ * Where a WRITE goes: its offset, or the end of the file for the
+ * "write to end of file" offset on an append-only open (MS-FSA 2.1.5.3).
+ * Anything past the largest file offset is refused, as Windows does.
+ */
+static u32 smbsrv_write_pos(const struct smb2_write_req *r,
+			    const struct smbsrv_file *f, bool *append)
+{
+	*append = false;
+	if (r->offset == SMB2_WRITE_APPEND &&
+	    (f->access & (FILE_WRITE_DATA | FILE_APPEND_DATA)) ==
+	    FILE_APPEND_DATA) {
+		*append = true;
+		return STATUS_SUCCESS;
+	}
+	if (r->offset > SMBSRV_OFFSET_MAX ||
+	    r->length > SMBSRV_OFFSET_MAX - r->offset)
+		return STATUS_INVALID_PARAMETER;
+	return STATUS_SUCCESS;
+}
+
+u32 smbsrv_smb2_write(struct smbsrv_req *req)
+{
+	struct smb2_write_req r;
+	struct smbsrv_file *f;
+	const struct cred *old;
+	struct iov_iter from;
+	struct kvec kv;
+	bool append, sync;
+	loff_t pos, start;
+	u32 status, payload;
+	ssize_t n;
+	u8 *body;
+	int err;
+
+	status = smb2_write_req_decode(req->pdu, req->pdu_len, &r);
+	if (status)
+		return status;
+	if (r.channel != SMB2_CHANNEL_NONE || r.length > req->conn->max_write)
+		return STATUS_INVALID_PARAMETER;
+	payload = smb2_payload_size(SMB2_WRITE, req->body, req->body_len);
+	status = smbsrv_req_check_charge(req, payload);
+	if (status)
+		return status;
+	f = smbsrv_file_lookup(req, r.file_id);
+	if (!f)
+		return STATUS_FILE_CLOSED;
+	if (smbsrv_file_is_dir(f) || (f->flags & SMBSRV_FILE_REPARSE)) {
+		status = STATUS_INVALID_DEVICE_REQUEST;
+		goto out;
+	}
+	if (!(f->access & (FILE_WRITE_DATA | FILE_APPEND_DATA))) {
+		status = STATUS_ACCESS_DENIED;
+		goto out;
+	}
+	status = smbsrv_write_pos(&r, f, &append);
+	if (status)
+		goto out;
+	body = smbsrv_rsp_body(req, SMB2_WRITE_RSP_FIXED);
+	if (!body) {
+		status = STATUS_INSUFFICIENT_RESOURCES;
+		goto out;
+	}
+	n = 0;
+	if (r.length) {
+		sync = (r.flags & SMB2_WRITEFLAG_WRITE_THROUGH) ||
+		       (f->options & FILE_WRITE_THROUGH);
+		/* The data is written from the request buffer itself. */
+		kv.iov_base = (void *)r.data;
+		kv.iov_len = r.length;
+		iov_iter_kvec(&from, ITER_SOURCE, &kv, 1, r.length);
+		pos = append ? 0 : r.offset;
+		old = smbsrv_vfs_creds_begin(req->tree);
+		n = vfs_iter_write(f->filp, &from, &pos,
+				   append ? RWF_APPEND : 0);
+		if (n > 0 && sync) {
+			start = pos - n;
+			err = vfs_fsync_range(f->filp, start, pos - 1, 1);
+			if (err)
+				n = err;
+		}
+		smbsrv_vfs_creds_end(old);
+		if (n < 0) {
+			status = smbsrv_vfs_status((int)n);
+			goto out;
+		}
+		f->position = pos;
+	}
+	smb2_write_rsp_encode(body, n);
+out:
+	if (status) {
+		kvfree(req->rsp);
+		req->rsp = NULL;
+	}
+	smbsrv_file_put(f);
+	return status;
+}
+
+u32 smbsrv_smb2_flush(struct smbsrv_req *req)
+{
+	struct smbsrv_file *f;
+	const struct cred *old;
+	const u8 *file_id;
+	u32 status;
+	int err;
+
+	status = smb2_flush_req_decode(req->pdu, req->pdu_len, &file_id);
+	if (status)
+		return status;
+	f = smbsrv_file_lookup(req, file_id);
+	if (!f)
+		return STATUS_FILE_CLOSED;
+	if (!(f->access & (FILE_WRITE_DATA | FILE_APPEND_DATA))) {
+		status = STATUS_ACCESS_DENIED;
+		goto out;
+	}
+	if (!smbsrv_rsp_body(req, SMB2_SIMPLE_SIZE)) {
+		status = STATUS_INSUFFICIENT_RESOURCES;
+		goto out;
+	}
+	smb2_simple_rsp_encode(req->rsp + SMB2_HDR_SIZE);
+	if (!(f->flags & SMBSRV_FILE_REPARSE)) {
+		old = smbsrv_vfs_creds_begin(req->tree);
+		err = vfs_fsync(f->filp, 0);
+		smbsrv_vfs_creds_end(old);
+		status = smbsrv_vfs_status(err);
+	}
+out:
+	if (status) {
+		kvfree(req->rsp);
+		req->rsp = NULL;
+	}
+	smbsrv_file_put(f);
+	return status;
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the file-service decoders (kmod/wire/create.c, name.c,
+ * rw.c, dosattr.c) the way the module runs them on a received PDU: the
+ * CREATE request with its contexts, EA list and name (to a path, veto
+ * check), CLOSE/FLUSH/READ/WRITE; and a DOS attribute xattr value, which
+ * comes from a file an unprivileged user may have written.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "create.h"
+#include "dosattr.h"
+#include "name.h"
+#include "ntstatus.h"
+#include "pdu.h"
+#include "rw.h"
+
+static void create(const u8 *pdu, u32 len)
+{
+	static char path[4096];
+	const struct smb2_create_ctx *x;
+	struct smb2_create_req r;
+	const char *stream;
+	struct smb_ea ea;
+	u32 pos = 0;
+
+	if (smb2_create_req_decode(pdu, len, &r))
+		return;
+	if (smb2_create_has(&r, SMB2_CTX_EA_BUFFER)) {
+		x = &r.ctx[SMB2_CTX_EA_BUFFER];
+		while (smb_ea_next(x->data, x->data_len, &pos, &ea) > 0)
+			(void)memchr(ea.value, 0x42, ea.value_len);
+	}
+	if (smb_name_to_path(r.name, r.name_len, path, sizeof(path), &stream))
+		return;
+	smb_veto_path("/*.tmp/.?ecret/a*b*c/", path);
+	if (stream)
+		(void)strlen(stream);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct smb2_close_req c;
+	struct smb2_write_req w;
+	struct smb2_read_req rd;
+	struct smb_dosattr da;
+	struct smb2_hdr h;
+	const u8 *fid;
+	u8 *buf;
+	int n;
+
+	/* A copy of exactly the input, so overreads are caught. */
+	buf = malloc(size ? size : 1);
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	smb_dosattr_decode(buf, (u32)size, &da);
+	n = smb2_hdr_decode(buf, (u32)size, &h);
+	if (n > 0) {
+		switch (h.command) {
+		case SMB2_CREATE:
+			create(buf, (u32)n);
+			break;
+		case SMB2_CLOSE:
+			smb2_close_req_decode(buf, (u32)n, &c);
+			break;
+		case SMB2_FLUSH:
+			smb2_flush_req_decode(buf, (u32)n, &fid);
+			break;
+		case SMB2_READ:
+			smb2_read_req_decode(buf, (u32)n, &rd);
+			break;
+		case SMB2_WRITE:
+			if (!smb2_write_req_decode(buf, (u32)n, &w) && w.length)
+				(void)memchr(w.data, 0x42, w.length);
+			break;
+		default:
+			break;
+		}
+	}
+	free(buf);
+	return 0;
+}
