@@ -8,6 +8,8 @@
 #   make check   build and run every test; last line "N passed, N failed"
 #   make regen   regenerate netlink code from Documentation/netlink/specs
 #   make lint    checkpatch --strict, sparse, generated-code freshness
+#   make install [DESTDIR=...]  daemon, CLI, module sources for DKMS,
+#                systemd unit, example configuration, man pages
 
 TOP	:= $(CURDIR)
 BUILD	:= $(TOP)/build
@@ -55,6 +57,9 @@ lint: need-kver
 
 regen:
 	@$(TOP)/tools/ynl-regen.sh
+
+install: userd
+	@$(TOP)/tools/install/install.sh $(DESTDIR)
 
 clean:
 	-@[ -z "$(KVER)" ] || [ ! -d "$(KDIR)" ] || \

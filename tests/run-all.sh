@@ -3,13 +3,14 @@
 #
 # Run every test smbsrv has and print one closing line "N passed, N failed".
 #
-#   tests/run-all.sh [--only unit|lint|vm|fuzz] [--vm-filter REGEX]
+#   tests/run-all.sh [--only unit|lint|install|vm|fuzz] [--vm-filter REGEX]
 #
 # Suites:
 #   unit   Catch2 unit tests of the userspace code (TAP), and real clients'
 #          security code (tests/interop/) against the daemon's authenticator
 #   lint   checkpatch --strict and sparse on the module, generated netlink
 #          code up to date, clang-tidy on the C++
+#   install  make install DESTDIR=...: files, man pages, unit, DKMS sources
 #   fuzz   a short run of every libFuzzer target (tests/fuzz/) over its
 #          seed corpus: FUZZ_SECONDS (default 20) each
 #   vm     selftests in the test VM: guest-side scripts
@@ -70,10 +71,17 @@ suite_unit() {
 	local s name
 	for s in "$top"/tests/interop/*.py; do
 		name=$(basename "$s" .py)
+		[ "$name" = impacket-rpc ] && continue
 		log="$logs/interop-$name.tap"
 		/usr/bin/python3 "$s" "$top/build/user/tests/unit/auth-driver" > "$log" 2>&1
 		tally "interop/$name" "$log"
 	done
+	# impacket's DCE/RPC client and srvsvc/wkssvc code against the pipes.
+	log="$logs/interop-impacket-rpc.tap"
+	/usr/bin/python3 "$top/tests/interop/impacket-rpc.py" \
+		"$top/build/user/tests/unit/rpc-driver" \
+		"$top/tests/unit/data/rpc/server.conf" > "$log" 2>&1
+	tally interop/impacket-rpc "$log"
 }
 
 suite_lint() {
@@ -175,7 +183,13 @@ suite_vm() {
 	done
 }
 
-for s in unit lint fuzz vm; do
+suite_install() {
+	local log="$logs/install.tap"
+	bash "$top/tests/install/install.sh" > "$log" 2>&1
+	tally install "$log"
+}
+
+for s in unit lint install fuzz vm; do
 	[ -n "$only" ] && [ "$only" != "$s" ] && continue
 	echo "== suite $s"
 	"suite_$s"

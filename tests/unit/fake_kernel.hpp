@@ -5,6 +5,7 @@
 // messages are built with libnl exactly as the module builds them.
 #pragma once
 
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <linux/genetlink.h>

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "atomic_file.hpp"
 #include "config.hpp"
 #include "params.hpp"
 
@@ -448,4 +449,17 @@ TEST_CASE("size suffixes go up to T as ksmbd's memparse reads them")
 	CHECK(d.all().empty());
 	CHECK(c.knobs.splice_threshold == 1024);
 	CHECK(c.knobs.max_connections == 1024);
+}
+
+TEST_CASE("smbsrv.conf(5) documents every parameter in the table")
+{
+	auto page = read_file(std::string(SMBSRV_TEST_DATA) +
+			      "/../../../Documentation/man/smbsrv.conf.5");
+	REQUIRE(page.has_value());
+	for (const auto &def : param_table()) {
+		CAPTURE(def.name);
+		CHECK(page->find(".BR \"" + std::string(def.name) + "\"") != std::string::npos);
+		CHECK(page->find("Default: \\fB" + std::string(def.name) + " = " +
+				 std::string(def.def) + "\\fR") != std::string::npos);
+	}
 }

@@ -38,6 +38,11 @@ int cmd_status(const Options &o, const Args &args);
 int cmd_reload(const Options &o, const Args &args);
 int cmd_share(const Options &o, const Args &args);
 int cmd_user(const Options &o, const Args &args);
+int cmd_sessions(const Options &o, const Args &args);
+int cmd_connections(const Options &o, const Args &args);
+int cmd_kill(const Options &o, const Args &args);
+int cmd_set(const Options &o, const Args &args);
+int cmd_stats(const Options &o, const Args &args);
 
 // SIGHUP to the running smbsrvd so that it re-reads its files.  With
 // `required`, a daemon that is not running is an error; otherwise a note.

@@ -25,6 +25,13 @@ void usage(FILE *f)
 		"Server:\n"
 		"  status                       module, daemon, listener and knobs\n"
 		"  reload                       make smbsrvd re-read its configuration\n"
+		"  sessions                     sessions: user, client, dialect, signing,\n"
+		"                               encryption, trees, open files\n"
+		"  connections                  TCP connections\n"
+		"  kill session ID | kill connection ID\n"
+		"  set KNOB VALUE               change a knob of the running module\n"
+		"                               (until smbsrvd reloads or restarts)\n"
+		"  stats                        the module's counters\n"
 		"\n"
 		"Shares (edit the configuration file, then reload smbsrvd):\n"
 		"  share list                   every share with its path and comment\n"
@@ -108,6 +115,16 @@ int main(int argc, char **argv)
 			return cmd_share(o, args);
 		if (cmd == "user")
 			return cmd_user(o, args);
+		if (cmd == "sessions")
+			return cmd_sessions(o, args);
+		if (cmd == "connections")
+			return cmd_connections(o, args);
+		if (cmd == "kill")
+			return cmd_kill(o, args);
+		if (cmd == "set")
+			return cmd_set(o, args);
+		if (cmd == "stats")
+			return cmd_stats(o, args);
 		if (cmd == "version") {
 			std::cout << "smbsrvctl " SMBSRV_VERSION "\n";
 			return 0;

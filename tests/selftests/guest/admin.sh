@@ -68,6 +68,23 @@ check "three reloads" wait_for 10 test "$(reloads)" = 3
 check "smbsrvctl reload" ctl reload
 check "four reloads" wait_for 10 test "$(reloads)" = 4
 
+# Live control against the module (no client connected: empty tables).
+check "sessions: the table header" sh -c "smbsrvctl sessions | head -1 | grep -q '^SESSION  *USER  *CLIENT  *DIALECT  *SIGNING  *ENCRYPTION'"
+check "connections: the table header" sh -c "smbsrvctl connections | head -1 | grep -q '^CONNECTION  *CLIENT  *DIALECT'"
+check "stats shows the module's counters" sh -c "smbsrvctl stats | grep -q '^connections: [0-9]'"
+out=$(smbsrvctl set route-policy sideways 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && echo "$out" | grep -q "route policy: invalid value 'sideways'"; then
+	ok "set with an invalid value is refused before the module is asked"
+else
+	not_ok "set with an invalid value is refused before the module is asked"
+	diag "rc=$rc $out"
+fi
+check "set route-policy unbound" sh -c "smbsrvctl set route-policy unbound | grep -q '^route policy = unbound'"
+check "status shows the knob changed" sh -c "smbsrvctl status | grep -qE '^  route policy +unbound'"
+check "kill of an unknown session is refused in one line" \
+	sh -c "! smbsrvctl kill session 0x1234 2>/tmp/ctl.err && [ \$(wc -l < /tmp/ctl.err) -eq 1 ]"
+
 kill $dpid
 check "daemon stopped" wait_for 10 gone $dpid
 out=$(ctl reload 2>&1)

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "ctl_netlink.hpp"
+
+#include <cstring>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/smbsrv.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "knobs_nl.hpp"
+
+namespace smbsrv {
+
+namespace {
+
+// The attributes of one whole message, looked up by type; every getter
+// checks the payload length first (the bytes come from the kernel, but a
+// newer or older module may send other shapes).
+class Attrs {
+public:
+	Attrs(ByteView msg, int max) : buf_(msg.begin(), msg.end()), tb_(static_cast<size_t>(max) + 1)
+	{
+		size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
+		if (buf_.size() < off)
+			return;
+		nla_parse(tb_.data(), max, reinterpret_cast<nlattr *>(buf_.data() + off),
+			  static_cast<int>(buf_.size() - off), nullptr);
+	}
+	[[nodiscard]] uint32_t u32(int t) const
+	{
+		uint32_t v = 0;
+		if (tb_[t] && nla_len(tb_[t]) >= 4)
+			std::memcpy(&v, nla_data(tb_[t]), 4);
+		return v;
+	}
+	[[nodiscard]] uint64_t u64(int t) const
+	{
+		uint64_t v = 0;
+		if (tb_[t] && nla_len(tb_[t]) >= 8)
+			std::memcpy(&v, nla_data(tb_[t]), 8);
+		return v;
+	}
+	[[nodiscard]] std::string str(int t) const
+	{
+		if (!tb_[t] || nla_len(tb_[t]) <= 0)
+			return {};
+		const char *p = static_cast<const char *>(nla_data(tb_[t]));
+		return {p, strnlen(p, static_cast<size_t>(nla_len(tb_[t])))};
+	}
+	[[nodiscard]] nlattr *raw(int t) const { return tb_[t]; }
+
+private:
+	Bytes buf_;
+	std::vector<nlattr *> tb_;
+};
+
+} // namespace
+
+SessionInfo parse_session(ByteView msg)
+{
+	Attrs a(msg, SMBSRV_A_SESSION_MAX);
+	SessionInfo s;
+	s.id = a.u64(SMBSRV_A_SESSION_SESSION_ID);
+	s.conn_id = a.u32(SMBSRV_A_SESSION_CONN_ID);
+	s.user = a.str(SMBSRV_A_SESSION_USER);
+	s.domain = a.str(SMBSRV_A_SESSION_DOMAIN);
+	s.client = a.str(SMBSRV_A_SESSION_CLIENT_ADDR);
+	s.dialect = a.u32(SMBSRV_A_SESSION_DIALECT);
+	s.flags = a.u32(SMBSRV_A_SESSION_FLAGS);
+	s.signing = a.u32(SMBSRV_A_SESSION_SIGNED) != 0;
+	s.encryption = a.u32(SMBSRV_A_SESSION_ENCRYPTED) != 0;
+	s.trees = a.u32(SMBSRV_A_SESSION_TREES);
+	s.open_files = a.u32(SMBSRV_A_SESSION_OPEN_FILES);
+	s.age = a.u32(SMBSRV_A_SESSION_AGE);
+	return s;
+}
+
+ConnectionInfo parse_connection(ByteView msg)
+{
+	Attrs a(msg, SMBSRV_A_CONNECTION_MAX);
+	ConnectionInfo c;
+	c.id = a.u32(SMBSRV_A_CONNECTION_CONN_ID);
+	c.client = a.str(SMBSRV_A_CONNECTION_CLIENT_ADDR);
+	c.dialect = a.u32(SMBSRV_A_CONNECTION_DIALECT);
+	c.sessions = a.u32(SMBSRV_A_CONNECTION_SESSIONS);
+	c.credits = a.u32(SMBSRV_A_CONNECTION_CREDITS);
+	c.requests = a.u64(SMBSRV_A_CONNECTION_REQUESTS);
+	c.age = a.u32(SMBSRV_A_CONNECTION_AGE);
+	return c;
+}
+
+std::vector<SessionInfo> list_sessions(GenlChannel &nl)
+{
+	std::vector<SessionInfo> out;
+	for (const auto &m : nl.request(SMBSRV_CMD_SESSION_GET, nullptr, true))
+		out.push_back(parse_session(m));
+	return out;
+}
+
+std::vector<ConnectionInfo> list_connections(GenlChannel &nl)
+{
+	std::vector<ConnectionInfo> out;
+	for (const auto &m : nl.request(SMBSRV_CMD_CONNECTION_GET, nullptr, true))
+		out.push_back(parse_connection(m));
+	return out;
+}
+
+void kill_session(GenlChannel &nl, uint64_t id)
+{
+	nl.request(SMBSRV_CMD_KILL, [id](nl_msg *m) {
+		return nla_put_u64(m, SMBSRV_A_KILL_SESSION_ID, id) == 0;
+	});
+}
+
+void kill_connection(GenlChannel &nl, uint32_t id)
+{
+	nl.request(SMBSRV_CMD_KILL, [id](nl_msg *m) {
+		return nla_put_u32(m, SMBSRV_A_KILL_CONN_ID, id) == 0;
+	});
+}
+
+Knobs set_knobs(GenlChannel &nl, const Knobs &k, std::span<const int> attrs)
+{
+	auto replies = nl.request(SMBSRV_CMD_KNOBS_SET, [&](nl_msg *m) {
+		return put_knobs(m, SMBSRV_A_SERVER_KNOBS, k, attrs);
+	});
+	Knobs now = k;
+	for (const auto &r : replies) {
+		Attrs a(r, SMBSRV_A_SERVER_MAX);
+		parse_knobs(a.raw(SMBSRV_A_SERVER_KNOBS), now);
+	}
+	return now;
+}
+
+std::string dialect_name(uint32_t d)
+{
+	switch (d) {
+	case 0x0202: return "2.0.2";
+	case 0x0210: return "2.1";
+	case 0x0300: return "3.0";
+	case 0x0302: return "3.0.2";
+	case 0x0311: return "3.1.1";
+	case 0: return "-";
+	default: {
+		char buf[16];
+		std::snprintf(buf, sizeof(buf), "0x%04x", d);
+		return buf;
+	}
+	}
+}
+
+} // namespace smbsrv

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+//
+// smbsrvctl's side of the netlink family: the session and connection
+// dumps, kill, knobs-set.  Built on GenlChannel::request(), so the whole
+// of it runs in unit tests against a fake module.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bytes.hpp"
+#include "netlink.hpp"
+
+namespace smbsrv {
+
+struct SessionInfo {
+	uint64_t id = 0;
+	uint32_t conn_id = 0;
+	std::string user, domain, client;
+	uint32_t dialect = 0;
+	uint32_t flags = 0; // enum smbsrv_session_flags
+	bool signing = false, encryption = false;
+	uint32_t trees = 0, open_files = 0, age = 0;
+};
+
+struct ConnectionInfo {
+	uint32_t id = 0;
+	std::string client;
+	uint32_t dialect = 0, sessions = 0, credits = 0, age = 0;
+	uint64_t requests = 0;
+};
+
+// One message of the session-get / connection-get dumps.
+SessionInfo parse_session(ByteView msg);
+ConnectionInfo parse_connection(ByteView msg);
+
+std::vector<SessionInfo> list_sessions(GenlChannel &nl);
+std::vector<ConnectionInfo> list_connections(GenlChannel &nl);
+void kill_session(GenlChannel &nl, uint64_t id);
+void kill_connection(GenlChannel &nl, uint32_t id);
+
+// Change the knobs whose attributes are in attrs (SMBSRV_A_KNOBS_*) to
+// their values in k; returns the knobs the module then runs with.
+Knobs set_knobs(GenlChannel &nl, const Knobs &k, std::span<const int> attrs);
+
+// "3.1.1" for 0x0311.
+std::string dialect_name(uint32_t dialect);
+
+} // namespace smbsrv
