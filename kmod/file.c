@@ -47,6 +47,7 @@ static struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode)
 		new->inode = inode;
 		spin_lock_init(&new->lock);
 		INIT_LIST_HEAD(&new->opens);
+		smbsrv_brl_init(&new->brl);
 	}
 }
 
@@ -145,6 +146,9 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	struct smbsrv_fnode *fn = f->fnode;
 	const struct cred *del = NULL, *old;
 	int err;
+
+	/* Its byte-range locks go, and its waiting LOCK requests end. */
+	smbsrv_brl_close(f);
 
 	spin_lock(&fn->lock);
 	if ((f->flags & SMBSRV_FILE_DELETE_ON_CLOSE) && !fn->delete_pending) {

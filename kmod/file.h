@@ -29,6 +29,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "brl.h"
 #include "session.h"
 
 struct smbsrv_req;
@@ -42,6 +43,7 @@ struct smbsrv_fnode {
 	bool delete_pending;		/* removed at the last close */
 	/* Who set delete_pending: the removal runs with these rights. */
 	const struct cred *delete_cred;
+	struct smbsrv_brl_state brl;	/* byte-range locks (brl.c) */
 	struct rcu_head rcu;
 };
 

@@ -82,6 +82,8 @@ static void smbsrv_req_put(struct smbsrv_req *req)
 {
 	if (!refcount_dec_and_test(&req->ref))
 		return;
+	if (req->priv_free)
+		req->priv_free(req);
 	if (req->tree)
 		smbsrv_tree_put(req->tree);
 	if (req->sess)

@@ -18,6 +18,7 @@
 #include <linux/uio.h>
 
 #include "../conn.h"
+#include "../brl.h"
 #include "../file.h"
 #include "../session.h"
 #include "../vfs.h"
@@ -77,6 +78,10 @@ u32 smbsrv_smb2_read(struct smbsrv_req *req)
 		status = STATUS_INVALID_PARAMETER;
 		goto out;
 	}
+	/* Byte-range locks of other opens (brl.c). */
+	status = smbsrv_brl_check_io(f, r.offset, r.length, false);
+	if (status)
+		goto out;
 	body = smbsrv_rsp_body(req, SMB2_READ_RSP_FIXED + max(r.length, 1u));
 	if (!body) {
 		status = STATUS_INSUFFICIENT_RESOURCES;
@@ -166,6 +171,8 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		goto out;
 	}
 	status = smbsrv_write_pos(&r, f, &append);
+	if (!status && !append)
+		status = smbsrv_brl_check_io(f, r.offset, r.length, true);
 	if (status)
 		goto out;
 	body = smbsrv_rsp_body(req, SMB2_WRITE_RSP_FIXED);

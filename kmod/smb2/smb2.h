@@ -95,6 +95,8 @@ struct smbsrv_req {
 	smbsrv_cancel_fn cancel;
 	struct list_head pending;	/* conn->pending, under conn->lock */
 	void *priv;			/* the handler's, for async completion */
+	/* Frees @priv when the request goes (process context, no locks). */
+	void (*priv_free)(struct smbsrv_req *req);
 };
 
 struct smbsrv_cmd {
@@ -165,6 +167,9 @@ u32 smbsrv_smb2_tree_disconnect(struct smbsrv_req *req);
 u32 smbsrv_smb2_echo(struct smbsrv_req *req);
 u32 smbsrv_smb2_cancel(struct smbsrv_req *req);
 u32 smbsrv_smb2_ioctl(struct smbsrv_req *req);
+
+/* File service III: lock.c. */
+u32 smbsrv_smb2_lock(struct smbsrv_req *req);
 
 /* File service I: create.c, close.c, rw.c. */
 u32 smbsrv_smb2_create(struct smbsrv_req *req);

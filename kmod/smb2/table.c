@@ -4,6 +4,7 @@
  * StructureSize of its request and what the dispatcher establishes first.
  */
 #include "../wire/create.h"
+#include "../wire/lock.h"
 #include "../wire/rw.h"
 #include "smb2.h"
 
@@ -29,6 +30,7 @@ const struct smbsrv_cmd smbsrv_cmds[SMB2_NR_COMMANDS] = {
 	[SMB2_FLUSH] = { "FLUSH", smbsrv_smb2_flush, SMB2_FLUSH_REQ_SIZE, TREE },
 	[SMB2_READ] = { "READ", smbsrv_smb2_read, SMB2_READ_REQ_SIZE, TREE },
 	[SMB2_WRITE] = { "WRITE", smbsrv_smb2_write, SMB2_WRITE_REQ_SIZE, TREE },
+	[SMB2_LOCK] = { "LOCK", smbsrv_smb2_lock, SMB2_LOCK_REQ_SIZE, TREE },
 	[SMB2_IOCTL] = { "IOCTL", smbsrv_smb2_ioctl, SMB2_IOCTL_REQ_SIZE, TREE },
 	[SMB2_CANCEL] = { "CANCEL", smbsrv_smb2_cancel, SMB2_SIMPLE_SIZE, NEG },
 	[SMB2_ECHO] = { "ECHO", smbsrv_smb2_echo, SMB2_SIMPLE_SIZE,

@@ -77,18 +77,25 @@ t_check_output() {
 
 # t_checks COMMAND...: run a program that prints "PASS text" or
 # "FAIL text: why" per check (such as proto.py) and record each as a test;
-# a program that dies without printing anything counts as one failure.
+# a program that dies without printing anything, or fails without having
+# reported a failure (it died half-way), counts as one failure more.
 t_checks() {
-	local out line n=0
+	local out line n=0 nfail=0 rc
 	out=$("$@" 2>&1)
+	rc=$?
 	while IFS= read -r line; do
 		case "$line" in
 		"PASS "*) t_ok "${line#PASS }"; n=$((n + 1)) ;;
-		"FAIL "*) t_not_ok "${line#FAIL }"; n=$((n + 1)) ;;
+		"FAIL "*) t_not_ok "${line#FAIL }"; n=$((n + 1))
+			nfail=$((nfail + 1)) ;;
 		*) [ -n "$line" ] && t_diag "$line" ;;
 		esac
 	done <<< "$out"
-	[ $n -gt 0 ] || t_not_ok "$* reported nothing"
+	if [ $n -eq 0 ]; then
+		t_not_ok "$* reported nothing"
+	elif [ $rc -ne 0 ] && [ $nfail -eq 0 ]; then
+		t_not_ok "$* exited with status $rc after $n checks"
+	fi
 }
 
 # Run a script in the guest; output on stdout, its exit status returned.

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: byte-range locks (see brl.h).
+ *
+ * Everything happens under the fnode's brl mutex: the conflict checks of
+ * MS-FSA 2.1.4.10 (wire/lock.c), the lock list, the waiters, and the POSIX
+ * locks each open holds on its own struct file, so that what local
+ * processes see always matches the SMB locks.  Requests are completed
+ * after the mutex is dropped.
+ */
+#include <linux/filelock.h>
+#include <linux/fs.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "brl.h"
+#include "file.h"
+#include "smb2/smb2.h"
+#include "wire/lock.h"
+#include "wire/ntstatus.h"
+
+/* How often a request blocked by a local process's lock looks again. */
+#define SMBSRV_BRL_RETRY	(HZ / 10)
+
+struct smbsrv_brl {
+	struct list_head node;		/* state->locks */
+	struct smbsrv_file *owner;	/* its close removes the lock */
+	u64 offset;
+	u64 length;
+	bool exclusive;
+};
+
+struct smbsrv_brl_wait {
+	struct list_head node;		/* state->waiters, while waiting */
+	struct smbsrv_req *req;
+	struct smbsrv_file *f;		/* referenced until the request goes */
+	struct smb2_lock_elem e;
+	bool exclusive;
+	bool waiting;			/* on the list (under the mutex) */
+	struct delayed_work retry;	/* while a local POSIX lock blocks it */
+};
+
+void smbsrv_brl_init(struct smbsrv_brl_state *s)
+{
+	mutex_init(&s->mutex);
+	INIT_LIST_HEAD(&s->locks);
+	INIT_LIST_HEAD(&s->waiters);
+	s->nr_locks = 0;
+}
+
+static struct smbsrv_brl_state *brl_of(struct smbsrv_file *f)
+{
+	return &f->fnode->brl;
+}
+
+static bool brl_conflict(struct smbsrv_brl_state *s, struct smbsrv_file *f,
+			 u64 offset, u64 length, bool exclusive,
+			 bool lock_intent)
+{
+	struct smbsrv_brl *l;
+
+	list_for_each_entry(l, &s->locks, node)
+		if (smb2_lock_conflicts(l->offset, l->length, l->exclusive,
+					l->owner == f, offset, length,
+					exclusive, lock_intent))
+			return true;
+	return false;
+}
+
+/* ---- POSIX mirror ------------------------------------------------------- */
+
+enum { BRL_NONE, BRL_READ, BRL_WRITE };
+
+/* Last byte of a lock as a loff_t, clipped to what POSIX can express. */
+static loff_t brl_posix_last(u64 offset, u64 length)
+{
+	u64 last = offset + length - 1;
+
+	return last > OFFSET_MAX ? OFFSET_MAX : (loff_t)last;
+}
+
+/*
+ * What @f's locks make byte @pos (read lock, write lock or none), and the
+ * last byte up to @hi where that stays so.
+ */
+static int brl_posix_type(struct smbsrv_brl_state *s, struct smbsrv_file *f,
+			  loff_t pos, loff_t hi, loff_t *end)
+{
+	struct smbsrv_brl *l;
+	int type = BRL_NONE;
+	loff_t first, last;
+
+	*end = hi;
+	list_for_each_entry(l, &s->locks, node) {
+		if (l->owner != f || !l->length || l->offset > OFFSET_MAX)
+			continue;
+		first = (loff_t)l->offset;
+		last = brl_posix_last(l->offset, l->length);
+		if (first <= pos && pos <= last) {
+			type = max(type, l->exclusive ? BRL_WRITE : BRL_READ);
+			*end = min(*end, last);
+		} else if (first > pos) {
+			*end = min(*end, first - 1);
+		}
+	}
+	return type;
+}
+
+static int brl_posix_set(struct file *filp, int type, loff_t start,
+			 loff_t end)
+{
+	struct file_lock fl;
+	int err;
+
+	locks_init_lock(&fl);
+	fl.c.flc_type = type == BRL_WRITE ? F_WRLCK :
+			type == BRL_READ ? F_RDLCK : F_UNLCK;
+	fl.c.flc_flags = FL_POSIX;
+	fl.c.flc_owner = filp;
+	fl.c.flc_pid = current->tgid;
+	fl.c.flc_file = filp;
+	fl.fl_start = start;
+	fl.fl_end = end;
+	err = vfs_lock_file(filp, F_SETLK, &fl, NULL);
+	locks_release_private(&fl);
+	return err;
+}
+
+/*
+ * Make @f's POSIX locks over [@offset, @offset + @length) what its SMB
+ * locks say, one range at a time (each F_SETLK replaces atomically).
+ * Returns -EAGAIN when a local process holds a conflicting lock (the
+ * ranges before it were already set); other errors mean the file system
+ * has no POSIX locks of its own to offer and are not conflicts.
+ */
+static int brl_posix_sync(struct smbsrv_brl_state *s, struct smbsrv_file *f,
+			  u64 offset, u64 length)
+{
+	loff_t pos, hi, end;
+	int type, err;
+
+	if (!length || offset > OFFSET_MAX || (f->flags & SMBSRV_FILE_REPARSE))
+		return 0;
+	pos = (loff_t)offset;
+	hi = brl_posix_last(offset, length);
+	for (;;) {
+		type = brl_posix_type(s, f, pos, hi, &end);
+		err = brl_posix_set(f->filp, type, pos, end);
+		if (err == -EAGAIN)
+			return err;
+		if (end >= hi)
+			return 0;
+		pos = end + 1;
+	}
+}
+
+/* ---- the lock list ------------------------------------------------------ */
+
+/*
+ * Take a lock for @f if nothing conflicts.  Returns 0, -EBUSY (an SMB
+ * lock conflicts), -EAGAIN (a local POSIX lock does) or -ENOMEM.
+ */
+static int brl_add(struct smbsrv_brl_state *s, struct smbsrv_file *f,
+		   const struct smb2_lock_elem *e, bool exclusive)
+{
+	struct smbsrv_brl *l;
+
+	if (brl_conflict(s, f, e->offset, e->length, exclusive, true))
+		return -EBUSY;
+	l = kmalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	l->owner = f;
+	l->offset = e->offset;
+	l->length = e->length;
+	l->exclusive = exclusive;
+	list_add_tail(&l->node, &s->locks);
+	s->nr_locks++;
+	if (brl_posix_sync(s, f, e->offset, e->length) == -EAGAIN) {
+		list_del(&l->node);
+		s->nr_locks--;
+		brl_posix_sync(s, f, e->offset, e->length);
+		kfree(l);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+static void brl_remove(struct smbsrv_brl_state *s, struct smbsrv_brl *l)
+{
+	list_del(&l->node);
+	s->nr_locks--;
+	/* Giving up or downgrading POSIX locks never conflicts. */
+	brl_posix_sync(s, l->owner, l->offset, l->length);
+	kfree(l);
+}
+
+/*
+ * MS-FSA 2.1.5.9: the lock of @f with exactly this range, an exclusive
+ * one before any shared one.
+ */
+static struct smbsrv_brl *brl_find(struct smbsrv_brl_state *s,
+				   struct smbsrv_file *f, u64 offset,
+				   u64 length)
+{
+	struct smbsrv_brl *l, *found = NULL;
+
+	list_for_each_entry(l, &s->locks, node) {
+		if (l->owner != f || l->offset != offset || l->length != length)
+			continue;
+		found = l;
+		if (l->exclusive)
+			break;
+	}
+	return found;
+}
+
+/* ---- waiting requests --------------------------------------------------- */
+
+/*
+ * Grant what the waiters can have now, in order; the granted ones move to
+ * @granted with their response built.  Under the mutex.
+ */
+static void brl_grant(struct smbsrv_brl_state *s, struct list_head *granted)
+{
+	struct smbsrv_brl_wait *w, *tmp;
+	u8 *body;
+	int err;
+
+	list_for_each_entry_safe(w, tmp, &s->waiters, node) {
+		err = brl_add(s, w->f, &w->e, w->exclusive);
+		if (err == -EAGAIN)
+			schedule_delayed_work(&w->retry, SMBSRV_BRL_RETRY);
+		if (err)
+			continue;
+		body = smbsrv_rsp_body(w->req, SMB2_LOCK_RSP_SIZE);
+		if (!body) {
+			/* Not now: the lock goes back, the request waits. */
+			brl_remove(s, list_last_entry(&s->locks,
+						      struct smbsrv_brl, node));
+			continue;
+		}
+		smb2_lock_rsp_encode(body);
+		w->waiting = false;
+		list_move_tail(&w->node, granted);
+	}
+}
+
+static void brl_complete(struct list_head *done, u32 status)
+{
+	struct smbsrv_brl_wait *w, *tmp;
+
+	/* The request (and @w with it) may be gone once completed. */
+	list_for_each_entry_safe(w, tmp, done, node) {
+		list_del_init(&w->node);
+		smbsrv_req_complete(w->req, status);
+	}
+}
+
+/* Grant what can be granted on @s now. */
+static void brl_wake(struct smbsrv_brl_state *s)
+{
+	LIST_HEAD(granted);
+
+	mutex_lock(&s->mutex);
+	brl_grant(s, &granted);
+	mutex_unlock(&s->mutex);
+	brl_complete(&granted, STATUS_SUCCESS);
+}
+
+static void brl_retry_work(struct work_struct *work)
+{
+	struct smbsrv_brl_wait *w = container_of(to_delayed_work(work),
+						 struct smbsrv_brl_wait, retry);
+
+	/* May complete (and free) @w itself: nothing touches it after. */
+	brl_wake(brl_of(w->f));
+}
+
+static void brl_cancel(struct smbsrv_req *req)
+{
+	struct smbsrv_brl_wait *w = req->priv;
+	struct smbsrv_brl_state *s = brl_of(w->f);
+	bool mine;
+
+	mutex_lock(&s->mutex);
+	mine = w->waiting;
+	if (mine) {
+		w->waiting = false;
+		list_del_init(&w->node);
+	}
+	mutex_unlock(&s->mutex);
+	if (mine)
+		smbsrv_req_complete(req, STATUS_CANCELLED);
+}
+
+/* The request goes: after its final response, never under the mutex. */
+static void brl_wait_free(struct smbsrv_req *req)
+{
+	struct smbsrv_brl_wait *w = req->priv;
+
+	/* A retry that completed its own request is still running here. */
+	if (current_work() != &w->retry.work)
+		cancel_delayed_work_sync(&w->retry);
+	smbsrv_file_put(w->f);
+	kfree(w);
+}
+
+/* Wait for a lock that conflicts; under the mutex. */
+static u32 brl_wait(struct smbsrv_req *req, struct smbsrv_file *f,
+		    const struct smb2_lock_elem *e, bool exclusive, bool posix)
+{
+	struct smbsrv_brl_state *s = brl_of(f);
+	struct smbsrv_brl_wait *w;
+
+	/* Only the last request of a compound may go async. */
+	if (!smbsrv_req_can_async(req))
+		return STATUS_LOCK_NOT_GRANTED;
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	refcount_inc(&f->open.ref);
+	w->req = req;
+	w->f = f;
+	w->e = *e;
+	w->exclusive = exclusive;
+	INIT_DELAYED_WORK(&w->retry, brl_retry_work);
+	req->priv = w;
+	req->priv_free = brl_wait_free;
+	if (smbsrv_req_go_async(req, brl_cancel)) {
+		/* The connection is going away: nobody to answer. */
+		req->priv = NULL;
+		req->priv_free = NULL;
+		smbsrv_file_put(f);
+		kfree(w);
+		return STATUS_CANCELLED;
+	}
+	w->waiting = true;
+	list_add_tail(&w->node, &s->waiters);
+	if (posix)
+		schedule_delayed_work(&w->retry, SMBSRV_BRL_RETRY);
+	return STATUS_PENDING;
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+/*
+ * 3.3.5.14.1: unlocks in order; the first failure ends the request and
+ * what was unlocked before stays unlocked.
+ */
+static u32 brl_unlock(struct smbsrv_file *f, const struct smb2_lock_req *r)
+{
+	struct smbsrv_brl_state *s = brl_of(f);
+	u32 status = STATUS_SUCCESS;
+	struct smb2_lock_elem e;
+	struct smbsrv_brl *l;
+	LIST_HEAD(granted);
+	bool changed = false;
+	u16 i;
+
+	mutex_lock(&s->mutex);
+	for (i = 0; i < r->count; i++) {
+		smb2_lock_req_elem(r, i, &e);
+		if (smb2_lock_kind(e.flags) != SMB2_LOCK_KIND_UNLOCK) {
+			status = STATUS_INVALID_PARAMETER;
+			break;
+		}
+		if (!smb2_lock_range_valid(e.offset, e.length)) {
+			status = STATUS_INVALID_LOCK_RANGE;
+			break;
+		}
+		l = brl_find(s, f, e.offset, e.length);
+		if (!l) {
+			status = STATUS_RANGE_NOT_LOCKED;
+			break;
+		}
+		brl_remove(s, l);
+		changed = true;
+	}
+	if (changed)
+		brl_grant(s, &granted);
+	mutex_unlock(&s->mutex);
+	brl_complete(&granted, STATUS_SUCCESS);
+	return status;
+}
+
+/*
+ * 3.3.5.14.2: all the locks or none.  Several locks must all fail
+ * immediately; a single one that may wait goes async when it conflicts.
+ */
+static u32 brl_lock(struct smbsrv_req *req, struct smbsrv_file *f,
+		    const struct smb2_lock_req *r)
+{
+	struct smbsrv_brl_state *s = brl_of(f);
+	u32 status = STATUS_SUCCESS;
+	struct smb2_lock_elem e;
+	enum smb2_lock_kind kind;
+	u16 i, added = 0;
+	int err;
+
+	if (r->count > 1) {
+		for (i = 0; i < r->count; i++) {
+			smb2_lock_req_elem(r, i, &e);
+			if (!(e.flags & SMB2_LOCKFLAG_FAIL_IMMEDIATELY))
+				return STATUS_INVALID_PARAMETER;
+		}
+	}
+	mutex_lock(&s->mutex);
+	/*
+	 * A CLOSE marks the open gone before its brl_close() takes the
+	 * mutex: seen here, or that close removes what this request adds.
+	 */
+	if (READ_ONCE(f->open.gone))
+		status = STATUS_FILE_CLOSED;
+	for (i = 0; !status && i < r->count; i++) {
+		smb2_lock_req_elem(r, i, &e);
+		kind = smb2_lock_kind(e.flags);
+		if (kind != SMB2_LOCK_KIND_SHARED &&
+		    kind != SMB2_LOCK_KIND_EXCLUSIVE) {
+			status = STATUS_INVALID_PARAMETER;
+			break;
+		}
+		if (!smb2_lock_range_valid(e.offset, e.length)) {
+			status = STATUS_INVALID_LOCK_RANGE;
+			break;
+		}
+		err = brl_add(s, f, &e, kind == SMB2_LOCK_KIND_EXCLUSIVE);
+		if (!err) {
+			added++;
+			continue;
+		}
+		if (err == -ENOMEM)
+			status = STATUS_INSUFFICIENT_RESOURCES;
+		else if (e.flags & SMB2_LOCKFLAG_FAIL_IMMEDIATELY)
+			status = STATUS_LOCK_NOT_GRANTED;
+		else
+			status = brl_wait(req, f, &e,
+					  kind == SMB2_LOCK_KIND_EXCLUSIVE,
+					  err == -EAGAIN);
+		break;
+	}
+	/* A failed request leaves none of its locks (they are the last). */
+	if (status != STATUS_SUCCESS && status != STATUS_PENDING)
+		while (added--)
+			brl_remove(s, list_last_entry(&s->locks,
+						      struct smbsrv_brl, node));
+	mutex_unlock(&s->mutex);
+	return status;
+}
+
+u32 smbsrv_brl_request(struct smbsrv_req *req, struct smbsrv_file *f,
+		       const struct smb2_lock_req *r)
+{
+	struct smb2_lock_elem e;
+	u32 status;
+	u8 *body;
+
+	smb2_lock_req_elem(r, 0, &e);
+	if (e.flags & SMB2_LOCKFLAG_UNLOCK)
+		status = brl_unlock(f, r);
+	else
+		status = brl_lock(req, f, r);
+	if (status != STATUS_SUCCESS)
+		return status;
+	body = smbsrv_rsp_body(req, SMB2_LOCK_RSP_SIZE);
+	if (!body)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	smb2_lock_rsp_encode(body);
+	return STATUS_SUCCESS;
+}
+
+u32 smbsrv_brl_check_io(struct smbsrv_file *f, u64 offset, u64 len,
+			bool write)
+{
+	struct smbsrv_brl_state *s = brl_of(f);
+	bool conflict;
+
+	if (!len || !READ_ONCE(s->nr_locks))
+		return STATUS_SUCCESS;
+	mutex_lock(&s->mutex);
+	conflict = brl_conflict(s, f, offset, len, write, false);
+	mutex_unlock(&s->mutex);
+	return conflict ? STATUS_FILE_LOCK_CONFLICT : STATUS_SUCCESS;
+}
+
+void smbsrv_brl_close(struct smbsrv_file *f)
+{
+	struct smbsrv_brl_state *s = brl_of(f);
+	struct smbsrv_brl_wait *w, *wtmp;
+	struct smbsrv_brl *l, *ltmp;
+	LIST_HEAD(granted);
+	LIST_HEAD(mine);
+	bool changed = false;
+
+	mutex_lock(&s->mutex);
+	list_for_each_entry_safe(l, ltmp, &s->locks, node) {
+		if (l->owner != f)
+			continue;
+		list_del(&l->node);
+		s->nr_locks--;
+		kfree(l);
+		changed = true;
+	}
+	/* Its POSIX locks go before anyone else may take the ranges. */
+	if (changed && !(f->flags & SMBSRV_FILE_REPARSE))
+		locks_remove_posix(f->filp, f->filp);
+	list_for_each_entry_safe(w, wtmp, &s->waiters, node) {
+		if (w->f != f)
+			continue;
+		w->waiting = false;
+		list_move_tail(&w->node, &mine);
+	}
+	if (changed)
+		brl_grant(s, &granted);
+	mutex_unlock(&s->mutex);
+	/* Windows answers a lock whose handle closed under it so. */
+	brl_complete(&mine, STATUS_RANGE_NOT_LOCKED);
+	brl_complete(&granted, STATUS_SUCCESS);
+}
