@@ -222,6 +222,11 @@ int smbsrv_vfs_remove(const struct path *path)
 	err = mnt_want_write(path->mnt);
 	if (err)
 		return err;
+	/*
+	 * Our own reference: with only the open file's, unlinking would turn
+	 * the dentry negative under that file.
+	 */
+	dget(dentry);
 	parent = dget_parent(dentry);
 	pdir = d_inode(parent);
 	inode_lock_nested(pdir, I_MUTEX_PARENT);
@@ -236,6 +241,7 @@ int smbsrv_vfs_remove(const struct path *path)
 	}
 	inode_unlock(pdir);
 	dput(parent);
+	dput(dentry);
 	mnt_drop_write(path->mnt);
 	return err;
 }

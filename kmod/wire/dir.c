@@ -8,6 +8,7 @@
 #include "ntstatus.h"
 #include "pdu.h"
 #include "unicode.h"
+#include "utf16.h"
 
 u32 smb2_query_dir_req_decode(const u8 *pdu, u32 pdu_len,
 			      struct smb2_query_dir_req *r)
@@ -90,7 +91,8 @@ int smb_dirent_encode(u8 cls, const struct smb_dirent *e,
 	name_off = off + l->fixed;
 	cap = name_off < o->cap ? o->cap - name_off : 0;
 	n = smb_utf8_to_utf16le(e->name, e->name_len,
-				cap ? o->buf + name_off : NULL, cap);
+				cap ? o->buf + name_off : NULL, cap,
+				SMB_UTF16_PARTIAL);
 	if (n < 0)
 		return n;
 	smb_out_le32(o, off, 0);

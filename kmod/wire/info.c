@@ -6,7 +6,7 @@
 #include "info.h"
 #include "ntstatus.h"
 #include "pdu.h"
-#include "unicode.h"
+#include "utf16.h"
 
 static const u8 *smb2_info_body(const u8 *pdu, u32 pdu_len, u16 size)
 {
@@ -208,7 +208,8 @@ static int smb_out_name(const struct smb_out *o, u32 len_off, u32 off,
 	int n;
 
 	n = smb_utf8_to_utf16le(name, name_len, off < o->cap ? o->buf + off :
-				NULL, off < o->cap ? o->cap - off : 0);
+				NULL, off < o->cap ? o->cap - off : 0,
+				SMB_UTF16_PARTIAL);
 	if (n < 0)
 		return n;
 	smb_out_le32(o, len_off, (u32)n);
@@ -373,10 +374,12 @@ int smb_stream_info_encode(const struct smb_stream_ent *ents, u32 n,
 
 	*fit = 0;
 	for (i = 0; i < n; i++) {
-		a = smb_utf8_to_utf16le(ents[i].name, ents[i].name_len, NULL, 0);
+		a = smb_utf8_to_utf16le(ents[i].name, ents[i].name_len, NULL, 0,
+					SMB_UTF16_PARTIAL);
 		if (a < 0)
 			return a;
-		b = smb_utf8_to_utf16le(data, sizeof(data) - 1, NULL, 0);
+		b = smb_utf8_to_utf16le(data, sizeof(data) - 1, NULL, 0,
+					SMB_UTF16_PARTIAL);
 		nlen = 2 + (u32)a + (u32)b;	/* ':' name ':$DATA' */
 		elen = SMB_STREAM_NAME + nlen;
 		if (i) {
@@ -392,10 +395,10 @@ int smb_stream_info_encode(const struct smb_stream_ent *ents, u32 n,
 			smb_out_le16(o, off + SMB_STREAM_NAME, ':');
 			smb_utf8_to_utf16le(ents[i].name, ents[i].name_len,
 					    o->buf + off + SMB_STREAM_NAME + 2,
-					    (u32)a);
+					    (u32)a, 0);
 			smb_utf8_to_utf16le(data, sizeof(data) - 1,
 					    o->buf + off + SMB_STREAM_NAME + 2 +
-					    a, (u32)b);
+					    a, (u32)b, 0);
 			*fit = off + elen;
 		}
 		prev = off;

@@ -50,31 +50,6 @@ u32 smb_utf8_next(const char *str, u32 len, u32 *pos)
 	return c;
 }
 
-int smb_utf8_to_utf16le(const char *s, u32 len, u8 *out, u32 cap)
-{
-	u32 pos = 0, o = 0, c;
-
-	while (pos < len) {
-		c = smb_utf8_next(s, len, &pos);
-		if (c == SMB_UCS_BAD)
-			return -EINVAL;
-		if (c >= 0x10000) {
-			c -= 0x10000;
-			if (o + 4 <= cap) {
-				put_unaligned_le16((u16)(0xd800 | c >> 10), out + o);
-				put_unaligned_le16((u16)(0xdc00 | (c & 0x3ff)),
-						   out + o + 2);
-			}
-			o += 4;
-		} else {
-			if (o + 2 <= cap)
-				put_unaligned_le16((u16)c, out + o);
-			o += 2;
-		}
-	}
-	return (int)o;
-}
-
 /* Pairs of capital (even) and small (odd) letters in [lo, hi]. */
 static bool smb_pair_even(u32 c, u32 lo, u32 hi)
 {

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Unicode helpers for names going back to clients: UTF-8 (as names are
- * stored) decoded one code point at a time, encoded as UTF-16LE (as SMB2
- * carries them), and compared without case the way Windows file systems
+ * Unicode helpers for names: UTF-8 (as names are stored) decoded one code
+ * point at a time, and compared without case the way Windows file systems
  * compare names (an upcase table: here the simple one-to-one mappings of
- * Latin, Greek, Cyrillic, Armenian and fullwidth Latin letters).
+ * Latin, Greek, Cyrillic, Armenian and fullwidth Latin letters).  UTF-16
+ * conversions are in utf16.h.
  */
 #ifndef _SMBSRV_WIRE_UNICODE_H
 #define _SMBSRV_WIRE_UNICODE_H
@@ -24,13 +24,6 @@ extern "C" {
  * U+10FFFF yields SMB_UCS_BAD and advances by one byte.
  */
 u32 smb_utf8_next(const char *s, u32 len, u32 *pos);
-
-/*
- * Encode @len bytes of UTF-8 as UTF-16LE into @out, writing at most @cap
- * bytes (whole code units).  Returns the number of bytes the whole string
- * needs, or -EINVAL when @s is not valid UTF-8.
- */
-int smb_utf8_to_utf16le(const char *s, u32 len, u8 *out, u32 cap);
 
 /* The upper-case form of @c (itself when it has none). */
 u32 smb_upcase(u32 c);

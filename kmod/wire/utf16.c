@@ -3,6 +3,7 @@
  * UTF-16LE to UTF-8.
  */
 #include "compat.h"
+#include "unicode.h"
 #include "utf16.h"
 
 int smb_utf16le_to_utf8(const u8 *in, u32 bytes, char *out, u32 cap)
@@ -50,5 +51,42 @@ int smb_utf16le_to_utf8(const u8 *in, u32 bytes, char *out, u32 cap)
 		}
 	}
 	out[o] = 0;
+	return (int)o;
+}
+
+int smb_utf8_to_utf16le(const char *in, u32 len, u8 *out, u32 cap,
+			unsigned int flags)
+{
+	u32 i = 0, o = 0, c, n;
+	bool full = false;
+
+	if (cap > 0x7ffffffe)
+		cap = 0x7ffffffe;
+	while (i < len) {
+		c = smb_utf8_next(in, len, &i);
+		if (c == SMB_UCS_BAD || !c)
+			return -EINVAL;
+		if (c == '/' && (flags & SMB_UTF16_BACKSLASH))
+			c = '\\';
+		n = c >= 0x10000 ? 4 : 2;
+		if (o > 0x7ffffffe - n)
+			return -ENAMETOOLONG;
+		if (full || cap - o < n) {
+			if (!(flags & SMB_UTF16_PARTIAL))
+				return -ENAMETOOLONG;
+			/* Measure the rest; write nothing more. */
+			full = true;
+			o += n;
+			continue;
+		}
+		if (out && n == 4) {
+			c -= 0x10000;
+			put_unaligned_le16((u16)(0xd800 | c >> 10), out + o);
+			put_unaligned_le16((u16)(0xdc00 | (c & 0x3ff)), out + o + 2);
+		} else if (out) {
+			put_unaligned_le16((u16)c, out + o);
+		}
+		o += n;
+	}
 	return (int)o;
 }

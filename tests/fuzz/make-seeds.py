@@ -56,6 +56,7 @@ def main():
     write("seqwin", "skipping", bytes([16, 1, 16, 0] + [2, 3, 0] * 20))
     file_seeds()
     info_seeds()
+    file3_seeds()
 
 
 def create_ctx(tag, data, last):
@@ -181,6 +182,37 @@ def info_seeds():
     write("info", "qdir-dos", qdir(22, 3, 2, '<.t>t"'))
     write("info", "qdir-names", qdir(23, 12, 0x10, "a?c*"))
     write("info", "name-utf8", "na\u00efve \U0001f600.txt".encode())
+
+
+def ioctl_body(code, data, fid=b"\1" * 16, max_out=65536):
+    """An IOCTL request body (MS-SMB2 2.2.31) carrying @data."""
+    return struct.pack("<HHI16sIIIIIIII", 57, 0, code, fid, 120, len(data),
+                       0, 0, 0, max_out, 1, 0) + (data or b"\0")
+
+
+def file3_seeds():
+    """LOCK, CHANGE_NOTIFY and file-system IOCTL PDUs."""
+    fid = struct.pack("<QQ", 1, 1)
+    els = struct.pack("<QQII", 100, 50, 0x12, 0) + \
+        struct.pack("<QQII", 0, 0, 0x11, 0) + \
+        struct.pack("<QQII", 2**64 - 1, 1, 0x4, 0)
+    write("file3", "lock", header(10, 12, session=1, tree=1) +
+          struct.pack("<HHI16s", 48, 3, 0, fid) + els)
+    write("file3", "notify", header(15, 13, session=1, tree=1) +
+          struct.pack("<HHI16sII", 32, 1, 4096, fid, 0xfff, 0))
+    chunks = struct.pack("<QQII", 0, 4096, 65536, 0) * 2
+    write("file3", "copychunk", header(11, 14, session=1, tree=1) +
+          ioctl_body(0x1440f2, b"k" * 24 + struct.pack("<II", 2, 0) +
+                     chunks))
+    write("file3", "zero-data", header(11, 15, session=1, tree=1) +
+          ioctl_body(0x980c8, struct.pack("<QQ", 4096, 8192)))
+    target = "..\\dir\\target".encode("utf-16-le")
+    sym = struct.pack("<HHHHI", len(target), len(target), 0, len(target),
+                      1) + target + target
+    write("file3", "set-reparse", header(11, 16, session=1, tree=1) +
+          ioctl_body(0x900a4, struct.pack("<IHH", 0xa000000c, len(sym), 0) +
+                     sym))
+    write("file3", "utf8-names", "dir/\u00e9t\u00e9/\U0001F600".encode())
 
 
 if __name__ == "__main__":

@@ -45,9 +45,7 @@ TEST_CASE("share add appends a validated share")
 			   {{"path", "/srv/docs"}, {"writeable", "yes"}});
 	CHECK(r.errors.empty());
 	CHECK(r.text == conf + "\n[docs]\n\tpath = /srv/docs\n\twriteable = yes\n");
-	// Not applied yet: the edit says so, as --check-config would.
-	CHECK(r.warnings == std::vector<std::string>{
-		"s.conf:10: warning: 'read only' is accepted but not supported yet"});
+	CHECK(r.warnings.empty());
 }
 
 TEST_CASE("share add refuses what the configuration would refuse")

@@ -13,6 +13,7 @@ extern "C" {
 #include "fscc.h"
 #include "info.h"
 #include "unicode.h"
+#include "utf16.h"
 }
 
 using namespace wiretest;
@@ -400,7 +401,8 @@ TEST_CASE("directory entries are measured past the buffer", "[wire][dir]")
 	CHECK(get32(out, 16) == 96);
 }
 
-TEST_CASE("UTF-8 decoding and UTF-16 encoding", "[wire][unicode]")
+TEST_CASE("UTF-8 decoding, and UTF-16 encoding of partial names",
+	  "[wire][unicode]")
 {
 	uint32_t pos = 0;
 	const std::string s = "a\u00e9\u20ac\U0001F600";
@@ -421,13 +423,23 @@ TEST_CASE("UTF-8 decoding and UTF-16 encoding", "[wire][unicode]")
 	}
 
 	uint8_t out[16];
-	CHECK(smb_utf8_to_utf16le(s.data(), s.size(), out, sizeof(out)) == 10);
+	CHECK(smb_utf8_to_utf16le(s.data(), s.size(), out, sizeof(out),
+				  SMB_UTF16_PARTIAL) == 10);
 	CHECK(Bytes(out, out + 10) == utf16(u"a\u00e9\u20ac\U0001F600"));
 	// A short buffer gets whole code units only; the size is the whole.
 	memset(out, 0xaa, sizeof(out));
-	CHECK(smb_utf8_to_utf16le(s.data(), s.size(), out, 7) == 10);
+	CHECK(smb_utf8_to_utf16le(s.data(), s.size(), out, 7,
+				  SMB_UTF16_PARTIAL) == 10);
 	CHECK(out[6] == 0xaa);
-	CHECK(smb_utf8_to_utf16le("\xff", 1, out, 16) == -EINVAL);
+	// Nothing after a code unit that did not fit, even if a later fits.
+	memset(out, 0xaa, sizeof(out));
+	CHECK(smb_utf8_to_utf16le("a\U0001F600b", 6, out, 5,
+				  SMB_UTF16_PARTIAL) == 8);
+	CHECK(out[2] == 0xaa);
+	CHECK(smb_utf8_to_utf16le("a\U0001F600b", 6, out, 5, 0) ==
+	      -ENAMETOOLONG);
+	CHECK(smb_utf8_to_utf16le("\xff", 1, out, 16, SMB_UTF16_PARTIAL) ==
+	      -EINVAL);
 }
 
 TEST_CASE("case folding", "[wire][unicode]")

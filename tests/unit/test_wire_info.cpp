@@ -81,11 +81,6 @@ int encode(uint8_t cls, const struct smb_finfo &fi, Bytes &out)
 	return smb_file_info_encode(cls, &fi, &o);
 }
 
-uint64_t get64(const Bytes &b, size_t off)
-{
-	return get32(b, off) | uint64_t(get32(b, off + 4)) << 32;
-}
-
 } // namespace
 
 TEST_CASE("QUERY_INFO request", "[wire][info]")

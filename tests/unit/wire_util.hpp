@@ -46,6 +46,11 @@ inline uint32_t get32(const Bytes &b, size_t off)
 	return get16(b, off) | uint32_t(get16(b, off + 2)) << 16;
 }
 
+inline uint64_t get64(const Bytes &b, size_t off)
+{
+	return get32(b, off) | uint64_t(get32(b, off + 4)) << 32;
+}
+
 // A request header: command, message id, optional flags and next command.
 inline Bytes header(uint16_t cmd, uint64_t mid = 0, uint32_t flags = 0,
 		    uint32_t next = 0)

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# File service I from the host: CREATE (dispositions, options, access,
+# sharing, delete on close, contexts, names), CLOSE, READ, WRITE, FLUSH
+# through impacket and raw PDUs (files.py), smbclient uploads checked from
+# the guest, share semantics (read only, masks, force user/group, veto
+# files, hide dot files, stored DOS attributes, max open files) and the
+# confinement matrix (names and symlinks that would lead out, mounts),
+# checking from the guest that nothing outside the share was touched.
+# One VM boot.  Logons are null sessions mapped to the guest account
+# (nobody), the user the permission checks are about.
+. "$(dirname "$0")/lib.sh"
+
+py=/usr/bin/python3
+checks="$(dirname "$0")/files.py"
+
+t_vm_start
+t_guest_check "shares and symlinks set up in the guest" '
+set -e
+mkdir -p /srv/demo /srv/masks /srv/demo/inner /srv/demo/mnt
+chmod 777 /srv/demo /srv/masks
+echo in > /srv/demo/inner/inner.txt
+cd /srv/demo
+ln -s /etc link-abs
+ln -s ../../etc link-rel
+ln -s /nonexistent link-dangling
+ln -s inner link-in
+ln -s inner/inner.txt link-file
+mount -t tmpfs tmpfs mnt
+echo x > mnt/x
+mkdir /srv/masks/secret.d
+ls -a /srv > /tmp/srv.before
+cat > /etc/smbsrv/files.conf <<EOF
+[global]
+	tcp port = 445
+	map to guest = bad user
+	max open files = 10
+[demo]
+	path = /srv/demo
+	read only = no
+	guest ok = yes
+	crossmnt = no
+[ro]
+	path = /srv/demo
+	read only = yes
+	guest ok = yes
+[follow]
+	path = /srv/demo
+	read only = no
+	guest ok = yes
+	follow symlinks = yes
+	crossmnt = no
+[masks]
+	path = /srv/masks
+	read only = no
+	guest ok = yes
+	create mask = 0640
+	force create mode = 0006
+	directory mask = 0750
+	force directory mode = 0005
+	force user = demo
+	force group = family
+	veto files = /*.tmp/secret.d/
+EOF
+smbsrvd -c /etc/smbsrv/files.conf'
+
+for g in rw create share attrs hidden names escape maxopen; do
+	t_checks "$py" "$checks" "$T_SMB_PORT" demo "$g"
+done
+t_checks env FOLLOW=1 "$py" "$checks" "$T_SMB_PORT" follow escape
+t_checks "$py" "$checks" "$T_SMB_PORT" ro readonly
+t_checks "$py" "$checks" "$T_SMB_PORT" masks masks
+
+t_guest_check "masks: file mode 0646 (0640 mask, 0006 forced) as demo:family" \
+	'test "$(stat -c "%a %U %G" /srv/masks/masked.txt)" = "646 demo family"'
+t_guest_check "masks: directory mode 0755 (0750 mask, 0005 forced) as demo:family" \
+	'test "$(stat -c "%a %U %G" /srv/masks/masked.dir)" = "755 demo family"'
+t_guest_check "veto files: nothing vetoed was created" \
+	'! ls /srv/masks/vetoed.tmp 2>/dev/null'
+t_guest_check "nothing outside the share roots was touched" '
+set -e
+ls -a /srv | diff /tmp/srv.before -
+for f in /srv/outside.txt /outside.txt /etc/new.txt /etc/passwd.new; do
+	test ! -e "$f"
+done
+test ! -e /srv/demo/mnt/new.txt
+test "$(find / -xdev -newer /tmp/srv.before -name "outside*" 2>/dev/null)" = ""'
+
+# smbclient uploads of several sizes, checked byte for byte in the guest.
+tmp=$(mktemp -d)
+for size in 0 1 65537 3000000; do
+	head -c "$size" /dev/urandom > "$tmp/up-$size"
+	sum=$(md5sum < "$tmp/up-$size" | cut -d' ' -f1)
+	t_check "smbclient put of $size bytes" timeout 120 smbclient \
+		"//127.0.0.1/demo" -N -p "$T_SMB_PORT" -m SMB3 \
+		-c "put $tmp/up-$size up-$size"
+	t_guest_check "... same md5 in the guest" \
+		"test \"\$(md5sum < /srv/demo/up-$size | cut -d' ' -f1)\" = $sum"
+done
+rm -rf "$tmp"
+
+t_dmesg_clean
+t_done
