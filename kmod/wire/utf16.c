@@ -3,6 +3,7 @@
  * UTF-16LE to UTF-8.
  */
 #include "compat.h"
+#include "unicode.h"
 #include "utf16.h"
 
 int smb_utf16le_to_utf8(const u8 *in, u32 bytes, char *out, u32 cap)
@@ -53,74 +54,39 @@ int smb_utf16le_to_utf8(const u8 *in, u32 bytes, char *out, u32 cap)
 	return (int)o;
 }
 
-/* Decode one UTF-8 sequence at @in[@i..@len); 0 when it is not valid. */
-static u32 utf8_next(const u8 *in, u32 len, u32 *i)
-{
-	u32 c = in[*i], n, min, k;
-
-	if (c < 0x80) {
-		*i += 1;
-		return c;
-	}
-	if ((c & 0xe0) == 0xc0) {
-		n = 1;
-		min = 0x80;
-		c &= 0x1f;
-	} else if ((c & 0xf0) == 0xe0) {
-		n = 2;
-		min = 0x800;
-		c &= 0x0f;
-	} else if ((c & 0xf8) == 0xf0) {
-		n = 3;
-		min = 0x10000;
-		c &= 0x07;
-	} else {
-		return 0;
-	}
-	if (len - *i <= n)
-		return 0;
-	for (k = 1; k <= n; k++) {
-		if ((in[*i + k] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (in[*i + k] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*i += n + 1;
-	return c;
-}
-
 int smb_utf8_to_utf16le(const char *in, u32 len, u8 *out, u32 cap,
 			unsigned int flags)
 {
-	const u8 *s = (const u8 *)in;
-	u32 i = 0, o = 0, c;
+	u32 i = 0, o = 0, c, n;
+	bool full = false;
 
 	if (cap > 0x7ffffffe)
 		cap = 0x7ffffffe;
 	while (i < len) {
-		c = utf8_next(s, len, &i);
-		if (!c)
+		c = smb_utf8_next(in, len, &i);
+		if (c == SMB_UCS_BAD || !c)
 			return -EINVAL;
 		if (c == '/' && (flags & SMB_UTF16_BACKSLASH))
 			c = '\\';
-		if (c >= 0x10000) {
-			if (cap - o < 4)
+		n = c >= 0x10000 ? 4 : 2;
+		if (o > 0x7ffffffe - n)
+			return -ENAMETOOLONG;
+		if (full || cap - o < n) {
+			if (!(flags & SMB_UTF16_PARTIAL))
 				return -ENAMETOOLONG;
-			if (out) {
-				c -= 0x10000;
-				put_unaligned_le16((u16)(0xd800 | c >> 10), out + o);
-				put_unaligned_le16((u16)(0xdc00 | (c & 0x3ff)),
-						   out + o + 2);
-			}
-			o += 4;
-		} else {
-			if (cap - o < 2)
-				return -ENAMETOOLONG;
-			if (out)
-				put_unaligned_le16((u16)c, out + o);
-			o += 2;
+			/* Measure the rest; write nothing more. */
+			full = true;
+			o += n;
+			continue;
 		}
+		if (out && n == 4) {
+			c -= 0x10000;
+			put_unaligned_le16((u16)(0xd800 | c >> 10), out + o);
+			put_unaligned_le16((u16)(0xdc00 | (c & 0x3ff)), out + o + 2);
+		} else if (out) {
+			put_unaligned_le16((u16)c, out + o);
+		}
+		o += n;
 	}
 	return (int)o;
 }

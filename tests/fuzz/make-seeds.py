@@ -55,6 +55,7 @@ def main():
                                              2, 1, 0, 10, 2, 0, 0]))
     write("seqwin", "skipping", bytes([16, 1, 16, 0] + [2, 3, 0] * 20))
     file_seeds()
+    info_seeds()
     file3_seeds()
 
 
@@ -111,6 +112,76 @@ def file_seeds():
                                                       0x51, 0x20, 1, 1))
     write("file", "dosattr-v5", b"0x20\0\0" + struct.pack(
         "<HHHIIQ", 5, 5, 0, 0x11, 0x20, 1))
+
+
+def sid(auth, *subs):
+    return struct.pack("<BB", 1, len(subs)) + b"\0" * 5 + bytes([auth]) + \
+        b"".join(struct.pack("<I", x) for x in subs)
+
+
+def ace(kind, flags, mask, s):
+    return struct.pack("<BBHI", kind, flags, 8 + len(s), mask) + s
+
+
+def security_descriptor():
+    """Owner, group and a DACL with deny and allow ACEs."""
+    owner, group = sid(22, 1, 1000), sid(22, 2, 100)
+    aces = (ace(1, 0, 0x6, owner) + ace(0, 0, 0x1f01ff, owner) +
+            ace(0, 3, 0x1200a9, group) + ace(0, 0, 0x1200a9, sid(1, 0)) +
+            ace(0, 0, 0, sid(5, 88, 3, 0o640)))
+    dacl = struct.pack("<BBHHH", 2, 0, 8 + len(aces), 5, 0) + aces
+    off_owner = 20
+    off_group = off_owner + len(owner)
+    off_dacl = off_group + len(group)
+    return struct.pack("<BBHIIII", 1, 0, 0x8004, off_owner, off_group, 0,
+                       off_dacl) + owner + group + dacl
+
+
+def info_seeds():
+    """QUERY_INFO, SET_INFO and QUERY_DIRECTORY PDUs; names; an SD."""
+    fid = struct.pack("<QQ", 1, 1)
+    hdr = {"session": 1, "tree": 1}
+    getea = struct.pack("<IB", 12, 5) + b"EAONE\0\0\0" + \
+        struct.pack("<IB", 0, 3) + b"TWO\0"
+    write("info", "query-fullea", header(16, 12, **hdr) +
+          struct.pack("<HBBIHHIII16s", 41, 1, 15, 4096, 104, 0, len(getea),
+                      0, 1, fid) + getea)
+    write("info", "query-all", header(16, 13, **hdr) +
+          struct.pack("<HBBIHHIII16s", 41, 1, 18, 4096, 0, 0, 0, 0, 0, fid) +
+          b"\0")
+    write("info", "query-security", header(16, 14, **hdr) +
+          struct.pack("<HBBIHHIII16s", 41, 3, 0, 4096, 0, 0, 0, 7, 0, fid) +
+          b"\0")
+
+    def set_info(mid, kind, cls, buf, extra=0):
+        return header(17, mid, **hdr) + struct.pack(
+            "<HBBIHHI16s", 33, kind, cls, len(buf), 96, 0, extra, fid) + buf
+
+    write("info", "set-basic", set_info(15, 1, 4, struct.pack(
+        "<QQQQII", 1, 2**64 - 1, 2**64 - 2, 0, 0x22, 0)))
+    name = "dir\\new name.txt".encode("utf-16-le")
+    write("info", "set-rename", set_info(16, 1, 10, struct.pack(
+        "<B7xQI", 1, 0, len(name)) + name))
+    write("info", "set-link", set_info(17, 1, 11, struct.pack(
+        "<B7xQI", 0, 0, len(name)) + name))
+    ea = struct.pack("<IBBH", 0, 0, 3, 2) + b"KEY\0v1"
+    write("info", "set-fullea", set_info(18, 1, 15, ea))
+    write("info", "set-disposition-ex", set_info(19, 1, 64,
+                                                 struct.pack("<I", 3)))
+    write("info", "set-security", set_info(20, 3, 0, security_descriptor(),
+                                           7))
+    write("info", "security-descriptor", security_descriptor())
+
+    def qdir(mid, cls, flags, pattern):
+        p = pattern.encode("utf-16-le")
+        return header(14, mid, **hdr) + struct.pack(
+            "<HBBI16sHHI", 33, cls, flags, 0, fid, 96 if p else 0, len(p),
+            65536) + (p or b"\0")
+
+    write("info", "qdir-star", qdir(21, 37, 1, "*"))
+    write("info", "qdir-dos", qdir(22, 3, 2, '<.t>t"'))
+    write("info", "qdir-names", qdir(23, 12, 0x10, "a?c*"))
+    write("info", "name-utf8", "na\u00efve \U0001f600.txt".encode())
 
 
 def ioctl_body(code, data, fid=b"\1" * 16, max_out=65536):
