@@ -230,8 +230,8 @@ TEST_CASE("8.3 names", "[wire][dir]")
 	CHECK(short_name("bufsize.txt") == "BUFSIZE.TXT");
 	CHECK(short_name("README") == "README");
 	CHECK(short_name("a") == "A");
-	CHECK(short_name(".") == "");
-	CHECK(short_name("..") == "");
+	CHECK(short_name(".").empty());
+	CHECK(short_name("..").empty());
 
 	std::string s = short_name("torture_search.txt");
 	REQUIRE(s.size() == 12);

@@ -16,7 +16,7 @@ using namespace wiretest;
 
 namespace {
 
-Bytes sid_bytes(uint8_t auth, std::vector<uint32_t> subs)
+Bytes sid_bytes(uint8_t auth, const std::vector<uint32_t> &subs)
 {
 	Bytes b = { 1, static_cast<uint8_t>(subs.size()), 0, 0, 0, 0, 0, auth };
 	for (uint32_t s : subs) {
