@@ -14,6 +14,7 @@
 #include <net/tcp.h>
 
 #include "conn.h"
+#include "hosts.h"
 #include "recv.h"
 #include "sched.h"
 #include "session.h"
@@ -122,6 +123,11 @@ static bool smbsrv_conn_admit(struct smbsrv_conn *conn)
 	if (max && atomic_read(&smbsrv_nr_conns) >= max) {
 		pr_info_ratelimited("smbsrv: %s refused: %u connections (max connections)\n",
 				    conn->addr, max);
+		return false;
+	}
+	if (!smbsrv_hosts_admit(&conn->peer)) {
+		pr_info_ratelimited("smbsrv: %s refused: hosts allow/deny\n",
+				    conn->addr);
 		return false;
 	}
 	if (max_ip && smbsrv_conns_from(&conn->peer) >= max_ip) {

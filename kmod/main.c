@@ -7,6 +7,7 @@
 
 #include "conn.h"
 #include "crypto.h"
+#include "hosts.h"
 #include "netlink.h"
 #include "sched.h"
 #include "selftest.h"
@@ -82,6 +83,7 @@ static void __exit smbsrv_exit(void)
 	smbsrv_sched_exit();
 	destroy_workqueue(smbsrv_ctl_wq);
 	smbsrv_negotiate_blob_exit();
+	smbsrv_hosts_exit();
 	smbsrv_crypto_exit();
 	pr_info("smbsrv: unloaded\n");
 }

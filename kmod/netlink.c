@@ -13,6 +13,7 @@
 #include <net/netlink.h>
 
 #include "conn.h"
+#include "hosts.h"
 #include "knobs.h"
 #include "netlink-gen.h"
 #include "netlink.h"
@@ -20,6 +21,7 @@
 #include "smbsrv.h"
 #include "transport.h"
 #include "upcall.h"
+#include "wire/hosts.h"
 
 /*
  * Reply with the server's state, and with the NEGOTIATE blob for
@@ -68,6 +70,7 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct smbsrv_server *srv = &smbsrv_server;
 	struct nlattr *blob = info->attrs[SMBSRV_A_SERVER_NEGOTIATE_BLOB];
+	struct nlattr *hosts = info->attrs[SMBSRV_A_SERVER_HOST_RULES];
 	struct smbsrv_knobs knobs;
 	struct smbsrv_listener *l;
 	int err;
@@ -84,6 +87,10 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR_FMT(info->extack, blob,
 					"negotiate blob longer than %u bytes",
 					SMBSRV_NEGOTIATE_BLOB_MAX);
+		return -EINVAL;
+	}
+	if (hosts && smb_host_rules_check(nla_data(hosts), nla_len(hosts))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, hosts, "malformed host rules");
 		return -EINVAL;
 	}
 
@@ -106,6 +113,12 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 					blob ? nla_len(blob) : 0);
 	if (err)
 		goto out;
+	/* Checked above: only fails for lack of memory. */
+	if (hosts) {
+		err = smbsrv_hosts_set(nla_data(hosts), nla_len(hosts));
+		if (err)
+			goto out;
+	}
 
 	if (!srv->listener ||
 	    smbsrv_listener_port(srv->listener) != knobs.tcp_port) {

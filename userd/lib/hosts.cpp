@@ -150,7 +150,60 @@ bool entry_matches(std::string_view e, const Addr &a)
 	return n && prefix_match(*n, a);
 }
 
+void put_rule(std::vector<uint8_t> &out, uint8_t list, uint8_t flags, uint8_t family,
+	      size_t bits, const Addr &a)
+{
+	out.insert(out.end(), {list, flags, family, static_cast<uint8_t>(bits)});
+	out.insert(out.end(), a.b.begin(), a.b.end());
+}
+
+// Rule fields (kmod/wire/hosts.h).
+constexpr uint8_t rule_except = 0x01;
+constexpr uint8_t family_none = 0, family_v4 = 4, family_v6 = 6;
+
+void encode_list(std::vector<uint8_t> &out, uint8_t list,
+		 const std::vector<std::string> &entries)
+{
+	if (entries.empty())
+		return;
+	// The list is there even if nothing in it can match (host names).
+	put_rule(out, list, 0, family_none, 0, Addr{});
+	uint8_t flags = 0;
+	for (const auto &e : entries) {
+		if (ieq(e, "EXCEPT")) {
+			if (flags)
+				break; // as host_list_matches()
+			flags = rule_except;
+			continue;
+		}
+		if (ieq(e, "ALL")) {
+			put_rule(out, list, flags, family_v4, 0, Addr{});
+			put_rule(out, list, flags, family_v6, 0, Addr{});
+			continue;
+		}
+		if (e == "localhost") {
+			Addr one{};
+			one.b[15] = 1;
+			put_rule(out, list, flags, family_v6, 128, one);
+		}
+		auto n = parse_net(e);
+		if (!n)
+			continue; // a host name: matches nothing
+		put_rule(out, list, flags, n->addr.len == 4 ? family_v4 : family_v6, n->bits,
+			 n->addr);
+	}
+}
+
 } // namespace
+
+std::vector<uint8_t> encode_host_rules(const std::vector<std::string> &allow,
+				       const std::vector<std::string> &deny)
+{
+	std::vector<uint8_t> out;
+	encode_list(out, 0, allow);
+	encode_list(out, 1, deny);
+	return out;
+}
 
 std::string check_host_entry(std::string_view entry)
 {

@@ -7,6 +7,7 @@
 // are not resolved: they are reported and never match.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,5 +26,12 @@ bool host_list_matches(const std::vector<std::string> &list, std::string_view ad
 // with both, the allow list wins and hosts in neither are allowed.
 bool host_allowed(const std::vector<std::string> &allow,
 		  const std::vector<std::string> &deny, std::string_view addr);
+
+// The same two lists as the module checks them at accept (the server
+// attribute host-rules, 20-byte rules as kmod/wire/hosts.h describes):
+// the module's verdict for any address is host_allowed()'s.  Empty when
+// both lists are.
+std::vector<uint8_t> encode_host_rules(const std::vector<std::string> &allow,
+				       const std::vector<std::string> &deny);
 
 } // namespace smbsrv

@@ -433,7 +433,11 @@ ServerStatus GenlChannel::startup(uint32_t pid, const Knobs &k, ByteView negotia
 		       (negotiate_blob.empty() ||
 			nla_put(m, SMBSRV_A_SERVER_NEGOTIATE_BLOB,
 				static_cast<int>(negotiate_blob.size()),
-				negotiate_blob.data()) == 0);
+				negotiate_blob.data()) == 0) &&
+		       // Always sent: an empty array lifts the rules.
+		       nla_put(m, SMBSRV_A_SERVER_HOST_RULES,
+			       static_cast<int>(k.host_rules.size()),
+			       k.host_rules.data()) == 0;
 	});
 }
 

@@ -11,6 +11,8 @@
 #include <linux/smbsrv.h>
 #include <sstream>
 
+#include "hosts.hpp"
+
 namespace smbsrv {
 
 namespace {
@@ -687,6 +689,8 @@ Config build_config(const RawConfig &raw, Diagnostics &diags)
 		cfg.shares.push_back(std::move(ipc));
 	}
 	make_knobs(cfg, b, diags);
+	cfg.knobs.host_rules = encode_host_rules(share_defaults.list("hosts allow"),
+						 share_defaults.list("hosts deny"));
 	return cfg;
 }
 

@@ -104,6 +104,9 @@ struct Knobs {
 	uint32_t response_batch = 16;
 	uint32_t inline_reads = 1;
 	std::string netbios_name = "SMBSRV";
+	// [global]'s hosts allow/deny, for the module to check at accept
+	// (encode_host_rules(); not a knob of the knobs nest).
+	std::vector<uint8_t> host_rules;
 
 	bool operator==(const Knobs &) const = default;
 };

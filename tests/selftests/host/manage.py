@@ -220,6 +220,31 @@ def main():
     expect("alice is still refused after the restart",
            status_is(lambda: login(port, "alice"),
                      nt_errors.STATUS_LOGON_FAILURE))
+    # hosts deny in [global]: new connections refused at accept.
+    n = reloads(vm)
+    expect("[global] hosts deny = %s, smbsrvctl reload" % client,
+           lambda: guest_ok(vm, "sed -i 's/^\\[global\\]$/&\\n\\thosts deny = "
+                            "%s/' /etc/smbsrv/smbsrv.conf && smbsrvctl reload"
+                            % client))
+    expect("the daemon reloaded", lambda: reload_after(vm, n))
+
+    def refused_at_accept():
+        try:
+            SMBConnection("SMBSRV", "127.0.0.1", sess_port=port, timeout=30,
+                          preferredDialect=s3.SMB2_DIALECT_21)
+        except Exception:  # noqa: BLE001 - any failure to negotiate
+            return guest_ok(vm, "dmesg | grep 'refused: hosts allow/deny'")
+        return False, "NEGOTIATE was answered"
+    expect("a new connection is closed at accept (module logs why)",
+           refused_at_accept)
+    expect("bob's established session keeps working", bob.roundtrip)
+    n = reloads(vm)
+    expect("hosts deny removed, smbsrvctl reload",
+           lambda: guest_ok(vm, "sed -i '/^\\thosts deny = /d' "
+                            "/etc/smbsrv/smbsrv.conf && smbsrvctl reload"))
+    expect("the daemon reloaded", lambda: reload_after(vm, n))
+    expect("new connections and logons work again",
+           lambda: login(port, "bob") is None)
     expect("bob's old session closes its file and logs off cleanly",
            lambda: (bob.c.closeFile(bob.tid, bob.fid), bob.c.logoff()) and
            True)
