@@ -256,15 +256,18 @@ static u32 smbsrv_req_run(struct smbsrv_req *req, struct smbsrv_req *prev)
 				    conn->addr, req->hdr.message_id);
 		return SMBSRV_DISCONNECT;
 	}
-	if (cmd >= SMB2_NR_COMMANDS || !smbsrv_cmds[cmd].handler)
+	if (cmd >= SMB2_NR_COMMANDS)
 		return STATUS_INVALID_PARAMETER;
 	c = &smbsrv_cmds[cmd];
 
+	/* A failed CREATE fails what follows it, implemented or not. */
 	if (req->related) {
 		status = smbsrv_req_related(req, prev);
 		if (status)
 			return status;
 	}
+	if (!c->handler)
+		return STATUS_INVALID_PARAMETER;
 	if (c->needs & (SMBSRV_NEED_SESSION | SMBSRV_NEED_SESSION_IF_ID)) {
 		status = smbsrv_req_session(req, c);
 		if (status)
@@ -653,6 +656,7 @@ static void smbsrv_msg_work(struct work_struct *work)
 			goto drop;
 		}
 		msg->encrypted = true;
+		WRITE_ONCE(msg->enc_sess->client_encrypts, true);
 	} else if (proto != SMB2_PROTO_NUMBER) {
 		pr_info_ratelimited("smbsrv: %s sent a message of unknown protocol %08x, disconnecting\n",
 				    conn->addr, proto);
