@@ -16,7 +16,7 @@ import sys
 
 from impacket import smb3, smb3structs as s3
 from impacket.ldap import ldaptypes
-from impacket.smbconnection import SMBConnection, SessionError
+from impacket.smbconnection import SMBConnection
 
 OWNER, GROUP, DACL = 1, 2, 4
 READ_CONTROL, WRITE_DAC = 0x00020000, 0x00040000
@@ -101,7 +101,7 @@ def group_sd(conn, share):
                     infoType=s3.SMB2_0_INFO_SECURITY, fileInfoClass=0,
                     additionalInformation=DACL)
         report(True, "security: a DACL (owner all, group read) is set")
-    except (SessionError, smb3.SessionError) as e:
+    except smb3.SessionError as e:
         report(False, "security: a DACL (owner all, group read) is set",
                str(e))
     conn.closeFile(tid, fid)
@@ -113,8 +113,8 @@ def group_sd(conn, share):
                       fileInfoClass=0, additionalInformation=OWNER)
         report(False, "security: no READ_CONTROL, ACCESS_DENIED",
                "it was read")
-    except (SessionError, smb3.SessionError) as e:
-        report(e.getErrorCode() == 0xC0000022,
+    except smb3.SessionError as e:
+        report(e.get_error_code() == 0xC0000022,
                "security: no READ_CONTROL, ACCESS_DENIED", str(e))
     conn.closeFile(tid, fid)
 
