@@ -4,7 +4,8 @@
 # The kernel cifs client mounts the demo share over loopback in the guest
 # with no vers= and with vers=2.1, 3.0, 3.0.2 and 3.1.1, with sign and with
 # seal; on each mount a file is written, listed, read back and removed as
-# the logged-on user, and smbsrvctl shows the dialect, signing and
+# the logged-on user, a 3 MiB one is copied through both ways (1 MiB I/O,
+# several credits each), and smbsrvctl shows the dialect, signing and
 # encryption the mount asked for.  One VM boot.  The table of results also
 # goes to build/test-logs/mount-matrix.txt.
 . "$(dirname "$0")/lib.sh"
@@ -26,6 +27,7 @@ cat > /etc/smbsrv/mount.conf <<'EOF'
 	read only = no
 EOF
 echo demopass | smbsrvctl user add demo >/dev/null
+dd if=/dev/urandom of=/tmp/big bs=1M count=3 2>/dev/null
 smbsrvd -c /etc/smbsrv/mount.conf"
 
 # The guest side of one matrix cell: mount with $opts, use the mount,
@@ -46,7 +48,12 @@ ls /mnt/m | grep -qx f.txt || fail "listing lacks f.txt"
 [ "$(cat /mnt/m/f.txt)" = "$data" ] || fail "read back differs"
 [ "$(stat -c %u /srv/mnt/f.txt)" = 1000 ] ||
 	fail "file on the share not owned by demo"
-rm /mnt/m/f.txt || fail "remove"
+# Large I/O: 1 MiB READs and WRITEs charge several credits each.
+cp /tmp/big /mnt/m/big || fail "copy of 3 MiB onto the mount"
+cmp /tmp/big /srv/mnt/big || fail "3 MiB file differs on the share"
+sync; echo 3 > /proc/sys/vm/drop_caches
+cmp /tmp/big /mnt/m/big || fail "3 MiB file read back differs"
+rm /mnt/m/f.txt /mnt/m/big || fail "remove"
 [ ! -e /srv/mnt/f.txt ] || fail "still on the share after rm"
 umount /mnt/m || fail "umount"
 for i in $(seq 50); do
@@ -66,10 +73,10 @@ matrix() { # LABEL OPTIONS SESSION-REGEX
 	local out
 	if out=$(vm_exec "$T_VM" "label='$1' opts='$2' re='$3'
 $guest_cell" 2>&1); then
-		t_ok "cifs mount $1: write, list, read, remove, unmount"
+		t_ok "cifs mount $1: write, list, read, 3 MiB both ways, remove, unmount"
 		printf '%-12s %s\n' "$1" pass >> "$table"
 	else
-		t_not_ok "cifs mount $1: write, list, read, remove, unmount"
+		t_not_ok "cifs mount $1: write, list, read, 3 MiB both ways, remove, unmount"
 		printf '%s\n' "$out" | tail -n 20 | sed 's/^/# /'
 		printf '%-12s %s\n' "$1" fail >> "$table"
 	fi
