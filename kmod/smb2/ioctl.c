@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smbsrv: IOCTL (MS-SMB2 3.3.5.15): the FSCTLs of the protocol core.
- * File-system FSCTLs are added to smbsrv_smb2_ioctl()'s switch.
+ * smbsrv: IOCTL (MS-SMB2 3.3.5.15): the FSCTLs of the protocol core;
+ * file-system FSCTLs are fsctl.c's.
  */
 #include <linux/string.h>
 
@@ -9,6 +9,7 @@
 #include "../smbsrv.h"
 #include "../wire/ioctl.h"
 #include "../wire/negotiate.h"
+#include "fsctl.h"
 #include "smb2.h"
 
 /* Output of @len bytes for an IOCTL response; NULL when out of memory. */
@@ -82,11 +83,16 @@ u32 smbsrv_smb2_ioctl(struct smbsrv_req *req)
 		return status;
 	if (!(r.flags & SMB2_0_IOCTL_IS_FSCTL))
 		return STATUS_NOT_SUPPORTED;
+	/* 3.3.5.15: nothing beyond what the connection transacts. */
+	if (r.in_len > req->conn->max_trans ||
+	    r.max_in > req->conn->max_trans ||
+	    r.max_out > req->conn->max_trans)
+		return STATUS_INVALID_PARAMETER;
 
 	switch (r.ctl_code) {
 	case FSCTL_VALIDATE_NEGOTIATE_INFO:
 		return smbsrv_validate_negotiate(req, &r);
 	default:
-		return STATUS_NOT_SUPPORTED;
+		return smbsrv_fsctl(req, &r);
 	}
 }
