@@ -178,6 +178,11 @@ u32 smbsrv_smb2_flush(struct smbsrv_req *req);
 u32 smbsrv_smb2_read(struct smbsrv_req *req);
 u32 smbsrv_smb2_write(struct smbsrv_req *req);
 
+/* File service II: query.c, setinfo.c, dir.c (security.c behind them). */
+u32 smbsrv_smb2_query_info(struct smbsrv_req *req);
+u32 smbsrv_smb2_set_info(struct smbsrv_req *req);
+u32 smbsrv_smb2_query_directory(struct smbsrv_req *req);
+
 /* Answer an SMB1 negotiate carrying the SMB2 dialect strings. */
 void smbsrv_smb1_negotiate(struct smbsrv_conn *conn, const u8 *buf, u32 len);
 
