@@ -22,9 +22,10 @@ tt_run smb2.create smb2.read smb2.rw smb2.sharemode smb2.maxfid smb2.deny \
 # Still failing on smbsrv: create.open, create.delete, read.position,
 # rw.invalid, fileid.* and most of delete-on-close-perms (READONLY gets
 # past its CREATE checks to SET_INFO) need QUERY_INFO
-# or SET_INFO (F2); create.gentest expects SYNCHRONIZE alone refused
-# (denied bits 0x0df0fe00, smbsrv 0x0de0fe00); acl* and
-# nulldacl need security descriptors; twrp.listdir needs snapshots.
+# or SET_INFO (F2); create.gentest: smbsrv refuses the single access
+# bits Windows 7 refuses (0x0de0fe00), the test expects later Windows'
+# 0x0df0fe00 (SYNCHRONIZE alone refused too); acl* and nulldacl need
+# security descriptors; twrp.listdir needs snapshots.
 tt_must_pass \
 	smb2.create.multi smb2.create.blob smb2.create.brlocked \
 	smb2.create.leading-slash smb2.create.impersonation \
