@@ -173,7 +173,10 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 
 static void smbsrv_file_release(struct smbsrv_open *op)
 {
-	smbsrv_file_drop(smbsrv_file_of(op));
+	struct smbsrv_file *f = smbsrv_file_of(op);
+
+	smbsrv_file_drop(f);
+	smbsrv_dirscan_free(f->scan);
 }
 
 static void smbsrv_file_free(struct smbsrv_open *op)
@@ -290,4 +293,49 @@ u32 smbsrv_file_open_count(struct smbsrv_file *f)
 		n++;
 	spin_unlock(&f->fnode->lock);
 	return n;
+}
+
+u32 smbsrv_inode_open_count(struct inode *inode)
+{
+	struct smbsrv_fnode *fn;
+	struct smbsrv_file *o;
+	u32 n = 0;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn->inode != inode)
+			continue;
+		spin_lock(&fn->lock);
+		list_for_each_entry(o, &fn->opens, fnode_node)
+			n++;
+		spin_unlock(&fn->lock);
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return n;
+}
+
+bool smbsrv_file_open_below(struct dentry *dir)
+{
+	struct smbsrv_fnode *fn;
+	struct smbsrv_file *o;
+	struct dentry *d;
+	bool found = false;
+	int bkt;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each(smbsrv_fnodes, bkt, fn, hash) {
+		spin_lock(&fn->lock);
+		list_for_each_entry(o, &fn->opens, fnode_node) {
+			d = o->filp->f_path.dentry;
+			if (d != dir && is_subdir(d, dir)) {
+				found = true;
+				break;
+			}
+		}
+		spin_unlock(&fn->lock);
+		if (found)
+			break;
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return found;
 }

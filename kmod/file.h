@@ -33,6 +33,7 @@
 #include "session.h"
 
 struct smbsrv_req;
+struct smbsrv_dirscan;
 
 struct smbsrv_fnode {
 	refcount_t ref;
@@ -65,6 +66,10 @@ struct smbsrv_file {
 	char *name;			/* share-relative path at open, UTF-8 */
 	/* FilePositionInformation: where the last READ or WRITE ended. */
 	u64 position;
+	/* QUERY_DIRECTORY's enumeration (smb2/dir.c), made by the first. */
+	struct smbsrv_dirscan *scan;
+	/* FileFullEaInformation queries: the next EA to return (query.c). */
+	u32 ea_next;
 };
 
 static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)
@@ -116,5 +121,17 @@ bool smbsrv_file_delete_pending(struct smbsrv_file *f);
 
 /* Number of opens of the file of @f (this one included). */
 u32 smbsrv_file_open_count(struct smbsrv_file *f);
+
+/* Number of opens of @inode (0 when it has none). */
+u32 smbsrv_inode_open_count(struct inode *inode);
+
+/*
+ * Whether anything below the directory @dir (not @dir itself) is open:
+ * such a directory cannot be renamed (MS-FSA 2.1.5.14.11).
+ */
+bool smbsrv_file_open_below(struct dentry *dir);
+
+/* Free an open's directory enumeration (smb2/dir.c), at its release. */
+void smbsrv_dirscan_free(struct smbsrv_dirscan *scan);
 
 #endif /* _SMBSRV_FILE_H */

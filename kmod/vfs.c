@@ -354,8 +354,7 @@ int smbsrv_vfs_chmod(const struct path *path, umode_t mode)
 	return err;
 }
 
-/* xattr names below "user." that are smbsrv's own (and Samba's). */
-static bool smbsrv_vfs_private_ea(const char *name)
+bool smbsrv_vfs_private_ea(const char *name)
 {
 	return !strcasecmp(name, "DOSATTRIB") ||
 	       !strncasecmp(name, "DosStream.", 10);

@@ -130,6 +130,12 @@ int smbsrv_vfs_set_dosattr(const struct path *path,
 int smbsrv_vfs_chmod(const struct path *path, umode_t mode);
 
 /*
+ * Whether "user.@name" is an xattr smbsrv (and Samba) keep for themselves
+ * (DOSATTRIB, DosStream.*) rather than a client's EA.
+ */
+bool smbsrv_vfs_private_ea(const char *name);
+
+/*
  * Set (or with @len 0 remove) the extended attribute "user.@name", the
  * way EAs are kept (as Samba and ksmbd keep them).  Names smbsrv uses
  * for itself (DOSATTRIB, stream data) are refused with -EPERM.

@@ -212,9 +212,18 @@ static u32 smbsrv_req_related(struct smbsrv_req *req, struct smbsrv_req *prev)
 {
 	if (!prev)
 		return STATUS_INVALID_PARAMETER;
-	/* A failed request fails the requests related to it alike. */
-	if (smbsrv_status_error(prev->status))
+	/*
+	 * A failed CREATE fails the requests related to it alike, and so
+	 * does a request that had no session to pass on; any other failure
+	 * leaves the chain's open usable, so the CLOSE that ends the chain
+	 * still closes it (as Windows does: smbtorture compound.related6).
+	 */
+	if (smbsrv_status_error(prev->status) &&
+	    (prev->hdr.command == SMB2_CREATE || prev->chain_failed ||
+	     !prev->sess)) {
+		req->chain_failed = true;
 		return prev->status;
+	}
 	if (prev->sess) {
 		smbsrv_session_get(prev->sess);
 		req->sess = prev->sess;

@@ -77,6 +77,7 @@ struct smbsrv_req {
 	/* Flags the dispatcher works out. */
 	bool last;			/* last PDU of the message */
 	bool related;			/* SMB2_FLAGS_RELATED_OPERATIONS */
+	bool chain_failed;		/* failed as its chain's CREATE did */
 	bool signed_in;			/* the request was signed and verified */
 	bool encrypted;			/* the message came encrypted */
 	bool sign_rsp;			/* sign the response */
@@ -177,6 +178,11 @@ u32 smbsrv_smb2_close(struct smbsrv_req *req);
 u32 smbsrv_smb2_flush(struct smbsrv_req *req);
 u32 smbsrv_smb2_read(struct smbsrv_req *req);
 u32 smbsrv_smb2_write(struct smbsrv_req *req);
+
+/* File service II: query.c, setinfo.c, dir.c (security.c behind them). */
+u32 smbsrv_smb2_query_info(struct smbsrv_req *req);
+u32 smbsrv_smb2_set_info(struct smbsrv_req *req);
+u32 smbsrv_smb2_query_directory(struct smbsrv_req *req);
 
 /* Answer an SMB1 negotiate carrying the SMB2 dialect strings. */
 void smbsrv_smb1_negotiate(struct smbsrv_conn *conn, const u8 *buf, u32 len);

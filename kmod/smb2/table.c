@@ -4,6 +4,8 @@
  * StructureSize of its request and what the dispatcher establishes first.
  */
 #include "../wire/create.h"
+#include "../wire/dir.h"
+#include "../wire/info.h"
 #include "../wire/lock.h"
 #include "../wire/rw.h"
 #include "smb2.h"
@@ -35,4 +37,11 @@ const struct smbsrv_cmd smbsrv_cmds[SMB2_NR_COMMANDS] = {
 	[SMB2_CANCEL] = { "CANCEL", smbsrv_smb2_cancel, SMB2_SIMPLE_SIZE, NEG },
 	[SMB2_ECHO] = { "ECHO", smbsrv_smb2_echo, SMB2_SIMPLE_SIZE,
 			NEG | SMBSRV_NEED_SESSION_IF_ID },
+	[SMB2_QUERY_DIRECTORY] = { "QUERY_DIRECTORY",
+				   smbsrv_smb2_query_directory,
+				   SMB2_QDIR_REQ_SIZE, TREE },
+	[SMB2_QUERY_INFO] = { "QUERY_INFO", smbsrv_smb2_query_info,
+			      SMB2_QINFO_REQ_SIZE, TREE },
+	[SMB2_SET_INFO] = { "SET_INFO", smbsrv_smb2_set_info,
+			    SMB2_SINFO_REQ_SIZE, TREE },
 };

@@ -135,6 +135,15 @@ void smb_dirent_link(const struct smb_out *o, u32 off, u32 next)
 	smb_out_le32(o, off, next);
 }
 
+void smb_dirent_set_name_len(u8 cls, const struct smb_out *o, u32 off,
+			     u32 len)
+{
+	const struct smb_dirent_layout *l = smb_dirent_layout(cls);
+
+	if (l)
+		smb_out_le32(o, off + l->name_len_off, len & ~1u);
+}
+
 /* ---- patterns (MS-FSA 2.1.4.4) ------------------------------------------ */
 
 #define SMB_DOS_STAR	'<'

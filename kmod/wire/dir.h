@@ -89,6 +89,12 @@ int smb_dirent_encode(u8 cls, const struct smb_dirent *e,
 		      const struct smb_out *o, u32 off);
 /* Set NextEntryOffset of the entry at @off. */
 void smb_dirent_link(const struct smb_out *o, u32 off, u32 next);
+/*
+ * Set FileNameLength of the entry of class @cls at @off to @len (rounded
+ * down to whole UTF-16 units): for an entry whose name was cut short.
+ */
+void smb_dirent_set_name_len(u8 cls, const struct smb_out *o, u32 off,
+			     u32 len);
 
 /* Longest search pattern, in characters (a name is at most 255). */
 #define SMB_PATTERN_MAX		512

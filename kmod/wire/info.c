@@ -499,6 +499,24 @@ int smb_fs_info_encode(u8 cls, const struct smb_fsinfo *fs,
 
 /* ---- SET_INFO buffers --------------------------------------------------- */
 
+/* 100 ns units from 1601-01-01 to 1970-01-01. */
+#define SMB_NTTIME_UNIX_EPOCH	116444736000000000ULL
+
+void smb_nttime_to_unix(u64 nt, long long *sec, u32 *nsec)
+{
+	u64 t;
+
+	if (nt >= SMB_NTTIME_UNIX_EPOCH) {
+		t = nt - SMB_NTTIME_UNIX_EPOCH;
+		*sec = (long long)(t / 10000000);
+		*nsec = (u32)(t % 10000000) * 100;
+	} else {
+		t = SMB_NTTIME_UNIX_EPOCH - nt;
+		*sec = -(long long)((t + 9999999) / 10000000);
+		*nsec = (u32)((10000000 - t % 10000000) % 10000000) * 100;
+	}
+}
+
 u32 smb_set_basic_decode(const u8 *buf, u32 len, struct smb_set_basic *b)
 {
 	if (len < SMB_SET_BASIC_SIZE)

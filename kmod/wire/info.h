@@ -313,6 +313,9 @@ u32 smb_fs_info_min(u8 cls);
 int smb_fs_info_encode(u8 cls, const struct smb_fsinfo *fs,
 		       const struct smb_out *o);
 
+/* The Unix time of an NT time (100 ns since 1601), for setting times. */
+void smb_nttime_to_unix(u64 nt, long long *sec, u32 *nsec);
+
 /* SET_INFO buffers of the file classes. */
 #define SMB_SET_BASIC_SIZE		40
 #define SMB_SET_RENAME_FIXED		20	/* before FileName */

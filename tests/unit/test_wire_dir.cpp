@@ -399,6 +399,10 @@ TEST_CASE("directory entries are measured past the buffer", "[wire][dir]")
 	struct smb_out o = { out.data(), 200 };
 	smb_dirent_link(&o, 16, 96);
 	CHECK(get32(out, 16) == 96);
+	smb_dirent_set_name_len(FILE_ID_FULL_DIRECTORY_INFORMATION, &o, 8, 7);
+	CHECK(get32(out, 8 + 60) == 6);
+	smb_dirent_set_name_len(FILE_NAMES_INFORMATION, &o, 0, 10);
+	CHECK(get32(out, 8) == 10);
 }
 
 TEST_CASE("UTF-8 decoding, and UTF-16 encoding of partial names",

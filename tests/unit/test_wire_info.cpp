@@ -491,6 +491,28 @@ TEST_CASE("SET_INFO buffers", "[wire][info]")
 	      STATUS_INFO_LENGTH_MISMATCH);
 }
 
+TEST_CASE("NT times to Unix times", "[wire][info]")
+{
+	long long sec;
+	uint32_t nsec;
+
+	smb_nttime_to_unix(116444736000000000ull, &sec, &nsec);
+	CHECK(sec == 0);
+	CHECK(nsec == 0);
+	// 2009-02-13 23:31:30.1234567 UTC.
+	smb_nttime_to_unix(116444736000000000ull + 12345678901234567ull, &sec,
+			   &nsec);
+	CHECK(sec == 1234567890);
+	CHECK(nsec == 123456700);
+	// Before 1970: a negative second and a positive fraction.
+	smb_nttime_to_unix(116444736000000000ull - 5, &sec, &nsec);
+	CHECK(sec == -1);
+	CHECK(nsec == 999999500);
+	smb_nttime_to_unix(0, &sec, &nsec);
+	CHECK(sec == -11644473600ll);
+	CHECK(nsec == 0);
+}
+
 TEST_CASE("rename and link buffers", "[wire][info]")
 {
 	struct smb_set_rename r;

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: security descriptors (QUERY_INFO and SET_INFO with
+ * SMB2_0_INFO_SECURITY, MS-SMB2 3.3.5.20.3 and 3.3.5.21.3).
+ *
+ * A file's security descriptor is its POSIX owner, group and mode as
+ * wire/secdesc.c maps them: owner S-1-22-1-<uid>, group S-1-22-2-<gid>,
+ * a DACL of allow ACEs for owner, group and Everyone (with deny ACEs
+ * where Everyone would give the owner or group more than their bits).
+ * Setting one changes the owner and group (chown, as the session user:
+ * the kernel decides who may) and the permission bits from the DACL.
+ * Reading needs READ_CONTROL, setting the owner or group WRITE_OWNER, the
+ * DACL WRITE_DAC, anything about a SACL ACCESS_SYSTEM_SECURITY (which
+ * smbsrv never grants).
+ */
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/uidgid.h>
+
+#include "../conn.h"
+#include "../file.h"
+#include "../session.h"
+#include "../vfs.h"
+#include "../wire/fscc.h"
+#include "../wire/info.h"
+#include "../wire/secdesc.h"
+#include "meta.h"
+#include "smb2.h"
+
+/* The parts of a security descriptor smbsrv keeps. */
+#define SMBSRV_SECINFO_KEPT	(OWNER_SECURITY_INFORMATION | \
+				 GROUP_SECURITY_INFORMATION | \
+				 DACL_SECURITY_INFORMATION)
+
+static void smbsrv_sec_owner(struct inode *inode, struct smb_posix_owner *po)
+{
+	po->uid = from_kuid(&init_user_ns, inode->i_uid);
+	po->gid = from_kgid(&init_user_ns, inode->i_gid);
+	po->mode = inode->i_mode & 0777;
+	po->dir = S_ISDIR(inode->i_mode);
+}
+
+u32 smbsrv_query_security(struct smbsrv_req *req, struct smbsrv_file *f,
+			  const struct smb2_query_info_req *r)
+{
+	u32 info = r->additional & SMBSRV_SECINFO_KEPT, full, n;
+	struct smb_posix_owner po;
+	u8 need[4], *body;
+
+	if ((r->additional & SMBSRV_SECINFO_KEPT) &&
+	    !(f->access & READ_CONTROL))
+		return STATUS_ACCESS_DENIED;
+	if ((r->additional & SACL_SECURITY_INFORMATION) &&
+	    !(f->access & ACCESS_SYSTEM_SECURITY))
+		return STATUS_ACCESS_DENIED;
+	smbsrv_sec_owner(file_inode(f->filp), &po);
+	full = smb_sd_from_posix(NULL, 0, info, &po);
+	if (r->out_len < full) {
+		/*
+		 * Never a partial descriptor: STATUS_BUFFER_TOO_SMALL with the
+		 * size it takes as error data.
+		 */
+		put_unaligned_le32(full, need);
+		body = smbsrv_rsp_body(req, smb2_error_data_size(sizeof(need)));
+		if (!body)
+			return STATUS_INSUFFICIENT_RESOURCES;
+		n = smb2_error_data_encode(body, req->conn->dialect ==
+					   SMB2_DIALECT_311, need, sizeof(need));
+		req->rsp_len = SMB2_HDR_SIZE + n;
+		return STATUS_BUFFER_TOO_SMALL;
+	}
+	body = smbsrv_qinfo_out(req, full);
+	if (!body)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	smb_sd_from_posix(body, full, info, &po);
+	return STATUS_SUCCESS;
+}
+
+/* chown and chmod in one notify_change(), as the session user. */
+static int smbsrv_sec_apply(const struct path *path, struct iattr *ia)
+{
+	struct inode *inode = d_inode(path->dentry);
+	int err;
+
+	if (!ia->ia_valid)
+		return 0;
+	err = mnt_want_write(path->mnt);
+	if (err)
+		return err;
+	inode_lock(inode);
+	err = notify_change(mnt_idmap(path->mnt), path->dentry, ia, NULL);
+	inode_unlock(inode);
+	mnt_drop_write(path->mnt);
+	return err;
+}
+
+u32 smbsrv_set_security(struct smbsrv_req *req, struct smbsrv_file *f,
+			const struct smb2_set_info_req *r)
+{
+	const struct path *path = &f->filp->f_path;
+	struct inode *inode = d_inode(path->dentry);
+	struct smb_posix_owner po;
+	struct iattr ia = {};
+	struct smb_sd sd;
+	u32 mode, id;
+	int err;
+
+	if ((r->additional & (OWNER_SECURITY_INFORMATION |
+			      GROUP_SECURITY_INFORMATION)) &&
+	    !(f->access & WRITE_OWNER))
+		return STATUS_ACCESS_DENIED;
+	if ((r->additional & DACL_SECURITY_INFORMATION) &&
+	    !(f->access & WRITE_DAC))
+		return STATUS_ACCESS_DENIED;
+	if ((r->additional & SACL_SECURITY_INFORMATION) &&
+	    !(f->access & ACCESS_SYSTEM_SECURITY))
+		return STATUS_ACCESS_DENIED;
+	if (smb_sd_decode(r->buf, r->len, &sd))
+		return STATUS_INVALID_SECURITY_DESCR;
+	smbsrv_sec_owner(inode, &po);
+
+	if ((r->additional & OWNER_SECURITY_INFORMATION) && sd.has_owner) {
+		if (!smb_sid_to_uid(&sd.owner, &id) ||
+		    !uid_valid(make_kuid(&init_user_ns, id)))
+			return STATUS_INVALID_OWNER;
+		if (id != po.uid) {
+			ia.ia_valid |= ATTR_UID;
+			ia.ia_uid = make_kuid(&init_user_ns, id);
+			po.uid = id;
+		}
+	}
+	if ((r->additional & GROUP_SECURITY_INFORMATION) && sd.has_group) {
+		if (!smb_sid_to_gid(&sd.group, &id) ||
+		    !gid_valid(make_kgid(&init_user_ns, id)))
+			return STATUS_INVALID_PRIMARY_GROUP;
+		if (id != po.gid) {
+			ia.ia_valid |= ATTR_GID;
+			ia.ia_gid = make_kgid(&init_user_ns, id);
+			po.gid = id;
+		}
+	}
+	/* A DACL that is not present changes nothing; a NULL one is 0777. */
+	if ((r->additional & DACL_SECURITY_INFORMATION) &&
+	    (sd.control & SE_DACL_PRESENT) && !S_ISLNK(inode->i_mode)) {
+		if (smb_sd_to_mode(&sd, &po, &mode))
+			return STATUS_INVALID_SECURITY_DESCR;
+		/* Keep setuid, setgid and sticky unless the ACE says (07777). */
+		if (!(mode & ~0777))
+			mode |= inode->i_mode & ~0777 & 07777;
+		if ((mode & 07777) != (inode->i_mode & 07777)) {
+			ia.ia_valid |= ATTR_MODE;
+			ia.ia_mode = (mode & 07777) | (inode->i_mode & S_IFMT);
+		}
+	}
+	if (ia.ia_valid)
+		ia.ia_valid |= ATTR_CTIME;
+	err = smbsrv_sec_apply(path, &ia);
+	if (err == -EPERM && (ia.ia_valid & ATTR_UID))
+		return STATUS_INVALID_OWNER;
+	return smbsrv_vfs_status(err);
+}
