@@ -426,7 +426,9 @@ int smbsrv_vfs_getattr(const struct smbsrv_tree *tree, const struct path *path,
 			fa->creation_time = da.create_time;
 	}
 	if (da.valid & SMB_DOSINFO_ATTRIB) {
-		attr = da.attrib & FILE_ATTRIBUTE_KEPT;
+		/* SPARSE_FILE comes from FSCTL_SET_SPARSE only. */
+		attr = da.attrib & (FILE_ATTRIBUTE_KEPT |
+				    FILE_ATTRIBUTE_SPARSE_FILE);
 	} else {
 		attr = dir ? 0 : FILE_ATTRIBUTE_ARCHIVE;
 		if (!(st.mode & 0200))

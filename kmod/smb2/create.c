@@ -77,6 +77,11 @@ static u32 smbsrv_create_check(struct smbsrv_create *c)
 		return STATUS_NOT_SUPPORTED;
 	if (r->disposition > FILE_OVERWRITE_IF)
 		return STATUS_INVALID_PARAMETER;
+	/* Access is judged before attributes (smbtorture's gentest). */
+	if (!r->access || (r->access & ACCESS_INVALID))
+		return STATUS_ACCESS_DENIED;
+	if (r->access & ACCESS_SYSTEM_SECURITY)
+		return STATUS_PRIVILEGE_NOT_HELD;
 	if (r->attributes & ~FILE_ATTRIBUTE_CREATE_VALID)
 		return STATUS_INVALID_PARAMETER;
 	if ((r->options & FILE_DIRECTORY_FILE) &&
@@ -86,10 +91,6 @@ static u32 smbsrv_create_check(struct smbsrv_create *c)
 	    r->disposition != FILE_CREATE && r->disposition != FILE_OPEN &&
 	    r->disposition != FILE_OPEN_IF)
 		return STATUS_INVALID_PARAMETER;
-	if (!r->access || (r->access & ACCESS_INVALID))
-		return STATUS_ACCESS_DENIED;
-	if (r->access & ACCESS_SYSTEM_SECURITY)
-		return STATUS_PRIVILEGE_NOT_HELD;
 	c->max_allowed = r->access & MAXIMUM_ALLOWED;
 	c->access = smbsrv_map_generic(r->access & ~MAXIMUM_ALLOWED);
 	if ((r->options & FILE_DELETE_ON_CLOSE) && !(c->access & DELETE) &&
@@ -171,6 +172,10 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	/* A standalone server cannot encrypt files. */
 	if (c->r.attributes & FILE_ATTRIBUTE_ENCRYPTED)
 		return STATUS_ACCESS_DENIED;
+	/* A new read-only file cannot be deleted on close (MS-FSA 2.1.5.1.1). */
+	if ((c->r.options & FILE_DELETE_ON_CLOSE) &&
+	    (c->r.attributes & FILE_ATTRIBUTE_READONLY))
+		return STATUS_CANNOT_DELETE;
 	mode = smbsrv_create_mode(tree, c, dir);
 	err = smbsrv_vfs_create(lk, mode, dir);
 	if (err)
@@ -496,6 +501,10 @@ u32 smbsrv_smb2_create(struct smbsrv_req *req)
 	req->fid_persistent = c->f->open.id_persistent;
 	req->fid_volatile = c->f->open.id_volatile;
 out:
+	if (status)
+		pr_debug("smbsrv: CREATE %s: disposition %u options %#x access %#x attributes %#x share %#x: status %#x\n",
+			 c->path ? c->path : "-", c->r.disposition, c->r.options,
+			 c->r.access, c->r.attributes, c->r.share, status);
 	if (c->f)
 		smbsrv_file_put(c->f);
 	if (c->obj.dentry)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smbsrv: IOCTL (MS-SMB2 3.3.5.15): the FSCTLs of the protocol core.
- * File-system FSCTLs are added to smbsrv_smb2_ioctl()'s switch.
+ * smbsrv: IOCTL (MS-SMB2 3.3.5.15): the FSCTLs of the protocol core;
+ * file-system FSCTLs are fsctl.c's.
  */
 #include <linux/string.h>
 
@@ -11,6 +11,7 @@
 #include "../wire/fsctl.h"
 #include "../wire/ioctl.h"
 #include "../wire/negotiate.h"
+#include "fsctl.h"
 #include "pipe.h"
 #include "smb2.h"
 
@@ -85,6 +86,11 @@ u32 smbsrv_smb2_ioctl(struct smbsrv_req *req)
 		return status;
 	if (!(r.flags & SMB2_0_IOCTL_IS_FSCTL))
 		return STATUS_NOT_SUPPORTED;
+	/* 3.3.5.15: nothing beyond what the connection transacts. */
+	if (r.in_len > req->conn->max_trans ||
+	    r.max_in > req->conn->max_trans ||
+	    r.max_out > req->conn->max_trans)
+		return STATUS_INVALID_PARAMETER;
 
 	switch (r.ctl_code) {
 	case FSCTL_VALIDATE_NEGOTIATE_INFO:
@@ -95,6 +101,6 @@ u32 smbsrv_smb2_ioctl(struct smbsrv_req *req)
 			return STATUS_INVALID_DEVICE_REQUEST;
 		return smbsrv_pipe_transceive(req, &r);
 	default:
-		return STATUS_NOT_SUPPORTED;
+		return smbsrv_fsctl(req, &r);
 	}
 }

@@ -19,10 +19,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import files  # noqa: E402
-from files import (DIRECTORY_FILE, OPEN, OPEN_IF, READ_ATTRIBUTES,  # noqa
+from files import (CREATE_D, DELETE, DIRECTORY_FILE, NON_DIRECTORY_FILE,  # noqa
+                   OPEN_REPARSE_POINT, SYNCHRONIZE,
+                   OPEN, OPEN_IF, READ_ATTRIBUTES,
                    READ_DATA, SH_ALL, WRITE_DATA, Client, check, name)
 
-LOCK, CANCEL, TREE_DISCONNECT, LOGOFF = 0x0A, 0x0C, 0x04, 0x02
+LOCK, CANCEL, TREE_DISCONNECT, LOGOFF, IOCTL = 0x0A, 0x0C, 0x04, 0x02, 0x0B
 FLAG_ASYNC = 0x2
 
 ST = dict(files.ST)
@@ -33,6 +35,13 @@ ST.update({
     "LOCK_NOT_GRANTED": 0xC0000055,
     "RANGE_NOT_LOCKED": 0xC000017E,
     "INVALID_LOCK_RANGE": 0xC00001A1,
+    "BUFFER_OVERFLOW": 0x80000005,
+    "BUFFER_TOO_SMALL": 0xC0000023,
+    "INVALID_VIEW_SIZE": 0xC000001F,
+    "FS_DRIVER_REQUIRED": 0xC000019C,
+    "NOT_A_REPARSE_POINT": 0xC0000275,
+    "IO_REPARSE_DATA_INVALID": 0xC0000278,
+    "IO_REPARSE_TAG_NOT_HANDLED": 0xC0000279,
 })
 files.ST.update(ST)
 
@@ -425,6 +434,276 @@ def g_lock_async(c):
           p is not None and a == 0, name(a))
     c2.close(h3)
     c2.rm("async.txt")
+
+
+FSCTL = dict(
+    NETIF=0x001401fc, DFS=0x00060194, SET_SPARSE=0x000900c4,
+    QAR=0x000940cf, ZERO=0x000980c8, RESUME_KEY=0x00140078,
+    COPYCHUNK=0x001440f2, COPYCHUNK_WRITE=0x001480f2,
+    GET_REPARSE=0x000900a8, SET_REPARSE=0x000900a4, GET_OBJID=0x0009009c,
+    CREATE_OBJID=0x000900c0)
+NOFILE = b"\xff" * 16
+K, M = 1024, 1024 * 1024
+
+
+def ioctl(c, fid, code, data=b"", max_out=65536, flags=1):
+    """One IOCTL; returns (status, output buffer)."""
+    body = struct.pack("<HHI16sIIIIIIII", 57, 0, code, fid,
+                       120 if data else 0, len(data), 0, 0, 0, max_out,
+                       flags, 0) + (data or b"\0")
+    st, d = c.raw(IOCTL, body)
+    if len(d) < 48:
+        return st, b""
+    off, cnt = struct.unpack_from("<II", d, 32)
+    return st, d[off - 64:off - 64 + cnt] if cnt else b""
+
+
+def ranges(buf):
+    return [struct.unpack_from("<QQ", buf, i) for i in
+            range(0, len(buf) - 15, 16)]
+
+
+def chunks(key, els, count=None):
+    b = key + struct.pack("<II", len(els) if count is None else count, 0)
+    for src, dst, ln in els:
+        b += struct.pack("<QQII", src, dst, ln, 0)
+    return b
+
+
+def symlink_buf(target, flags=1, tag=0xA000000C, extra=0):
+    n = target.encode("utf-16-le")
+    data = struct.pack("<HHHHI", 0, len(n), len(n), len(n), flags) + n + n
+    return struct.pack("<IHH", tag, len(data) + extra, 0) + data
+
+
+def g_ioctl(c):
+    """IOCTL: what is refused, sparse files (SET_SPARSE, SET_ZERO_DATA,
+    QUERY_ALLOCATED_RANGES), server-side copy, symbolic link reparse
+    points, object ids, network interfaces."""
+    f = testfile(c, "io.bin", 4 * K)
+    check_st("an IOCTL that is no FSCTL", ioctl(c, f, FSCTL["QAR"],
+                                                 flags=0)[0],
+             "NOT_SUPPORTED")
+    check_st("an FSCTL no file system knows", ioctl(c, f, 0x000900f0)[0],
+             "INVALID_DEVICE_REQUEST")
+    bad = bytes([f[0] ^ 1]) + f[1:]
+    check_st("an FSCTL on an unknown FileId",
+             ioctl(c, bad, FSCTL["QAR"], struct.pack("<QQ", 0, 1))[0],
+             "FILE_CLOSED")
+    check_st("MaxOutputResponse beyond MaxTransactSize",
+             ioctl(c, f, FSCTL["QAR"], struct.pack("<QQ", 0, 1),
+                   max_out=64 * M)[0], "INVALID_PARAMETER")
+    check_st("DFS referrals: no DFS here",
+             ioctl(c, NOFILE, FSCTL["DFS"], b"\0\0" + "\\x\\y".encode(
+                 "utf-16-le") + b"\0\0")[0], "FS_DRIVER_REQUIRED")
+    st, out = ioctl(c, NOFILE, FSCTL["NETIF"])
+    fam = struct.unpack_from("<H", out, 24)[0] if len(out) == 152 else 0
+    check("network interfaces: the address the client reached",
+          st == 0 and fam in (2, 0x17), "%s, %d bytes, family %d" % (
+              name(st), len(out), fam))
+    st, out = ioctl(c, f, FSCTL["GET_OBJID"])
+    st2, out2 = ioctl(c, f, FSCTL["CREATE_OBJID"])
+    g = c.open("io.bin", disp=OPEN)
+    st3, out3 = ioctl(c, g, FSCTL["GET_OBJID"])
+    c.close(g)
+    g = testfile(c, "io2.bin")
+    st4, out4 = ioctl(c, g, FSCTL["GET_OBJID"])
+    c.close(g)
+    check("object ids: stable per file, distinct between files",
+          (st, st2, st3, st4) == (0, 0, 0, 0) and len(out) == 64 and
+          out == out2 == out3 and out4[:16] != out[:16],
+          "%s %s %s %s" % (name(st), name(st2), name(st3), name(st4)))
+    c.close(f)
+
+    # Sparse files and zeroing.
+    data = bytes(range(256)) * 4 * K
+    f = c.open("sparse.bin", disp=OPEN_IF, share=SH_ALL)
+    c.write_all(f, data)
+    st, out = ioctl(c, f, FSCTL["QAR"], struct.pack("<QQ", 0, 2 * M))
+    check("allocated ranges of a file that is not sparse: all of it",
+          st == 0 and ranges(out) == [(0, M)], "%s %s" % (name(st),
+                                                         ranges(out)))
+    check_st("allocated ranges: short input",
+             ioctl(c, f, FSCTL["QAR"], b"\0" * 8)[0], "INVALID_PARAMETER")
+    check_st("allocated ranges: negative offset",
+             ioctl(c, f, FSCTL["QAR"], struct.pack("<qq", -1, 5))[0],
+             "INVALID_PARAMETER")
+    check_st("allocated ranges: output below one range",
+             ioctl(c, f, FSCTL["QAR"], struct.pack("<QQ", 0, M),
+                   max_out=8)[0], "BUFFER_TOO_SMALL")
+    check_st("zero data: offset beyond BeyondFinalZero",
+             ioctl(c, f, FSCTL["ZERO"], struct.pack("<QQ", 10, 5))[0],
+             "INVALID_PARAMETER")
+    check_st("set sparse", ioctl(c, f, FSCTL["SET_SPARSE"])[0], "SUCCESS")
+    r = c.create("sparse.bin", disp=OPEN)
+    check("the sparse attribute is reported",
+          r.status == 0 and r.attrs & 0x200, "%s 0x%x" % (
+              name(r.status), getattr(r, "attrs", 0)))
+    if r.status == 0:
+        c.close(r.fid)
+    check_st("zero data: punch 256K..768K",
+             ioctl(c, f, FSCTL["ZERO"], struct.pack("<QQ", 256 * K,
+                                                   768 * K))[0], "SUCCESS")
+    st, back = c.read(f, 0, M)
+    want = data[:256 * K] + bytes(512 * K) + data[768 * K:]
+    check("the punched range reads as zeros, the rest is intact",
+          st == 0 and back == want, name(st))
+    st, out = ioctl(c, f, FSCTL["QAR"], struct.pack("<QQ", 0, M))
+    check("allocated ranges around the hole",
+          st == 0 and ranges(out) == [(0, 256 * K), (768 * K, 256 * K)],
+          "%s %s" % (name(st), ranges(out)))
+    st, out = ioctl(c, f, FSCTL["QAR"], struct.pack("<QQ", 0, M),
+                    max_out=16)
+    check("allocated ranges that do not fit: STATUS_BUFFER_OVERFLOW",
+          st == ST["BUFFER_OVERFLOW"] and ranges(out) == [(0, 256 * K)],
+          "%s %s" % (name(st), ranges(out)))
+    st, out = ioctl(c, f, FSCTL["QAR"], struct.pack("<QQ", 300 * K, 100 * K))
+    check("allocated ranges inside the hole: none",
+          st == 0 and out == b"", "%s %s" % (name(st), ranges(out)))
+    check_st("zero data beyond the end of file",
+             ioctl(c, f, FSCTL["ZERO"], struct.pack("<QQ", M, 4 * M))[0],
+             "SUCCESS")
+    st, _ = c.read(f, M, 1)
+    check_st("... does not extend the file", st, "END_OF_FILE")
+    ro = c.open("sparse.bin", disp=OPEN, access=READ_DATA | READ_ATTRIBUTES)
+    check_st("zero data needs write access",
+             ioctl(c, ro, FSCTL["ZERO"], struct.pack("<QQ", 0, 5))[0],
+             "ACCESS_DENIED")
+    check_st("a lock on the range: STATUS_FILE_LOCK_CONFLICT",
+             (lock(c, ro, [(0, 10, EX | FI)]) or
+              ioctl(c, f, FSCTL["ZERO"], struct.pack("<QQ", 5, 20))[0]),
+             "FILE_LOCK_CONFLICT")
+    c.close(ro)
+    check_st("set sparse FALSE", ioctl(c, f, FSCTL["SET_SPARSE"], b"\0")[0],
+             "SUCCESS")
+    r = c.create("sparse.bin", disp=OPEN)
+    check("... clears the attribute", r.status == 0 and not r.attrs & 0x200,
+          name(r.status))
+    if r.status == 0:
+        c.close(r.fid)
+    c.close(f)
+    d = c.open("iodir", disp=OPEN_IF, options=DIRECTORY_FILE)
+    check_st("allocated ranges of a directory",
+             ioctl(c, d, FSCTL["QAR"], struct.pack("<QQ", 0, 1))[0],
+             "INVALID_PARAMETER")
+    c.close(d)
+
+    # Server-side copy.
+    src_data = os.urandom(3 * M + 4321)
+    s_ = c.open("src.bin", disp=OPEN_IF, share=SH_ALL)
+    c.write_all(s_, src_data)
+    st, key = ioctl(c, s_, FSCTL["RESUME_KEY"])
+    check("resume key", st == 0 and len(key) == 32, name(st))
+    key = key[:24]
+    d = c.open("dst.bin", disp=OPEN_IF, share=SH_ALL)
+    els = [(0, 0, M), (M, M, M), (2 * M, 2 * M, M), (3 * M, 3 * M, 4321)]
+    st, out = ioctl(c, d, FSCTL["COPYCHUNK_WRITE"], chunks(key, els), 12)
+    got = struct.unpack("<III", out) if len(out) == 12 else ()
+    check("copychunk: four chunks, 3 MiB + 4321 bytes",
+          st == 0 and got == (4, 0, 3 * M + 4321), "%s %s" % (name(st),
+                                                             got))
+    back = c.read_all(d, len(src_data))
+    check("the copy has the source's bytes", back == src_data,
+          "%d bytes read back" % len(back))
+    limits = (256, M, 16 * M)
+    for what, body in (("a chunk above 1 MiB", chunks(key, [(0, 0, M + 1)])),
+                       ("257 chunks", chunks(key, [(0, 0, 1)] * 257)),
+                       ("a zero-length chunk", chunks(key, [(0, 0, 0)])),
+                       ("more than 16 MiB", chunks(key, [(0, 0, M)] * 17)),
+                       ("chunks past the input", chunks(key, [], count=2))):
+        st, out = ioctl(c, d, FSCTL["COPYCHUNK_WRITE"], body, 12)
+        got = struct.unpack("<III", out) if len(out) == 12 else ()
+        check("copychunk limits: " + what,
+              st == ST["INVALID_PARAMETER"] and got == limits,
+              "%s %s" % (name(st), got))
+    check_st("copychunk: MaxOutputResponse below 12",
+             ioctl(c, d, FSCTL["COPYCHUNK_WRITE"],
+                   chunks(key, [(0, 0, 10)]), 11)[0], "INVALID_PARAMETER")
+    bad = key[:16] + bytes(8)
+    check_st("copychunk: a key this server did not issue",
+             ioctl(c, d, FSCTL["COPYCHUNK_WRITE"],
+                   chunks(bad, [(0, 0, 10)]), 12)[0],
+             "OBJECT_NAME_NOT_FOUND")
+    st, out = ioctl(c, d, FSCTL["COPYCHUNK_WRITE"],
+                    chunks(key, [(0, 0, 10), (3 * M, 0, 10000)]), 12)
+    got = struct.unpack("<III", out) if len(out) == 12 else ()
+    check("copychunk past the source's end: STATUS_INVALID_VIEW_SIZE",
+          st == ST["INVALID_VIEW_SIZE"] and got == (1, 0, 10),
+          "%s %s" % (name(st), got))
+    wo = c.open("dst.bin", disp=OPEN, access=WRITE_DATA | READ_ATTRIBUTES)
+    check_st("COPYCHUNK needs read access to the target",
+             ioctl(c, wo, FSCTL["COPYCHUNK"], chunks(key, [(0, 0, 10)]),
+                   12)[0], "ACCESS_DENIED")
+    check_st("COPYCHUNK_WRITE does not",
+             ioctl(c, wo, FSCTL["COPYCHUNK_WRITE"],
+                   chunks(key, [(0, 0, 10)]), 12)[0], "SUCCESS")
+    c.close(wo)
+    st, out = ioctl(c, s_, FSCTL["COPYCHUNK"],
+                    chunks(key, [(0, 100, 1000)]), 12)
+    st2, back = c.read(s_, 0, 1100)
+    check("copychunk inside one file, overlapping ranges",
+          st == 0 and back == src_data[:100] + src_data[:1000],
+          name(st))
+    c.close(s_)
+    c.close(d)
+    check_st("copychunk after the source was closed",
+             ioctl(c, c.open("dst.bin", disp=OPEN), FSCTL["COPYCHUNK_WRITE"],
+                   chunks(key, [(0, 0, 10)]), 12)[0],
+             "OBJECT_NAME_NOT_FOUND")
+
+    # Symbolic links as reparse points.
+    f = c.open("io.bin", disp=OPEN)
+    check_st("reparse point of a regular file",
+             ioctl(c, f, FSCTL["GET_REPARSE"])[0], "NOT_A_REPARSE_POINT")
+    check_st("a reparse point on a file with data",
+             ioctl(c, f, FSCTL["SET_REPARSE"], symlink_buf("x"))[0],
+             "NOT_SUPPORTED")
+    c.close(f)
+    opts = NON_DIRECTORY_FILE | OPEN_REPARSE_POINT
+    for lname, target, flags in (("link1", "target.txt", 1),
+                                 ("link2", "sub\\dir\\f", 1),
+                                 ("link3", "\\abs\\path", 0)):
+        r = c.create(lname, disp=CREATE_D, options=opts,
+                     access=DELETE | READ_ATTRIBUTES | 0x100 | SYNCHRONIZE)
+        st = r.status or ioctl(c, r.fid, FSCTL["SET_REPARSE"],
+                               symlink_buf(target, flags))[0]
+        check_st("cifs-style symlink %s -> %s" % (lname, target), st,
+                 "SUCCESS")
+        if r.status == 0:
+            c.close(r.fid)
+    r = c.create("link1", disp=OPEN, options=OPEN_REPARSE_POINT,
+                 access=READ_ATTRIBUTES)
+    st, out = (r.status, b"") if r.status else ioctl(c, r.fid,
+                                                      FSCTL["GET_REPARSE"])
+    got = ()
+    if len(out) >= 20:
+        tag, dlen = struct.unpack_from("<IH", out)
+        so, sl, po, pl, fl = struct.unpack_from("<HHHHI", out, 8)
+        got = (tag, dlen + 8 == len(out), fl,
+               out[20 + so:20 + so + sl].decode("utf-16-le"),
+               out[20 + po:20 + po + pl].decode("utf-16-le"))
+    check("the symlink's reparse point reads back",
+          st == 0 and got == (0xA000000C, True, 1, "target.txt",
+                              "target.txt"), "%s %r" % (name(st), got))
+    check_st("... not with a small buffer",
+             r.status or ioctl(c, r.fid, FSCTL["GET_REPARSE"],
+                               max_out=20)[0], "BUFFER_TOO_SMALL")
+    if r.status == 0:
+        c.close(r.fid)
+    r = c.create("link1", disp=OPEN)
+    check_st("the share does not follow it", r.status, "ACCESS_DENIED")
+    g = testfile(c, "plain0", 0)
+    for what, buf, want in (
+            ("an NFS reparse point", symlink_buf("x", tag=0x80000014),
+             "IO_REPARSE_TAG_NOT_HANDLED"),
+            ("a length that does not match", symlink_buf("x", extra=2),
+             "IO_REPARSE_DATA_INVALID"),
+            ("a name outside the buffer",
+             symlink_buf("x")[:8] + struct.pack("<HHHHI", 40, 2, 0, 2, 1) +
+             b"x\0x\0", "IO_REPARSE_DATA_INVALID")):
+        check_st("reparse point refused: " + what,
+                 ioctl(c, g, FSCTL["SET_REPARSE"], buf)[0], want)
+    c.close(g)
 
 
 def main():

@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: file-system FSCTLs (MS-SMB2 3.3.5.15, MS-FSA 2.1.5.9).
+ *
+ * Sparse files: the SPARSE_FILE attribute lives in the DOS attribute
+ * xattr; FSCTL_QUERY_ALLOCATED_RANGES of a sparse file walks SEEK_DATA
+ * and SEEK_HOLE, of any other file reports the queried range up to the
+ * end of file as allocated (as Windows does); FSCTL_SET_ZERO_DATA punches
+ * a hole in a sparse file and zeroes (keeping the blocks) in any other.
+ * Server-side copy: a resume key names an open of the same tree (and,
+ * keyed-hashed, its file);
+ * COPYCHUNK copies each chunk with vfs_copy_file_range() (reflink or
+ * in-kernel splice), never through the network.  Reparse points are
+ * symbolic links: GET reads one opened as itself, SET turns the empty
+ * file or directory an open names into a symlink (the way the cifs
+ * client makes native symlinks).  Object ids are derived from the inode.
+ */
+#include <linux/fs.h>
+#include <linux/falloc.h>
+#include <linux/mm.h>
+#include <linux/namei.h>
+#include <linux/net.h>
+#include <linux/once.h>
+#include <linux/random.h>
+#include <linux/siphash.h>
+#include <linux/slab.h>
+#include <linux/socket.h>
+#include <linux/string.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+
+#include "../brl.h"
+#include "../conn.h"
+#include "../file.h"
+#include "../session.h"
+#include "../smbsrv.h"
+#include "../vfs.h"
+#include "../wire/dosattr.h"
+#include "../wire/fscc.h"
+#include "../wire/fsctl.h"
+#include "../wire/ioctl.h"
+#include "../wire/utf16.h"
+#include "fsctl.h"
+#include "smb2.h"
+
+/* Server-side copy limits (MS-SMB2 3.3.5.15.6; Windows' values). */
+#define SMBSRV_COPYCHUNK_MAX_CHUNKS	256
+#define SMBSRV_COPYCHUNK_MAX_CHUNK	(1024 * 1024)
+#define SMBSRV_COPYCHUNK_MAX_TOTAL	(16 * 1024 * 1024)
+
+/* Most allocated ranges one answer carries (16 bytes each). */
+#define SMBSRV_QAR_MAX			65536
+
+struct smbsrv_fsctl {
+	struct smbsrv_req *req;
+	struct smb2_ioctl_req *r;
+	struct smbsrv_file *f;
+};
+
+/* Output of @len bytes; NULL when out of memory. */
+static u8 *smbsrv_fsctl_out(struct smbsrv_fsctl *x, u32 len)
+{
+	u8 *body = smbsrv_rsp_body(x->req, SMB2_IOCTL_RSP_FIXED + len);
+
+	if (!body)
+		return NULL;
+	smb2_ioctl_rsp_encode(body, x->r, len);
+	return body + SMB2_IOCTL_RSP_FIXED;
+}
+
+static struct inode *smbsrv_fsctl_inode(struct smbsrv_fsctl *x)
+{
+	return file_inode(x->f->filp);
+}
+
+static bool smbsrv_fsctl_regular(struct smbsrv_fsctl *x)
+{
+	return !smbsrv_file_is_dir(x->f) &&
+	       !(x->f->flags & SMBSRV_FILE_REPARSE);
+}
+
+/* ---- sparse files ------------------------------------------------------- */
+
+/* The stored DOS attributes of @x's file, or those it has without. */
+static int smbsrv_fsctl_dosattr(struct smbsrv_fsctl *x, struct smb_dosattr *da)
+{
+	struct smbsrv_fattr fa;
+	int err;
+
+	memset(da, 0, sizeof(*da));
+	err = smbsrv_vfs_get_dosattr(x->f->filp->f_path.dentry, da);
+	if (!err && (da->valid & SMB_DOSINFO_ATTRIB))
+		return 0;
+	if (err && err != -ENODATA && err != -EINVAL)
+		return err;
+	err = smbsrv_vfs_getattr(x->req->tree, &x->f->filp->f_path, &fa);
+	if (err)
+		return err;
+	da->valid |= SMB_DOSINFO_ATTRIB;
+	da->attrib = fa.attributes & FILE_ATTRIBUTE_KEPT;
+	return 0;
+}
+
+static bool smbsrv_fsctl_is_sparse(struct smbsrv_fsctl *x)
+{
+	struct smb_dosattr da;
+
+	if (!(x->req->tree->share_flags &
+	      SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES))
+		return false;
+	return !smbsrv_vfs_get_dosattr(x->f->filp->f_path.dentry, &da) &&
+	       (da.valid & SMB_DOSINFO_ATTRIB) &&
+	       (da.attrib & FILE_ATTRIBUTE_SPARSE_FILE);
+}
+
+/* FSCTL_SET_SPARSE (MS-FSA 2.1.5.9.30). */
+static u32 smbsrv_fsctl_set_sparse(struct smbsrv_fsctl *x)
+{
+	bool sparse = !x->r->in_len || x->r->in[0];
+	struct smb_dosattr da;
+	const struct cred *old;
+	u32 attrib;
+	int err;
+
+	if (!smbsrv_fsctl_regular(x))
+		return STATUS_INVALID_PARAMETER;
+	if (!(x->f->access & (FILE_WRITE_DATA | FILE_APPEND_DATA |
+			      FILE_WRITE_ATTRIBUTES)))
+		return STATUS_ACCESS_DENIED;
+	if (!(x->req->tree->share_flags &
+	      SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES))
+		return STATUS_SUCCESS;	/* nothing to keep it in: never sparse */
+	old = smbsrv_vfs_creds_begin(x->req->tree);
+	err = smbsrv_fsctl_dosattr(x, &da);
+	if (!err) {
+		attrib = sparse ? da.attrib | FILE_ATTRIBUTE_SPARSE_FILE :
+				  da.attrib & ~FILE_ATTRIBUTE_SPARSE_FILE;
+		if (attrib != da.attrib) {
+			da.attrib = attrib;
+			err = smbsrv_vfs_set_dosattr(&x->f->filp->f_path, &da);
+		}
+	}
+	smbsrv_vfs_creds_end(old);
+	return smbsrv_vfs_status(err);
+}
+
+/* FSCTL_QUERY_ALLOCATED_RANGES (MS-FSA 2.1.5.9.23). */
+static u32 smbsrv_fsctl_qar(struct smbsrv_fsctl *x)
+{
+	struct file *filp = x->f->filp;
+	u64 off, len, end, size, *ranges;
+	u32 n = 0, cap, i, status = STATUS_SUCCESS;
+	loff_t d, h;
+	u8 *out;
+
+	if (!smbsrv_fsctl_regular(x))
+		return STATUS_INVALID_PARAMETER;
+	if (!(x->f->access & FILE_READ_DATA))
+		return STATUS_ACCESS_DENIED;
+	if (smb_range_decode(x->r->in, x->r->in_len, &off, &len) ||
+	    off + len > (u64)LLONG_MAX)
+		return STATUS_INVALID_PARAMETER;
+	if (x->r->max_out < SMB_RANGE_SIZE)
+		return STATUS_BUFFER_TOO_SMALL;
+	cap = min_t(u32, x->r->max_out / SMB_RANGE_SIZE, SMBSRV_QAR_MAX);
+	ranges = kvmalloc_array(cap, 2 * sizeof(u64), GFP_KERNEL);
+	if (!ranges)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	size = i_size_read(file_inode(filp));
+	end = min(off + len, size);
+	if (off < end && !smbsrv_fsctl_is_sparse(x)) {
+		ranges[0] = off;
+		ranges[1] = end - off;
+		n = 1;
+	} else {
+		while (off < end) {
+			d = vfs_llseek(filp, off, SEEK_DATA);
+			if (d < 0 || d >= end)
+				break;	/* -ENXIO: no data after @off */
+			h = vfs_llseek(filp, d, SEEK_HOLE);
+			if (h < 0 || h > end)
+				h = end;
+			if (n == cap) {
+				status = STATUS_BUFFER_OVERFLOW;
+				break;
+			}
+			ranges[2 * n] = d;
+			ranges[2 * n + 1] = h - d;
+			n++;
+			off = h;
+		}
+	}
+	out = smbsrv_fsctl_out(x, n * SMB_RANGE_SIZE);
+	if (!out) {
+		status = STATUS_INSUFFICIENT_RESOURCES;
+	} else {
+		for (i = 0; i < n; i++)
+			smb_range_encode(out + i * SMB_RANGE_SIZE,
+					 ranges[2 * i], ranges[2 * i + 1]);
+	}
+	kvfree(ranges);
+	return status;
+}
+
+/* Write zeros over [@off, @off + @len) where fallocate() cannot. */
+static int smbsrv_fsctl_write_zeros(struct file *filp, loff_t off, u64 len)
+{
+	size_t chunk = min_t(u64, len, 64 * 1024);
+	ssize_t n;
+	void *buf;
+
+	buf = kvzalloc(chunk, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	while (len) {
+		n = kernel_write(filp, buf, min_t(u64, len, chunk), &off);
+		if (n <= 0) {
+			kvfree(buf);
+			return n ? (int)n : -EIO;
+		}
+		len -= n;
+	}
+	kvfree(buf);
+	return 0;
+}
+
+/* FSCTL_SET_ZERO_DATA (MS-FSA 2.1.5.9.37). */
+static u32 smbsrv_fsctl_zero_data(struct smbsrv_fsctl *x)
+{
+	struct file *filp = x->f->filp;
+	const struct cred *old;
+	u64 off, beyond, end;
+	u32 status;
+	int err;
+
+	if (!smbsrv_fsctl_regular(x))
+		return STATUS_INVALID_PARAMETER;
+	if (!(x->f->access & FILE_WRITE_DATA))
+		return STATUS_ACCESS_DENIED;
+	if (smb_range_decode(x->r->in, x->r->in_len, &off, &beyond) ||
+	    off > beyond)
+		return STATUS_INVALID_PARAMETER;
+	if (off == beyond)
+		return STATUS_SUCCESS;
+	status = smbsrv_brl_check_io(x->f, off, beyond - off, true);
+	if (status)
+		return status;
+	/* Zeroing never extends the file. */
+	end = min_t(u64, beyond, i_size_read(file_inode(filp)));
+	if (off >= end)
+		return STATUS_SUCCESS;
+	old = smbsrv_vfs_creds_begin(x->req->tree);
+	if (smbsrv_fsctl_is_sparse(x)) {
+		err = vfs_fallocate(filp, FALLOC_FL_PUNCH_HOLE |
+				    FALLOC_FL_KEEP_SIZE, off, end - off);
+	} else {
+		err = vfs_fallocate(filp, FALLOC_FL_ZERO_RANGE |
+				    FALLOC_FL_KEEP_SIZE, off, end - off);
+		if (err == -EOPNOTSUPP) {
+			/* tmpfs: punch, then allocate the blocks again. */
+			err = vfs_fallocate(filp, FALLOC_FL_PUNCH_HOLE |
+					    FALLOC_FL_KEEP_SIZE, off,
+					    end - off);
+			if (!err) {
+				err = vfs_fallocate(filp, FALLOC_FL_KEEP_SIZE,
+						    off, end - off);
+				if (err == -EOPNOTSUPP)
+					err = 0;
+			}
+		}
+	}
+	if (err == -EOPNOTSUPP)
+		err = smbsrv_fsctl_write_zeros(filp, off, end - off);
+	smbsrv_vfs_creds_end(old);
+	return smbsrv_vfs_status(err);
+}
+
+/* ---- server-side copy --------------------------------------------------- */
+
+/*
+ * The last 8 bytes of a resume key: a keyed hash of the file's identity,
+ * so that a key outliving its open (FileIds are reused) never names
+ * another file, and a client cannot make up keys.
+ */
+static siphash_key_t smbsrv_resume_secret;
+
+static u64 smbsrv_fsctl_resume_tag(struct smbsrv_file *f)
+{
+	struct inode *inode = file_inode(f->filp);
+
+	get_random_once(&smbsrv_resume_secret, sizeof(smbsrv_resume_secret));
+	return siphash_2u64(inode->i_ino,
+			    (u64)new_encode_dev(inode->i_sb->s_dev) << 32 |
+			    inode->i_generation, &smbsrv_resume_secret);
+}
+
+/* FSCTL_SRV_REQUEST_RESUME_KEY (3.3.5.15.5): FileId and the file's tag. */
+static u32 smbsrv_fsctl_resume_key(struct smbsrv_fsctl *x)
+{
+	u8 *out;
+
+	if (x->r->max_out < SMB2_RESUME_KEY_RSP_SIZE)
+		return STATUS_INVALID_PARAMETER;
+	out = smbsrv_fsctl_out(x, SMB2_RESUME_KEY_RSP_SIZE);
+	if (!out)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	put_unaligned_le64(x->f->open.id_persistent, out);
+	put_unaligned_le64(x->f->open.id_volatile, out + 8);
+	put_unaligned_le64(smbsrv_fsctl_resume_tag(x->f), out + 16);
+	/* ContextLength 0, then 4 reserved bytes. */
+	return STATUS_SUCCESS;
+}
+
+/* The copy response: counts, or the server's limits. */
+static u32 smbsrv_fsctl_copy_rsp(struct smbsrv_fsctl *x, u32 status,
+				 u32 chunks, u32 chunk_bytes, u32 total)
+{
+	u8 *out = smbsrv_fsctl_out(x, SMB2_COPYCHUNK_RSP_SIZE);
+
+	if (!out)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	smb2_copychunk_rsp_encode(out, chunks, chunk_bytes, total);
+	return status;
+}
+
+static u32 smbsrv_fsctl_copy_limits(struct smbsrv_fsctl *x)
+{
+	return smbsrv_fsctl_copy_rsp(x, STATUS_INVALID_PARAMETER,
+				     SMBSRV_COPYCHUNK_MAX_CHUNKS,
+				     SMBSRV_COPYCHUNK_MAX_CHUNK,
+				     SMBSRV_COPYCHUNK_MAX_TOTAL);
+}
+
+/*
+ * Copy through memory: the same file with overlapping ranges (which
+ * copy_file_range refuses), or where nothing else copies.
+ */
+static ssize_t smbsrv_fsctl_copy_bounce(struct file *in, loff_t pos_in,
+					struct file *out, loff_t pos_out,
+					size_t len)
+{
+	ssize_t n, w;
+	void *buf;
+
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	n = kernel_read(in, buf, len, &pos_in);
+	if (n > 0) {
+		w = kernel_write(out, buf, n, &pos_out);
+		if (w != n)
+			n = w < 0 ? w : -EIO;
+	}
+	kvfree(buf);
+	return n;
+}
+
+/* Copy @len bytes; returns what was copied (*@err says why it stopped). */
+static u32 smbsrv_fsctl_copy_range(struct file *in, u64 pos_in,
+				   struct file *out, u64 pos_out, u32 len,
+				   int *err)
+{
+	u32 done = 0;
+	ssize_t n;
+
+	*err = 0;
+	while (done < len) {
+		n = vfs_copy_file_range(in, pos_in + done, out,
+					pos_out + done, len - done, 0);
+		if (n == -EXDEV || n == -EOPNOTSUPP)
+			n = vfs_copy_file_range(in, pos_in + done, out,
+						pos_out + done, len - done,
+						COPY_FILE_SPLICE);
+		if (n == -EINVAL || n == -EXDEV || n == -EOPNOTSUPP)
+			n = smbsrv_fsctl_copy_bounce(in, pos_in + done, out,
+						     pos_out + done,
+						     len - done);
+		if (n <= 0) {
+			*err = n ? (int)n : -EIO;
+			break;
+		}
+		done += n;
+	}
+	return done;
+}
+
+/* FSCTL_SRV_COPYCHUNK and FSCTL_SRV_COPYCHUNK_WRITE (3.3.5.15.6). */
+static u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
+{
+	struct smb2_copychunk_req cr;
+	struct smb2_copychunk c;
+	struct smbsrv_file *src;
+	const struct cred *old;
+	u32 i, status = STATUS_SUCCESS, chunks = 0, partial = 0, copied;
+	u64 total = 0;
+	int err;
+
+	if (x->r->max_out < SMB2_COPYCHUNK_RSP_SIZE)
+		return STATUS_INVALID_PARAMETER;
+	if (smb2_copychunk_decode(x->r->in, x->r->in_len, &cr)) {
+		if (x->r->in_len < SMB2_RESUME_KEY_SIZE)
+			return smbsrv_fsctl_copy_limits(x);
+		cr.key = x->r->in;
+		cr.count = SMBSRV_COPYCHUNK_MAX_CHUNKS + 1;	/* refused below */
+	}
+	src = smbsrv_file_lookup(x->req, cr.key);
+	if (!src)
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	if (get_unaligned_le64(cr.key + 16) != smbsrv_fsctl_resume_tag(src)) {
+		status = STATUS_OBJECT_NAME_NOT_FOUND;
+		goto out;
+	}
+	if (cr.count > SMBSRV_COPYCHUNK_MAX_CHUNKS) {
+		status = smbsrv_fsctl_copy_limits(x);
+		goto out;
+	}
+	for (i = 0; i < cr.count; i++) {
+		smb2_copychunk_get(&cr, i, &c);
+		total += c.length;
+		if (!c.length || c.length > SMBSRV_COPYCHUNK_MAX_CHUNK ||
+		    total > SMBSRV_COPYCHUNK_MAX_TOTAL) {
+			status = smbsrv_fsctl_copy_limits(x);
+			goto out;
+		}
+	}
+	/* COPYCHUNK reads through the target handle too (3.3.5.15.6). */
+	if (!(x->f->access & FILE_WRITE_DATA) ||
+	    (x->r->ctl_code == FSCTL_SRV_COPYCHUNK &&
+	     !(x->f->access & FILE_READ_DATA)) ||
+	    !(src->access & FILE_READ_DATA)) {
+		status = STATUS_ACCESS_DENIED;
+		goto out;
+	}
+	if (!smbsrv_fsctl_regular(x) || smbsrv_file_is_dir(src) ||
+	    (src->flags & SMBSRV_FILE_REPARSE)) {
+		status = STATUS_INVALID_PARAMETER;
+		goto out;
+	}
+
+	total = 0;
+	old = smbsrv_vfs_creds_begin(x->req->tree);
+	for (i = 0; i < cr.count; i++) {
+		smb2_copychunk_get(&cr, i, &c);
+		if (c.source + c.length < c.source ||
+		    c.source + c.length > i_size_read(file_inode(src->filp))) {
+			status = STATUS_INVALID_VIEW_SIZE;
+			break;
+		}
+		if (c.target + c.length > (u64)LLONG_MAX) {
+			status = STATUS_INVALID_PARAMETER;
+			break;
+		}
+		status = smbsrv_brl_check_io(src, c.source, c.length, false);
+		if (!status)
+			status = smbsrv_brl_check_io(x->f, c.target, c.length,
+						     true);
+		if (status)
+			break;
+		copied = smbsrv_fsctl_copy_range(src->filp, c.source,
+						 x->f->filp, c.target,
+						 c.length, &err);
+		total += copied;
+		if (err) {
+			partial = copied;
+			status = smbsrv_vfs_status(err);
+			break;
+		}
+		chunks++;
+	}
+	smbsrv_vfs_creds_end(old);
+	status = smbsrv_fsctl_copy_rsp(x, status, chunks, partial, (u32)total);
+out:
+	smbsrv_file_put(src);
+	return status;
+}
+
+/* ---- reparse points: symbolic links ------------------------------------- */
+
+/* FSCTL_GET_REPARSE_POINT (MS-FSA 2.1.5.9.20) of a symlink. */
+static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
+{
+	struct dentry *dentry = x->f->filp->f_path.dentry;
+	DEFINE_DELAYED_CALL(done);
+	const char *target;
+	u32 status;
+	int size;
+	u8 *out;
+
+	if (!(x->f->flags & SMBSRV_FILE_REPARSE) || !d_is_symlink(dentry))
+		return STATUS_NOT_A_REPARSE_POINT;
+	target = vfs_get_link(dentry, &done);
+	if (IS_ERR(target))
+		return smbsrv_vfs_status(PTR_ERR(target));
+	size = smb_symlink_reparse_encode(NULL, 0, target, strlen(target),
+					  target[0] != '/');
+	if (size < 0) {
+		status = STATUS_IO_REPARSE_DATA_INVALID;
+	} else if (x->r->max_out < (u32)size) {
+		status = STATUS_BUFFER_TOO_SMALL;
+	} else {
+		out = smbsrv_fsctl_out(x, size);
+		status = out ? STATUS_SUCCESS : STATUS_INSUFFICIENT_RESOURCES;
+		if (out)
+			smb_symlink_reparse_encode(out, size, target,
+						   strlen(target),
+						   target[0] != '/');
+	}
+	do_delayed_call(&done);
+	return status;
+}
+
+/*
+ * Replace what @x's open names (an empty file or directory, or a symlink)
+ * by a symlink to @target, under the parent's lock.
+ */
+static int smbsrv_fsctl_make_symlink(struct smbsrv_fsctl *x,
+				     const char *target)
+{
+	struct inode *inode = smbsrv_fsctl_inode(x);
+	struct name_snapshot last;
+	struct smbsrv_lookup lk;
+	struct mnt_idmap *idmap;
+	struct inode *dir;
+	struct dentry *d;
+	int err;
+
+	err = smbsrv_vfs_lookup(x->req->tree, x->f->name, &lk);
+	if (err)
+		return err;
+	if (lk.root || d_really_is_negative(lk.dentry) ||
+	    d_inode(lk.dentry) != inode) {
+		/* Renamed or removed since it was opened. */
+		smbsrv_vfs_lookup_end(&lk);
+		return -ENOENT;
+	}
+	idmap = mnt_idmap(lk.parent.mnt);
+	dir = d_inode(lk.parent.dentry);
+	take_dentry_name_snapshot(&last, lk.dentry);
+	if (S_ISDIR(inode->i_mode))
+		err = vfs_rmdir(idmap, dir, lk.dentry);
+	else
+		err = vfs_unlink(idmap, dir, lk.dentry, NULL);
+	if (!err) {
+		d = lookup_one(idmap, last.name.name, lk.parent.dentry,
+			       last.name.len);
+		if (IS_ERR(d)) {
+			err = PTR_ERR(d);
+		} else {
+			err = d_really_is_negative(d) ?
+			      vfs_symlink(idmap, dir, d, target) : -EEXIST;
+			dput(d);
+		}
+	}
+	release_dentry_name_snapshot(&last);
+	smbsrv_vfs_lookup_end(&lk);
+	return err;
+}
+
+/* FSCTL_SET_REPARSE_POINT (MS-FSA 2.1.5.9.36): symbolic links only. */
+static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
+{
+	struct inode *inode = smbsrv_fsctl_inode(x);
+	struct smb_symlink_reparse s;
+	struct smb_reparse rp;
+	const struct cred *old;
+	char *target, *p;
+	int len, err;
+
+	if (!(x->f->access & (FILE_WRITE_DATA | FILE_WRITE_ATTRIBUTES)))
+		return STATUS_ACCESS_DENIED;
+	if (smb_reparse_decode(x->r->in, x->r->in_len, &rp))
+		return STATUS_IO_REPARSE_DATA_INVALID;
+	if (rp.tag != IO_REPARSE_TAG_SYMLINK)
+		return STATUS_IO_REPARSE_TAG_NOT_HANDLED;
+	if (smb_symlink_reparse_decode(&rp, &s))
+		return STATUS_IO_REPARSE_DATA_INVALID;
+	/* Only what holds nothing can become a symlink here. */
+	if ((S_ISREG(inode->i_mode) && i_size_read(inode)) ||
+	    (S_ISDIR(inode->i_mode) && x->f->name[0] == '\0'))
+		return STATUS_NOT_SUPPORTED;
+	if (smbsrv_file_open_count(x->f) > 1)
+		return STATUS_SHARING_VIOLATION;
+	target = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!target)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	len = smb_utf16le_to_utf8(s.subst, s.subst_len, target, PATH_MAX);
+	if (len <= 0) {
+		kfree(target);
+		return STATUS_IO_REPARSE_DATA_INVALID;
+	}
+	for (p = target; *p; p++)
+		if (*p == '\\')
+			*p = '/';
+	old = smbsrv_vfs_creds_begin(x->req->tree);
+	err = smbsrv_fsctl_make_symlink(x, target);
+	smbsrv_vfs_creds_end(old);
+	kfree(target);
+	if (err == -ENOTEMPTY)
+		return STATUS_NOT_SUPPORTED;
+	return smbsrv_vfs_status(err);
+}
+
+/* ---- object ids, network interfaces ------------------------------------- */
+
+/*
+ * FSCTL_GET_OBJECT_ID / FSCTL_CREATE_OR_GET_OBJECT_ID: an id made of the
+ * inode number, its generation and the device, stable for the file's
+ * life; the birth volume is the server's GUID.
+ */
+static u32 smbsrv_fsctl_object_id(struct smbsrv_fsctl *x)
+{
+	struct inode *inode = smbsrv_fsctl_inode(x);
+	u8 *out;
+
+	if (x->r->max_out < SMB_OBJECT_ID_SIZE)
+		return STATUS_BUFFER_TOO_SMALL;
+	out = smbsrv_fsctl_out(x, SMB_OBJECT_ID_SIZE);
+	if (!out)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	put_unaligned_le64(inode->i_ino, out);
+	put_unaligned_le32(inode->i_generation, out + 8);
+	put_unaligned_le32(new_encode_dev(inode->i_sb->s_dev), out + 12);
+	memcpy(out + 16, smbsrv_server_guid, 16);	/* BirthVolumeId */
+	memcpy(out + 32, out, 16);			/* BirthObjectId */
+	return STATUS_SUCCESS;
+}
+
+/*
+ * FSCTL_QUERY_NETWORK_INTERFACE_INFO (3.3.5.15.11): smbsrv offers no
+ * multichannel, so the answer is the one address the client reached.
+ */
+static u32 smbsrv_fsctl_netif(struct smbsrv_req *req, struct smb2_ioctl_req *r)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+	u32 ifindex;
+	u8 *body;
+	int err;
+
+	if (r->max_out < SMB2_NETIF_INFO_SIZE)
+		return STATUS_BUFFER_TOO_SMALL;
+	memset(&ss, 0, sizeof(ss));
+	err = kernel_getsockname(req->conn->sock, (struct sockaddr *)&ss);
+	if (err < 0)
+		return STATUS_INVALID_DEVICE_REQUEST;
+	ifindex = READ_ONCE(req->conn->sock->sk->sk_rx_dst_ifindex);
+	body = smbsrv_rsp_body(req, SMB2_IOCTL_RSP_FIXED + SMB2_NETIF_INFO_SIZE);
+	if (!body)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	smb2_ioctl_rsp_encode(body, r, SMB2_NETIF_INFO_SIZE);
+	body += SMB2_IOCTL_RSP_FIXED;
+	if (ss.ss_family == AF_INET6 && !ipv6_addr_v4mapped(&s6->sin6_addr))
+		smb2_netif_encode(body, ifindex ? ifindex : 1, 0, 1000000000ULL,
+				  s6->sin6_addr.s6_addr, 16,
+				  s6->sin6_scope_id);
+	else if (ss.ss_family == AF_INET6)
+		smb2_netif_encode(body, ifindex ? ifindex : 1, 0, 1000000000ULL,
+				  &s6->sin6_addr.s6_addr[12], 4, 0);
+	else
+		smb2_netif_encode(body, ifindex ? ifindex : 1, 0, 1000000000ULL,
+				  (const u8 *)&s4->sin_addr.s_addr, 4, 0);
+	return STATUS_SUCCESS;
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
+{
+	struct smbsrv_fsctl x = { .req = req, .r = r };
+	u32 status;
+
+	/* Those that name no file (3.3.5.15). */
+	switch (r->ctl_code) {
+	case FSCTL_QUERY_NETWORK_INTERFACE_INFO:
+		return smbsrv_fsctl_netif(req, r);
+	case FSCTL_DFS_GET_REFERRALS:
+	case FSCTL_DFS_GET_REFERRALS_EX:
+		/* No DFS here, as a Windows server without the role says. */
+		return STATUS_FS_DRIVER_REQUIRED;
+	}
+
+	x.f = smbsrv_file_lookup(req, req->body + SMB2_IOCTL_REQ_FILE_ID);
+	if (!x.f)
+		return STATUS_FILE_CLOSED;
+	r->fid_persistent = x.f->open.id_persistent;
+	r->fid_volatile = x.f->open.id_volatile;
+	switch (r->ctl_code) {
+	case FSCTL_SET_SPARSE:
+		status = smbsrv_fsctl_set_sparse(&x);
+		break;
+	case FSCTL_QUERY_ALLOCATED_RANGES:
+		status = smbsrv_fsctl_qar(&x);
+		break;
+	case FSCTL_SET_ZERO_DATA:
+		status = smbsrv_fsctl_zero_data(&x);
+		break;
+	case FSCTL_SRV_REQUEST_RESUME_KEY:
+		status = smbsrv_fsctl_resume_key(&x);
+		break;
+	case FSCTL_SRV_COPYCHUNK:
+	case FSCTL_SRV_COPYCHUNK_WRITE:
+		status = smbsrv_fsctl_copychunk(&x);
+		break;
+	case FSCTL_GET_REPARSE_POINT:
+		status = smbsrv_fsctl_get_reparse(&x);
+		break;
+	case FSCTL_SET_REPARSE_POINT:
+		status = smbsrv_fsctl_set_reparse(&x);
+		break;
+	case FSCTL_GET_OBJECT_ID:
+	case FSCTL_CREATE_OR_GET_OBJECT_ID:
+		status = smbsrv_fsctl_object_id(&x);
+		break;
+	default:
+		/* What the file system does not know (as NTFS answers). */
+		status = STATUS_INVALID_DEVICE_REQUEST;
+		break;
+	}
+	smbsrv_file_put(x.f);
+	return status;
+}

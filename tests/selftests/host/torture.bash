@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# smbtorture against smbsrv and, in the same VM boot, the in-tree ksmbd:
+# a side-by-side table of every subtest that ran, and TAP checks of the
+# subtests smbsrv must pass.  Source it from a host selftest after lib.sh
+# (see Documentation/testing.md):
+#
+#   . "$(dirname "$0")/lib.sh"
+#   . "$(dirname "$0")/torture.bash"
+#   t_vm_start
+#   tt_servers_up                     # both servers, share "torture" each
+#   tt_run smb2.read smb2.rw.rw1      # suites (smb2.SUITE) or single subtests
+#                                     # (smb2.SUITE.SUB), on both servers
+#   tt_must_pass smb2.read.eof smb2.rw.rw1 ...
+#   tt_table                          # the table as TAP diagnostics
+#   t_done
+#
+# The table also goes to build/test-logs/torture-NAME.txt (NAME: the
+# script's name), one line per subtest, "name smbsrv ksmbd" with success,
+# failure, error, skip, xfail or "-" (did not run: the suite died or timed
+# out); smbtorture's own output is kept in build/test-logs/torture-NAME/.
+# Knobs, set before the calls:
+#   TT_SMBSRV_CONF  extra [global] lines for smbsrvd
+#   TT_KSMBD_CONF   extra [global] lines for ksmbd
+#   TT_SHARE_CONF   extra lines for both servers' [torture] share
+#   TT_SMBSRV_SHARE_CONF  ... for smbsrv's only
+#   TT_SMBSRV_AUTH  smbtorture credentials for smbsrv (default demo%demo)
+#   TT_KSMBD_AUTH   ... for ksmbd (default demo%demo)
+#   TT_OPTIONS      more smbtorture options (--option=torture:...)
+#   TT_TIMEOUT      seconds per suite and server (default 240): a suite
+#                   that hangs is killed and its missing subtests show "-"
+
+TT_TABLE="$T_TOP/build/test-logs/torture-$T_NAME.txt"
+TT_DIR="$T_TOP/build/test-logs/torture-$T_NAME"
+TT_SMBSRV_AUTH=${TT_SMBSRV_AUTH:-demo%demo}
+TT_KSMBD_AUTH=${TT_KSMBD_AUTH:-demo%demo}
+TT_TIMEOUT=${TT_TIMEOUT:-240}
+rm -rf "$TT_DIR"
+mkdir -p "$TT_DIR"
+
+# Both servers with a share "torture" on the guest's root filesystem
+# (tmpfs), user demo with password demo in both user databases.
+tt_servers_up() {
+	t_guest_check "smbsrvd and ksmbd (port 1445) serve share torture" "
+set -e
+mkdir -p /srv/tt-smbsrv /srv/tt-ksmbd /etc/ksmbd
+chown demo:demo /srv/tt-smbsrv /srv/tt-ksmbd
+cat > /etc/smbsrv/torture.conf <<EOF
+[global]
+	tcp port = 445
+	map to guest = bad user
+	${TT_SMBSRV_CONF:-}
+[torture]
+	path = /srv/tt-smbsrv
+	read only = no
+	guest ok = yes
+	${TT_SHARE_CONF:-}
+	${TT_SMBSRV_SHARE_CONF:-}
+EOF
+cat > /etc/ksmbd/ksmbd.conf <<EOF
+[global]
+	tcp port = 1445
+	map to guest = bad user
+	${TT_KSMBD_CONF:-}
+[torture]
+	path = /srv/tt-ksmbd
+	read only = no
+	guest ok = yes
+	${TT_SHARE_CONF:-}
+EOF
+echo demo | smbsrvctl -c /etc/smbsrv/torture.conf user add demo >/dev/null
+ksmbd.adduser -a demo -p demo >/dev/null
+smbsrvd -c /etc/smbsrv/torture.conf
+modprobe ksmbd
+ksmbd.mountd"
+}
+
+# tt_one SERVER PORT AUTH TEST: run a suite or one subtest on a server,
+# leave "subtest result" lines in $TT_DIR/SERVER.TEST.res.
+tt_one() {
+	local server=$1 port=$2 auth=$3 test=$4 out start
+	out="$TT_DIR/$server.$test"
+	start=$SECONDS
+	# shellcheck disable=SC2086
+	timeout "$TT_TIMEOUT" smbtorture "//127.0.0.1/torture" -p "$port" \
+		-U"$auth" $TT_OPTIONS "$test" > "$out.log" 2>&1
+	echo $((SECONDS - start)) > "$out.secs"
+	# smbtorture's subunit-style lines: "success: NAME", "failure: NAME
+	# [ reason ]", "error: ...", "skip: ...", NAME relative to the suite,
+	# or the subtest's own last component when one subtest was asked
+	# (smb2.SUITE.SUB); blanks in NAME become "_".
+	sed -n -E 's/^(success|failure|error|skip|xfail): (.*)$/\1 \2/p' \
+		"$out.log" | sed -E 's/ \[.*$//; s/ +$//; s/ /_/2g' |
+		while read -r result name; do
+		case "$test" in
+		*.*.*".$name") echo "$test $result" ;;
+		*) echo "$test.$name $result" ;;
+		esac
+	done > "$out.res"
+}
+
+tt_run() {
+	local t
+	for t in "$@"; do
+		tt_one smbsrv "$T_SMB_PORT" "$TT_SMBSRV_AUTH" "$t"
+		tt_one ksmbd "$T_RIVAL_PORT" "$TT_KSMBD_AUTH" "$t"
+		t_diag "$t: smbsrv $(grep -c ' success$' "$TT_DIR/smbsrv.$t.res") passed" \
+			"in $(cat "$TT_DIR/smbsrv.$t.secs") s," \
+			"ksmbd $(grep -c ' success$' "$TT_DIR/ksmbd.$t.res") passed" \
+			"in $(cat "$TT_DIR/ksmbd.$t.secs") s"
+	done
+}
+
+# The result of SUBTEST on SERVER, "-" when it did not run.
+tt_result() {
+	local r
+	r=$(cat "$TT_DIR/$1".*.res 2>/dev/null | awk -v n="$2" '$1 == n { print $2; exit }')
+	echo "${r:--}"
+}
+
+# TAP: each named subtest succeeded on smbsrv.
+tt_must_pass() {
+	local t r
+	for t in "$@"; do
+		r=$(tt_result smbsrv "$t")
+		if [ "$r" = success ]; then
+			t_ok "smbtorture $t passes"
+		else
+			t_not_ok "smbtorture $t passes (got $r)"
+			grep -h -A3 -E "^(failure|error): ${t##*.}( \[|$)" \
+				"$TT_DIR"/smbsrv.*.log 2>/dev/null | head -n 8 |
+				sed 's/^/# /'
+		fi
+	done
+}
+
+# The side-by-side table: TAP diagnostics and build/test-logs.
+tt_table() {
+	local names n s k
+	names=$(cat "$TT_DIR"/*.res 2>/dev/null | awk '{ print $1 }' | sort -u)
+	{
+		printf '%-60s %-8s %-8s\n' subtest smbsrv ksmbd
+		for n in $names; do
+			s=$(tt_result smbsrv "$n")
+			k=$(tt_result ksmbd "$n")
+			printf '%-60s %-8s %-8s\n' "$n" "$s" "$k"
+		done
+		printf 'passed: smbsrv %s, ksmbd %s\n' \
+			"$(cat "$TT_DIR"/smbsrv.*.res | grep -c ' success$')" \
+			"$(cat "$TT_DIR"/ksmbd.*.res | grep -c ' success$')"
+	} > "$TT_TABLE"
+	sed 's/^/  /' "$TT_TABLE" | while IFS= read -r l; do t_diag "$l"; done
+}
