@@ -8,6 +8,7 @@
 #include <linux/string.h>
 
 #include "file.h"
+#include "smb2/notify.h"
 #include "smb2/smb2.h"
 #include "vfs.h"
 #include "wire/fscc.h"
@@ -149,6 +150,8 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 
 	/* Its byte-range locks go, and its waiting LOCK requests end. */
 	smbsrv_brl_close(f);
+	/* So do its change notifications. */
+	smbsrv_notify_close(f);
 
 	spin_lock(&fn->lock);
 	if ((f->flags & SMBSRV_FILE_DELETE_ON_CLOSE) && !fn->delete_pending) {

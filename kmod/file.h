@@ -33,6 +33,7 @@
 #include "session.h"
 
 struct smbsrv_req;
+struct smbsrv_watch;
 
 struct smbsrv_fnode {
 	refcount_t ref;
@@ -65,6 +66,7 @@ struct smbsrv_file {
 	char *name;			/* share-relative path at open, UTF-8 */
 	/* FilePositionInformation: where the last READ or WRITE ended. */
 	u64 position;
+	struct smbsrv_watch *watch;	/* CHANGE_NOTIFY (smb2/notify.c) */
 };
 
 static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)
