@@ -189,12 +189,21 @@ static void smbsrv_notify_add(struct smbsrv_watch *w, u32 action,
 			      const char *name, u32 len)
 {
 	u32 size = smb_notify_info_size(2 * len);
-	struct smbsrv_notify_ev *ev;
+	struct smbsrv_notify_ev *ev, *last;
 	LIST_HEAD(dropped);
 
 	ev = kmalloc(struct_size(ev, name, len), GFP_NOFS);
 	spin_lock(&w->lock);
 	if (w->closed) {
+		spin_unlock(&w->lock);
+		kfree(ev);
+		return;
+	}
+	last = list_empty(&w->events) ? NULL :
+	       list_last_entry(&w->events, struct smbsrv_notify_ev, node);
+	if (last && last->action == action && last->len == len &&
+	    !memcmp(last->name, name, len)) {
+		/* The same again (a write after a write): said once. */
 		spin_unlock(&w->lock);
 		kfree(ev);
 		return;

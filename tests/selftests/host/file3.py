@@ -838,6 +838,12 @@ def g_notify(c):
     st, recs = completion(c, p)
     check("SIZE: an append", st == 0 and recs == [(MODIFIED, "d.txt")],
           "%s %s" % (name(st) if st is not None else st, recs))
+    guest("cd %snd && for i in 1 2 3; do echo $i >> d.txt; done" % share)
+    st, d_ = notify(c, d, SIZE)
+    recs = records(d_) if st == 0 else []
+    check("writes in a row are reported once",
+          st == 0 and recs == [(MODIFIED, "d.txt")], "%s %s" % (name(st),
+                                                              recs))
     # Over SMB, from another connection.
     c2 = Client(c.port, c.share)
     p = pending_notify(c, d, FN)
