@@ -259,6 +259,24 @@ struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_req *req,
 	return smbsrv_file_of(op);
 }
 
+struct smbsrv_file *smbsrv_file_lookup_session(struct smbsrv_session *sess,
+					       u64 persistent,
+					       u64 volatile_id)
+{
+	struct smbsrv_open *op;
+
+	if (!volatile_id || volatile_id > U32_MAX)
+		return NULL;
+	rcu_read_lock();
+	op = xa_load(&sess->opens, volatile_id);
+	if (op && (op->id_persistent != persistent ||
+		   op->ops != &smbsrv_file_ops || READ_ONCE(op->gone) ||
+		   !refcount_inc_not_zero(&op->ref)))
+		op = NULL;
+	rcu_read_unlock();
+	return op ? smbsrv_file_of(op) : NULL;
+}
+
 void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
 {
 	struct smbsrv_fnode *fn = f->fnode;

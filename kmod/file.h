@@ -102,6 +102,14 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_req *req,
 				       const u8 *file_id);
 
+/*
+ * The open of @sess with FileId {@persistent, @volatile_id}, on whichever
+ * of its trees, referenced; NULL when none (a server-side copy's source).
+ */
+struct smbsrv_file *smbsrv_file_lookup_session(struct smbsrv_session *sess,
+					       u64 persistent,
+					       u64 volatile_id);
+
 static inline void smbsrv_file_put(struct smbsrv_file *f)
 {
 	smbsrv_open_put(&f->open);
