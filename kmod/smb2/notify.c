@@ -48,6 +48,13 @@ struct smbsrv_notify_sb {
 	struct super_block *sb;
 	struct list_head watches;	/* RCU; written under smbsrv_notify_mutex */
 	struct list_head node;		/* smbsrv_notify_sbs */
+	/*
+	 * The inode the last event on this file system created (compared,
+	 * never dereferenced): the attribute changes that make it what it
+	 * is (DOS attributes, times) follow at once and are not reported,
+	 * as Windows reports a new file only as added.
+	 */
+	struct inode *created;
 };
 
 struct smbsrv_watch {
@@ -236,6 +243,7 @@ static int smbsrv_notify_handle(struct fsnotify_group *group, u32 mask,
 	struct dentry *dentry = NULL, *ddir;
 	struct smbsrv_notify_sb *nsb;
 	struct smbsrv_watch *w;
+	struct inode *inode;
 	struct qstr name;
 	u32 need, action;
 	char *buf;
@@ -244,6 +252,10 @@ static int smbsrv_notify_handle(struct fsnotify_group *group, u32 mask,
 	if (!mark || !(mask & SMBSRV_NOTIFY_EVENTS))
 		return 0;
 	nsb = container_of(mark, struct smbsrv_notify_sb, mark);
+	inode = fsnotify_data_inode(data, data_type);
+	if (inode && (mask & FS_ATTRIB) && READ_ONCE(nsb->created) == inode)
+		return 0;
+	WRITE_ONCE(nsb->created, (mask & FS_CREATE) ? inode : NULL);
 	need = smbsrv_notify_map(mask, &action);
 
 	/* The parent directory and the name the change is reported by. */
