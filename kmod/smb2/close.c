@@ -8,9 +8,12 @@
  * close: the struct file lives until the last reference to the open, so
  * they are there even when the close deleted the file.
  */
+#include <uapi/linux/smbsrv.h>
+
 #include "../file.h"
 #include "../vfs.h"
 #include "../wire/rw.h"
+#include "pipe.h"
 #include "smb2.h"
 
 u32 smbsrv_smb2_close(struct smbsrv_req *req)
@@ -26,6 +29,8 @@ u32 smbsrv_smb2_close(struct smbsrv_req *req)
 	status = smb2_close_req_decode(req->pdu, req->pdu_len, &r);
 	if (status)
 		return status;
+	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
+		return smbsrv_pipe_close(req, r.file_id);
 	f = smbsrv_file_lookup(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;

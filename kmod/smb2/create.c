@@ -27,6 +27,7 @@
 #include "../wire/create.h"
 #include "../wire/fscc.h"
 #include "../wire/name.h"
+#include "pipe.h"
 #include "smb2.h"
 
 /* Longest share-relative path a CREATE may name, stream part included. */
@@ -445,7 +446,7 @@ u32 smbsrv_smb2_create(struct smbsrv_req *req)
 	u32 status;
 
 	if (tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
-		return STATUS_OBJECT_NAME_NOT_FOUND;
+		return smbsrv_pipe_create(req);
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return STATUS_INSUFFICIENT_RESOURCES;

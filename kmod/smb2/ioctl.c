@@ -6,10 +6,13 @@
 #include <linux/string.h>
 
 #include "../conn.h"
+#include "../session.h"
 #include "../smbsrv.h"
+#include "../wire/fsctl.h"
 #include "../wire/ioctl.h"
 #include "../wire/negotiate.h"
 #include "fsctl.h"
+#include "pipe.h"
 #include "smb2.h"
 
 /* Output of @len bytes for an IOCTL response; NULL when out of memory. */
@@ -92,6 +95,11 @@ u32 smbsrv_smb2_ioctl(struct smbsrv_req *req)
 	switch (r.ctl_code) {
 	case FSCTL_VALIDATE_NEGOTIATE_INFO:
 		return smbsrv_validate_negotiate(req, &r);
+	case FSCTL_PIPE_TRANSCEIVE:
+		/* On a disk share there is no pipe to talk to. */
+		if (!(req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC))
+			return STATUS_INVALID_DEVICE_REQUEST;
+		return smbsrv_pipe_transceive(req, &r);
 	default:
 		return smbsrv_fsctl(req, &r);
 	}

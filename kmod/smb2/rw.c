@@ -16,6 +16,7 @@
  */
 #include <linux/fs.h>
 #include <linux/uio.h>
+#include <uapi/linux/smbsrv.h>
 
 #include "../conn.h"
 #include "../brl.h"
@@ -25,6 +26,7 @@
 #include "../wire/fscc.h"
 #include "../wire/logon.h"
 #include "../wire/rw.h"
+#include "pipe.h"
 #include "smb2.h"
 
 /* Largest offset + length a READ or WRITE may reach (MS-FSA). */
@@ -62,6 +64,8 @@ u32 smbsrv_smb2_read(struct smbsrv_req *req)
 	status = smbsrv_req_check_charge(req, payload);
 	if (status)
 		return status;
+	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
+		return smbsrv_pipe_read(req, &r);
 	f = smbsrv_file_lookup(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
@@ -159,6 +163,8 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 	status = smbsrv_req_check_charge(req, payload);
 	if (status)
 		return status;
+	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
+		return smbsrv_pipe_write(req, &r);
 	f = smbsrv_file_lookup(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;

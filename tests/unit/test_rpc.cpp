@@ -317,3 +317,33 @@ TEST_CASE("ndr: strings and pointers are checked against the data")
 		CHECK_THROWS_AS(t.string(), NdrError);
 	}
 }
+
+TEST_CASE("rpc: the daemon's pipes: admins are IPC$'s admin users")
+{
+	std::string text = "[global]\n netbios name = SMBSRV-TEST\n workgroup = TESTGROUP\n"
+			   " server string = smbsrv RPC test\n"
+			   "[demo]\n path = /srv/demo\n comment = Demo share\n"
+			   "[Daten]\n path = /srv/daten\n comment = Dateien für alle\n"
+			   "[hidden]\n path = /srv/hidden\n comment = not listed\n browseable = no\n";
+	Diagnostics d;
+	Config plain = build_config(parse_conf_text(text, "t.conf", d), d);
+	Config admins = build_config(
+		parse_conf_text(text + "[IPC$]\n comment = IPC share\n admin users = Alice, carol\n",
+				"t.conf", d),
+		d);
+	REQUIRE_FALSE(d.has_errors());
+	auto replay = [](std::unique_ptr<RpcEndpoint> pipe) {
+		REQUIRE(pipe);
+		bool same = true;
+		for (const auto &e : recording("share-enum-2-admin"))
+			same = same && without_assoc_group(pipe->process(e.in)) ==
+					       without_assoc_group(e.out);
+		return same;
+	};
+	CHECK(replay(open_pipe("srvsvc", admins, "alice")));
+	CHECK(replay(open_pipe("\\PIPE\\srvsvc", admins, "carol")));
+	CHECK_FALSE(replay(open_pipe("srvsvc", admins, "bob")));
+	CHECK_FALSE(replay(open_pipe("srvsvc", admins, "")));
+	CHECK_FALSE(replay(open_pipe("srvsvc", plain, "alice")));
+	CHECK(open_pipe("lsarpc", admins, "alice") == nullptr);
+}

@@ -23,6 +23,7 @@
 #include "log.hpp"
 #include "netlink.hpp"
 #include "params.hpp"
+#include "rpc/rpc.hpp"
 #include "spnego.hpp"
 #include "upcalls.hpp"
 #include "userdb.hpp"
@@ -272,7 +273,12 @@ int Daemon::run()
 		return 1;
 	}
 
-	upcalls_ = std::make_unique<Upcalls>(cfg_, users_, accounts_);
+	// IPC$ pipes see the configuration of the moment they are opened.
+	upcalls_ = std::make_unique<Upcalls>(
+		cfg_, users_, accounts_,
+		[this](const std::string &pipe, const std::string &user) {
+			return rpc::open_pipe(pipe, cfg_, user);
+		});
 	log::notice(std::to_string(users_.current().users().size()) + " user(s) in " +
 		    opts_.pwddb);
 	try {

@@ -49,4 +49,9 @@ ServerInfo server_info(const Config &cfg);
 std::unique_ptr<RpcEndpoint> open_pipe(const std::string &pipe, ServerInfo info,
 				       bool admin);
 
+// The pipe as the daemon opens it for `user` under configuration `cfg`:
+// admins are the `admin users` of IPC$ (or of [global], its default).
+std::unique_ptr<RpcEndpoint> open_pipe(const std::string &pipe, const Config &cfg,
+				       const std::string &user);
+
 } // namespace smbsrv::rpc

@@ -338,4 +338,14 @@ std::unique_ptr<RpcEndpoint> open_pipe(const std::string &pipe, ServerInfo info,
 	return nullptr;
 }
 
+std::unique_ptr<RpcEndpoint> open_pipe(const std::string &pipe, const Config &cfg,
+				       const std::string &user)
+{
+	bool admin = false;
+	if (const ShareConfig *ipc = cfg.share("ipc$"); ipc && !user.empty())
+		for (const auto &a : ipc->params.list("admin users"))
+			admin = admin || normalize_section(a) == normalize_section(user);
+	return open_pipe(pipe, server_info(cfg), admin);
+}
+
 } // namespace smbsrv::rpc

@@ -1,0 +1,229 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Living with a running server, through impacket sessions that stay open
+while the administrator works in the guest: smbsrvctl sessions, a share
+added and used without restarting anything, a user deleted (next logon
+refused, another user's session unharmed), hosts deny at tree connect,
+kill -9 of the daemon (established sessions keep working) and a restart
+(new logons work).  Prints "PASS text" or "FAIL text: why" per check;
+manage.sh turns them into TAP.
+
+    manage.py PORT VM-NAME
+"""
+
+import re
+import subprocess
+import sys
+
+from impacket import nt_errors
+from impacket import smb3
+from impacket import smb3structs as s3
+from impacket.smbconnection import SMBConnection, SessionError
+
+TOP = __file__.rsplit("/", 4)[0]
+PW = {"alice": "alice-pw", "bob": "bob-pw"}
+
+
+def check(text, cond, why=""):
+    print(("PASS %s" % text) if cond else ("FAIL %s: %s" % (text, why)),
+          flush=True)
+
+
+def expect(text, fn):
+    try:
+        r = fn()
+        cond, why = r if isinstance(r, tuple) else (r, "")
+    except Exception as e:  # noqa: BLE001 - report anything as a failure
+        cond, why = False, "%s: %s" % (type(e).__name__, e)
+    check(text, cond, why)
+
+
+def guest(vm, script):
+    """Run a shell script in the guest: (exit status, output)."""
+    p = subprocess.run(
+        ["bash", "-c", '. "$0/tools/vm/lib.sh"; vm_exec "$1" "$2"', TOP, vm,
+         script], capture_output=True, text=True, timeout=300)
+    return p.returncode, (p.stdout + p.stderr).strip()
+
+
+def guest_ok(vm, script):
+    rc, out = guest(vm, script)
+    return rc == 0, "rc %d: %s" % (rc, out)
+
+
+def status_of(fn):
+    """The NTSTATUS an impacket call fails with, or 0."""
+    try:
+        fn()
+    except SessionError as e:
+        return e.getErrorCode()
+    return 0
+
+
+def status_is(fn, want):
+    def run():
+        got = status_of(fn)
+        return got == want, "got 0x%08x, want 0x%08x" % (got, want)
+    return run
+
+
+class SigningSMB3(smb3.SMB3):
+    """impacket's SMB3 asking for signing in NEGOTIATE (SecurityMode)."""
+
+    def negotiateSession(self, *args, **kw):
+        self.RequireMessageSigning = True
+        return super().negotiateSession(*args, **kw)
+
+
+class Session:
+    """An impacket SMB session kept open across the test."""
+
+    def __init__(self, port, user, dialect=s3.SMB2_DIALECT_21, sign=False):
+        if sign:
+            self.c = SMBConnection(existingConnection=SigningSMB3(
+                "SMBSRV", "127.0.0.1", sess_port=port,
+                preferredDialect=dialect))
+        else:
+            self.c = SMBConnection("SMBSRV", "127.0.0.1", sess_port=port,
+                                   preferredDialect=dialect)
+        self.c.login(user, PW.get(user, "x"))
+        self.tid = self.c.connectTree("demo")
+        self.fid = self.c.createFile(self.tid, "%s.txt" % user)
+        self.n = 0
+
+    def roundtrip(self):
+        """Write a new line at the end and read the whole file back."""
+        line = ("line %d\n" % self.n).encode()
+        self.c.writeFile(self.tid, self.fid, line, self.n * len(line))
+        self.n += 1
+        got = self.c.readFile(self.tid, self.fid, 0, self.n * len(line))
+        want = b"".join(("line %d\n" % i).encode() for i in range(self.n))
+        return got == want, "read back %r" % got
+
+
+def login(port, user):
+    c = SMBConnection("SMBSRV", "127.0.0.1", sess_port=port,
+                      preferredDialect=s3.SMB2_DIALECT_21)
+    c.login(user, PW.get(user, "x"))
+    c.connectTree("demo")
+    c.logoff()
+
+
+def reloads(vm):
+    """How many reloads (SIGHUP) the daemon has logged."""
+    return int(guest(vm, "grep -c 'configuration reloaded' /tmp/smbsrvd.log")
+               [1] or 0)
+
+
+def reload_after(vm, before):
+    """Wait until the daemon logged a reload more than before."""
+    return guest_ok(vm, "for i in $(seq 1 50); do "
+                    "[ \"$(grep -c 'configuration reloaded' /tmp/smbsrvd.log)\""
+                    " -gt %d ] && exit 0; sleep 0.2; done; exit 1" % before)
+
+
+def main():
+    port, vm = int(sys.argv[1]), sys.argv[2]
+
+    # (impacket's 3.0.2 and 3.1.1 are not usable with NTLM: logon.py.)
+    bob = Session(port, "bob", s3.SMB2_DIALECT_30, sign=True)
+    alice = Session(port, "alice", s3.SMB2_DIALECT_21)
+    expect("bob (3.0, signed) writes and reads", bob.roundtrip)
+    expect("alice (2.1) writes and reads", alice.roundtrip)
+
+    # smbsrvctl sessions: one line per session with dialect and signing.
+    rc, out = guest(vm, "smbsrvctl sessions")
+    rows = {}
+    for line in out.splitlines()[1:]:
+        f = line.split()
+        if len(f) >= 9:
+            rows[f[1]] = f
+    expect("sessions lists bob with dialect 3.0, signing yes, 1 tree, "
+           "1 open", lambda: (rows.get("bob", [])[3:5] == ["3.0", "yes"] and
+                              rows["bob"][6:8] == ["1", "1"], out))
+    expect("sessions lists alice with dialect 2.1, signing no, "
+           "encryption no", lambda: (rows.get("alice", [])[3:6] ==
+                                     ["2.1", "no", "no"], out))
+    client = rows.get("bob", ["", "", ""])[2].rsplit(":", 1)[0].strip("[]")
+    expect("sessions shows the client address", lambda: (
+        re.fullmatch(r"[0-9.]+|[0-9a-f:]+", client) is not None, out))
+
+    # A share added with smbsrvctl, used by the sessions already there.
+    expect("[docs] is not there yet: BAD_NETWORK_NAME",
+           status_is(lambda: bob.c.connectTree("docs"),
+                     nt_errors.STATUS_BAD_NETWORK_NAME))
+    n = reloads(vm)
+    expect("smbsrvctl share add docs", lambda: guest_ok(
+        vm, "mkdir -p /srv/docs && chmod 777 /srv/docs && "
+        "smbsrvctl share add docs -o 'path = /srv/docs' "
+        "-o 'comment = Documents' -o 'read only = no'"))
+    expect("the daemon reloaded", lambda: reload_after(vm, n))
+
+    def use_docs():
+        tid = bob.c.connectTree("docs")
+        fid = bob.c.createFile(tid, "new.txt")
+        bob.c.writeFile(tid, fid, b"in docs\n", 0)
+        bob.c.closeFile(tid, fid)
+        bob.c.disconnectTree(tid)
+        return guest_ok(vm, "test \"$(cat /srv/docs/new.txt)\" = 'in docs' "
+                        "&& test \"$(stat -c %U /srv/docs/new.txt)\" = bob")
+    expect("bob's existing session uses the new share (file there, "
+           "owned by bob)", use_docs)
+    expect("bob's open file on [demo] still works", bob.roundtrip)
+
+    # A deleted user: the next logon is refused, other sessions go on.
+    expect("smbsrvctl user del alice",
+           lambda: guest_ok(vm, "smbsrvctl user del alice"))
+    expect("alice's next logon is refused: LOGON_FAILURE",
+           status_is(lambda: login(port, "alice"),
+                     nt_errors.STATUS_LOGON_FAILURE))
+    expect("bob's session keeps working", bob.roundtrip)
+    expect("a new logon of bob works", lambda: login(port, "bob") is None)
+
+    # hosts deny for the share: refused at tree connect, others unaffected.
+    net = ".".join(client.split(".")[:3]) + ".0/24" if "." in client \
+        else client
+    n = reloads(vm)
+    expect("smbsrvctl share update docs -o 'hosts deny = %s'" % net,
+           lambda: guest_ok(vm, "smbsrvctl share update docs "
+                            "-o 'hosts deny = %s'" % net))
+    expect("the daemon reloaded", lambda: reload_after(vm, n))
+    expect("hosts deny refuses the tree connect: ACCESS_DENIED",
+           status_is(lambda: bob.c.connectTree("docs"),
+                     nt_errors.STATUS_ACCESS_DENIED))
+    expect("[demo] is still open to that host", bob.roundtrip)
+    n = reloads(vm)
+    expect("smbsrvctl share update docs -o 'hosts allow = %s' "
+           "-o 'hosts deny = ALL'" % client,
+           lambda: guest_ok(vm, "smbsrvctl share update docs -o "
+                            "'hosts allow = %s' -o 'hosts deny = ALL'" %
+                            client))
+    expect("the daemon reloaded", lambda: reload_after(vm, n))
+    expect("hosts allow lets the client in again",
+           lambda: bob.c.disconnectTree(bob.c.connectTree("docs")) or True)
+
+    # kill -9 of the daemon: sessions live in the module.
+    expect("kill -9 smbsrvd", lambda: guest_ok(
+        vm, "kill -9 $(cat /run/smbsrvd.pid) && for i in $(seq 1 50); do "
+        "smbsrvctl status | grep -q '^daemon: *not running' && exit 0; "
+        "sleep 0.2; done; smbsrvctl status; exit 1"))
+    expect("bob's session keeps reading and writing", bob.roundtrip)
+    expect("a new logon fails while no daemon answers",
+           lambda: status_of(lambda: login(port, "bob")) != 0)
+    expect("smbsrvd restarts", lambda: guest_ok(
+        vm, "smbsrvd -F >> /tmp/smbsrvd.log 2>&1 & for i in $(seq 1 50); do "
+        "smbsrvctl status | grep -q '^daemon: *running' && exit 0; "
+        "sleep 0.2; done; exit 1"))
+    expect("a new logon of bob works again",
+           lambda: login(port, "bob") is None)
+    expect("bob's old session still works", bob.roundtrip)
+    expect("alice is still refused after the restart",
+           status_is(lambda: login(port, "alice"),
+                     nt_errors.STATUS_LOGON_FAILURE))
+    expect("bob's old session closes its file and logs off cleanly",
+           lambda: (bob.c.closeFile(bob.tid, bob.fid), bob.c.logoff()) and
+           True)
+
+
+if __name__ == "__main__":
+    main()
