@@ -9,8 +9,9 @@
  * and completes at once, or goes async (STATUS_PENDING) until something
  * arrives, a CANCEL (STATUS_CANCELLED) or the close of its handle
  * (STATUS_NOTIFY_CLEANUP).  When the buffered records do not fit the
- * request's OutputBufferLength (or outgrow the buffer meanwhile) the
- * answer is STATUS_NOTIFY_ENUM_DIR: enumerate again.
+ * request's OutputBufferLength, or outgrow what the watch buffers (the
+ * first request's OutputBufferLength), the answer is
+ * STATUS_NOTIFY_ENUM_DIR: enumerate again.
  *
  * One fsnotify group serves the module.  Watches hang off one superblock
  * mark per file system (FS_EVENT_ON_CHILD, so changes to files come with
@@ -39,8 +40,6 @@
 
 #define SMBSRV_NOTIFY_EVENTS	(FS_CREATE | FS_DELETE | FS_MOVED_FROM | \
 				 FS_MOVED_TO | FS_MODIFY | FS_ATTRIB)
-/* Buffered beyond any request's buffer: the least a watch keeps. */
-#define SMBSRV_NOTIFY_MIN_BUF	4096
 
 /* One per file system with watches: its superblock mark. */
 struct smbsrv_notify_sb {
@@ -69,7 +68,7 @@ struct smbsrv_watch {
 	bool tree;
 	bool closed;
 	bool overflow;			/* STATUS_NOTIFY_ENUM_DIR next */
-	u32 cap;			/* most bytes buffered */
+	u32 cap;			/* most bytes buffered: the first request's */
 	u32 bytes;			/* buffered, as records */
 	struct list_head events;	/* struct smbsrv_notify_ev */
 
@@ -453,8 +452,13 @@ static void smbsrv_notify_sb_put(struct smbsrv_notify_sb *nsb)
 	fsnotify_put_mark(&nsb->mark);
 }
 
-/* @f's watch, made on its first CHANGE_NOTIFY. */
-static struct smbsrv_watch *smbsrv_notify_watch(struct smbsrv_file *f)
+/*
+ * @f's watch, made on its first CHANGE_NOTIFY, whose OutputBufferLength
+ * is what the watch buffers from then on (as Windows does: a handle whose
+ * first request could hold nothing always answers STATUS_NOTIFY_ENUM_DIR).
+ */
+static struct smbsrv_watch *smbsrv_notify_watch(struct smbsrv_file *f,
+						u32 cap)
 {
 	struct dentry *dentry = f->filp->f_path.dentry;
 	struct smbsrv_notify_sb *nsb;
@@ -488,7 +492,7 @@ static struct smbsrv_watch *smbsrv_notify_watch(struct smbsrv_file *f)
 	mutex_init(&w->wmutex);
 	INIT_LIST_HEAD(&w->waiters);
 	INIT_WORK(&w->work, smbsrv_notify_work);
-	w->cap = SMBSRV_NOTIFY_MIN_BUF;
+	w->cap = cap;
 	list_add_rcu(&w->sb_node, &nsb->watches);
 	f->watch = w;
 out:
@@ -546,14 +550,13 @@ static u32 smbsrv_notify_request(struct smbsrv_req *req, struct smbsrv_file *f,
 	LIST_HEAD(events);
 	bool overflow;
 
-	w = smbsrv_notify_watch(f);
+	w = smbsrv_notify_watch(f, r->output_length);
 	if (IS_ERR(w))
 		return PTR_ERR(w) == -ENOENT ? STATUS_FILE_CLOSED :
 					       STATUS_INSUFFICIENT_RESOURCES;
 	spin_lock(&w->lock);
 	WRITE_ONCE(w->filter, r->filter);
 	w->tree = r->flags & SMB2_WATCH_TREE;
-	w->cap = max_t(u32, r->output_length, SMBSRV_NOTIFY_MIN_BUF);
 	spin_unlock(&w->lock);
 
 	mutex_lock(&w->wmutex);
