@@ -8,6 +8,7 @@
 #include <linux/string.h>
 
 #include "file.h"
+#include "smb2/notify.h"
 #include "smb2/smb2.h"
 #include "vfs.h"
 #include "wire/fscc.h"
@@ -149,6 +150,8 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 
 	/* Its byte-range locks go, and its waiting LOCK requests end. */
 	smbsrv_brl_close(f);
+	/* So do its change notifications. */
+	smbsrv_notify_close(f);
 
 	spin_lock(&fn->lock);
 	if ((f->flags & SMBSRV_FILE_DELETE_ON_CLOSE) && !fn->delete_pending) {
@@ -257,6 +260,24 @@ struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_req *req,
 		return NULL;
 	}
 	return smbsrv_file_of(op);
+}
+
+struct smbsrv_file *smbsrv_file_lookup_session(struct smbsrv_session *sess,
+					       u64 persistent,
+					       u64 volatile_id)
+{
+	struct smbsrv_open *op;
+
+	if (!volatile_id || volatile_id > U32_MAX)
+		return NULL;
+	rcu_read_lock();
+	op = xa_load(&sess->opens, volatile_id);
+	if (op && (op->id_persistent != persistent ||
+		   op->ops != &smbsrv_file_ops || READ_ONCE(op->gone) ||
+		   !refcount_inc_not_zero(&op->ref)))
+		op = NULL;
+	rcu_read_unlock();
+	return op ? smbsrv_file_of(op) : NULL;
 }
 
 void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)

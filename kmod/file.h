@@ -34,6 +34,7 @@
 
 struct smbsrv_req;
 struct smbsrv_dirscan;
+struct smbsrv_watch;
 
 struct smbsrv_fnode {
 	refcount_t ref;
@@ -70,6 +71,7 @@ struct smbsrv_file {
 	struct smbsrv_dirscan *scan;
 	/* FileFullEaInformation queries: the next EA to return (query.c). */
 	u32 ea_next;
+	struct smbsrv_watch *watch;	/* CHANGE_NOTIFY (smb2/notify.c) */
 };
 
 static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)
@@ -104,6 +106,14 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
  */
 struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_req *req,
 				       const u8 *file_id);
+
+/*
+ * The open of @sess with FileId {@persistent, @volatile_id}, on whichever
+ * of its trees, referenced; NULL when none (a server-side copy's source).
+ */
+struct smbsrv_file *smbsrv_file_lookup_session(struct smbsrv_session *sess,
+					       u64 persistent,
+					       u64 volatile_id);
 
 static inline void smbsrv_file_put(struct smbsrv_file *f)
 {

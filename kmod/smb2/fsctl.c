@@ -7,7 +7,7 @@
  * and SEEK_HOLE, of any other file reports the queried range up to the
  * end of file as allocated (as Windows does); FSCTL_SET_ZERO_DATA punches
  * a hole in a sparse file and zeroes (keeping the blocks) in any other.
- * Server-side copy: a resume key names an open of the same tree (and,
+ * Server-side copy: a resume key names an open of the same session (and,
  * keyed-hashed, its file);
  * COPYCHUNK copies each chunk with vfs_copy_file_range() (reflink or
  * in-kernel splice), never through the network.  Reparse points are
@@ -403,7 +403,9 @@ static u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 		cr.key = x->r->in;
 		cr.count = SMBSRV_COPYCHUNK_MAX_CHUNKS + 1;	/* refused below */
 	}
-	src = smbsrv_file_lookup(x->req, cr.key);
+	src = smbsrv_file_lookup_session(x->req->sess,
+					 get_unaligned_le64(cr.key),
+					 get_unaligned_le64(cr.key + 8));
 	if (!src)
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	if (get_unaligned_le64(cr.key + 16) != smbsrv_fsctl_resume_tag(src)) {
@@ -427,7 +429,7 @@ static u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 	if (!(x->f->access & FILE_WRITE_DATA) ||
 	    (x->r->ctl_code == FSCTL_SRV_COPYCHUNK &&
 	     !(x->f->access & FILE_READ_DATA)) ||
-	    !(src->access & FILE_READ_DATA)) {
+	    !(src->access & (FILE_READ_DATA | FILE_EXECUTE))) {
 		status = STATUS_ACCESS_DENIED;
 		goto out;
 	}

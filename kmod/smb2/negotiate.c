@@ -10,6 +10,7 @@
 #include "../send.h"
 #include "../smbsrv.h"
 #include "../wire/negotiate.h"
+#include "notify.h"
 #include "sign.h"
 #include "smb2.h"
 
@@ -24,11 +25,12 @@ u64 smbsrv_filetime_now(void)
 int smbsrv_smb2_init(void)
 {
 	get_random_bytes(smbsrv_server_guid, sizeof(smbsrv_server_guid));
-	return 0;
+	return smbsrv_notify_init();
 }
 
 void smbsrv_smb2_exit(void)
 {
+	smbsrv_notify_exit();
 }
 
 static bool smbsrv_encryption_off(void)

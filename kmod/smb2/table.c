@@ -7,7 +7,9 @@
 #include "../wire/dir.h"
 #include "../wire/info.h"
 #include "../wire/lock.h"
+#include "../wire/notify.h"
 #include "../wire/rw.h"
+#include "notify.h"
 #include "smb2.h"
 
 #define NEG	SMBSRV_NEED_NEGOTIATED
@@ -35,6 +37,8 @@ const struct smbsrv_cmd smbsrv_cmds[SMB2_NR_COMMANDS] = {
 	[SMB2_LOCK] = { "LOCK", smbsrv_smb2_lock, SMB2_LOCK_REQ_SIZE, TREE },
 	[SMB2_IOCTL] = { "IOCTL", smbsrv_smb2_ioctl, SMB2_IOCTL_REQ_SIZE, TREE },
 	[SMB2_CANCEL] = { "CANCEL", smbsrv_smb2_cancel, SMB2_SIMPLE_SIZE, NEG },
+	[SMB2_CHANGE_NOTIFY] = { "CHANGE_NOTIFY", smbsrv_smb2_change_notify,
+				 SMB2_NOTIFY_REQ_SIZE, TREE },
 	[SMB2_ECHO] = { "ECHO", smbsrv_smb2_echo, SMB2_SIMPLE_SIZE,
 			NEG | SMBSRV_NEED_SESSION_IF_ID },
 	[SMB2_QUERY_DIRECTORY] = { "QUERY_DIRECTORY",

@@ -6,13 +6,15 @@ that go async, CANCEL, close, tree disconnect and logoff under a waiting
 lock).  Prints "PASS text" or "FAIL text: why" per check (t_checks in
 lib.sh turns them into TAP).
 
-    file3.py PORT SHARE GROUP
+    file3.py PORT SHARE GROUP [AGENT_PORT]
 
 The expectations are what smbtorture's smb2.lock shows Windows doing
 (STATUS_LOCK_NOT_GRANTED for a failed lock, STATUS_FILE_LOCK_CONFLICT for
 I/O, zero-byte locks, stacking, unlock order)."""
 
+import base64
 import os
+import socket
 import struct
 import sys
 import time
@@ -25,6 +27,8 @@ from files import (CREATE_D, DELETE, DIRECTORY_FILE, NON_DIRECTORY_FILE,  # noqa
                    READ_DATA, SH_ALL, WRITE_DATA, Client, check, name)
 
 LOCK, CANCEL, TREE_DISCONNECT, LOGOFF, IOCTL = 0x0A, 0x0C, 0x04, 0x02, 0x0B
+NOTIFY = 0x0F
+AGENT = [0]  # the guest agent's port (argv[4])
 FLAG_ASYNC = 0x2
 
 ST = dict(files.ST)
@@ -33,7 +37,7 @@ ST.update({
     "CANCELLED": 0xC0000120,
     "FILE_LOCK_CONFLICT": 0xC0000054,
     "LOCK_NOT_GRANTED": 0xC0000055,
-    "RANGE_NOT_LOCKED": 0xC000017E,
+    "RANGE_NOT_LOCKED": 0xC000007E,
     "INVALID_LOCK_RANGE": 0xC00001A1,
     "BUFFER_OVERFLOW": 0x80000005,
     "BUFFER_TOO_SMALL": 0xC0000023,
@@ -42,6 +46,8 @@ ST.update({
     "NOT_A_REPARSE_POINT": 0xC0000275,
     "IO_REPARSE_DATA_INVALID": 0xC0000278,
     "IO_REPARSE_TAG_NOT_HANDLED": 0xC0000279,
+    "NOTIFY_CLEANUP": 0x0000010B,
+    "NOTIFY_ENUM_DIR": 0x0000010C,
 })
 files.ST.update(ST)
 
@@ -705,9 +711,216 @@ def g_ioctl(c):
                  ioctl(c, g, FSCTL["SET_REPARSE"], buf)[0], want)
     c.close(g)
 
+def guest(script):
+    """Run @script in the guest through its agent; returns its output."""
+    s = socket.create_connection(("127.0.0.1", AGENT[0]), timeout=120)
+    s.sendall(base64.b64encode(script.encode()) + b"\n")
+    out = b""
+    while True:
+        d = s.recv(65536)
+        if not d:
+            break
+        out += d
+    s.close()
+    return out.decode(errors="replace")
+
+
+def notify_body(fid, flt, length=4096, tree=False):
+    return struct.pack("<HHI16sII", 32, 1 if tree else 0, length, fid, flt,
+                       0)
+
+
+def notify(c, fid, flt, **kw):
+    return c.raw(NOTIFY, notify_body(fid, flt, **kw))
+
+
+def pending_notify(c, fid, flt, **kw):
+    """Send a CHANGE_NOTIFY and wait for its interim response; returns
+    (message id, async id) or None."""
+    mid = send(c, NOTIFY, notify_body(fid, flt, **kw))
+    st, flags, rmid, aid, _ = recv(c)
+    if st != ST["PENDING"] or rmid != mid or not flags & FLAG_ASYNC:
+        return None
+    return mid, aid
+
+
+def records(body):
+    """FILE_NOTIFY_INFORMATION records of a response body."""
+    if len(body) < 8:
+        return []
+    off, ln = struct.unpack_from("<HI", body, 2)
+    buf = body[off - 64:off - 64 + ln]
+    out, pos = [], 0
+    while pos + 12 <= len(buf):
+        nxt, act, nlen = struct.unpack_from("<III", buf, pos)
+        out.append((act, buf[pos + 12:pos + 12 + nlen].decode("utf-16-le")))
+        if not nxt:
+            break
+        pos += nxt
+    return out
+
+
+def completion(c, p, timeout=30):
+    """The final response of pending request @p: (status, records)."""
+    try:
+        st, _, mid, _, body = recv(c, timeout)
+    except Exception as e:  # noqa: BLE001 - a timeout is a failure here
+        return None, str(e)
+    if p is None or mid != p[0]:
+        return None, "unexpected message %d" % mid
+    return st, records(body) if st == 0 else []
+
+
+FN, DN, ATTR, SIZE, LW = 0x1, 0x2, 0x4, 0x8, 0x10
+LIST = READ_DATA | READ_ATTRIBUTES | SYNCHRONIZE
+ADDED, REMOVED, MODIFIED, OLD, NEW = 1, 2, 3, 4, 5
+
+
+def g_notify(c):
+    """CHANGE_NOTIFY: requests refused, changes made in the guest (by
+    local processes) and over SMB reported as they happen or buffered
+    between requests, each completion filter class, WATCH_TREE, renames,
+    overflow (STATUS_NOTIFY_ENUM_DIR), CANCEL and close
+    (STATUS_NOTIFY_CLEANUP)."""
+    share = "/srv/f3/"
+    guest("mkdir -p %snd/sub/deep && echo x > %snd/f.txt && "
+          "chmod -R a+rwX %snd" % (share, share, share))
+    f = c.open("nd\\f.txt", disp=OPEN, access=LIST)
+    check_st("CHANGE_NOTIFY on a file", notify(c, f, FN)[0],
+             "INVALID_PARAMETER")
+    c.close(f)
+    d = c.open("nd", disp=OPEN, options=DIRECTORY_FILE, access=LIST)
+    check_st("CHANGE_NOTIFY with an empty filter", notify(c, d, 0)[0],
+             "INVALID_PARAMETER")
+    check_st("CHANGE_NOTIFY beyond MaxTransactSize",
+             notify(c, d, FN, length=64 * M)[0], "INVALID_PARAMETER")
+    bad = bytes([d[0] ^ 1]) + d[1:]
+    check_st("CHANGE_NOTIFY on an unknown FileId", notify(c, bad, FN)[0],
+             "FILE_CLOSED")
+    noread = c.open("nd", disp=OPEN, options=DIRECTORY_FILE,
+                    access=READ_ATTRIBUTES)
+    check_st("CHANGE_NOTIFY needs FILE_LIST_DIRECTORY",
+             notify(c, noread, FN)[0], "ACCESS_DENIED")
+    c.close(noread)
+
+    p = pending_notify(c, d, FN)
+    check("a CHANGE_NOTIFY waits (STATUS_PENDING)", p is not None)
+    check("... while nothing changes", nothing_pending(c))
+    guest("touch %snd/a.txt" % share)
+    st, recs = completion(c, p)
+    check("a file created in the guest: ADDED a.txt",
+          st == 0 and recs == [(ADDED, "a.txt")], "%s %s" % (
+              name(st) if st is not None else st, recs))
+    # Changes between requests are kept for the next one.
+    guest("cd %snd && touch b.txt c.txt && rm a.txt && mv b.txt d.txt" %
+          share)
+    st, d_ = notify(c, d, FN)
+    recs = records(d_) if st == 0 else []
+    check("changes between requests are buffered, in order",
+          st == 0 and recs == [(ADDED, "b.txt"), (ADDED, "c.txt"),
+                               (REMOVED, "a.txt"), (OLD, "b.txt"),
+                               (NEW, "d.txt")],
+          "%s %s" % (name(st), recs))
+    # Filters: names of files, names of directories, attributes, size.
+    p = pending_notify(c, d, DN)
+    guest("cd %snd && touch e.txt && mkdir dir1" % share)
+    st, recs = completion(c, p)
+    check("DIR_NAME: a new directory, not a new file",
+          st == 0 and recs == [(ADDED, "dir1")], "%s %s" % (
+              name(st) if st is not None else st, recs))
+    p = pending_notify(c, d, ATTR)
+    guest("chmod 600 %snd/c.txt" % share)
+    st, recs = completion(c, p)
+    check("ATTRIBUTES: a chmod", st == 0 and recs == [(MODIFIED, "c.txt")],
+          "%s %s" % (name(st) if st is not None else st, recs))
+    p = pending_notify(c, d, SIZE)
+    guest("echo more >> %snd/d.txt" % share)
+    st, recs = completion(c, p)
+    check("SIZE: an append", st == 0 and recs == [(MODIFIED, "d.txt")],
+          "%s %s" % (name(st) if st is not None else st, recs))
+    guest("cd %snd && for i in 1 2 3; do echo $i >> d.txt; done" % share)
+    st, d_ = notify(c, d, SIZE)
+    recs = records(d_) if st == 0 else []
+    check("writes in a row are reported once",
+          st == 0 and recs == [(MODIFIED, "d.txt")], "%s %s" % (name(st),
+                                                              recs))
+    # Over SMB, from another connection.
+    c2 = Client(c.port, c.share)
+    p = pending_notify(c, d, FN)
+    c2.close(c2.open("nd\\smb.txt", disp=OPEN_IF))
+    st, recs = completion(c, p)
+    check("a file created over SMB on another connection",
+          st == 0 and recs[:1] == [(ADDED, "smb.txt")], "%s %s" % (
+              name(st) if st is not None else st, recs))
+
+    # The subtree.
+    p = pending_notify(c, d, FN)
+    guest("touch %snd/sub/deep/x.txt && touch %snd/top.txt" % (share,
+                                                                 share))
+    st, recs = completion(c, p)
+    check("without WATCH_TREE only the directory itself",
+          st == 0 and recs == [(ADDED, "top.txt")], "%s %s" % (
+              name(st) if st is not None else st, recs))
+    t = c.open("nd", disp=OPEN, options=DIRECTORY_FILE, access=LIST)
+    p = pending_notify(c, t, FN, tree=True)
+    guest("touch %snd/sub/deep/y.txt" % share)
+    st, recs = completion(c, p)
+    check("WATCH_TREE: sub\\deep\\y.txt",
+          st == 0 and recs == [(ADDED, "sub\\deep\\y.txt")],
+          "%s %s" % (name(st) if st is not None else st, recs))
+    guest("mv %snd/sub/deep/y.txt %snd/sub/z.txt" % (share, share))
+    st, d_ = notify(c, t, FN, tree=True)
+    recs = records(d_) if st == 0 else []
+    check("WATCH_TREE: a rename across subdirectories",
+          st == 0 and recs == [(OLD, "sub\\deep\\y.txt"),
+                               (NEW, "sub\\z.txt")],
+          "%s %s" % (name(st), recs))
+    # A pending request ends with a CANCEL or the close of its handle.
+    p = pending_notify(c, t, FN, tree=True)
+    guest("touch %soutside.txt" % share)
+    check("changes outside the watched tree are not reported",
+          p is not None and nothing_pending(c, 1))
+    if p:
+        send(c, CANCEL, struct.pack("<HH", 4, 0), mid=0, async_id=p[1])
+    st, _ = completion(c, p)
+    check_st("CANCEL: STATUS_CANCELLED", st if st is not None else 1,
+             "CANCELLED")
+    p = pending_notify(c, t, FN)
+    mid = send(c, 6, struct.pack("<HHI", 24, 0, 0) + t)
+    got = {}
+    for _ in range(2):
+        try:
+            st, _, m, _, _ = recv(c)
+            got[m] = st
+        except Exception:  # noqa: BLE001
+            break
+    check("closing the handle: STATUS_NOTIFY_CLEANUP",
+          p is not None and got.get(p[0]) == ST["NOTIFY_CLEANUP"] and
+          got.get(mid) == 0, str({k: name(v) for k, v in got.items()}))
+
+    # Too much for the client's buffer: enumerate instead.
+    guest("cd %snd && for i in 1 2 3 4 5 6 7 8; do touch long-name-$i; "
+          "done" % share)
+    check_st("more than OutputBufferLength: STATUS_NOTIFY_ENUM_DIR",
+             notify(c, d, FN, length=64)[0], "NOTIFY_ENUM_DIR")
+    guest("cd %snd && for i in $(seq 1 40); do touch "
+          "a-rather-long-name-to-fill-the-buffer-quickly-$i; done" % share)
+    check_st("more than the server buffers: STATUS_NOTIFY_ENUM_DIR",
+             notify(c, d, FN)[0], "NOTIFY_ENUM_DIR")
+    guest("touch %snd/after.txt" % share)
+    st, d_ = notify(c, d, FN)
+    check("... and then changes are reported again",
+          st == 0 and records(d_) == [(ADDED, "after.txt")],
+          "%s %s" % (name(st), records(d_) if st == 0 else []))
+    # A request left pending at logoff and disconnect.
+    p = pending_notify(c, d, FN)
+    check("a request left waiting at disconnect", p is not None)
+
 
 def main():
     port, share, group = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+    if len(sys.argv) > 4:
+        AGENT[0] = int(sys.argv[4])
     c = Client(port, share)
     c.port, c.share = port, share
     globals()["g_" + group.replace("-", "_")](c)

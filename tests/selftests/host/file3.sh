@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # File service III from the host: byte-range locks (LOCK, conflicts with
-# READ and WRITE, blocking locks, CANCEL and the ways a wait ends) and
-# IOCTL (sparse files, server-side copy, symlink reparse points) through
+# READ and WRITE, blocking locks, CANCEL and the ways a wait ends),
+# IOCTL (sparse files, server-side copy, symlink reparse points) and
+# CHANGE_NOTIFY (changes made in the guest, WATCH_TREE, CANCEL, close) through
 # impacket and raw PDUs (file3.py), checked from the guest where the
 # result is on disk.  One VM boot.  Logons are null sessions mapped to
 # the guest account.  The share is a tmpfs: it has holes.
@@ -29,8 +30,9 @@ cat > /etc/smbsrv/file3.conf <<EOF2
 EOF2
 smbsrvd -c /etc/smbsrv/file3.conf'
 
-for g in lock lock-async ioctl; do
-	t_checks timeout 300 "$py" "$checks" "$T_SMB_PORT" f3 "$g"
+agent=$(vm_port "$T_VM" agent)
+for g in lock lock-async ioctl notify; do
+	t_checks timeout 300 "$py" "$checks" "$T_SMB_PORT" f3 "$g" "$agent"
 done
 
 t_guest_check "symlinks made through SET_REPARSE_POINT, as the guest sees them" '

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smbsrv: CHANGE_NOTIFY over fsnotify (smb2/notify.c).
+ */
+#ifndef _SMBSRV_SMB2_NOTIFY_H
+#define _SMBSRV_SMB2_NOTIFY_H
+
+#include <linux/types.h>
+
+struct smbsrv_file;
+struct smbsrv_req;
+
+/* The module's fsnotify group (module init and exit). */
+int smbsrv_notify_init(void);
+void smbsrv_notify_exit(void);
+
+u32 smbsrv_smb2_change_notify(struct smbsrv_req *req);
+
+/*
+ * The close of @f (CLOSE, tree disconnect, logoff, teardown): its watch
+ * goes and its waiting CHANGE_NOTIFY requests end with
+ * STATUS_NOTIFY_CLEANUP.
+ */
+void smbsrv_notify_close(struct smbsrv_file *f);
+
+#endif /* _SMBSRV_SMB2_NOTIFY_H */
