@@ -36,7 +36,9 @@ static int smbsrv_session_fill(struct sk_buff *skb, struct smbsrv_session *sess)
 	      nla_put_u32(skb, SMBSRV_A_SESSION_FLAGS, sess->flags) ||
 	      nla_put_u32(skb, SMBSRV_A_SESSION_SIGNED,
 			  sess->signing_required) ||
-	      nla_put_u32(skb, SMBSRV_A_SESSION_ENCRYPTED, sess->encrypt_data) ||
+	      nla_put_u32(skb, SMBSRV_A_SESSION_ENCRYPTED,
+			  sess->encrypt_data ||
+			  READ_ONCE(sess->client_encrypts)) ||
 	      nla_put_u32(skb, SMBSRV_A_SESSION_TREES,
 			  smbsrv_tree_count(sess)) ||
 	      nla_put_u32(skb, SMBSRV_A_SESSION_OPEN_FILES,

@@ -57,6 +57,7 @@ struct smbsrv_session {
 	/* Signing and encryption (MS-SMB2 3.3.1.8). */
 	bool signing_required;
 	bool encrypt_data;
+	bool client_encrypts;		/* it sent an encrypted request */
 	bool has_keys;			/* set (release) once keys are ready */
 	u8 session_key[SMBSRV_SESSION_KEY_MAX];	/* as the logon produced */
 	u32 session_key_len;

@@ -30,6 +30,7 @@ struct smbsrv_msg {
 	bool encrypted;
 	struct smbsrv_session *enc_sess;	/* whose keys decrypted it */
 	struct list_head reqs;			/* in chain order */
+	u32 create_err;		/* of the chain's last CREATE, if it failed */
 	/* The interim response of the request that went async. */
 	u8 interim[SMB2_HDR_SIZE + SMB2_ERR_RSP_BODY];
 };
@@ -208,22 +209,21 @@ static u32 smbsrv_req_encryption(struct smbsrv_req *req)
 	return STATUS_SUCCESS;
 }
 
+/*
+ * A related request takes the session, tree and FileId of the one before
+ * it (3.3.5.2.7.2).  As Windows does, only a failed CREATE fails the rest
+ * of the chain with its status (a WRITE refused on a handle leaves the
+ * READ after it alone); a request related to nothing, or to one that
+ * failed before it had a session, is invalid.
+ */
 static u32 smbsrv_req_related(struct smbsrv_req *req, struct smbsrv_req *prev)
 {
 	if (!prev)
 		return STATUS_INVALID_PARAMETER;
-	/*
-	 * A failed CREATE fails the requests related to it alike, and so
-	 * does a request that had no session to pass on; any other failure
-	 * leaves the chain's open usable, so the CLOSE that ends the chain
-	 * still closes it (as Windows does: smbtorture compound.related6).
-	 */
-	if (smbsrv_status_error(prev->status) &&
-	    (prev->hdr.command == SMB2_CREATE || prev->chain_failed ||
-	     !prev->sess)) {
-		req->chain_failed = true;
-		return prev->status;
-	}
+	if (req->msg && req->msg->create_err)
+		return req->msg->create_err;
+	if (smbsrv_status_error(prev->status) && !prev->sess)
+		return STATUS_INVALID_PARAMETER;
 	if (prev->sess) {
 		smbsrv_session_get(prev->sess);
 		req->sess = prev->sess;
@@ -256,15 +256,18 @@ static u32 smbsrv_req_run(struct smbsrv_req *req, struct smbsrv_req *prev)
 				    conn->addr, req->hdr.message_id);
 		return SMBSRV_DISCONNECT;
 	}
-	if (cmd >= SMB2_NR_COMMANDS || !smbsrv_cmds[cmd].handler)
+	if (cmd >= SMB2_NR_COMMANDS)
 		return STATUS_INVALID_PARAMETER;
 	c = &smbsrv_cmds[cmd];
 
+	/* A failed CREATE fails what follows it, implemented or not. */
 	if (req->related) {
 		status = smbsrv_req_related(req, prev);
 		if (status)
 			return status;
 	}
+	if (!c->handler)
+		return STATUS_INVALID_PARAMETER;
 	if (c->needs & (SMBSRV_NEED_SESSION | SMBSRV_NEED_SESSION_IF_ID)) {
 		status = smbsrv_req_session(req, c);
 		if (status)
@@ -587,6 +590,9 @@ static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		req->status = smbsrv_req_run(req, prev);
 		if (req->status == SMBSRV_DISCONNECT)
 			goto drop;
+		if (req->hdr.command == SMB2_CREATE)
+			msg->create_err = smbsrv_status_error(req->status) ?
+					  req->status : 0;
 		if (req->hdr.command == SMB2_CANCEL) {
 			/* CANCEL has no response. */
 			list_del(&req->node);
@@ -650,6 +656,7 @@ static void smbsrv_msg_work(struct work_struct *work)
 			goto drop;
 		}
 		msg->encrypted = true;
+		WRITE_ONCE(msg->enc_sess->client_encrypts, true);
 	} else if (proto != SMB2_PROTO_NUMBER) {
 		pr_info_ratelimited("smbsrv: %s sent a message of unknown protocol %08x, disconnecting\n",
 				    conn->addr, proto);

@@ -77,7 +77,6 @@ struct smbsrv_req {
 	/* Flags the dispatcher works out. */
 	bool last;			/* last PDU of the message */
 	bool related;			/* SMB2_FLAGS_RELATED_OPERATIONS */
-	bool chain_failed;		/* failed as its chain's CREATE did */
 	bool signed_in;			/* the request was signed and verified */
 	bool encrypted;			/* the message came encrypted */
 	bool sign_rsp;			/* sign the response */

@@ -4,8 +4,9 @@
 stdin says anything or closes, then close them.
 
     hold-conns.py PORT N                 NEGOTIATE 3.1.1 on each
-    hold-conns.py PORT N USER PASS SHARE and an SMB 3.0 logon (impacket,
-                                         encrypted) with a tree connect
+    hold-conns.py PORT N USER PASS SHARE and a logon (impacket, encrypted)
+                                         with a tree connect, dialect
+                                         $HOLD_DIALECT (default 0x0300)
 """
 
 import os
@@ -17,12 +18,12 @@ from smb2raw import Conn, list_ctx, preauth_ctx  # noqa: E402
 
 
 def sessions(port, n, user, password, share):
-    from impacket import smb3structs as s3
     from impacket.smbconnection import SMBConnection
     conns = []
     for _ in range(n):
         c = SMBConnection("SRV", "127.0.0.1", sess_port=port,
-                          preferredDialect=s3.SMB2_DIALECT_30)
+                          preferredDialect=int(os.environ.get(
+                              "HOLD_DIALECT", "0x0300"), 16))
         c.login(user, password)
         c.connectTree(share)
         conns.append(c)

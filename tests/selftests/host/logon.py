@@ -117,6 +117,41 @@ def section_default(port):
     expect("impacket 2.1 and 3.0 (encrypted): logon, IPC$ and demo trees, "
            "ECHO, tree disconnect, logoff", impacket_all)
 
+    def reauth():
+        # SESSION_SETUP on the live session (impacket's login() sends it
+        # with the session's id): same session, its tree still usable; a
+        # re-authentication that fails ends the session (3.3.5.5.3).
+        from impacket import smb3structs as s3
+        from impacket.smbconnection import SessionError
+        c = impacket_conn(port, s3.SMB2_DIALECT_21)
+        c.login(USER, PASS)
+        srv = c.getSMBServer()
+        sid = srv._Session["SessionID"]
+        tid = c.connectTree("demo")
+        c.login(USER, PASS)
+        same = srv._Session["SessionID"] == sid
+        srv.echo()
+        ipc = c.connectTree("IPC$")
+        c.disconnectTree(ipc)
+        c.disconnectTree(tid)
+        try:
+            c.login(USER, "wrong")
+            failed = 0
+        except SessionError as e:
+            failed = e.getErrorCode()
+        srv._Session["SessionID"] = sid
+        try:
+            c.connectTree("demo")
+            after = 0
+        except SessionError as e:
+            after = e.getErrorCode()
+        ok = same and failed == 0xC000006D and after == 0xC0000203
+        return ok, "same session %s, bad re-auth %#x, then %#x" % (
+            same, failed, after)
+    expect("re-authentication of a live session (2.1) keeps it and its "
+           "trees; a failed one ends it: STATUS_USER_SESSION_DELETED",
+           reauth)
+
     def validate_negotiate():
         from impacket import smb3structs as s3
         c = impacket_conn(port, s3.SMB2_DIALECT_30, sign=True)
