@@ -360,3 +360,32 @@ bool smbsrv_file_open_below(struct dentry *dir)
 	spin_unlock(&smbsrv_fnodes_lock);
 	return found;
 }
+
+void smbsrv_file_set_change_time(struct smbsrv_file *f, u64 nt)
+{
+	struct smbsrv_fnode *fn = f->fnode;
+	struct timespec64 now = inode_get_ctime(file_inode(f->filp));
+
+	spin_lock(&fn->lock);
+	fn->change_time = nt;
+	fn->ctime_then = now;
+	spin_unlock(&fn->lock);
+}
+
+u64 smbsrv_inode_change_time(struct inode *inode, struct timespec64 ctime)
+{
+	struct smbsrv_fnode *fn;
+	u64 nt = 0;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn->inode != inode)
+			continue;
+		spin_lock(&fn->lock);
+		if (fn->change_time && timespec64_equal(&fn->ctime_then, &ctime))
+			nt = fn->change_time;
+		spin_unlock(&fn->lock);
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return nt;
+}

@@ -46,6 +46,13 @@ struct smbsrv_fnode {
 	/* Who set delete_pending: the removal runs with these rights. */
 	const struct cred *delete_cred;
 	struct smbsrv_brl_state brl;	/* byte-range locks (brl.c) */
+	/*
+	 * A ChangeTime a client set (SET_INFO basic; Linux cannot set
+	 * ctime): reported while the inode's ctime is still @ctime_then,
+	 * the ctime the set left, and as long as the file is open.
+	 */
+	u64 change_time;		/* 0: none */
+	struct timespec64 ctime_then;
 	struct rcu_head rcu;
 };
 
@@ -140,6 +147,15 @@ u32 smbsrv_inode_open_count(struct inode *inode);
  * such a directory cannot be renamed (MS-FSA 2.1.5.14.11).
  */
 bool smbsrv_file_open_below(struct dentry *dir);
+
+/* Remember the ChangeTime @nt set on the file of @f (see fnode). */
+void smbsrv_file_set_change_time(struct smbsrv_file *f, u64 nt);
+
+/*
+ * The ChangeTime set on @inode while open whose ctime is still @ctime,
+ * or 0 when none (smbsrv_vfs_getattr() reports it instead of the ctime).
+ */
+u64 smbsrv_inode_change_time(struct inode *inode, struct timespec64 ctime);
 
 /* Free an open's directory enumeration (smb2/dir.c), at its release. */
 void smbsrv_dirscan_free(struct smbsrv_dirscan *scan);

@@ -13,6 +13,7 @@
 #include <linux/xattr.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "file.h"
 #include "session.h"
 #include "upcall.h"
 #include "vfs.h"
@@ -408,7 +409,10 @@ int smbsrv_vfs_getattr(const struct smbsrv_tree *tree, const struct path *path,
 	dir = S_ISDIR(st.mode);
 	fa->access_time = smbsrv_ts(st.atime);
 	fa->write_time = smbsrv_ts(st.mtime);
-	fa->change_time = smbsrv_ts(st.ctime);
+	fa->change_time = smbsrv_inode_change_time(d_inode(path->dentry),
+						   st.ctime);
+	if (!fa->change_time)
+		fa->change_time = smbsrv_ts(st.ctime);
 	if (st.result_mask & STATX_BTIME)
 		fa->creation_time = smbsrv_ts(st.btime);
 	else

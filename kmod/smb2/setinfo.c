@@ -60,6 +60,9 @@ static struct timespec64 smbsrv_time_ts(u64 nt)
 	return ts;
 }
 
+static u32 smbsrv_set_dos(struct smbsrv_req *req, struct smbsrv_file *f,
+			  const struct smb_set_basic *bp, bool dos);
+
 static u32 smbsrv_set_basic(struct smbsrv_req *req, struct smbsrv_file *f,
 			    const u8 *buf, u32 len)
 {
@@ -67,7 +70,6 @@ static u32 smbsrv_set_basic(struct smbsrv_req *req, struct smbsrv_file *f,
 	struct smbsrv_tree *tree = req->tree;
 	struct inode *inode = d_inode(path->dentry);
 	bool dos = tree->share_flags & SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES;
-	struct smb_dosattr da = {};
 	struct smb_set_basic b;
 	struct iattr ia = {};
 	u32 status;
@@ -94,7 +96,7 @@ static u32 smbsrv_set_basic(struct smbsrv_req *req, struct smbsrv_file *f,
 		ia.ia_valid |= ATTR_MTIME | ATTR_MTIME_SET;
 		ia.ia_mtime = smbsrv_time_ts(b.write_time);
 	}
-	/* ChangeTime cannot be set on Linux: the change itself sets it. */
+	/* ChangeTime cannot be set on Linux: kept on the fnode, below. */
 	if (ia.ia_valid) {
 		ia.ia_valid |= ATTR_CTIME;
 		err = mnt_want_write(path->mnt);
@@ -108,6 +110,23 @@ static u32 smbsrv_set_basic(struct smbsrv_req *req, struct smbsrv_file *f,
 		if (err)
 			return smbsrv_vfs_status(err);
 	}
+
+	status = smbsrv_set_dos(req, f, &b, dos);
+	if (!status && smbsrv_time_set(b.change_time))
+		smbsrv_file_set_change_time(f, b.change_time);
+	return status;
+}
+
+/* FileBasicInformation's attributes and creation time. */
+static u32 smbsrv_set_dos(struct smbsrv_req *req, struct smbsrv_file *f,
+			  const struct smb_set_basic *bp, bool dos)
+{
+	const struct path *path = &f->filp->f_path;
+	struct smbsrv_tree *tree = req->tree;
+	struct inode *inode = d_inode(path->dentry);
+	struct smb_set_basic b = *bp;
+	struct smb_dosattr da = {};
+	int err;
 
 	if (!b.attributes && !smbsrv_time_set(b.creation_time))
 		return STATUS_SUCCESS;
