@@ -140,7 +140,9 @@ static int brl_posix_sync(struct smbsrv_brl_state *s, struct smbsrv_file *f,
 	loff_t pos, hi, end;
 	int type, err;
 
-	if (!length || offset > OFFSET_MAX || (f->flags & SMBSRV_FILE_REPARSE))
+	/* A symlink or a stream has no file data to lock. */
+	if (!length || offset > OFFSET_MAX ||
+	    (f->flags & (SMBSRV_FILE_REPARSE | SMBSRV_FILE_STREAM)))
 		return 0;
 	pos = (loff_t)offset;
 	hi = brl_posix_last(offset, length);
@@ -503,7 +505,7 @@ void smbsrv_brl_close(struct smbsrv_file *f)
 		changed = true;
 	}
 	/* Its POSIX locks go before anyone else may take the ranges. */
-	if (changed && !(f->flags & SMBSRV_FILE_REPARSE))
+	if (changed && !(f->flags & (SMBSRV_FILE_REPARSE | SMBSRV_FILE_STREAM)))
 		locks_remove_posix(f->filp, f->filp);
 	list_for_each_entry_safe(w, wtmp, &s->waiters, node) {
 		if (w->f != f)

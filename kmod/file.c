@@ -10,6 +10,7 @@
 #include "file.h"
 #include "smb2/notify.h"
 #include "smb2/smb2.h"
+#include "stream.h"
 #include "vfs.h"
 #include "wire/fscc.h"
 #include "wire/ntstatus.h"
@@ -19,7 +20,18 @@ static DEFINE_HASHTABLE(smbsrv_fnodes, 10);
 
 /* ---- per-inode state ---------------------------------------------------- */
 
-static struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode)
+static bool smbsrv_fnode_is(const struct smbsrv_fnode *fn,
+			    const struct inode *inode, const char *stream)
+{
+	if (fn->inode != inode)
+		return false;
+	if (!fn->stream || !stream)
+		return !fn->stream && !stream;
+	return !strcmp(fn->stream, stream);
+}
+
+static struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode,
+					     const char *stream)
 {
 	struct smbsrv_fnode *fn, *new = NULL;
 
@@ -27,9 +39,11 @@ static struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode)
 		spin_lock(&smbsrv_fnodes_lock);
 		hash_for_each_possible(smbsrv_fnodes, fn, hash,
 				       (unsigned long)inode) {
-			if (fn->inode == inode) {
+			if (smbsrv_fnode_is(fn, inode, stream)) {
 				refcount_inc(&fn->ref);
 				spin_unlock(&smbsrv_fnodes_lock);
+				if (new)
+					kfree(new->stream);
 				kfree(new);
 				return fn;
 			}
@@ -44,6 +58,14 @@ static struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode)
 		new = kzalloc(sizeof(*new), GFP_KERNEL);
 		if (!new)
 			return NULL;
+		if (stream) {
+			new->stream = kstrdup(stream, GFP_KERNEL);
+			if (!new->stream) {
+				kfree(new);
+				return NULL;
+			}
+		}
+		mutex_init(&new->stream_mutex);
 		refcount_set(&new->ref, 1);
 		new->inode = inode;
 		spin_lock_init(&new->lock);
@@ -63,6 +85,7 @@ static void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 	spin_unlock(&smbsrv_fnodes_lock);
 	if (fn->delete_cred)
 		put_cred(fn->delete_cred);
+	kfree(fn->stream);
 	kfree(fn);
 }
 
@@ -165,7 +188,11 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 
 	if (del) {
 		old = override_creds(del);
-		err = smbsrv_vfs_remove(&f->filp->f_path);
+		/* A stream goes alone; the file keeps its other streams. */
+		if (fn->stream)
+			err = smbsrv_stream_remove(&f->filp->f_path, fn->stream);
+		else
+			err = smbsrv_vfs_remove(&f->filp->f_path);
 		revert_creds(old);
 		put_cred(del);
 		if (err && err != -ENOENT)
@@ -197,8 +224,9 @@ static const struct smbsrv_open_ops smbsrv_file_ops = {
 };
 
 u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
-		     const char *name, u32 access, u32 share_access,
-		     u32 options, u32 flags, struct smbsrv_file **out)
+		     const char *name, const char *stream, u32 access,
+		     u32 share_access, u32 options, u32 flags,
+		     struct smbsrv_file **out)
 {
 	struct smbsrv_file *f;
 	u32 status;
@@ -217,7 +245,7 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 	f->flags = flags;
 	INIT_LIST_HEAD(&f->fnode_node);
 	f->name = kstrdup(name, GFP_KERNEL);
-	f->fnode = smbsrv_fnode_get(file_inode(filp));
+	f->fnode = smbsrv_fnode_get(file_inode(filp), stream);
 	if (!f->name || !f->fnode) {
 		status = STATUS_INSUFFICIENT_RESOURCES;
 		goto err;
@@ -302,6 +330,26 @@ void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
 bool smbsrv_file_delete_pending(struct smbsrv_file *f)
 {
 	return READ_ONCE(f->fnode->delete_pending);
+}
+
+int smbsrv_file_stream_rekey(struct smbsrv_file *f, char **xname)
+{
+	struct smbsrv_fnode *fn, *me = f->fnode;
+	struct inode *inode = me->inode;
+	char *old;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn != me && smbsrv_fnode_is(fn, inode, *xname)) {
+			spin_unlock(&smbsrv_fnodes_lock);
+			return -EBUSY;
+		}
+	}
+	old = me->stream;
+	me->stream = *xname;
+	*xname = old;
+	spin_unlock(&smbsrv_fnodes_lock);
+	return 0;
 }
 
 u32 smbsrv_file_open_count(struct smbsrv_file *f)

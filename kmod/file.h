@@ -53,6 +53,9 @@ struct smbsrv_fnode {
 	 */
 	u64 change_time;		/* 0: none */
 	struct timespec64 ctime_then;
+	/* A named stream's: its xattr name (the key with @inode), or NULL. */
+	char *stream;
+	struct mutex stream_mutex;	/* a stream's read-modify-writes */
 	struct rcu_head rcu;
 };
 
@@ -60,6 +63,7 @@ struct smbsrv_fnode {
 #define SMBSRV_FILE_DIR			0x0001	/* a directory */
 #define SMBSRV_FILE_DELETE_ON_CLOSE	0x0002	/* FILE_DELETE_ON_CLOSE */
 #define SMBSRV_FILE_REPARSE		0x0004	/* a symlink opened itself */
+#define SMBSRV_FILE_STREAM		0x0008	/* a named stream (stream.h) */
 
 struct smbsrv_file {
 	struct smbsrv_open open;	/* FileId and table entry: first */
@@ -91,19 +95,27 @@ static inline bool smbsrv_file_is_dir(const struct smbsrv_file *f)
 	return f->flags & SMBSRV_FILE_DIR;
 }
 
+static inline bool smbsrv_file_is_stream(const struct smbsrv_file *f)
+{
+	return f->flags & SMBSRV_FILE_STREAM;
+}
+
 /*
  * Register a new open of @filp (consumed: released on failure too) on
  * @tree: take the fnode of its inode, refuse with STATUS_DELETE_PENDING
  * or STATUS_SHARING_VIOLATION what conflicts with the opens there, insert
  * it into the session's table (STATUS_TOO_MANY_OPENED_FILES at `max open
- * files`).  @name is copied.  On success *out holds the caller's
+ * files`).  @name is copied.  @stream (copied) is the xattr name of a
+ * named stream (SMBSRV_FILE_STREAM in @flags), whose opens share an fnode
+ * of their own; NULL for the file itself.  On success *out holds the caller's
  * reference and the open has its FileId.  A CREATE that truncates or
  * supersedes does so only after this succeeded, so never under another
  * open that does not share write access.
  */
 u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
-		     const char *name, u32 access, u32 share_access,
-		     u32 options, u32 flags, struct smbsrv_file **out);
+		     const char *name, const char *stream, u32 access,
+		     u32 share_access, u32 options, u32 flags,
+		     struct smbsrv_file **out);
 
 /*
  * The open a request names by the 16-byte FileId at @file_id (resolving
@@ -135,6 +147,13 @@ static inline void smbsrv_file_put(struct smbsrv_file *f)
  */
 void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending);
 bool smbsrv_file_delete_pending(struct smbsrv_file *f);
+
+/*
+ * Give the stream of @f (and all its opens) the xattr name @xname
+ * (consumed; the old name is returned through it, kfree() it).  -EBUSY
+ * when that stream has opens of its own.
+ */
+int smbsrv_file_stream_rekey(struct smbsrv_file *f, char **xname);
 
 /* Number of opens of the file of @f (this one included). */
 u32 smbsrv_file_open_count(struct smbsrv_file *f);

@@ -22,6 +22,7 @@
 
 #include "../file.h"
 #include "../session.h"
+#include "../stream.h"
 #include "../upcall.h"
 #include "../vfs.h"
 #include "../wire/create.h"
@@ -369,7 +370,7 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 		return smbsrv_vfs_status(PTR_ERR(filp));
 	if (c->r.options & FILE_DELETE_ON_CLOSE)
 		c->flags |= SMBSRV_FILE_DELETE_ON_CLOSE;
-	status = smbsrv_file_open(req->tree, filp, c->path, c->granted,
+	status = smbsrv_file_open(req->tree, filp, c->path, NULL, c->granted,
 				  c->r.share & FILE_SHARE_ALL, c->r.options,
 				  c->flags, &c->f);
 	if (status)
@@ -385,6 +386,143 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 undo:
 	/* Nothing is left behind by a CREATE that failed. */
 	if (c->created)
+		smbsrv_vfs_remove(&c->obj);
+	return status;
+}
+
+/* The attributes a stream open reports: its base's, its own sizes. */
+static u32 smbsrv_create_stream_attrs(struct smbsrv_req *req,
+				      struct smbsrv_create *c)
+{
+	ssize_t size;
+	int err;
+
+	err = smbsrv_vfs_getattr(req->tree, &c->obj, &c->fa);
+	if (err)
+		return smbsrv_vfs_status(err);
+	size = smbsrv_stream_size(c->f);
+	if (size < 0)
+		return smbsrv_vfs_status(size);
+	c->fa.eof = size;
+	c->fa.allocation = smbsrv_stream_allocation(size);
+	c->fa.attributes &= ~FILE_ATTRIBUTE_DIRECTORY;
+	if (!c->fa.attributes)
+		c->fa.attributes = FILE_ATTRIBUTE_NORMAL;
+	return STATUS_SUCCESS;
+}
+
+/*
+ * A named stream (share with vfs objects = streams_xattr): the base file
+ * is found, or created as an OPEN_IF would, with the access checks of
+ * the base (a stream has its base's security); then the stream's xattr
+ * is opened, created or emptied as the disposition says, after sharing
+ * was checked against the other opens of that stream.
+ */
+static u32 smbsrv_create_stream(struct smbsrv_req *req,
+				struct smbsrv_create *c)
+{
+	u32 disp = c->r.disposition, options = c->r.options, status;
+	struct smb_dosattr da = {};
+	bool exists, made = false;
+	struct file *filp;
+	char *xname;
+	int err;
+
+	if (options & FILE_DIRECTORY_FILE)
+		return STATUS_NOT_A_DIRECTORY;
+	/* The base: opened as it is, or created when the stream may be. */
+	c->r.disposition = disp == FILE_OPEN || disp == FILE_OVERWRITE ?
+			   FILE_OPEN : FILE_OPEN_IF;
+	c->r.options &= ~FILE_NON_DIRECTORY_FILE;
+	status = smbsrv_create_lookup(req, c);
+	c->r.disposition = disp;
+	c->r.options = options;
+	if (status)
+		return status;
+	if (c->flags & SMBSRV_FILE_REPARSE) {
+		status = STATUS_ACCESS_DENIED;
+		goto undo;
+	}
+	c->flags &= ~SMBSRV_FILE_DIR;
+	xname = smbsrv_stream_resolve(c->obj.dentry, c->stream,
+				      strlen(c->stream), &exists);
+	if (IS_ERR(xname)) {
+		status = PTR_ERR(xname) == -EINVAL ? STATUS_OBJECT_NAME_INVALID :
+			 smbsrv_vfs_status(PTR_ERR(xname));
+		goto undo;
+	}
+	c->overwrite = false;
+	if (exists) {
+		if (disp == FILE_CREATE) {
+			status = STATUS_OBJECT_NAME_COLLISION;
+			goto out;
+		}
+		c->overwrite = disp == FILE_SUPERSEDE ||
+			       disp == FILE_OVERWRITE ||
+			       disp == FILE_OVERWRITE_IF;
+		if (c->overwrite && !(c->maximal & FILE_WRITE_DATA)) {
+			status = STATUS_ACCESS_DENIED;
+			goto out;
+		}
+		if (!c->created)
+			c->action = disp == FILE_SUPERSEDE ? FILE_SUPERSEDED :
+				    c->overwrite ? FILE_OVERWRITTEN :
+						   FILE_OPENED;
+	} else {
+		if (disp == FILE_OPEN || disp == FILE_OVERWRITE) {
+			status = STATUS_OBJECT_NAME_NOT_FOUND;
+			goto out;
+		}
+		if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY) {
+			status = STATUS_ACCESS_DENIED;
+			goto out;
+		}
+		c->action = FILE_CREATED;
+	}
+	filp = dentry_open(&c->obj, O_PATH, current_cred());
+	if (IS_ERR(filp)) {
+		status = smbsrv_vfs_status(PTR_ERR(filp));
+		goto out;
+	}
+	if (options & FILE_DELETE_ON_CLOSE)
+		c->flags |= SMBSRV_FILE_DELETE_ON_CLOSE;
+	status = smbsrv_file_open(req->tree, filp, c->path, xname, c->granted,
+				  c->r.share & FILE_SHARE_ALL, options,
+				  c->flags | SMBSRV_FILE_STREAM, &c->f);
+	if (status)
+		goto out;
+	/* Sharing allowed it: now the stream may be made or emptied. */
+	if (!exists || c->overwrite) {
+		err = smbsrv_stream_set_empty(&c->obj, xname);
+		if (err) {
+			status = smbsrv_vfs_status(err);
+			goto close;
+		}
+		made = !exists;
+	}
+	if (c->created &&
+	    (req->tree->share_flags & SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES)) {
+		da.valid = SMB_DOSINFO_ATTRIB | SMB_DOSINFO_CREATE_TIME;
+		da.attrib = FILE_ATTRIBUTE_ARCHIVE;
+		da.create_time = smbsrv_filetime_now();
+		err = smbsrv_vfs_set_dosattr(&c->obj, &da);
+		if (err && err != -EOPNOTSUPP)
+			pr_debug("smbsrv: DOS attributes of %s: error %d\n",
+				 c->path, err);
+	}
+	status = smbsrv_create_stream_attrs(req, c);
+	if (!status)
+		goto out;
+close:
+	smbsrv_open_end(&c->f->open);
+	smbsrv_file_put(c->f);
+	c->f = NULL;
+	if (made)
+		smbsrv_stream_remove(&c->obj, xname);
+out:
+	kfree(xname);
+undo:
+	if (status && c->created)
 		smbsrv_vfs_remove(&c->obj);
 	return status;
 }
@@ -475,8 +613,8 @@ u32 smbsrv_smb2_create(struct smbsrv_req *req)
 				  SMBSRV_PATH_MAX, &c->stream);
 	if (status)
 		goto out;
-	/* Named streams are not served (yet): as a filesystem without them. */
-	if (c->stream) {
+	/* Named streams where the share keeps them: as a file system without. */
+	if (c->stream && !(tree->share_flags & SMBSRV_SHARE_FLAGS_STREAMS)) {
 		status = STATUS_OBJECT_NAME_INVALID;
 		goto out;
 	}
@@ -488,7 +626,10 @@ u32 smbsrv_smb2_create(struct smbsrv_req *req)
 	}
 
 	old = smbsrv_vfs_creds_begin(tree);
-	status = smbsrv_create_open(req, c);
+	if (c->stream)
+		status = smbsrv_create_stream(req, c);
+	else
+		status = smbsrv_create_open(req, c);
 	smbsrv_vfs_creds_end(old);
 	if (status)
 		goto out;

@@ -75,8 +75,8 @@ static struct inode *smbsrv_fsctl_inode(struct smbsrv_fsctl *x)
 
 static bool smbsrv_fsctl_regular(struct smbsrv_fsctl *x)
 {
-	return !smbsrv_file_is_dir(x->f) &&
-	       !(x->f->flags & SMBSRV_FILE_REPARSE);
+	return !(x->f->flags & (SMBSRV_FILE_DIR | SMBSRV_FILE_REPARSE |
+				SMBSRV_FILE_STREAM));
 }
 
 /* ---- sparse files ------------------------------------------------------- */
@@ -433,8 +433,9 @@ static u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 		status = STATUS_ACCESS_DENIED;
 		goto out;
 	}
-	if (!smbsrv_fsctl_regular(x) || smbsrv_file_is_dir(src) ||
-	    (src->flags & SMBSRV_FILE_REPARSE)) {
+	if (!smbsrv_fsctl_regular(x) ||
+	    (src->flags & (SMBSRV_FILE_DIR | SMBSRV_FILE_REPARSE |
+			   SMBSRV_FILE_STREAM))) {
 		status = STATUS_INVALID_PARAMETER;
 		goto out;
 	}
@@ -708,7 +709,10 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 		status = smbsrv_fsctl_get_reparse(&x);
 		break;
 	case FSCTL_SET_REPARSE_POINT:
-		status = smbsrv_fsctl_set_reparse(&x);
+		/* Not on a stream: it would make its base a symlink. */
+		status = smbsrv_file_is_stream(x.f) ?
+			 STATUS_INVALID_DEVICE_REQUEST :
+			 smbsrv_fsctl_set_reparse(&x);
 		break;
 	case FSCTL_GET_OBJECT_ID:
 	case FSCTL_CREATE_OR_GET_OBJECT_ID:

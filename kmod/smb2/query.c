@@ -22,6 +22,7 @@
 #include "../conn.h"
 #include "../file.h"
 #include "../session.h"
+#include "../stream.h"
 #include "../upcall.h"
 #include "../vfs.h"
 #include "../wire/dir.h"
@@ -161,6 +162,7 @@ static u32 smbsrv_query_finfo(struct smbsrv_req *req, struct smbsrv_file *f,
 	const struct path *path = &f->filp->f_path;
 	struct smbsrv_tree *tree = req->tree;
 	struct smbsrv_fattr fa;
+	ssize_t ssize;
 	u8 sn[24];
 	char *name;
 	u32 i, n;
@@ -180,6 +182,17 @@ static u32 smbsrv_query_finfo(struct smbsrv_req *req, struct smbsrv_file *f,
 	fi->volume = smbsrv_meta_serial(path->dentry->d_sb);
 	fi->position = READ_ONCE(f->position);
 	fi->attributes = fa.attributes;
+	if (smbsrv_file_is_stream(f)) {
+		/* The base's times and attributes, the stream's sizes. */
+		ssize = smbsrv_stream_size(f);
+		if (ssize < 0)
+			return smbsrv_vfs_status(ssize);
+		fi->eof = ssize;
+		fi->allocation = smbsrv_stream_allocation(ssize);
+		fi->attributes &= ~FILE_ATTRIBUTE_DIRECTORY;
+		if (!fi->attributes)
+			fi->attributes = FILE_ATTRIBUTE_NORMAL;
+	}
 	fi->directory = smbsrv_file_is_dir(f);
 	fi->delete_pending = smbsrv_file_delete_pending(f);
 	/* Directories have one link, as on NTFS; a pending delete takes one. */
@@ -249,41 +262,76 @@ static u32 smbsrv_query_reply(struct smbsrv_req *req, u32 out_len, u8 cls,
 	return n < (u32)full ? STATUS_BUFFER_OVERFLOW : STATUS_SUCCESS;
 }
 
-/* FileStreamInformation: the data stream of a file; a directory has none. */
+/* The most named streams FileStreamInformation lists. */
+#define SMBSRV_STREAMS_MAX	2048
+
+/*
+ * FileStreamInformation: the data stream of a file (a directory has
+ * none), then, where the share keeps them, its named streams (the same
+ * list through any open of the file or of one of its streams).
+ */
 static u32 smbsrv_query_streams(struct smbsrv_req *req, struct smbsrv_file *f,
 				u32 out_len)
 {
-	struct smb_stream_ent ent = { "", 0 };
-	struct smbsrv_fattr fa;
+	struct inode *inode = file_inode(f->filp);
 	struct smb_out o = { NULL, 0 };
-	u32 n = 0, fit;
+	struct smb_stream_ent *ents;
+	struct smbsrv_fattr fa;
+	char *list = NULL;
+	u32 n = 0, fit, status;
 	int full, err;
 
 	err = smbsrv_vfs_getattr(req->tree, &f->filp->f_path, &fa);
 	if (err)
 		return smbsrv_vfs_status(err);
-	ent.size = fa.eof;
-	ent.allocation = fa.allocation;
-	if (!smbsrv_file_is_dir(f) && !(f->flags & SMBSRV_FILE_REPARSE))
-		n = 1;
 	if (out_len < SMB_STREAM_INFO_MIN)
 		return STATUS_INFO_LENGTH_MISMATCH;
-	full = smb_stream_info_encode(&ent, n, &o, &fit);
-	if (full < 0)
-		return STATUS_OBJECT_NAME_INVALID;
+	ents = kvmalloc_array(SMBSRV_STREAMS_MAX + 1, sizeof(*ents),
+			      GFP_KERNEL);
+	if (!ents)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	if (S_ISREG(inode->i_mode)) {
+		ents[0].name = "";
+		ents[0].name_len = 0;
+		ents[0].size = fa.eof;
+		ents[0].allocation = fa.allocation;
+		n = 1;
+	}
+	if ((req->tree->share_flags & SMBSRV_SHARE_FLAGS_STREAMS) &&
+	    !(f->flags & SMBSRV_FILE_REPARSE)) {
+		err = smbsrv_stream_list(f->filp->f_path.dentry, ents + n,
+					 SMBSRV_STREAMS_MAX, &list);
+		if (err < 0) {
+			status = smbsrv_vfs_status(err);
+			goto out;
+		}
+		n += err;
+	}
+	full = smb_stream_info_encode(ents, n, &o, &fit);
+	if (full < 0) {
+		status = STATUS_OBJECT_NAME_INVALID;
+		goto out;
+	}
 	o.cap = min_t(u32, full, out_len);
 	o.buf = smbsrv_qinfo_out(req, o.cap);
-	if (!o.buf)
-		return STATUS_INSUFFICIENT_RESOURCES;
-	smb_stream_info_encode(&ent, n, &o, &fit);
+	if (!o.buf) {
+		status = STATUS_INSUFFICIENT_RESOURCES;
+		goto out;
+	}
+	smb_stream_info_encode(ents, n, &o, &fit);
+	status = STATUS_SUCCESS;
 	if (fit == (u32)full)
-		return STATUS_SUCCESS;
+		goto out;
 	/* Whole entries only; too small for even one: its start. */
 	if (fit)
 		req->rsp_len = SMB2_HDR_SIZE +
 			       smb2_query_info_rsp_encode(req->rsp + SMB2_HDR_SIZE,
 							  fit);
-	return STATUS_BUFFER_OVERFLOW;
+	status = STATUS_BUFFER_OVERFLOW;
+out:
+	kvfree(list);
+	kvfree(ents);
+	return status;
 }
 
 /*

@@ -22,6 +22,7 @@
 #include "../brl.h"
 #include "../file.h"
 #include "../session.h"
+#include "../stream.h"
 #include "../vfs.h"
 #include "../wire/fscc.h"
 #include "../wire/logon.h"
@@ -40,7 +41,10 @@ static ssize_t smbsrv_read_into(struct smbsrv_req *req, struct smbsrv_file *f,
 	ssize_t n;
 
 	old = smbsrv_vfs_creds_begin(req->tree);
-	n = vfs_iter_read(f->filp, to, &pos, 0);
+	if (smbsrv_file_is_stream(f))
+		n = smbsrv_stream_read(f, pos, to);
+	else
+		n = vfs_iter_read(f->filp, to, &pos, 0);
 	smbsrv_vfs_creds_end(old);
 	return n;
 }
@@ -196,9 +200,13 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		iov_iter_kvec(&from, ITER_SOURCE, &kv, 1, r.length);
 		pos = append ? 0 : r.offset;
 		old = smbsrv_vfs_creds_begin(req->tree);
-		n = vfs_iter_write(f->filp, &from, &pos,
-				   append ? RWF_APPEND : 0);
-		if (n > 0 && sync) {
+		if (smbsrv_file_is_stream(f))
+			n = smbsrv_stream_write(f, &pos, append, r.data,
+						r.length);
+		else
+			n = vfs_iter_write(f->filp, &from, &pos,
+					   append ? RWF_APPEND : 0);
+		if (n > 0 && sync && !smbsrv_file_is_stream(f)) {
 			start = pos - n;
 			err = vfs_fsync_range(f->filp, start, pos - 1, 1);
 			if (err)
@@ -244,7 +252,8 @@ u32 smbsrv_smb2_flush(struct smbsrv_req *req)
 		goto out;
 	}
 	smb2_simple_rsp_encode(req->rsp + SMB2_HDR_SIZE);
-	if (!(f->flags & SMBSRV_FILE_REPARSE)) {
+	/* A stream's xattr is written by the file system as it is set. */
+	if (!(f->flags & (SMBSRV_FILE_REPARSE | SMBSRV_FILE_STREAM))) {
 		old = smbsrv_vfs_creds_begin(req->tree);
 		err = vfs_fsync(f->filp, 0);
 		smbsrv_vfs_creds_end(old);

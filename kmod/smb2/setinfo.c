@@ -30,6 +30,7 @@
 #include "../conn.h"
 #include "../file.h"
 #include "../session.h"
+#include "../stream.h"
 #include "../upcall.h"
 #include "../vfs.h"
 #include "../wire/create.h"
@@ -334,6 +335,38 @@ unlock:
 	return err;
 }
 
+/*
+ * FileRenameInformation on a named stream (MS-FSA 2.1.5.14.11.1): the
+ * new name is ":name[:$DATA]" on the same file; another stream of that
+ * name is replaced only when asked (and not while it is open).
+ */
+static u32 smbsrv_set_stream_name(struct smbsrv_file *f,
+				  const struct smb_set_rename *rn)
+{
+	const char *stream;
+	char *path;
+	u32 status;
+	int err;
+
+	path = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!path)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	status = smb_name_to_path(rn->name, rn->name_len, path, PATH_MAX,
+				  &stream);
+	if (!status && *path)
+		status = STATUS_INVALID_PARAMETER;	/* not a stream name */
+	else if (!status && !stream)
+		status = STATUS_INVALID_PARAMETER;	/* the data stream */
+	if (!status) {
+		err = smbsrv_stream_rename(f, stream, strlen(stream),
+					   rn->flags & FILE_RENAME_REPLACE_IF_EXISTS);
+		status = err == -EINVAL ? STATUS_OBJECT_NAME_INVALID :
+			 smbsrv_vfs_status(err);
+	}
+	kfree(path);
+	return status;
+}
+
 static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 			   u8 cls, const u8 *buf, u32 len)
 {
@@ -353,6 +386,9 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 		return status;
 	if (!link && !(f->access & DELETE))
 		return STATUS_ACCESS_DENIED;
+	if (smbsrv_file_is_stream(f))
+		return link ? STATUS_INVALID_PARAMETER :
+			      smbsrv_set_stream_name(f, &rn);
 	if (link && smbsrv_file_is_dir(f))
 		return STATUS_FILE_IS_A_DIRECTORY;
 	if (src == tree->root.dentry)
@@ -447,7 +483,8 @@ static u32 smbsrv_set_disposition(struct smbsrv_req *req,
 	if (!(f->access & DELETE))
 		return STATUS_ACCESS_DENIED;
 	if (del) {
-		if (path->dentry == req->tree->root.dentry)
+		if (path->dentry == req->tree->root.dentry &&
+		    !smbsrv_file_is_stream(f))
 			return STATUS_CANNOT_DELETE;
 		err = smbsrv_vfs_getattr(req->tree, path, &fa);
 		if (err)
@@ -475,7 +512,10 @@ static u32 smbsrv_set_disposition(struct smbsrv_req *req,
 	}
 	if (del && (flags & FILE_DISPOSITION_POSIX_SEMANTICS)) {
 		/* The name goes now; the opens keep the file. */
-		err = smbsrv_vfs_remove(path);
+		if (smbsrv_file_is_stream(f))
+			err = smbsrv_stream_delete(f);
+		else
+			err = smbsrv_vfs_remove(path);
 		return err == -ENOENT ? STATUS_SUCCESS : smbsrv_vfs_status(err);
 	}
 	smbsrv_file_set_delete_pending(f, del);
@@ -483,6 +523,21 @@ static u32 smbsrv_set_disposition(struct smbsrv_req *req,
 }
 
 /* ---- sizes, position, mode, EAs ----------------------------------------- */
+
+/* A stream's end of file; its allocation only ever cuts it shorter. */
+static u32 smbsrv_set_stream_size(struct smbsrv_file *f, u8 cls, u64 size)
+{
+	ssize_t n;
+
+	if (cls != FILE_END_OF_FILE_INFORMATION) {
+		n = smbsrv_stream_size(f);
+		if (n < 0)
+			return smbsrv_vfs_status(n);
+		if (size >= n)
+			return STATUS_SUCCESS;
+	}
+	return smbsrv_vfs_status(smbsrv_stream_truncate(f, size));
+}
 
 static u32 smbsrv_set_size(struct smbsrv_req *req, struct smbsrv_file *f,
 			   u8 cls, u64 size)
@@ -497,6 +552,8 @@ static u32 smbsrv_set_size(struct smbsrv_req *req, struct smbsrv_file *f,
 		return STATUS_INVALID_PARAMETER;
 	if (size > (u64)S64_MAX)
 		return STATUS_INVALID_PARAMETER;
+	if (smbsrv_file_is_stream(f))
+		return smbsrv_set_stream_size(f, cls, size);
 	if (cls == FILE_END_OF_FILE_INFORMATION)
 		return smbsrv_vfs_status(vfs_truncate(path, size));
 	/*

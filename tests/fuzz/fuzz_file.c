@@ -3,8 +3,10 @@
  * libFuzzer target: the file-service decoders (kmod/wire/create.c, name.c,
  * rw.c, dosattr.c) the way the module runs them on a received PDU: the
  * CREATE request with its contexts, EA list and name (to a path, veto
- * check), CLOSE/FLUSH/READ/WRITE; and a DOS attribute xattr value, which
- * comes from a file an unprivileged user may have written.
+ * check, a named stream's xattr name and back, stream.c),
+ * CLOSE/FLUSH/READ/WRITE; a DOS attribute xattr value and a listxattr
+ * result read for stream names, which come from a file an unprivileged
+ * user may have written.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "ntstatus.h"
 #include "pdu.h"
 #include "rw.h"
+#include "stream.h"
 
 static void create(const u8 *pdu, u32 len)
 {
@@ -36,8 +39,40 @@ static void create(const u8 *pdu, u32 len)
 	if (smb_name_to_path(r.name, r.name_len, path, sizeof(path), &stream))
 		return;
 	smb_veto_path("/*.tmp/.?ecret/a*b*c/", path);
-	if (stream)
-		(void)strlen(stream);
+	if (stream) {
+		static char xattr[SMB_STREAM_XATTR_NAME_MAX + 1];
+		const char *back;
+		u32 blen = 0;
+		int n;
+
+		n = smb_stream_xattr_name(stream, (u32)strlen(stream), xattr,
+					  sizeof(xattr));
+		if (n < 0)
+			return;
+		back = smb_stream_of_xattr(xattr, (u32)n, &blen);
+		/* What a name becomes comes back as that name. */
+		if (!back || !smb_stream_name_eq(back, blen, stream,
+						 (u32)strlen(stream)))
+			abort();
+	}
+}
+
+/* A listxattr result: NUL-separated names, the last one maybe unended. */
+static void xattr_list(const u8 *buf, u32 len)
+{
+	const char *p = (const char *)buf, *end = p + len, *s, *z;
+	u32 slen;
+
+	while (p < end) {
+		z = memchr(p, 0, (size_t)(end - p));
+		s = smb_stream_of_xattr(p, z ? (u32)(z - p) : (u32)(end - p),
+					&slen);
+		if (s)
+			(void)smb_stream_name_eq(s, slen, "Zone.Identifier", 15);
+		if (!z)
+			break;
+		p = z + 1;
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -57,6 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data, size);
 	smb_dosattr_decode(buf, (u32)size, &da);
+	xattr_list(buf, (u32)size);
 	n = smb2_hdr_decode(buf, (u32)size, &h);
 	if (n > 0) {
 		switch (h.command) {

@@ -112,6 +112,8 @@ def file_seeds():
                                                       0x51, 0x20, 1, 1))
     write("file", "dosattr-v5", b"0x20\0\0" + struct.pack(
         "<HHHIIQ", 5, 5, 0, 0x11, 0x20, 1))
+    write("file", "xattr-list", b"user.DOSATTRIB\0user.DosStream.s:$DATA\0"
+          b"user.DosStream.Zone.Identifier:$data\0security.selinux\0")
 
 
 def sid(auth, *subs):

@@ -36,6 +36,7 @@ host_bins=(
 	/bin/busybox /usr/bin/kmod /sbin/mount.cifs /usr/bin/fio
 	/usr/sbin/ksmbd.mountd /usr/sbin/ksmbd.adduser /usr/sbin/ksmbd.addshare
 	/usr/sbin/ksmbd.control /usr/bin/setpriv /usr/bin/strace
+	/usr/bin/getfattr /usr/bin/setfattr
 )
 host_bins_opt=(/usr/bin/strace)
 # Kernel modules (with their dependencies) and whole module directories.
