@@ -85,6 +85,8 @@ static void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 	spin_unlock(&smbsrv_fnodes_lock);
 	if (fn->delete_cred)
 		put_cred(fn->delete_cred);
+	if (fn->base_delete_cred)
+		put_cred(fn->base_delete_cred);
 	kfree(fn->stream);
 	kfree(fn);
 }
@@ -117,14 +119,81 @@ static bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access,
 	return false;
 }
 
+/*
+ * What the other fnodes of the inode (the file and its streams) say about
+ * a new open of @fn: a file deleted while its streams stay open is
+ * DELETE_PENDING for everyone; an open of the file with DELETE access
+ * conflicts with any stream open that does not share delete (as Windows
+ * opens each stream for delete then, smbtorture's smb2.streams.delete).
+ */
+static u32 smbsrv_fnode_check_others(struct smbsrv_fnode *fn,
+				     struct smbsrv_file *f)
+{
+	struct smbsrv_fnode *o;
+	struct smbsrv_file *of;
+	u32 status = STATUS_SUCCESS;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, o, hash,
+			       (unsigned long)fn->inode) {
+		if (o == fn || o->inode != fn->inode)
+			continue;
+		spin_lock(&o->lock);
+		if (o->base_delete_cred && !list_empty(&o->opens))
+			status = STATUS_DELETE_PENDING;
+		else if (!o->stream && o->delete_pending)
+			status = STATUS_DELETE_PENDING;
+		else if (!fn->stream && o->stream && (f->access & DELETE))
+			list_for_each_entry(of, &o->opens, fnode_node)
+				if (!(of->share_access & FILE_SHARE_DELETE))
+					status = STATUS_SHARING_VIOLATION;
+		spin_unlock(&o->lock);
+		if (status)
+			break;
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return status;
+}
+
+/*
+ * The file of @fn (its last open closing, delete pending) has streams
+ * open: they inherit the deletion (see base_delete_cred).  Returns
+ * whether any did, so the file is not removed yet.
+ */
+static bool smbsrv_fnode_defer_delete(struct smbsrv_fnode *fn,
+				      const struct cred *cred)
+{
+	struct smbsrv_fnode *o;
+	bool deferred = false;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, o, hash,
+			       (unsigned long)fn->inode) {
+		if (o == fn || o->inode != fn->inode)
+			continue;
+		spin_lock(&o->lock);
+		if (!list_empty(&o->opens)) {
+			if (!o->base_delete_cred)
+				o->base_delete_cred = get_cred(cred);
+			deferred = true;
+		}
+		spin_unlock(&o->lock);
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return deferred;
+}
+
 /* Add @f to its fnode's opens unless it conflicts; under fnode->lock. */
 static u32 smbsrv_fnode_add(struct smbsrv_fnode *fn, struct smbsrv_file *f)
 {
 	struct smbsrv_file *o;
-	u32 status = STATUS_SUCCESS;
+	u32 status;
 
+	status = smbsrv_fnode_check_others(fn, f);
+	if (status)
+		return status;
 	spin_lock(&fn->lock);
-	if (fn->delete_pending) {
+	if (fn->delete_pending || fn->base_delete_cred) {
 		status = STATUS_DELETE_PENDING;
 		goto out;
 	}
@@ -168,7 +237,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 {
 	struct smbsrv_file *f = smbsrv_file_of(op);
 	struct smbsrv_fnode *fn = f->fnode;
-	const struct cred *del = NULL, *old;
+	const struct cred *del = NULL, *base_del = NULL, *old;
 	int err;
 
 	/* Its byte-range locks go, and its waiting LOCK requests end. */
@@ -184,8 +253,19 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	list_del_init(&f->fnode_node);
 	if (list_empty(&fn->opens) && fn->delete_pending)
 		del = get_cred(fn->delete_cred);
+	if (list_empty(&fn->opens) && fn->base_delete_cred)
+		base_del = get_cred(fn->base_delete_cred);
 	spin_unlock(&fn->lock);
 
+	/* The file goes once its streams are closed too. */
+	if (del && !fn->stream && smbsrv_fnode_defer_delete(fn, del)) {
+		put_cred(del);
+		del = NULL;
+	}
+	if (base_del && smbsrv_fnode_defer_delete(fn, base_del)) {
+		put_cred(base_del);
+		base_del = NULL;
+	}
 	if (del) {
 		old = override_creds(del);
 		/* A stream goes alone; the file keeps its other streams. */
@@ -197,6 +277,15 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 		put_cred(del);
 		if (err && err != -ENOENT)
 			pr_info_ratelimited("smbsrv: delete on close of %s: error %d\n",
+					    f->name, err);
+	}
+	if (base_del) {
+		old = override_creds(base_del);
+		err = smbsrv_vfs_remove(&f->filp->f_path);
+		revert_creds(old);
+		put_cred(base_del);
+		if (err && err != -ENOENT)
+			pr_info_ratelimited("smbsrv: delete of %s after its streams: error %d\n",
 					    f->name, err);
 	}
 }

@@ -55,6 +55,12 @@ struct smbsrv_fnode {
 	struct timespec64 ctime_then;
 	/* A named stream's: its xattr name (the key with @inode), or NULL. */
 	char *stream;
+	/*
+	 * A stream's: its file was deleted while this stream was open; the
+	 * last close of the file's streams removes the file, with these
+	 * rights.  New opens of the file or its streams get DELETE_PENDING.
+	 */
+	const struct cred *base_delete_cred;
 	struct mutex stream_mutex;	/* a stream's read-modify-writes */
 	struct rcu_head rcu;
 };

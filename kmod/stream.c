@@ -82,6 +82,27 @@ int smbsrv_stream_remove(const struct path *path, const char *xname)
 	return err == -ENODATA ? -ENOENT : err;
 }
 
+int smbsrv_stream_remove_all(const struct path *path)
+{
+	char *list, *p;
+	int err = 0, e;
+	ssize_t n;
+	u32 slen;
+
+	n = smbsrv_ea_names(path->dentry, &list);
+	if (n <= 0)
+		return n;
+	for (p = list; p < list + n; p += strlen(p) + 1) {
+		if (!smb_stream_of_xattr(p, strnlen(p, list + n - p), &slen))
+			continue;
+		e = smbsrv_stream_remove(path, p);
+		if (e && e != -ENOENT && !err)
+			err = e;
+	}
+	kvfree(list);
+	return err;
+}
+
 static const char *smbsrv_stream_xname(struct smbsrv_file *f)
 {
 	return f->fnode->stream;

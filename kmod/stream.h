@@ -41,6 +41,12 @@ char *smbsrv_stream_resolve(struct dentry *dentry, const char *name, u32 len,
 /* Create (empty) or empty the stream xattr @xname of @path. */
 int smbsrv_stream_set_empty(const struct path *path, const char *xname);
 
+/*
+ * Remove every named stream of @path (an overwrite of the file's data
+ * takes them along, MS-FSA 2.1.5.1.2.1).
+ */
+int smbsrv_stream_remove_all(const struct path *path);
+
 /* Remove the stream xattr @xname of @path. */
 int smbsrv_stream_remove(const struct path *path, const char *xname);
 

@@ -38,6 +38,7 @@ struct smbsrv_create {
 	struct smb2_create_req r;
 	char *path;		/* share-relative, UTF-8 */
 	const char *stream;	/* named stream, or NULL */
+	bool data_stream;	/* the name said "::$DATA" */
 	u32 access;		/* DesiredAccess, generic rights mapped */
 	bool max_allowed;	/* MAXIMUM_ALLOWED asked for */
 	u32 granted;
@@ -223,6 +224,10 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
 		return STATUS_FILE_IS_A_DIRECTORY;
 	if (!dir && (c->r.options & FILE_DIRECTORY_FILE))
 		return STATUS_NOT_A_DIRECTORY;
+	/* "dir::$DATA" names a data stream a directory does not have. */
+	if (dir && c->data_stream)
+		return c->r.options & FILE_DIRECTORY_FILE ?
+		       STATUS_NOT_A_DIRECTORY : STATUS_FILE_IS_A_DIRECTORY;
 	c->overwrite = disp == FILE_SUPERSEDE || disp == FILE_OVERWRITE ||
 		       disp == FILE_OVERWRITE_IF;
 	if (dir && c->overwrite)
@@ -317,6 +322,12 @@ static u32 smbsrv_create_finish(struct smbsrv_req *req,
 		err = vfs_truncate(&c->obj, 0);
 		if (err)
 			return smbsrv_vfs_status(err);
+		/* A new file's data: the named streams go with the old. */
+		if (tree->share_flags & SMBSRV_SHARE_FLAGS_STREAMS) {
+			err = smbsrv_stream_remove_all(&c->obj);
+			if (err)
+				return smbsrv_vfs_status(err);
+		}
 	}
 	if ((c->created || c->overwrite) &&
 	    (tree->share_flags & SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES)) {
@@ -613,6 +624,11 @@ u32 smbsrv_smb2_create(struct smbsrv_req *req)
 				  SMBSRV_PATH_MAX, &c->stream);
 	if (status)
 		goto out;
+	/* "name::$DATA": the data stream, which a directory does not have. */
+	if (c->stream && !*c->stream) {
+		c->stream = NULL;
+		c->data_stream = true;
+	}
 	/* Named streams where the share keeps them: as a file system without. */
 	if (c->stream && !(tree->share_flags & SMBSRV_SHARE_FLAGS_STREAMS)) {
 		status = STATUS_OBJECT_NAME_INVALID;

@@ -198,8 +198,8 @@ static u32 smbsrv_new_path(struct smbsrv_tree *tree,
 	if (status)
 		return status == STATUS_INVALID_PARAMETER ?
 		       STATUS_OBJECT_NAME_INVALID : status;
-	/* Renaming streams is the streams work's; a stream is no new name. */
-	if (stream)
+	/* A file is renamed to a file name ("name::$DATA" is one). */
+	if (stream && *stream)
 		return *path ? STATUS_OBJECT_NAME_INVALID : STATUS_NOT_SUPPORTED;
 	if (!*path)
 		return STATUS_OBJECT_NAME_INVALID;
@@ -353,10 +353,8 @@ static u32 smbsrv_set_stream_name(struct smbsrv_file *f,
 		return STATUS_INSUFFICIENT_RESOURCES;
 	status = smb_name_to_path(rn->name, rn->name_len, path, PATH_MAX,
 				  &stream);
-	if (!status && *path)
-		status = STATUS_INVALID_PARAMETER;	/* not a stream name */
-	else if (!status && !stream)
-		status = STATUS_INVALID_PARAMETER;	/* the data stream */
+	if (!status && (*path || !stream || !*stream))
+		status = STATUS_INVALID_PARAMETER;	/* not a named stream */
 	if (!status) {
 		err = smbsrv_stream_rename(f, stream, strlen(stream),
 					   rn->flags & FILE_RENAME_REPLACE_IF_EXISTS);

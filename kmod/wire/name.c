@@ -31,8 +31,8 @@ static bool smb_ieq(const char *a, const char *b)
 
 /*
  * The stream part after the first ':' of the last component, in place:
- * "name", "name:$DATA" or ":$DATA".  Sets *stream to the name, or NULL
- * for the default data stream.
+ * "name", "name:$DATA" or ":$DATA".  Sets *stream to the name, or to ""
+ * for the default data stream named as such.
  */
 static u32 smb_stream_part(char *s, const char **stream)
 {
@@ -50,13 +50,21 @@ static u32 smb_stream_part(char *s, const char **stream)
 		return STATUS_OBJECT_NAME_INVALID;
 	len = (u32)strlen(s);
 	if (!len) {
-		/* "file::$DATA" is the file; "file:" names nothing. */
-		return type ? STATUS_SUCCESS : STATUS_OBJECT_NAME_INVALID;
+		/* "file::$DATA" is the file's data; "file:" names nothing. */
+		if (!type)
+			return STATUS_OBJECT_NAME_INVALID;
+		*stream = s;
+		return STATUS_SUCCESS;
 	}
 	if (len > SMB_NAME_COMPONENT_MAX)
 		return STATUS_OBJECT_NAME_INVALID;
+	/*
+	 * Stream names may hold control characters and wildcards (smbtorture
+	 * shows Windows taking "\x05Stream\n One" and "?Stream*"); not a
+	 * slash, which would read as a path on Linux.
+	 */
 	for (p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == '/')
+		if (*p == '/')
 			return STATUS_OBJECT_NAME_INVALID;
 	*stream = s;
 	return STATUS_SUCCESS;

@@ -21,14 +21,17 @@ extern "C" {
  * to the share root: UTF-8, components separated by '/', no leading or
  * trailing separator, "" for the root itself.  A stream part ("name:s",
  * "name:s:$DATA") goes, without its type, after the path's NUL and
- * *stream points at it; "name::$DATA" is the file itself (*stream NULL).
+ * *stream points at it; "name::$DATA" is the file's own data stream
+ * (*stream ""), a plain name has none (*stream NULL).
  *
  * Returns STATUS_SUCCESS, or the status Windows gives:
  *   STATUS_INVALID_PARAMETER      a leading backslash
  *   STATUS_OBJECT_NAME_INVALID    unpaired surrogates, NUL or control
  *                                 characters, wildcards, '/', '"', '|',
  *                                 an empty or "." component, a component
- *                                 over 255 bytes, a bad stream part, a
+ *                                 over 255 bytes, a bad stream part (a
+ *                                 type other than $DATA, '/', an empty
+ *                                 name but for "::$DATA"), a
  *                                 name that does not fit @cap
  *   STATUS_OBJECT_PATH_SYNTAX_BAD a ".." component
  * Nothing in a successful result can name anything outside the root:

@@ -106,10 +106,10 @@ TEST_CASE("stream syntax", "[wire][name]")
 	Result r = conv(u"file::$DATA");
 	CHECK(r.status == STATUS_SUCCESS);
 	CHECK(r.path == "file");
-	CHECK(r.stream == "-");
+	CHECK(r.stream.empty());
 	r = conv(u"file::$data");
 	CHECK(r.path == "file");
-	CHECK(r.stream == "-");
+	CHECK(r.stream.empty());
 	r = conv(u"dir\\file:s1");
 	CHECK(r.path == "dir/file");
 	CHECK(r.stream == "s1");

@@ -177,15 +177,18 @@ def g_streams(c):
 
     # Invalid stream names.
     for n in ("s.txt:a:b", "s.txt:one:$INDEX_ALLOCATION", "s.txt:",
-              "s.txt:a\x01", "s.txt:a/b", "s.txt:" + "x" * 235):
+              "s.txt:one:", "s.txt:one:$FOO", "s.txt:a/b",
+              "s.txt:" + "x" * 235):
         check_st("stream name %r" % n[:20], c.create(n).status,
                  "OBJECT_NAME_INVALID")
     check_st("a stream in the middle of a path",
              c.create("s.txt:one\\x").status, "OBJECT_NAME_INVALID")
-    r2 = c.create("s.txt:..", access=RW, disp=OPEN_IF)
-    check_st("a stream named '..' is just a name", r2.status, "SUCCESS")
-    if r2.status == 0:
-        c.close(r2.fid, 0)
+    for n, what in (("s.txt:..", "'..'"), ("s.txt:?Str\n*", "'?Str\\n*'")):
+        r2 = c.create(n, access=RW, disp=OPEN_IF)
+        check_st("a stream named %s is just a name" % what, r2.status,
+                 "SUCCESS")
+        if r2.status == 0:
+            c.close(r2.fid, 0)
 
     # End of file.
     check_st("SET_INFO end of file 5 on the stream",
@@ -285,6 +288,12 @@ def g_streams(c):
         check("a directory lists its streams, no ::$DATA",
               st == 0 and s == {":ds:$DATA": (10, 4096)}, repr(s))
         c.close(d.fid)
+    check_st("sdir::$DATA opened as a directory",
+             c.create("sdir::$DATA", access=READ_DATA, disp=OPEN,
+                      options=DIRECTORY_FILE).status, "NOT_A_DIRECTORY")
+    check_st("sdir::$DATA opened as a file",
+             c.create("sdir::$DATA", access=READ_DATA, disp=OPEN).status,
+             "FILE_IS_A_DIRECTORY")
     r2 = c.create(":rootstream", access=RW, disp=OPEN_IF)
     check_st("a stream of the share root", r2.status, "SUCCESS")
     if r2.status == 0:
@@ -293,12 +302,45 @@ def g_streams(c):
 
     c.close(fid)
     c.close(base.fid)
-    # Deleting the file takes its streams along (checked in the guest).
-    c.create("gone.txt:s", access=RW, disp=OPEN_IF)
-    c.rm("gone.txt")
-    check_st("a deleted file's stream is gone with it",
-             c.create("gone.txt:s", disp=OPEN).status,
-             "OBJECT_NAME_NOT_FOUND")
+    # Overwriting the file's data takes its streams along.
+    for disp, what in ((OVERWRITE_IF, "OVERWRITE_IF"),
+                       (SUPERSEDE, "SUPERSEDE")):
+        r2 = c.create("ow.txt:s", access=RW, disp=OPEN_IF)
+        if r2.status == 0:
+            c.write(r2.fid, 0, b"s")
+            c.close(r2.fid)
+        r2 = c.create("ow.txt", access=RW, disp=disp)
+        st, s = streams(c, r2.fid) if r2.status == 0 else (r2.status, {})
+        check("%s of the file removes its streams" % what,
+              st == 0 and list(s) == ["::$DATA"], repr(s))
+        if r2.status == 0:
+            c.close(r2.fid)
+    # A stream open without FILE_SHARE_DELETE keeps its file from
+    # deletion; one that shares it lets the file go, after its close.
+    r = c.create("gone.txt:s", access=RW, share=SH_R, disp=OPEN_IF)
+    check_st("open gone.txt:s, not sharing delete", r.status, "SUCCESS")
+    check_st("... opening gone.txt for delete",
+             c.create("gone.txt", access=DELETE, disp=OPEN).status,
+             "SHARING_VIOLATION")
+    c.close(r.fid)
+    r = c.create("gone.txt:s", access=RW, share=SH_ALL, disp=OPEN)
+    c.write(r.fid, 0, b"still here")
+    d = c.create("gone.txt", access=DELETE, disp=OPEN,
+                 options=DELETE_ON_CLOSE)
+    check_st("with it sharing delete, gone.txt opens for delete", d.status,
+             "SUCCESS")
+    if d.status == 0:
+        c.close(d.fid)
+    st, data = c.read(r.fid, 0, 100)
+    check("the open stream still reads after its file's delete",
+          data == b"still here", repr(data))
+    for n in ("gone.txt", "gone.txt:s"):
+        check_st("... while %s is delete pending" % n,
+                 c.create(n, access=READ_DATA, disp=OPEN_IF).status,
+                 "DELETE_PENDING")
+    c.close(r.fid)
+    check_st("after the stream's close the file is gone",
+             c.create("gone.txt", disp=OPEN).status, "OBJECT_NAME_NOT_FOUND")
 
 
 def g_after_guest(c):
