@@ -121,7 +121,7 @@ const ParamDef table[] = {
 	P("store dos attributes", share, boolean, "yes", true),
 	P("valid users", share, list, "", true),
 	P("veto files", share, string, "", true),
-	P("vfs objects", share, list, "", false),
+	P("vfs objects", share, list, "", true),
 	P("write list", share, list, "", true),
 };
 
@@ -453,12 +453,17 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		warn(p.line, range_warning);
 
 	if (d->name == "vfs objects") {
+		// streams_xattr is served; acl_xattr is known but not yet.
 		for (const auto &m : parse_list(value))
 			if (std::find(std::begin(vfs_modules), std::end(vfs_modules),
 				      lower(m)) == std::end(vfs_modules))
 				warn(p.line, "vfs objects: '" + m +
 						     "' is not a module smbsrv knows "
 						     "(acl_xattr, streams_xattr); ignored");
+			else if (lower(m) == "acl_xattr")
+				warn(p.line, "vfs objects: 'acl_xattr' is accepted but "
+					     "not supported yet (permissions are the "
+					     "POSIX mode)");
 	}
 	if (!d->applied && !same_value(*d, value, d->def))
 		warn(p.line, "'" + name + "' is accepted but not supported yet");
