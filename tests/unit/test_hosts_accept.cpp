@@ -115,3 +115,19 @@ TEST_CASE("host rules: the module refuses malformed arrays", "[hosts]")
 	CHECK(smb_host_rules_check(many.data(), static_cast<u32>(many.size())) == -EINVAL);
 	CHECK(smb_host_rules_check(nullptr, 0) == 0);
 }
+
+TEST_CASE("host entries that can never match are reported with file:line", "[hosts]")
+{
+	Diagnostics d;
+	build_config(parse_conf_text("[global]\n hosts deny = 10.0.0.0/8 fileserver\n"
+				     "[s]\n path = /srv\n hosts allow = 10.1.2.0/33 ALL EXCEPT "
+				     "fd00::/8\n",
+				     "t.conf", d),
+		     d);
+	REQUIRE(d.all().size() == 2);
+	CHECK(d.all()[0].str() == "t.conf:2: warning: hosts deny: 'fileserver' is not an address "
+				   "or network (host names are not resolved)");
+	CHECK(d.all()[1].str() == "t.conf:5: warning: hosts allow: '10.1.2.0/33' is not an "
+				   "address or network (host names are not resolved)");
+	CHECK_FALSE(d.has_errors());
+}

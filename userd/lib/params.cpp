@@ -460,6 +460,10 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 						     "' is not a module smbsrv knows "
 						     "(acl_xattr, streams_xattr); ignored");
 	}
+	if (d->name == "hosts allow" || d->name == "hosts deny")
+		for (const auto &h : parse_list(value))
+			if (auto why = check_host_entry(h); !why.empty())
+				warn(p.line, name + ": " + why);
 	if (!d->applied && !same_value(*d, value, d->def))
 		warn(p.line, "'" + name + "' is accepted but not supported yet");
 	if (is_global)

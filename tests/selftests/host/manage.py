@@ -180,6 +180,16 @@ def main():
     expect("bob's session keeps working", bob.roundtrip)
     expect("a new logon of bob works", lambda: login(port, "bob") is None)
 
+    # A new password: the old one is refused at once, sessions go on.
+    expect("smbsrvctl user passwd bob (password from stdin)",
+           lambda: guest_ok(vm, "printf 'bob-new\\n' | smbsrvctl user passwd bob"))
+    expect("bob's old password is refused at once: LOGON_FAILURE",
+           status_is(lambda: login(port, "bob"),
+                     nt_errors.STATUS_LOGON_FAILURE))
+    PW["bob"] = "bob-new"
+    expect("bob's new password works", lambda: login(port, "bob") is None)
+    expect("bob's session keeps working after the change", bob.roundtrip)
+
     # hosts deny for the share: refused at tree connect, others unaffected.
     net = ".".join(client.split(".")[:3]) + ".0/24" if "." in client \
         else client
