@@ -331,3 +331,37 @@ TEST_CASE("allow and deny combine as Samba combines them", "[hosts]")
 	CHECK(host_allowed(V{"10.1.0.0/16"}, V{"10.0.0.0/8"}, "12.2.1.1"));
 	CHECK_FALSE(host_allowed(V{"10.1.0.0/16"}, V{"ALL"}, "12.2.1.1"));
 }
+
+TEST_CASE("admin users, by name or @group, work as root on the share", "[tree]")
+{
+	Config c = conf(R"(
+[global]
+	admin users = carol
+[team]
+	path = /srv/team
+	admin users = @family demo
+	force user = nobody
+[plain]
+	path = /srv/plain
+)");
+	FakeAccounts a = accounts();
+	for (const char *u : {"alice", "bob", "demo"}) {
+		CAPTURE(u);
+		auto d = decide_tree_connect(c, req("team", u), a);
+		REQUIRE(d.status == nt::SUCCESS);
+		CHECK(d.share->force_uid == 0u);
+		CHECK(d.share->force_gid == 0u);
+	}
+	// Not an admin there: force user applies as before.
+	auto d = decide_tree_connect(c, req("team", "carol"), a);
+	REQUIRE(d.status == nt::SUCCESS);
+	CHECK(d.share->force_uid == 65534u);
+	// [global] sets the default for shares that do not set it.
+	d = decide_tree_connect(c, req("plain", "carol"), a);
+	REQUIRE(d.status == nt::SUCCESS);
+	CHECK(d.share->force_uid == 0u);
+	d = decide_tree_connect(c, req("plain", "alice"), a);
+	REQUIRE(d.status == nt::SUCCESS);
+	CHECK_FALSE(d.share->force_uid.has_value());
+	CHECK_FALSE(d.share->force_gid.has_value());
+}

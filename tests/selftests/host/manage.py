@@ -183,7 +183,7 @@ def main():
     for line in out.splitlines()[1:]:
         f = line.split()
         if len(f) >= 9:
-            if f[2].startswith("127.0.0.1:"):
+            if f[2].rsplit(":", 1)[0] == "127.0.0.1":
                 cifs.append(f)
             else:
                 rows[f[1]] = f
@@ -200,6 +200,19 @@ def main():
                     cifs[0][3:6] == ["3.1.1", "yes", "no"], out))
     expect("sessions shows the client address", lambda: (
         re.fullmatch(r"[0-9.]+|[0-9a-f:]+", client) is not None, out))
+
+    # admin users = @family: bob (in family) works as root on [team],
+    # whose root directory only root may write to.
+    def admin_write():
+        tid = bob.c.connectTree("team")
+        fid = bob.c.createFile(tid, "by-admin.txt")
+        bob.c.writeFile(tid, fid, b"admin\n", 0)
+        bob.c.closeFile(tid, fid)
+        bob.c.disconnectTree(tid)
+        return guest_ok(vm, "test \"$(stat -c '%U %a' /srv/team)\" = 'root 755' "
+                        "&& test \"$(stat -c %U /srv/team/by-admin.txt)\" = root")
+    expect("admin users = @family: bob creates a file in root's directory, "
+           "owned by root", admin_write)
 
     # A share added with smbsrvctl, used by the sessions already there.
     expect("[docs] is not there yet: BAD_NETWORK_NAME",
@@ -265,15 +278,21 @@ def main():
            status_is(lambda: bob.c.connectTree("docs"),
                      nt_errors.STATUS_ACCESS_DENIED))
     expect("[demo] is still open to that host", bob.roundtrip)
+    # A host name in hosts allow: resolved when the daemon loads the file
+    # (here from the guest's /etc/hosts).
     n = reloads(vm)
-    expect("smbsrvctl share update docs -o 'hosts allow = %s' "
-           "-o 'hosts deny = ALL'" % client,
-           lambda: guest_ok(vm, "smbsrvctl share update docs -o "
-                            "'hosts allow = %s' -o 'hosts deny = ALL'" %
-                            client))
+    expect("smbsrvctl share update docs -o 'hosts allow = clienthost' "
+           "-o 'hosts deny = ALL' (clienthost: %s in /etc/hosts)" % client,
+           lambda: guest_ok(vm, "echo '%s clienthost' >> /etc/hosts && "
+                            "smbsrvctl share update docs -o "
+                            "'hosts allow = clienthost' -o 'hosts deny = ALL'"
+                            % client))
     expect("the daemon reloaded", lambda: reload_after(vm, n))
-    expect("hosts allow lets the client in again",
+    expect("hosts allow = clienthost lets the client in again",
            lambda: bob.c.disconnectTree(bob.c.connectTree("docs")) or True)
+    expect("smbsrvd --check-config shows clienthost's address",
+           lambda: guest_ok(vm, "smbsrvd --check-config 2>&1 | grep "
+                            "'hosts allow = %s$'" % client))
 
     # kill -9 of the daemon: sessions live in the module.
     expect("kill -9 smbsrvd", lambda: guest_ok(
