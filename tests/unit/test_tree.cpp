@@ -6,6 +6,7 @@
 #include <map>
 
 #include "config.hpp"
+#include "fake_accounts.hpp"
 #include "hosts.hpp"
 #include "ntstatus.hpp"
 #include "params.hpp"
@@ -15,38 +16,8 @@ using namespace smbsrv;
 
 namespace {
 
-class FakeAccounts final : public Accounts {
-public:
-	std::map<std::string, Account> users;
-	std::map<std::string, uint32_t> groups;
-	std::optional<Account> user(const std::string &name) override
-	{
-		auto it = users.find(name);
-		if (it == users.end())
-			return std::nullopt;
-		return it->second;
-	}
-	std::optional<uint32_t> group(const std::string &name) override
-	{
-		auto it = groups.find(name);
-		if (it == groups.end())
-			return std::nullopt;
-		return it->second;
-	}
-};
-
-FakeAccounts accounts()
-{
-	FakeAccounts a;
-	a.users["demo"] = {"demo", 1000, 1000, {1000}};
-	a.users["alice"] = {"alice", 1001, 1001, {1001, 1100}};
-	a.users["bob"] = {"bob", 1002, 1002, {1002, 1100}};
-	a.users["carol"] = {"carol", 1004, 1004, {1004}};
-	a.users["nobody"] = {"nobody", 65534, 65534, {65534}};
-	a.groups["family"] = 1100;
-	a.groups["demo"] = 1000;
-	return a;
-}
+using test::FakeAccounts;
+using test::accounts;
 
 Config conf(const std::string &text)
 {

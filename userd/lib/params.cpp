@@ -468,10 +468,17 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		// Names become addresses now, as the module matches addresses.
 		std::vector<std::string> problems;
 		std::string resolved;
-		for (const auto &h : resolve_host_names(parse_list(value), &problems))
-			resolved += (resolved.empty() ? "" : " ") + h;
-		for (const auto &why : problems)
-			warn(p.line, name + ": " + why);
+		for (const auto &h : resolve_host_names(parse_list(value), &problems)) {
+			if (!resolved.empty())
+				resolved += ' ';
+			resolved += h;
+		}
+		for (const auto &why : problems) {
+			std::string msg = name;
+			msg += ": ";
+			msg += why;
+			warn(p.line, std::move(msg));
+		}
 		value = resolved;
 	}
 	if (d->effect == Effect::unsupported && !same_value(*d, value, d->def))
