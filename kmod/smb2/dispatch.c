@@ -593,8 +593,14 @@ static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		req->status = smbsrv_req_run(req, prev);
 		if (req->status == SMBSRV_DISCONNECT)
 			goto drop;
+		/*
+		 * A symlink the client must resolve ends the chain too (a
+		 * warning, but no open): the cifs client reads the status of
+		 * the chain's last response.
+		 */
 		if (req->hdr.command == SMB2_CREATE)
-			msg->create_err = smbsrv_status_error(req->status) ?
+			msg->create_err = smbsrv_status_error(req->status) ||
+					  req->status == STATUS_STOPPED_ON_SYMLINK ?
 					  req->status : 0;
 		if (req->hdr.command == SMB2_CANCEL) {
 			/* CANCEL has no response. */
