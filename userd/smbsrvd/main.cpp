@@ -287,7 +287,7 @@ int Daemon::run()
 	upcalls_ = std::make_unique<Upcalls>(
 		cfg_, users_, accounts_,
 		[this](const std::string &pipe, const std::string &user) {
-			return rpc::open_pipe(pipe, cfg_, user);
+			return rpc::open_pipe(pipe, cfg_, user, accounts_);
 		});
 	log::notice(std::to_string(users_.current().users().size()) + " user(s) in " +
 		    opts_.pwddb);

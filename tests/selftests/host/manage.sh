@@ -15,7 +15,7 @@ checks="$(dirname "$0")/manage.py"
 t_vm_start
 t_guest_check "configuration, users, smbsrvd -F started" '
 set -e
-mkdir -p /srv/demo /srv/hidden
+mkdir -p /srv/demo /srv/hidden /srv/team
 chmod 777 /srv/demo
 cat > /etc/smbsrv/smbsrv.conf <<EOF2
 ; manage.sh
@@ -30,6 +30,10 @@ cat > /etc/smbsrv/smbsrv.conf <<EOF2
 	path = /srv/hidden
 	comment = not listed
 	browseable = no
+[team]
+	path = /srv/team
+	admin users = @family
+	read only = no
 EOF2
 printf "alice-pw\n" | smbsrvctl user add alice
 printf "bob-pw\n" | smbsrvctl user add bob
