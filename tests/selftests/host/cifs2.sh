@@ -12,10 +12,10 @@
 # through copy_file_range becomes copychunk: the client sends no WRITE and
 # no READ, the copy is right); CHANGE_NOTIFY through the client's
 # CIFS_IOC_NOTIFY_INFO ioctl on A seeing creates made through B, also
-# WATCH_TREE; symlinks: mfsymlinks on C, the server's own symlinks seen by
-# A as symlinks (STATUS_STOPPED_ON_SYMLINK), never followed out of the
-# share on A or F; hole punching (fallocate -p) and SEEK_HOLE/SEEK_DATA
-# through the mount and on the server; and dbench, a workload no one here
+# WATCH_TREE; symlinks: mfsymlinks on C, native ones made by A's ln -s,
+# the server's own ones seen by A as symlinks (STATUS_STOPPED_ON_SYMLINK),
+# never followed out of the share on A or F; hole punching (fallocate -p)
+# and SEEK_HOLE/SEEK_DATA through the mount and on the server; and dbench, a workload no one here
 # wrote, on A.  Timestamps and truncate through cifs are in file2.sh.
 # One boot.
 . "$(dirname "$0")/lib.sh"
@@ -177,6 +177,18 @@ set -e
 [ \"\$(readlink $A/nat)\" = sub/file ]
 [ \"\$(cat $A/nat)\" = subc ]
 [ \"\$(ls $A/natdir/)\" = file ]"
+t_guest_check "A: ln -s makes a native symlink (SET_REPARSE_POINT), B reads through it" "
+set -e
+ln -s sub/file $A/made
+ln -s sub $A/madedir
+ln -s /abs/nowhere $A/madeabs
+[ \"\$(stat -c '%F %U' $srv/made)\" = 'symbolic link demo' ]
+[ \"\$(readlink $srv/made)\" = sub/file ] && [ \"\$(readlink $srv/madedir)\" = sub ]
+[ \"\$(readlink $srv/madeabs)\" = /abs/nowhere ]
+[ \"\$(readlink $B/made)\" = sub/file ] && [ \"\$(cat $B/made)\" = subc ]
+[ \"\$(ls $B/madedir/)\" = file ] && [ \"\$(readlink $B/madeabs)\" = /abs/nowhere ]
+rm $A/made $A/madedir $A/madeabs
+[ ! -e $srv/made ] && [ ! -L $srv/made ] && [ ! -L $srv/madeabs ]"
 # A follows a symlink itself, from where it is mounted: ../outside from
 # /mnt/a is /mnt/outside, which does not exist; had the server followed the
 # link, A would have read /srv/outside/secret.
