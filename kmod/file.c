@@ -335,6 +335,32 @@ u32 smbsrv_inode_open_count(struct inode *inode)
 	return n;
 }
 
+bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,
+				 const struct smbsrv_file *except)
+{
+	struct smbsrv_fnode *fn;
+	struct smbsrv_file *o;
+	bool conflict = false;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn->inode != inode)
+			continue;
+		spin_lock(&fn->lock);
+		list_for_each_entry(o, &fn->opens, fnode_node) {
+			if (o != except &&
+			    smbsrv_share_conflict(access, share, o->access,
+						  o->share_access)) {
+				conflict = true;
+				break;
+			}
+		}
+		spin_unlock(&fn->lock);
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return conflict;
+}
+
 bool smbsrv_file_open_below(struct dentry *dir)
 {
 	struct smbsrv_fnode *fn;

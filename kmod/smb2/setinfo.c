@@ -378,6 +378,20 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 		status = STATUS_NOT_SAME_DEVICE;
 		goto put;
 	}
+	/*
+	 * A rename adds an entry to the new parent, as a create there
+	 * would (FILE_ADD_FILE or FILE_ADD_SUBDIRECTORY, sharing read and
+	 * write, as Windows and Samba check): an open of that directory
+	 * with DELETE access, or not sharing write, is a sharing violation.
+	 */
+	if (!link &&
+	    smbsrv_inode_share_conflict(d_inode(parent.dentry),
+					smbsrv_file_is_dir(f) ?
+					FILE_APPEND_DATA : FILE_WRITE_DATA,
+					FILE_SHARE_READ | FILE_SHARE_WRITE, f)) {
+		status = STATUS_SHARING_VIOLATION;
+		goto put;
+	}
 	err = mnt_want_write(parent.mnt);
 	if (err) {
 		status = smbsrv_vfs_status(err);
