@@ -161,13 +161,18 @@ static u32 smbsrv_set_dos(struct smbsrv_req *req, struct smbsrv_file *f,
 
 		if (!smbsrv_vfs_getattr(tree, path, &fa)) {
 			da.valid |= SMB_DOSINFO_ATTRIB;
-			da.attrib = fa.attributes & FILE_ATTRIBUTE_KEPT;
+			da.attrib = fa.attributes & (FILE_ATTRIBUTE_KEPT |
+						     FILE_ATTRIBUTE_SPARSE_FILE);
 		}
 	}
 	if (b.attributes) {
 		da.valid |= SMB_DOSINFO_ATTRIB;
-		/* FILE_ATTRIBUTE_NORMAL alone clears them all. */
-		da.attrib = b.attributes & FILE_ATTRIBUTE_KEPT;
+		/*
+		 * FILE_ATTRIBUTE_NORMAL alone clears them all; SPARSE_FILE
+		 * is FSCTL_SET_SPARSE's and stays (MS-FSA 2.1.5.14.2).
+		 */
+		da.attrib = (b.attributes & FILE_ATTRIBUTE_KEPT) |
+			    (da.attrib & FILE_ATTRIBUTE_SPARSE_FILE);
 	}
 	if (smbsrv_time_set(b.creation_time)) {
 		da.valid |= SMB_DOSINFO_CREATE_TIME;
