@@ -146,6 +146,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	struct smbsrv_file *f = smbsrv_file_of(op);
 	struct smbsrv_fnode *fn = f->fnode;
 	const struct cred *del = NULL, *old;
+	bool now_pending = false;
 	int err;
 
 	/* Its byte-range locks go, and its waiting LOCK requests end. */
@@ -157,11 +158,14 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	if ((f->flags & SMBSRV_FILE_DELETE_ON_CLOSE) && !fn->delete_pending) {
 		fn->delete_pending = true;
 		fn->delete_cred = get_cred(f->cred);
+		now_pending = true;
 	}
 	list_del_init(&f->fnode_node);
 	if (list_empty(&fn->opens) && fn->delete_pending)
 		del = get_cred(fn->delete_cred);
 	spin_unlock(&fn->lock);
+	if (now_pending && !del && smbsrv_file_is_dir(f))
+		smbsrv_notify_delete_pending(fn->inode);
 
 	if (del) {
 		old = override_creds(del);
@@ -285,10 +289,13 @@ void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
 	struct smbsrv_fnode *fn = f->fnode;
 	const struct cred *old = NULL;
 
+	bool now_pending = false;
+
 	spin_lock(&fn->lock);
 	if (pending && !fn->delete_pending) {
 		fn->delete_pending = true;
 		fn->delete_cred = get_cred(f->cred);
+		now_pending = true;
 	} else if (!pending && fn->delete_pending) {
 		fn->delete_pending = false;
 		old = fn->delete_cred;
@@ -297,6 +304,8 @@ void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
 	spin_unlock(&fn->lock);
 	if (old)
 		put_cred(old);
+	if (now_pending && smbsrv_file_is_dir(f))
+		smbsrv_notify_delete_pending(fn->inode);
 }
 
 bool smbsrv_file_delete_pending(struct smbsrv_file *f)

@@ -51,7 +51,8 @@ struct smbsrv_notify_sb {
 	 * The inode the last event on this file system created (compared,
 	 * never dereferenced): the attribute changes that make it what it
 	 * is (DOS attributes, times) follow at once and are not reported,
-	 * as Windows reports a new file only as added.
+	 * as Windows reports a new file only as added; until another
+	 * event comes or the CREATE is done (smbsrv_notify_created_done()).
 	 */
 	struct inode *created;
 };
@@ -630,6 +631,48 @@ u32 smbsrv_smb2_change_notify(struct smbsrv_req *req)
 		status = smbsrv_notify_request(req, f, &r);
 	smbsrv_file_put(f);
 	return status;
+}
+
+void smbsrv_notify_created_done(struct inode *inode)
+{
+	struct smbsrv_notify_sb *nsb;
+
+	mutex_lock(&smbsrv_notify_mutex);
+	list_for_each_entry(nsb, &smbsrv_notify_sbs, node) {
+		if (nsb->sb == inode->i_sb)
+			cmpxchg(&nsb->created, inode, NULL);
+	}
+	mutex_unlock(&smbsrv_notify_mutex);
+}
+
+void smbsrv_notify_delete_pending(struct inode *inode)
+{
+	struct smbsrv_notify_wait *wt, *tmp;
+	struct smbsrv_notify_sb *nsb;
+	struct smbsrv_watch *w;
+	LIST_HEAD(done);
+
+	mutex_lock(&smbsrv_notify_mutex);
+	list_for_each_entry(nsb, &smbsrv_notify_sbs, node) {
+		if (nsb->sb != inode->i_sb)
+			continue;
+		list_for_each_entry(w, &nsb->watches, sb_node) {
+			if (w->inode != inode)
+				continue;
+			mutex_lock(&w->wmutex);
+			list_for_each_entry_safe(wt, tmp, &w->waiters, node) {
+				wt->waiting = false;
+				list_move_tail(&wt->node, &done);
+			}
+			mutex_unlock(&w->wmutex);
+		}
+	}
+	mutex_unlock(&smbsrv_notify_mutex);
+	/* Each holds its watch: complete them with no lock held. */
+	list_for_each_entry_safe(wt, tmp, &done, node) {
+		list_del_init(&wt->node);
+		smbsrv_req_complete(wt->req, STATUS_DELETE_PENDING);
+	}
 }
 
 int smbsrv_notify_init(void)

@@ -547,6 +547,14 @@ def g_ioctl(c):
               name(r.status), getattr(r, "attrs", 0)))
     if r.status == 0:
         c.close(r.fid)
+    check_st("set the HIDDEN attribute (FileBasicInformation)",
+             c.set_attrs(f, 0x2), "SUCCESS")
+    r = c.create("sparse.bin", disp=OPEN)
+    check("... keeps the sparse attribute", r.status == 0 and
+          r.attrs & 0x202 == 0x202, "%s 0x%x" % (
+              name(r.status), getattr(r, "attrs", 0)))
+    if r.status == 0:
+        c.close(r.fid)
     check_st("zero data: punch 256K..768K",
              ioctl(c, f, FSCTL["ZERO"], struct.pack("<QQ", 256 * K,
                                                    768 * K))[0], "SUCCESS")
@@ -852,6 +860,16 @@ def g_notify(c):
     check("a file created over SMB on another connection",
           st == 0 and recs[:1] == [(ADDED, "smb.txt")], "%s %s" % (
               name(st) if st is not None else st, recs))
+    # The new file's own attribute set-up is not reported; an attribute
+    # set afterwards over SMB is (smbtorture notify.mask-change).
+    p = pending_notify(c, d, ATTR)
+    f = c2.open("nd\\attr.txt", disp=CREATE_D)
+    st = c2.set_attrs(f, 0x2)
+    c2.close(f)
+    st, recs = completion(c, p)
+    check("ATTRIBUTES: HIDDEN set over SMB on a file just created",
+          st == 0 and recs == [(MODIFIED, "attr.txt")], "%s %s" % (
+              name(st) if st is not None else st, recs))
 
     # The subtree.
     p = pending_notify(c, d, FN)
@@ -885,6 +903,29 @@ def g_notify(c):
     st, _ = completion(c, p)
     check_st("CANCEL: STATUS_CANCELLED", st if st is not None else 1,
              "CANCELLED")
+    # A CANCEL naming its request by MessageId, sent right behind it, may
+    # be handled before that request went async: it is cancelled all the
+    # same, at once or after an interim response (smbtorture notify.mask
+    # used to wait forever for it).
+    done, why = 0, ""
+    for i in range(30):
+        m = send(c, NOTIFY, notify_body(t, FN))
+        send(c, CANCEL, struct.pack("<HH", 4, 0), mid=m)
+        st = None
+        for _ in range(2):
+            try:
+                st, _, rmid, _, _ = recv(c, 10)
+            except Exception as e:  # noqa: BLE001 - a timeout fails it
+                st, why = None, "round %d: no answer (%s)" % (i, e)
+                break
+            if st != ST["PENDING"] or rmid != m:
+                break
+        if st != ST["CANCELLED"]:
+            why = why or "round %d: %s" % (i, name(st))
+            break
+        done += 1
+    check("CANCEL by MessageId right behind its CHANGE_NOTIFY, 30 times",
+          done == 30, why)
     p = pending_notify(c, t, FN)
     mid = send(c, 6, struct.pack("<HHI", 24, 0, 0) + t)
     got = {}
@@ -897,6 +938,23 @@ def g_notify(c):
     check("closing the handle: STATUS_NOTIFY_CLEANUP",
           p is not None and got.get(p[0]) == ST["NOTIFY_CLEANUP"] and
           got.get(mid) == 0, str({k: name(v) for k, v in got.items()}))
+
+    # A watched directory that becomes pending deletion ends the requests
+    # waiting on it with STATUS_DELETE_PENDING (smbtorture notify.rmdir*).
+    guest("mkdir -p %snd/doomed && chmod 777 %snd/doomed" % (share, share))
+    w = c.open("nd\\doomed", disp=OPEN, options=DIRECTORY_FILE,
+               access=LIST, share=SH_ALL)
+    p = pending_notify(c, w, FN)
+    x = c2.open("nd\\doomed", disp=OPEN, options=DIRECTORY_FILE,
+                access=LIST | DELETE, share=SH_ALL)
+    st = c2.setinfo(x, 13, b"\1")
+    c2.close(x)
+    st, _ = completion(c, p)
+    check_st("a watched directory set to delete: STATUS_DELETE_PENDING",
+             st if st is not None else 1, "DELETE_PENDING")
+    c.close(w)
+    check("... and it is gone after the last close",
+          "doomed" not in guest("ls %snd" % share))
 
     # Too much for the client's buffer: enumerate instead.
     guest("cd %snd && for i in 1 2 3 4 5 6 7 8; do touch long-name-$i; "
