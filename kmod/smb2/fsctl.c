@@ -160,15 +160,16 @@ static u32 smbsrv_fsctl_qar(struct smbsrv_fsctl *x)
 	if (smb_range_decode(x->r->in, x->r->in_len, &off, &len) ||
 	    off + len > (u64)LLONG_MAX)
 		return STATUS_INVALID_PARAMETER;
-	if (x->r->max_out < SMB_RANGE_SIZE)
-		return STATUS_BUFFER_TOO_SMALL;
+	/* No room for a range is an error only when there is one. */
 	cap = min_t(u32, x->r->max_out / SMB_RANGE_SIZE, SMBSRV_QAR_MAX);
-	ranges = kvmalloc_array(cap, 2 * sizeof(u64), GFP_KERNEL);
+	ranges = kvmalloc_array(max(cap, 1u), 2 * sizeof(u64), GFP_KERNEL);
 	if (!ranges)
 		return STATUS_INSUFFICIENT_RESOURCES;
 	size = i_size_read(file_inode(filp));
 	end = min(off + len, size);
 	if (off < end && !smbsrv_fsctl_is_sparse(x)) {
+		if (!cap)
+			status = STATUS_BUFFER_TOO_SMALL;
 		ranges[0] = off;
 		ranges[1] = end - off;
 		n = 1;
@@ -181,7 +182,8 @@ static u32 smbsrv_fsctl_qar(struct smbsrv_fsctl *x)
 			if (h < 0 || h > end)
 				h = end;
 			if (n == cap) {
-				status = STATUS_BUFFER_OVERFLOW;
+				status = cap ? STATUS_BUFFER_OVERFLOW :
+					       STATUS_BUFFER_TOO_SMALL;
 				break;
 			}
 			ranges[2 * n] = d;
@@ -189,6 +191,10 @@ static u32 smbsrv_fsctl_qar(struct smbsrv_fsctl *x)
 			n++;
 			off = h;
 		}
+	}
+	if (status == STATUS_BUFFER_TOO_SMALL) {
+		kvfree(ranges);
+		return status;
 	}
 	out = smbsrv_fsctl_out(x, n * SMB_RANGE_SIZE);
 	if (!out) {
@@ -602,6 +608,36 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
 	return smbsrv_vfs_status(err);
 }
 
+/* ---- compression -------------------------------------------------------- */
+
+/*
+ * No compression here: FSCTL_GET_COMPRESSION says COMPRESSION_FORMAT_NONE
+ * and FSCTL_SET_COMPRESSION takes NONE only, as ReFS (and Samba on file
+ * systems without compression) answer.
+ */
+static u32 smbsrv_fsctl_get_compression(struct smbsrv_fsctl *x)
+{
+	u8 *out;
+
+	if (x->r->max_out < 2)
+		return STATUS_INVALID_USER_BUFFER;
+	out = smbsrv_fsctl_out(x, 2);
+	if (!out)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	put_unaligned_le16(0, out);
+	return STATUS_SUCCESS;
+}
+
+static u32 smbsrv_fsctl_set_compression(struct smbsrv_fsctl *x)
+{
+	if (!(x->f->access & FILE_WRITE_DATA))
+		return STATUS_ACCESS_DENIED;
+	if (x->r->in_len < 2)
+		return STATUS_INVALID_PARAMETER;
+	return get_unaligned_le16(x->r->in) ? STATUS_NOT_SUPPORTED :
+					      STATUS_SUCCESS;
+}
+
 /* ---- object ids, network interfaces ------------------------------------- */
 
 /*
@@ -672,12 +708,15 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 	struct smbsrv_fsctl x = { .req = req, .r = r };
 	u32 status;
 
-	/* Those that name no file (3.3.5.15). */
+	/* Those that name no file: FileId all ones (3.3.5.15). */
 	switch (r->ctl_code) {
 	case FSCTL_QUERY_NETWORK_INTERFACE_INFO:
-		return smbsrv_fsctl_netif(req, r);
 	case FSCTL_DFS_GET_REFERRALS:
 	case FSCTL_DFS_GET_REFERRALS_EX:
+		if (memchr_inv(req->body + SMB2_IOCTL_REQ_FILE_ID, 0xff, 16))
+			return STATUS_INVALID_PARAMETER;
+		if (r->ctl_code == FSCTL_QUERY_NETWORK_INTERFACE_INFO)
+			return smbsrv_fsctl_netif(req, r);
 		/* No DFS here, as a Windows server without the role says. */
 		return STATUS_FS_DRIVER_REQUIRED;
 	}
@@ -714,11 +753,20 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 	case FSCTL_CREATE_OR_GET_OBJECT_ID:
 		status = smbsrv_fsctl_object_id(&x);
 		break;
+	case FSCTL_GET_COMPRESSION:
+		status = smbsrv_fsctl_get_compression(&x);
+		break;
+	case FSCTL_SET_COMPRESSION:
+		status = smbsrv_fsctl_set_compression(&x);
+		break;
 	default:
 		/* What the file system does not know (as NTFS answers). */
 		status = STATUS_INVALID_DEVICE_REQUEST;
 		break;
 	}
+	/* One with no output still answers with an IOCTL response body. */
+	if (status == STATUS_SUCCESS && !req->rsp && !smbsrv_fsctl_out(&x, 0))
+		status = STATUS_INSUFFICIENT_RESOURCES;
 	smbsrv_file_put(x.f);
 	return status;
 }

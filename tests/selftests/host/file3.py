@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import files  # noqa: E402
 from files import (CREATE_D, DELETE, DIRECTORY_FILE, NON_DIRECTORY_FILE,  # noqa
                    OPEN_REPARSE_POINT, SYNCHRONIZE,
-                   OPEN, OPEN_IF, READ_ATTRIBUTES,
+                   OPEN, OPEN_IF, OVERWRITE_IF, READ_ATTRIBUTES,
                    READ_DATA, SH_ALL, WRITE_DATA, Client, check, name)
 
 LOCK, CANCEL, TREE_DISCONNECT, LOGOFF, IOCTL = 0x0A, 0x0C, 0x04, 0x02, 0x0B
@@ -48,6 +48,7 @@ ST.update({
     "IO_REPARSE_TAG_NOT_HANDLED": 0xC0000279,
     "NOTIFY_CLEANUP": 0x0000010B,
     "NOTIFY_ENUM_DIR": 0x0000010C,
+    "INVALID_USER_BUFFER": 0xC00000E8,
 })
 files.ST.update(ST)
 
@@ -444,6 +445,7 @@ def g_lock_async(c):
 
 FSCTL = dict(
     NETIF=0x001401fc, DFS=0x00060194, SET_SPARSE=0x000900c4,
+    GET_COMPRESSION=0x0009003c, SET_COMPRESSION=0x0009c040,
     QAR=0x000940cf, ZERO=0x000980c8, RESUME_KEY=0x00140078,
     COPYCHUNK=0x001440f2, COPYCHUNK_WRITE=0x001480f2,
     GET_REPARSE=0x000900a8, SET_REPARSE=0x000900a4, GET_OBJID=0x0009009c,
@@ -507,6 +509,19 @@ def g_ioctl(c):
     check("network interfaces: the address the client reached",
           st == 0 and fam in (2, 0x17), "%s, %d bytes, family %d" % (
               name(st), len(out), fam))
+    check_st("network interfaces on a real FileId (3.3.5.15)",
+             ioctl(c, f, FSCTL["NETIF"])[0], "INVALID_PARAMETER")
+    st, out = ioctl(c, f, FSCTL["GET_COMPRESSION"])
+    check("GET_COMPRESSION: COMPRESSION_FORMAT_NONE",
+          st == 0 and out == b"\0\0", "%s %r" % (name(st), out))
+    check_st("GET_COMPRESSION with no room for the answer",
+             ioctl(c, f, FSCTL["GET_COMPRESSION"], max_out=1)[0],
+             "INVALID_USER_BUFFER")
+    check_st("SET_COMPRESSION to the default format: not supported",
+             ioctl(c, f, FSCTL["SET_COMPRESSION"], b"\1\0")[0],
+             "NOT_SUPPORTED")
+    check_st("SET_COMPRESSION to none",
+             ioctl(c, f, FSCTL["SET_COMPRESSION"], b"\0\0")[0], "SUCCESS")
     st, out = ioctl(c, f, FSCTL["GET_OBJID"])
     st2, out2 = ioctl(c, f, FSCTL["CREATE_OBJID"])
     g = c.open("io.bin", disp=OPEN)
@@ -537,10 +552,21 @@ def g_ioctl(c):
     check_st("allocated ranges: output below one range",
              ioctl(c, f, FSCTL["QAR"], struct.pack("<QQ", 0, M),
                    max_out=8)[0], "BUFFER_TOO_SMALL")
+    e = c.open("empty.bin", disp=OVERWRITE_IF, share=SH_ALL)
+    check_st("allocated ranges of an empty file, no room: none, success",
+             ioctl(c, e, FSCTL["QAR"], struct.pack("<QQ", 0, 1024),
+                   max_out=0)[0], "SUCCESS")
+    c.close(e)
     check_st("zero data: offset beyond BeyondFinalZero",
              ioctl(c, f, FSCTL["ZERO"], struct.pack("<QQ", 10, 5))[0],
              "INVALID_PARAMETER")
     check_st("set sparse", ioctl(c, f, FSCTL["SET_SPARSE"])[0], "SUCCESS")
+    st, d = c.raw(IOCTL, struct.pack("<HHI16sIIIIIIII", 57, 0,
+                                     FSCTL["SET_SPARSE"], f, 120, 1, 0, 0,
+                                     0, 0, 1, 0) + b"\1")
+    check("... with no output, still an IOCTL response body (size 49)",
+          st == 0 and len(d) >= 48 and struct.unpack_from("<H", d)[0] == 49,
+          "%s, %d bytes" % (name(st), len(d)))
     r = c.create("sparse.bin", disp=OPEN)
     check("the sparse attribute is reported",
           r.status == 0 and r.attrs & 0x200, "%s 0x%x" % (
