@@ -608,6 +608,63 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
 	return smbsrv_vfs_status(err);
 }
 
+/* ---- block cloning ------------------------------------------------------ */
+
+/* DUPLICATE_EXTENTS_DATA: source FileId, source and target offsets, count. */
+#define SMBSRV_DUP_EXTENTS_SIZE	40
+
+/*
+ * FSCTL_DUPLICATE_EXTENTS_TO_FILE (MS-FSCC 2.3.8): a block clone from an
+ * open of the same session, where the file system can share blocks
+ * (vfs_clone_file_range: XFS with reflink, Btrfs); STATUS_NOT_SUPPORTED
+ * where it cannot, never a copy that only looks like a clone.
+ */
+static u32 smbsrv_fsctl_dup_extents(struct smbsrv_fsctl *x)
+{
+	const u8 *in = x->r->in;
+	struct smbsrv_file *src;
+	const struct cred *old;
+	u64 soff, doff, len;
+	u32 status = STATUS_SUCCESS;
+	loff_t n;
+
+	if (x->r->in_len < SMBSRV_DUP_EXTENTS_SIZE)
+		return STATUS_INVALID_PARAMETER;
+	if (!smbsrv_fsctl_regular(x))
+		return STATUS_INVALID_PARAMETER;
+	if (!(x->f->access & FILE_WRITE_DATA))
+		return STATUS_ACCESS_DENIED;
+	soff = get_unaligned_le64(in + 16);
+	doff = get_unaligned_le64(in + 24);
+	len = get_unaligned_le64(in + 32);
+	/* Windows answers an unknown source so, not STATUS_FILE_CLOSED. */
+	src = smbsrv_file_lookup_session(x->req->sess, get_unaligned_le64(in),
+					 get_unaligned_le64(in + 8));
+	if (!src)
+		return STATUS_INVALID_HANDLE;
+	if (!(src->access & FILE_READ_DATA))
+		status = STATUS_ACCESS_DENIED;
+	else if (smbsrv_file_is_dir(src) || (src->flags & SMBSRV_FILE_REPARSE))
+		status = STATUS_INVALID_PARAMETER;
+	else if (soff > (u64)LLONG_MAX || doff > (u64)LLONG_MAX ||
+		 len > (u64)LLONG_MAX - max(soff, doff))
+		status = STATUS_INVALID_PARAMETER;
+	if (status || !len)
+		goto out;
+	old = smbsrv_vfs_creds_begin(x->req->tree);
+	n = vfs_clone_file_range(src->filp, soff, x->f->filp, doff, len, 0);
+	smbsrv_vfs_creds_end(old);
+	if (n == -EOPNOTSUPP || n == -EXDEV)
+		status = STATUS_NOT_SUPPORTED;
+	else if (n < 0)
+		status = smbsrv_vfs_status(n);
+	else if (n != len)
+		status = STATUS_IO_DEVICE_ERROR;
+out:
+	smbsrv_file_put(src);
+	return status;
+}
+
 /* ---- compression -------------------------------------------------------- */
 
 /*
@@ -752,6 +809,9 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 	case FSCTL_GET_OBJECT_ID:
 	case FSCTL_CREATE_OR_GET_OBJECT_ID:
 		status = smbsrv_fsctl_object_id(&x);
+		break;
+	case FSCTL_DUPLICATE_EXTENTS_TO_FILE:
+		status = smbsrv_fsctl_dup_extents(&x);
 		break;
 	case FSCTL_GET_COMPRESSION:
 		status = smbsrv_fsctl_get_compression(&x);

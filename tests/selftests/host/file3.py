@@ -49,6 +49,7 @@ ST.update({
     "NOTIFY_CLEANUP": 0x0000010B,
     "NOTIFY_ENUM_DIR": 0x0000010C,
     "INVALID_USER_BUFFER": 0xC00000E8,
+    "INVALID_HANDLE": 0xC0000008,
 })
 files.ST.update(ST)
 
@@ -446,6 +447,7 @@ def g_lock_async(c):
 FSCTL = dict(
     NETIF=0x001401fc, DFS=0x00060194, SET_SPARSE=0x000900c4,
     GET_COMPRESSION=0x0009003c, SET_COMPRESSION=0x0009c040,
+    DUP_EXTENTS=0x00098344,
     QAR=0x000940cf, ZERO=0x000980c8, RESUME_KEY=0x00140078,
     COPYCHUNK=0x001440f2, COPYCHUNK_WRITE=0x001480f2,
     GET_REPARSE=0x000900a8, SET_REPARSE=0x000900a4, GET_OBJID=0x0009009c,
@@ -522,6 +524,25 @@ def g_ioctl(c):
              "NOT_SUPPORTED")
     check_st("SET_COMPRESSION to none",
              ioctl(c, f, FSCTL["SET_COMPRESSION"], b"\0\0")[0], "SUCCESS")
+    # Block cloning: a tmpfs cannot share blocks.
+    g = testfile(c, "clone.bin")
+    dup = FSCTL["DUP_EXTENTS"]
+    check_st("DUPLICATE_EXTENTS on a tmpfs: STATUS_NOT_SUPPORTED",
+             ioctl(c, g, dup, f + struct.pack("<QQQ", 0, 0, 100))[0],
+             "NOT_SUPPORTED")
+    check_st("DUPLICATE_EXTENTS of nothing", ioctl(
+        c, g, dup, f + struct.pack("<QQQ", 0, 0, 0))[0], "SUCCESS")
+    check_st("DUPLICATE_EXTENTS: short input",
+             ioctl(c, g, dup, f + struct.pack("<QQ", 0, 0))[0],
+             "INVALID_PARAMETER")
+    check_st("DUPLICATE_EXTENTS from an unknown FileId",
+             ioctl(c, g, dup, bad + struct.pack("<QQQ", 0, 0, 100))[0],
+             "INVALID_HANDLE")
+    check_st("DUPLICATE_EXTENTS past the largest offset",
+             ioctl(c, g, dup, f + struct.pack("<QQQ", 1 << 62, 0,
+                                               1 << 62))[0],
+             "INVALID_PARAMETER")
+    c.close(g)
     st, out = ioctl(c, f, FSCTL["GET_OBJID"])
     st2, out2 = ioctl(c, f, FSCTL["CREATE_OBJID"])
     g = c.open("io.bin", disp=OPEN)
