@@ -569,9 +569,13 @@ static u32 smbsrv_notify_request(struct smbsrv_req *req, struct smbsrv_file *f,
 					  r->output_length);
 	}
 	if (!smbsrv_req_can_async(req)) {
-		/* Inside a compound nothing can wait: look again later. */
+		/*
+		 * Inside a compound nothing can wait: Windows fails such a
+		 * request with STATUS_INTERNAL_ERROR, the rest of the chain
+		 * goes on (MS-SMB2 <162>; smbtorture compound.interim2).
+		 */
 		mutex_unlock(&w->wmutex);
-		return STATUS_NOTIFY_ENUM_DIR;
+		return STATUS_INTERNAL_ERROR;
 	}
 	wt = kzalloc(sizeof(*wt), GFP_KERNEL);
 	if (!wt) {
