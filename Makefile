@@ -8,6 +8,7 @@
 #   make check   build and run every test; last line "N passed, N failed"
 #   make regen   regenerate netlink code from Documentation/netlink/specs
 #   make lint    checkpatch --strict, sparse, generated-code freshness
+#   make bench   benchmarks in the test VM (never part of make check)
 #   make install [DESTDIR=...]  daemon, CLI, module sources for DKMS,
 #                systemd unit, example configuration, man pages
 
@@ -21,7 +22,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 export KVER
 
 .PHONY: all deps kmod userd run check unit lint regen clean distclean \
-	need-kver vm-initramfs install
+	need-kver vm-initramfs install bench
 
 all: kmod userd
 
@@ -51,6 +52,11 @@ check: deps
 
 unit: userd
 	@$(TOP)/tests/run-all.sh --only unit
+
+# WRITE routing policies vs the in-tree ksmbd (Documentation/benchmarks.md).
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/bench/route.sh
 
 lint: need-kver
 	@$(TOP)/tests/run-all.sh --only lint

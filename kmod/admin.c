@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smbsrv: the netlink commands that look at and act on connections and
- * sessions: session-get and connection-get dumps, kill, knobs-set.
+ * sessions: session-get, connection-get and queue-get dumps, kill,
+ * knobs-set.
  */
 #include <linux/timekeeping.h>
 #include <net/genetlink.h>
@@ -9,6 +10,7 @@
 
 #include "conn.h"
 #include "netlink-gen.h"
+#include "sched.h"
 #include "session.h"
 #include "smbsrv.h"
 
@@ -162,4 +164,47 @@ int smbsrv_nl_kill_doit(struct sk_buff *skb, struct genl_info *info)
 	smbsrv_conn_close(conn);
 	smbsrv_conn_put(conn);
 	return 0;
+}
+
+static int smbsrv_queue_fill(struct sk_buff *skb, enum smbsrv_queue q)
+{
+	struct smbsrv_queue_stats st;
+
+	smbsrv_sched_stats(q, &st);
+	if (nla_put_u32(skb, SMBSRV_A_QUEUE_INDEX, q) ||
+	    nla_put_string(skb, SMBSRV_A_QUEUE_NAME, st.name) ||
+	    nla_put_u32(skb, SMBSRV_A_QUEUE_UNBOUND, st.unbound) ||
+	    nla_put_u64_64bit(skb, SMBSRV_A_QUEUE_QUEUED, st.queued, 0) ||
+	    nla_put_u64_64bit(skb, SMBSRV_A_QUEUE_COMPLETED, st.completed, 0) ||
+	    nla_put_u32(skb, SMBSRV_A_QUEUE_INFLIGHT, st.inflight) ||
+	    nla_put_u32(skb, SMBSRV_A_QUEUE_INFLIGHT_MAX, st.inflight_max) ||
+	    nla_put_u64_64bit(skb, SMBSRV_A_QUEUE_WAIT_NS, st.wait_ns, 0) ||
+	    nla_put_u64_64bit(skb, SMBSRV_A_QUEUE_SENDS, st.sends, 0) ||
+	    nla_put_u64_64bit(skb, SMBSRV_A_QUEUE_RESPONSES, st.responses, 0) ||
+	    nla_put_u64_64bit(skb, SMBSRV_A_QUEUE_BATCHED_SENDS,
+			      st.batched_sends, 0) ||
+	    nla_put_u32(skb, SMBSRV_A_QUEUE_BATCH_MAX, st.batch_max))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* cb->args[0] is the next queue to send. */
+int smbsrv_nl_queue_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned long q;
+	void *hdr;
+
+	for (q = cb->args[0]; q < SMBSRV_NR_QUEUES; q++) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &smbsrv_nl_family,
+				  NLM_F_MULTI, SMBSRV_CMD_QUEUE_GET);
+		if (!hdr || smbsrv_queue_fill(skb, q)) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = q;
+	return skb->len;
 }

@@ -153,7 +153,8 @@ void smbsrv_conn_accept(struct socket *sock)
 	INIT_LIST_HEAD(&conn->pending);
 	INIT_LIST_HEAD(&conn->sessions);
 	INIT_WORK(&conn->close_work, smbsrv_conn_close_work);
-	mutex_init(&conn->send_lock);
+	spin_lock_init(&conn->send_queue_lock);
+	INIT_LIST_HEAD(&conn->send_queue);
 	spin_lock_init(&conn->lock);
 	atomic_set(&conn->inflight, 0);
 	conn->next_async_id = 1;

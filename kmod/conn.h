@@ -69,7 +69,10 @@ struct smbsrv_conn {
 	atomic_t inflight;		/* messages queued or being processed */
 
 	struct work_struct close_work;
-	struct mutex send_lock;		/* one frame on the wire at a time */
+	/* Frames waiting for the sender (send.c); one sender at a time. */
+	spinlock_t send_queue_lock;
+	struct list_head send_queue;
+	bool sending;
 
 	/*
 	 * Protects the sequence window, the pending list and, once written

@@ -181,6 +181,11 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.maxattr	= SMBSRV_A_KILL_CONN_ID,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
+	{
+		.cmd	= SMBSRV_CMD_QUEUE_GET,
+		.dumpit	= smbsrv_nl_queue_get_dumpit,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
+	},
 };
 
 struct genl_family smbsrv_nl_family __ro_after_init = {

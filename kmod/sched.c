@@ -1,13 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smbsrv: request routing.
+ * smbsrv: request routing and its statistics.
+ *
+ * Counters are kept per CPU (no shared cache line is written per message
+ * but the queue's in-flight count) and summed when someone asks.
  */
+#include <linux/atomic.h>
+#include <linux/ktime.h>
+#include <linux/percpu.h>
 #include <linux/workqueue.h>
 
 #include "conn.h"
 #include "sched.h"
+#include "smbsrv.h"
+#include "wire/route.h"
 
-static struct workqueue_struct *smbsrv_wq;
+struct smbsrv_qstat {
+	u64 queued;
+	u64 completed;
+	u64 wait_ns;
+	u64 sends;
+	u64 responses;
+	u64 batched_sends;
+	u32 inflight_max;
+	u32 batch_max;
+};
+
+struct smbsrv_qstats {
+	struct smbsrv_qstat q[SMBSRV_NR_QUEUES];
+};
+
+static DEFINE_PER_CPU(struct smbsrv_qstats, smbsrv_qstats);
+static atomic_t smbsrv_q_inflight[SMBSRV_NR_QUEUES];
+static struct workqueue_struct *smbsrv_wq[SMBSRV_NR_QUEUES];
+
+static const char * const smbsrv_wq_name[SMBSRV_NR_QUEUES] = {
+	[SMBSRV_QUEUE_PERCPU] = "smbsrv",
+	[SMBSRV_QUEUE_UNBOUND] = "smbsrv-unbound",
+};
 
 int smbsrv_sched_init(void)
 {
@@ -16,26 +46,143 @@ int smbsrv_sched_init(void)
 	 * a disk read) lets another run on its CPU.  WQ_MEM_RECLAIM: the
 	 * server must make progress to free memory under writeback.
 	 */
-	smbsrv_wq = alloc_workqueue("smbsrv", WQ_MEM_RECLAIM, 0);
-	return smbsrv_wq ? 0 : -ENOMEM;
+	smbsrv_wq[SMBSRV_QUEUE_PERCPU] =
+		alloc_workqueue(smbsrv_wq_name[SMBSRV_QUEUE_PERCPU],
+				WQ_MEM_RECLAIM, 0);
+	if (!smbsrv_wq[SMBSRV_QUEUE_PERCPU])
+		return -ENOMEM;
+	/*
+	 * Unbound, tunable in sysfs: apply_workqueue_attrs() is not exported,
+	 * so smbsrvd writes affinity_scope ("cpu") and affinity_strict (0)
+	 * there at start-up.  A message then starts on the CPU that queued it
+	 * when that CPU is free, and on another one when it is busy.
+	 */
+	smbsrv_wq[SMBSRV_QUEUE_UNBOUND] =
+		alloc_workqueue(smbsrv_wq_name[SMBSRV_QUEUE_UNBOUND],
+				WQ_UNBOUND | WQ_SYSFS | WQ_MEM_RECLAIM, 0);
+	if (!smbsrv_wq[SMBSRV_QUEUE_UNBOUND]) {
+		destroy_workqueue(smbsrv_wq[SMBSRV_QUEUE_PERCPU]);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void smbsrv_sched_exit(void)
 {
-	destroy_workqueue(smbsrv_wq);
+	destroy_workqueue(smbsrv_wq[SMBSRV_QUEUE_UNBOUND]);
+	destroy_workqueue(smbsrv_wq[SMBSRV_QUEUE_PERCPU]);
 }
 
 void smbsrv_sched_recv(struct smbsrv_conn *conn)
 {
-	queue_work(smbsrv_wq, &conn->recv_work);
-}
-
-void smbsrv_sched_msg(struct smbsrv_conn *conn, struct work_struct *work)
-{
-	queue_work(smbsrv_wq, work);
+	queue_work(smbsrv_wq[SMBSRV_QUEUE_PERCPU], &conn->recv_work);
 }
 
 void smbsrv_sched_other(struct work_struct *work)
 {
-	queue_work(smbsrv_wq, work);
+	queue_work(smbsrv_wq[SMBSRV_QUEUE_PERCPU], work);
+}
+
+static void smbsrv_sched_run(struct work_struct *work)
+{
+	struct smbsrv_sched_work *sw =
+		container_of(work, struct smbsrv_sched_work, work);
+	u8 q = sw->queue;
+
+	this_cpu_add(smbsrv_qstats.q[q].wait_ns,
+		     ktime_get_ns() - sw->queued_ns);
+	sw->func(work);		/* may free sw */
+	atomic_dec(&smbsrv_q_inflight[q]);
+	this_cpu_inc(smbsrv_qstats.q[q].completed);
+}
+
+void smbsrv_sched_work_init(struct smbsrv_sched_work *sw, work_func_t func)
+{
+	INIT_WORK(&sw->work, smbsrv_sched_run);
+	sw->func = func;
+}
+
+/* Which queue runs this message. */
+static enum smbsrv_queue smbsrv_route(struct smbsrv_conn *conn,
+				      const u8 *msg, u32 len)
+{
+	u32 policy = READ_ONCE(smbsrv_server.knobs.route_policy);
+	struct smb2_route_info ri;
+
+	if (policy == SMBSRV_ROUTE_POLICY_PERCPU)
+		return SMBSRV_QUEUE_PERCPU;
+	/*
+	 * Only a plain single WRITE is eligible.  Everything else stays
+	 * local: compounds, whose requests depend on each other; encrypted
+	 * messages, whose command is known only after decryption in the
+	 * worker; session setup with its preauth hash.  Every session is
+	 * single-channel (binding is refused), so no WRITE of a session
+	 * arrives on two connections.
+	 */
+	smb2_route_peek(msg, len, &ri);
+	if (!ri.write)
+		return SMBSRV_QUEUE_PERCPU;
+	if (policy == SMBSRV_ROUTE_POLICY_UNBOUND)
+		return SMBSRV_QUEUE_UNBOUND;
+	if (policy == SMBSRV_ROUTE_POLICY_ADAPTIVE &&
+	    smb2_route_adaptive(&ri, atomic_read(&conn->inflight)))
+		return SMBSRV_QUEUE_UNBOUND;
+	return SMBSRV_QUEUE_PERCPU;
+}
+
+void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
+		      const u8 *msg, u32 len)
+{
+	enum smbsrv_queue q = smbsrv_route(conn, msg, len);
+	struct smbsrv_qstat *st;
+	u32 n;
+
+	sw->queue = q;
+	sw->queued_ns = ktime_get_ns();
+	n = atomic_inc_return(&smbsrv_q_inflight[q]);
+	st = &get_cpu_ptr(&smbsrv_qstats)->q[q];
+	st->queued++;
+	if (n > st->inflight_max)
+		st->inflight_max = n;
+	put_cpu_ptr(&smbsrv_qstats);
+	queue_work(smbsrv_wq[q], &sw->work);
+}
+
+void smbsrv_sched_count_send(u8 q, unsigned int frames)
+{
+	struct smbsrv_qstat *st;
+
+	if (q >= SMBSRV_NR_QUEUES || !frames)
+		return;
+	st = &get_cpu_ptr(&smbsrv_qstats)->q[q];
+	st->sends++;
+	st->responses += frames;
+	if (frames > 1)
+		st->batched_sends++;
+	if (frames > st->batch_max)
+		st->batch_max = frames;
+	put_cpu_ptr(&smbsrv_qstats);
+}
+
+void smbsrv_sched_stats(enum smbsrv_queue q, struct smbsrv_queue_stats *st)
+{
+	const struct smbsrv_qstat *c;
+	int cpu;
+
+	memset(st, 0, sizeof(*st));
+	st->name = smbsrv_wq_name[q];
+	st->unbound = q == SMBSRV_QUEUE_UNBOUND;
+	st->inflight = max(atomic_read(&smbsrv_q_inflight[q]), 0);
+	for_each_possible_cpu(cpu) {
+		c = &per_cpu_ptr(&smbsrv_qstats, cpu)->q[q];
+		st->queued += READ_ONCE(c->queued);
+		st->completed += READ_ONCE(c->completed);
+		st->wait_ns += READ_ONCE(c->wait_ns);
+		st->sends += READ_ONCE(c->sends);
+		st->responses += READ_ONCE(c->responses);
+		st->batched_sends += READ_ONCE(c->batched_sends);
+		st->inflight_max = max(st->inflight_max,
+				       READ_ONCE(c->inflight_max));
+		st->batch_max = max(st->batch_max, READ_ONCE(c->batch_max));
+	}
 }

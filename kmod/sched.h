@@ -1,27 +1,76 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smbsrv: which workqueue runs what.
+ * smbsrv: which workqueue runs what, and the per-queue statistics.
  *
- * Every decision about where receive work and requests run is made here,
- * so that routing policies (per-CPU, CPU-scoped unbound, inline) change
- * one file.  Today: one per-CPU bound workqueue; a request runs on the
- * CPU whose softirq saw its bytes arrive.
+ * Every decision about where receive work and requests run is made here.
+ * Two request queues: the per-CPU bound workqueue "smbsrv" (a message runs
+ * on the CPU whose softirq saw it arrive) and the unbound workqueue
+ * "smbsrv-unbound" (WQ_SYSFS; the daemon sets its affinity scope to "cpu",
+ * non-strict).  The route-policy knob says which received messages may go
+ * to the unbound one (Documentation/design.md, "Request routing"); it is
+ * read for every message, so changing it at run time is safe: a message
+ * stays on the queue it was put on, and both queues live as long as the
+ * module.
  */
 #ifndef _SMBSRV_SCHED_H
 #define _SMBSRV_SCHED_H
 
+#include <linux/types.h>
 #include <linux/workqueue.h>
 
 struct smbsrv_conn;
+
+enum smbsrv_queue {
+	SMBSRV_QUEUE_PERCPU,
+	SMBSRV_QUEUE_UNBOUND,
+	SMBSRV_NR_QUEUES,
+};
+
+/* A received message's work: run and counted by the scheduler. */
+struct smbsrv_sched_work {
+	struct work_struct work;
+	work_func_t func;
+	u64 queued_ns;
+	u8 queue;			/* enum smbsrv_queue */
+};
+
+/* One queue's counters, summed over the CPUs. */
+struct smbsrv_queue_stats {
+	const char *name;		/* the workqueue's name */
+	bool unbound;			/* in /sys/devices/virtual/workqueue */
+	u64 queued;			/* messages queued */
+	u64 completed;			/* messages finished */
+	u64 wait_ns;			/* time from queueing to start, summed */
+	u32 inflight;			/* queued or running now */
+	u32 inflight_max;		/* most ever seen at queueing time */
+	u64 sends;			/* socket writes by its workers */
+	u64 responses;			/* frames in them */
+	u64 batched_sends;		/* writes carrying more than one frame */
+	u32 batch_max;			/* most frames in one write */
+};
 
 int smbsrv_sched_init(void);
 void smbsrv_sched_exit(void);
 
 /* Queue the connection's receive work. */
 void smbsrv_sched_recv(struct smbsrv_conn *conn);
-/* Queue the processing of a received message. */
-void smbsrv_sched_msg(struct smbsrv_conn *conn, struct work_struct *work);
+
+void smbsrv_sched_work_init(struct smbsrv_sched_work *sw, work_func_t func);
+/*
+ * Queue the processing of the received message @msg (@len bytes, owned by
+ * the work's owner) on the queue the route policy picks for it.
+ * sw->func then runs with &sw->work and may free it.
+ */
+void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
+		      const u8 *msg, u32 len);
+
 /* Queue other per-connection work (async completions, teardown steps). */
 void smbsrv_sched_other(struct work_struct *work);
+
+/* A worker of queue @q wrote @frames response frames in one go. */
+void smbsrv_sched_count_send(u8 q, unsigned int frames);
+
+/* The counters of queue @q (< SMBSRV_NR_QUEUES). */
+void smbsrv_sched_stats(enum smbsrv_queue q, struct smbsrv_queue_stats *st);
 
 #endif /* _SMBSRV_SCHED_H */

@@ -2,45 +2,146 @@
 /*
  * smbsrv: sending whole frames.
  *
- * One frame at a time per connection, under the send lock.  The socket is
- * blocking with a send timeout (the frame-timeout knob), so a frame is
- * either sent completely, or the send failed (timeout, reset, shutdown)
- * and the connection is closed: a client never sees half a frame followed
- * by another one.
+ * A worker with a response puts its frame on the connection's send queue.
+ * If nobody is sending, it becomes the sender: it takes up to
+ * response-batch frames from the head of the queue (its own first) and
+ * writes them to the socket back to back, all but the last with MSG_MORE
+ * so that TCP pushes once.  Then it hands the sender's role to the owner
+ * of the next queued frame, if any, and returns.  Everybody else sleeps
+ * until a sender has written their frame.  A frame's memory therefore
+ * stays its owner's, and no worker sends more than one batch.
+ *
+ * Frames go out in the order they were queued.  The socket is blocking
+ * with a send timeout (the frame-timeout knob), so a frame is either sent
+ * completely, or the send failed (timeout, reset, shutdown) and the
+ * connection is closed, failing every frame still queued: a client never
+ * sees half a frame followed by another one.
  */
-#include <linux/mutex.h>
+#include <linux/completion.h>
+#include <linux/list.h>
 #include <linux/net.h>
 #include <linux/socket.h>
+#include <linux/spinlock.h>
 
 #include "conn.h"
+#include "sched.h"
 #include "send.h"
+#include "smbsrv.h"
 #include "wire/pdu.h"
 
-int smbsrv_send_frame(struct smbsrv_conn *conn, struct kvec *iov,
+struct smbsrv_send {
+	struct list_head node;		/* conn->send_queue */
+	struct kvec *iov;
+	unsigned int n;
+	size_t len;			/* with the transport header */
+	u8 queue;
+	int err;
+	bool done;			/* sent, or failed: err says */
+	struct completion wake;		/* done, or now the sender */
+};
+
+/* Write one frame; false when the connection must go. */
+static bool smbsrv_send_one(struct smbsrv_conn *conn, struct smbsrv_send *s,
+			    bool more)
+{
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0) };
+	int sent;
+
+	sent = kernel_sendmsg(conn->sock, &msg, s->iov, s->n, s->len);
+	if (sent == s->len)
+		return true;
+	pr_info_ratelimited("smbsrv: %s: send failed (%d of %zu bytes), disconnecting\n",
+			    conn->addr, sent, s->len);
+	s->err = sent < 0 ? sent : -EIO;
+	return false;
+}
+
+/*
+ * The sender's turn, @me first in the queue: write one batch, finish its
+ * frames, pass the role on.
+ */
+static void smbsrv_send_batch(struct smbsrv_conn *conn, struct smbsrv_send *me)
+{
+	u32 max = max(READ_ONCE(smbsrv_server.knobs.response_batch), 1U);
+	struct smbsrv_send *s, *tmp, *next = NULL;
+	unsigned int frames = 0;
+	LIST_HEAD(batch);
+	int err = 0;
+
+	spin_lock(&conn->send_queue_lock);
+	list_for_each_entry_safe(s, tmp, &conn->send_queue, node) {
+		if (frames == max)
+			break;
+		list_move_tail(&s->node, &batch);
+		frames++;
+	}
+	spin_unlock(&conn->send_queue_lock);
+
+	if (smbsrv_conn_closing(conn))
+		err = -ENOTCONN;
+	list_for_each_entry(s, &batch, node) {
+		if (err) {
+			s->err = err;
+			continue;
+		}
+		s->err = 0;
+		if (!smbsrv_send_one(conn, s, !list_is_last(&s->node, &batch)))
+			err = s->err;
+	}
+	if (err && err != -ENOTCONN)
+		smbsrv_conn_close(conn);
+	else if (!err)
+		smbsrv_sched_count_send(me->queue, frames);
+
+	list_for_each_entry_safe(s, tmp, &batch, node) {
+		list_del(&s->node);
+		s->done = true;
+		if (s != me)
+			complete(&s->wake);	/* s may be gone after this */
+	}
+
+	spin_lock(&conn->send_queue_lock);
+	if (list_empty(&conn->send_queue))
+		conn->sending = false;
+	else
+		next = list_first_entry(&conn->send_queue, struct smbsrv_send,
+					node);
+	spin_unlock(&conn->send_queue_lock);
+	if (next)
+		complete(&next->wake);		/* not done: its turn to send */
+}
+
+int smbsrv_send_frame(struct smbsrv_conn *conn, u8 queue, struct kvec *iov,
 		      unsigned int n, u32 len)
 {
-	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+	struct smbsrv_send me = {
+		.iov = iov,
+		.n = n,
+		.len = len + SMB2_FRAME_HDR_SIZE,
+		.queue = queue,
+	};
 	u8 hdr[SMB2_FRAME_HDR_SIZE];
-	int sent;
+	bool wait;
 
 	if (len > SMB2_FRAME_MAX)
 		return -EMSGSIZE;
 	smb2_frame_encode(hdr, len);
 	iov[0].iov_base = hdr;
 	iov[0].iov_len = sizeof(hdr);
+	init_completion(&me.wake);
 
-	mutex_lock(&conn->send_lock);
-	if (smbsrv_conn_closing(conn)) {
-		mutex_unlock(&conn->send_lock);
-		return -ENOTCONN;
+	spin_lock(&conn->send_queue_lock);
+	list_add_tail(&me.node, &conn->send_queue);
+	wait = conn->sending;
+	conn->sending = true;
+	spin_unlock(&conn->send_queue_lock);
+
+	if (wait) {
+		/* A sender writes this frame, or makes us the sender. */
+		wait_for_completion(&me.wake);
+		if (me.done)
+			return me.err;
 	}
-	sent = kernel_sendmsg(conn->sock, &msg, iov, n, len + sizeof(hdr));
-	mutex_unlock(&conn->send_lock);
-
-	if (sent == len + sizeof(hdr))
-		return 0;
-	pr_info_ratelimited("smbsrv: %s: send failed (%d of %zu bytes), disconnecting\n",
-			    conn->addr, sent, len + sizeof(hdr));
-	smbsrv_conn_close(conn);
-	return sent < 0 ? sent : -EIO;
+	smbsrv_send_batch(conn, &me);
+	return me.err;
 }

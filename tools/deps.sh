@@ -29,7 +29,7 @@ pkgs_kernel=(
 pkgs_vm=(
 	qemu-system-x86 busybox-static iproute2
 	cifs-utils smbclient samba-testsuite python3-samba fio python3-impacket
-	ksmbd-tools
+	ksmbd-tools dbench
 )
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")
 

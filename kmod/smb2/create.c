@@ -20,12 +20,15 @@
 #include <linux/xattr.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../conn.h"
 #include "../file.h"
 #include "../session.h"
 #include "../upcall.h"
 #include "../vfs.h"
 #include "../wire/create.h"
 #include "../wire/fscc.h"
+#include "../wire/fsctl.h"
+#include "../wire/info.h"
 #include "../wire/name.h"
 #include "notify.h"
 #include "pipe.h"
@@ -264,6 +267,47 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
 	return STATUS_SUCCESS;
 }
 
+/*
+ * A symlink met as the last component, without FILE_OPEN_REPARSE_POINT, on
+ * a share that does not follow symlinks: STATUS_STOPPED_ON_SYMLINK carrying
+ * its target (MS-SMB2 3.3.5.9, 2.2.2.2.1), as Windows answers, so that the
+ * client resolves it itself.  The server never follows it.
+ */
+static u32 smbsrv_create_stopped_on_symlink(struct smbsrv_req *req,
+					    struct dentry *dentry)
+{
+	DEFINE_DELAYED_CALL(done);
+	const char *target;
+	u32 status = STATUS_STOPPED_ON_SYMLINK, cap;
+	u8 *data, *body;
+	int n;
+
+	target = vfs_get_link(dentry, &done);
+	if (IS_ERR(target))
+		return smbsrv_vfs_status(PTR_ERR(target));
+	/* Two UTF-16 names of at most two bytes per byte, and the header. */
+	cap = 32 + 4 * strlen(target);
+	data = kmalloc(cap, GFP_KERNEL);
+	n = data ? smb_symlink_error_encode(data, cap, target, strlen(target),
+					   target[0] != '/', 0) : -ENOMEM;
+	do_delayed_call(&done);
+	if (n < 0) {
+		kfree(data);
+		/* A target SMB cannot carry: refused as before. */
+		return n == -ENOMEM ? STATUS_INSUFFICIENT_RESOURCES :
+				      STATUS_ACCESS_DENIED;
+	}
+	body = smbsrv_rsp_body(req, smb2_error_data_size(n));
+	if (body)
+		req->rsp_len = SMB2_HDR_SIZE +
+			smb2_error_data_encode(body, req->conn->dialect ==
+					       SMB2_DIALECT_311, data, n);
+	else
+		status = STATUS_INSUFFICIENT_RESOURCES;
+	kfree(data);
+	return status;
+}
+
 /* Find or make the object; c->obj is set on success. */
 static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 				struct smbsrv_create *c)
@@ -288,6 +332,11 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 	}
 	follow = d_is_symlink(lk.dentry) &&
 		 !(c->r.options & FILE_OPEN_REPARSE_POINT);
+	if (follow && !(tree->share_flags & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS)) {
+		status = smbsrv_create_stopped_on_symlink(req, lk.dentry);
+		smbsrv_vfs_lookup_end(&lk);
+		return status;
+	}
 	if (!follow) {
 		c->obj.mnt = mntget(lk.parent.mnt);
 		c->obj.dentry = dget(lk.dentry);
@@ -295,8 +344,6 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 	smbsrv_vfs_lookup_end(&lk);
 	if (follow) {
 		/* Only where the share follows symlinks, beneath the root. */
-		if (!(tree->share_flags & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS))
-			return STATUS_ACCESS_DENIED;
 		err = smbsrv_vfs_resolve(tree, c->path, &c->obj);
 		if (err)
 			return smbsrv_vfs_status(err);

@@ -23,7 +23,7 @@
 #include "smb2.h"
 
 struct smbsrv_msg {
-	struct work_struct work;
+	struct smbsrv_sched_work sw;	/* sw.queue: where it runs */
 	struct smbsrv_conn *conn;
 	u8 *buf;
 	u32 len;
@@ -413,9 +413,10 @@ static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
 		n++;
 	}
 	if (crypt)
-		err = smbsrv_encrypt_send(msg->conn, crypt, iov, n, len);
+		err = smbsrv_encrypt_send(msg->conn, msg->sw.queue, crypt,
+					  iov, n, len);
 	else
-		err = smbsrv_send_frame(msg->conn, iov, n, len);
+		err = smbsrv_send_frame(msg->conn, msg->sw.queue, iov, n, len);
 	ok = !err || err == -ENOTCONN;
 out:
 	kfree(iov);
@@ -500,9 +501,10 @@ static void smbsrv_req_send_final(struct smbsrv_req *req)
 	iov[1].iov_base = req->rsp;
 	iov[1].iov_len = req->rsp_len;
 	if (crypt)
-		smbsrv_encrypt_send(conn, crypt, iov, 2, req->rsp_len);
+		smbsrv_encrypt_send(conn, req->queue, crypt, iov, 2,
+				    req->rsp_len);
 	else
-		smbsrv_send_frame(conn, iov, 2, req->rsp_len);
+		smbsrv_send_frame(conn, req->queue, iov, 2, req->rsp_len);
 out:
 	smbsrv_req_put(req);
 }
@@ -612,6 +614,7 @@ static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		smbsrv_conn_get(conn);
 		req->conn = conn;
 		req->msg = msg;
+		req->queue = msg->sw.queue;
 		INIT_LIST_HEAD(&req->pending);
 		req->pdu = m + off;
 		req->pdu_len = n;
@@ -625,8 +628,14 @@ static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		req->status = smbsrv_req_run(req, prev);
 		if (req->status == SMBSRV_DISCONNECT)
 			goto drop;
+		/*
+		 * A symlink the client must resolve ends the chain too (a
+		 * warning, but no open): the cifs client reads the status of
+		 * the chain's last response.
+		 */
 		if (req->hdr.command == SMB2_CREATE)
-			msg->create_err = smbsrv_status_error(req->status) ?
+			msg->create_err = smbsrv_status_error(req->status) ||
+					  req->status == STATUS_STOPPED_ON_SYMLINK ?
 					  req->status : 0;
 		if (req->hdr.command == SMB2_CANCEL) {
 			/* CANCEL has no response. */
@@ -670,7 +679,8 @@ static void smbsrv_msg_free(struct smbsrv_msg *msg)
 
 static void smbsrv_msg_work(struct work_struct *work)
 {
-	struct smbsrv_msg *msg = container_of(work, struct smbsrv_msg, work);
+	struct smbsrv_msg *msg = container_of(work, struct smbsrv_msg,
+					      sw.work);
 	struct smbsrv_conn *conn = msg->conn;
 	u8 *m = msg->buf;
 	u32 len = msg->len, proto;
@@ -712,13 +722,13 @@ int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len)
 	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	INIT_WORK(&msg->work, smbsrv_msg_work);
+	smbsrv_sched_work_init(&msg->sw, smbsrv_msg_work);
 	INIT_LIST_HEAD(&msg->reqs);
 	smbsrv_conn_get(conn);
 	msg->conn = conn;
 	msg->buf = buf;
 	msg->len = len;
 	atomic_inc(&conn->inflight);
-	smbsrv_sched_msg(conn, &msg->work);
+	smbsrv_sched_msg(conn, &msg->sw, buf, len);
 	return 0;
 }

@@ -824,7 +824,11 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 		status = STATUS_INVALID_DEVICE_REQUEST;
 		break;
 	}
-	/* One with no output still answers with an IOCTL response body. */
+	/*
+	 * Success with no output (SET_SPARSE, SET_ZERO_DATA, ...) is still an
+	 * IOCTL response (3.3.5.15), not the error body: the cifs client
+	 * refuses the latter and fails fallocate(PUNCH_HOLE) with EIO.
+	 */
 	if (status == STATUS_SUCCESS && !req->rsp && !smbsrv_fsctl_out(&x, 0))
 		status = STATUS_INSUFFICIENT_RESOURCES;
 	smbsrv_file_put(x.f);

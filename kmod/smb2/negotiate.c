@@ -7,6 +7,7 @@
 #include <linux/timekeeping.h>
 
 #include "../conn.h"
+#include "../sched.h"
 #include "../send.h"
 #include "../smbsrv.h"
 #include "../wire/negotiate.h"
@@ -293,7 +294,8 @@ void smbsrv_smb1_negotiate(struct smbsrv_conn *conn, const u8 *buf, u32 len)
 	smb2_hdr_encode_rsp(rsp, &hdr, STATUS_SUCCESS, 1, 0, 0);
 	iov[1].iov_base = rsp;
 	iov[1].iov_len = SMB2_HDR_SIZE + size;
-	err = smbsrv_send_frame(conn, iov, 2, iov[1].iov_len);
+	err = smbsrv_send_frame(conn, SMBSRV_QUEUE_PERCPU, iov, 2,
+				iov[1].iov_len);
 	kvfree(rsp);
 	if (err)
 		return;

@@ -134,8 +134,9 @@ int smbsrv_decrypt_msg(struct smbsrv_conn *conn, u8 *buf, u32 len,
 	return 0;
 }
 
-int smbsrv_encrypt_send(struct smbsrv_conn *conn, struct smbsrv_session *sess,
-			struct kvec *iov, unsigned int n, u32 len)
+int smbsrv_encrypt_send(struct smbsrv_conn *conn, u8 queue,
+			struct smbsrv_session *sess, struct kvec *iov,
+			unsigned int n, u32 len)
 {
 	struct kvec *tiov;
 	u8 *tf;
@@ -160,7 +161,7 @@ int smbsrv_encrypt_send(struct smbsrv_conn *conn, struct smbsrv_session *sess,
 
 	err = smbsrv_encrypt(sess->encryptor, tiov + 1, n, NULL);
 	if (!err)
-		err = smbsrv_send_frame(conn, tiov, n + 1,
+		err = smbsrv_send_frame(conn, queue, tiov, n + 1,
 					len + SMB2_TRANSFORM_HDR_SIZE);
 out:
 	kfree(tiov);

@@ -37,9 +37,10 @@ int smbsrv_decrypt_msg(struct smbsrv_conn *conn, u8 *buf, u32 len,
 		       u32 *plain_len);
 /*
  * Encrypt the message in iov[1..n-1] (@len bytes) for @sess and send it
- * as one TRANSFORM frame.
+ * as one TRANSFORM frame (@queue: see smbsrv_send_frame()).
  */
-int smbsrv_encrypt_send(struct smbsrv_conn *conn, struct smbsrv_session *sess,
-			struct kvec *iov, unsigned int n, u32 len);
+int smbsrv_encrypt_send(struct smbsrv_conn *conn, u8 queue,
+			struct smbsrv_session *sess, struct kvec *iov,
+			unsigned int n, u32 len);
 
 #endif /* _SMBSRV_SMB2_SIGN_H */

@@ -44,6 +44,7 @@ struct smbsrv_req {
 	struct list_head node;		/* in the message's response list */
 	refcount_t ref;			/* > 1 only while CANCEL holds it */
 	u32 charge;			/* credits this request consumed */
+	u8 queue;			/* enum smbsrv_queue it came through */
 
 	/* The request PDU: header and body, inside the message buffer. */
 	struct smb2_hdr hdr;

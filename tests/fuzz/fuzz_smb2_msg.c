@@ -13,6 +13,7 @@
 #include "negotiate.h"
 #include "ntstatus.h"
 #include "pdu.h"
+#include "route.h"
 #include "utf16.h"
 
 static void one_pdu(const u8 *pdu, u32 len, const struct smb2_hdr *h)
@@ -88,6 +89,7 @@ static void negotiate_rsp(const u8 *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct smb2_transform t;
+	struct smb2_route_info ri;
 	struct smb2_hdr h;
 	bool s2002, sany;
 	u32 off = 0, len = (u32)size, flen;
@@ -106,6 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		smb2_frame_decode(msg, &flen);
 	smb1_negotiate_scan(msg, len, &s2002, &sany);
 	smb2_transform_decode(msg, len, &t);
+	smb2_route_peek(msg, len, &ri);
+	smb2_route_adaptive(&ri, len);
 	while (off < len) {
 		n = smb2_hdr_decode(msg + off, len - off, &h);
 		if (n < 0)

@@ -21,6 +21,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string not_supported = "is accepted but not supported yet";
+// Knobs smbsrv.ko does not apply yet: this list shrinks as the module grows.
+const std::string not_in_effect = "is accepted but not yet in effect";
 
 std::vector<std::string> read_expect(const fs::path &p)
 {
@@ -52,7 +54,8 @@ TEST_CASE("every corpus file reports exactly the expected problems")
 		std::string prefix = dir.string() + "/";
 		for (const auto &x : d.all()) {
 			std::string m = x.str();
-			if (m.find(not_supported) != std::string::npos)
+			if (m.find(not_supported) != std::string::npos ||
+			    m.find(not_in_effect) != std::string::npos)
 				continue;
 			if (m.starts_with(prefix))
 				m.erase(0, prefix.size());

@@ -175,3 +175,48 @@ TEST_CASE("smbsrvctl set: only the knob asked for is sent")
 	CHECK(find_knob("smb2_max_read")->attr == SMBSRV_A_KNOBS_SMB2_MAX_READ);
 	CHECK(find_knob("nonsense") == nullptr);
 }
+
+TEST_CASE("smbsrvctl stats: the queue dump, every attribute read")
+{
+	Module m;
+	KMsg a(SMBSRV_CMD_QUEUE_GET), b(SMBSRV_CMD_QUEUE_GET);
+	a.u32(SMBSRV_A_QUEUE_INDEX, 0)
+		.str(SMBSRV_A_QUEUE_NAME, "smbsrv")
+		.u32(SMBSRV_A_QUEUE_UNBOUND, 0)
+		.u64(SMBSRV_A_QUEUE_QUEUED, 1ULL << 40)
+		.u64(SMBSRV_A_QUEUE_COMPLETED, (1ULL << 40) - 3)
+		.u32(SMBSRV_A_QUEUE_INFLIGHT, 3)
+		.u32(SMBSRV_A_QUEUE_INFLIGHT_MAX, 17)
+		.u64(SMBSRV_A_QUEUE_WAIT_NS, 123456789)
+		.u64(SMBSRV_A_QUEUE_SENDS, 900)
+		.u64(SMBSRV_A_QUEUE_RESPONSES, 1000)
+		.u64(SMBSRV_A_QUEUE_BATCHED_SENDS, 40)
+		.u32(SMBSRV_A_QUEUE_BATCH_MAX, 6);
+	b.u32(SMBSRV_A_QUEUE_INDEX, 1)
+		.str(SMBSRV_A_QUEUE_NAME, "smbsrv-unbound")
+		.u32(SMBSRV_A_QUEUE_UNBOUND, 1);
+	m.sock->on_send = [&](ByteView req, FakeSocket &k) { dump_answer(k, req, {&a, &b}); };
+	auto list = list_queues(*m.nl);
+
+	REQUIRE(m.sock->sent.size() == 1);
+	Sent s(m.sock->sent[0], SMBSRV_A_QUEUE_MAX);
+	CHECK(s.cmd == SMBSRV_CMD_QUEUE_GET);
+	CHECK((s.flags & NLM_F_DUMP) == NLM_F_DUMP);
+	REQUIRE(list.size() == 2);
+	CHECK(list[0].index == 0);
+	CHECK(list[0].name == "smbsrv");
+	CHECK_FALSE(list[0].unbound);
+	CHECK(list[0].queued == 1ULL << 40);
+	CHECK(list[0].completed == (1ULL << 40) - 3);
+	CHECK(list[0].inflight == 3);
+	CHECK(list[0].inflight_max == 17);
+	CHECK(list[0].wait_ns == 123456789);
+	CHECK(list[0].sends == 900);
+	CHECK(list[0].responses == 1000);
+	CHECK(list[0].batched_sends == 40);
+	CHECK(list[0].batch_max == 6);
+	CHECK(list[1].index == 1);
+	CHECK(list[1].name == "smbsrv-unbound");
+	CHECK(list[1].unbound);
+	CHECK(list[1].queued == 0);
+}

@@ -115,3 +115,71 @@ TEST_CASE("host rules: the module refuses malformed arrays", "[hosts]")
 	CHECK(smb_host_rules_check(many.data(), static_cast<u32>(many.size())) == -EINVAL);
 	CHECK(smb_host_rules_check(nullptr, 0) == 0);
 }
+
+TEST_CASE("host names resolve at load; what cannot match is reported with file:line",
+	  "[hosts]")
+{
+	set_host_resolver([](const std::string &name) -> std::vector<std::string> {
+		if (name == "fileserver")
+			return {"192.0.2.7", "2001:db8::7"};
+		return {};
+	});
+	Diagnostics d;
+	Config c = build_config(parse_conf_text("[global]\n hosts deny = 10.0.0.0/8 fileserver\n"
+						"[s]\n path = /srv\n hosts allow = 10.1.2.0/33 "
+						"ALL EXCEPT fd00::/8 nas.example.org\n"
+						"[t]\n path = /srv\n hosts allow = nas\n",
+						"t.conf", d),
+				d);
+	set_host_resolver(nullptr);
+	auto m = d.all();
+	REQUIRE(m.size() == 3);
+	CHECK(m[0].str() == "t.conf:5: warning: hosts allow: '10.1.2.0/33' is not an "
+			    "address or network");
+	CHECK(m[1].str() == "t.conf:5: warning: hosts allow: 'nas.example.org' does not "
+			    "resolve to an address; it matches nothing");
+	CHECK(m[2].str() == "t.conf:8: warning: hosts allow: 'nas' does not resolve to an "
+			    "address; it matches nothing");
+	CHECK_FALSE(d.has_errors());
+
+	// The name's addresses are in the lists, for the daemon and the module.
+	const ShareConfig *s = c.share("s");
+	REQUIRE(s != nullptr);
+	CHECK(s->params.str("hosts deny") == "10.0.0.0/8 192.0.2.7 2001:db8::7");
+	CHECK(s->params.str("hosts allow") == "10.1.2.0/33 ALL EXCEPT fd00::/8 nas.example.org");
+	CHECK_FALSE(host_list_matches(s->params.list("hosts allow"), "fd00::1"));
+	CHECK(host_list_matches(s->params.list("hosts allow"), "198.51.100.1"));
+	CHECK(host_allowed({}, s->params.list("hosts deny"), "192.0.2.8"));
+	CHECK_FALSE(host_allowed({}, s->params.list("hosts deny"), "192.0.2.7"));
+	CHECK_FALSE(host_allowed({}, s->params.list("hosts deny"), "2001:db8::7"));
+	auto rules = c.knobs.host_rules;
+	CHECK(smb_host_rules_check(rules.data(), static_cast<u32>(rules.size())) == 0);
+	CHECK(module_allows(rules, "10.9.9.9") == false);
+	CHECK(module_allows(rules, "192.0.2.7") == false);
+	CHECK(module_allows(rules, "192.0.2.8") == true);
+
+	// A list of nothing but a dead name lets nobody in; it does not
+	// become an empty list that would let everybody in.
+	const ShareConfig *t = c.share("t");
+	REQUIRE(t != nullptr);
+	CHECK(t->params.str("hosts allow") == "nas");
+	CHECK_FALSE(host_allowed(t->params.list("hosts allow"), {}, "10.0.2.2"));
+}
+
+TEST_CASE("the default resolver: localhost stays a range, numeric names parse", "[hosts]")
+{
+	CHECK(is_host_name("nas"));
+	CHECK(is_host_name("nas-1.example.org"));
+	CHECK_FALSE(is_host_name("10.0.0"));
+	CHECK_FALSE(is_host_name("10.0.0.0/33"));
+	CHECK_FALSE(is_host_name(".example.org"));
+	CHECK_FALSE(is_host_name("ALL"));
+	std::vector<std::string> problems;
+	// getaddrinfo answers numeric hosts itself, without any resolver.
+	auto l = resolve_host_names({"localhost", "EXCEPT", "127.0.0.2"}, &problems);
+	CHECK(problems.empty());
+	CHECK(l == std::vector<std::string>{"localhost", "EXCEPT", "127.0.0.2"});
+	l = resolve_host_names({"host.invalid"}, &problems);
+	CHECK(l == std::vector<std::string>{"host.invalid"});
+	CHECK(problems.size() == 1);
+}

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "fake_accounts.hpp"
 #include "params.hpp"
 #include "rpc/dcerpc.hpp"
 #include "rpc/ndr.hpp"
@@ -340,10 +341,21 @@ TEST_CASE("rpc: the daemon's pipes: admins are IPC$'s admin users")
 					       without_assoc_group(e.out);
 		return same;
 	};
-	CHECK(replay(open_pipe("srvsvc", admins, "alice")));
-	CHECK(replay(open_pipe("\\PIPE\\srvsvc", admins, "carol")));
-	CHECK_FALSE(replay(open_pipe("srvsvc", admins, "bob")));
-	CHECK_FALSE(replay(open_pipe("srvsvc", admins, "")));
-	CHECK_FALSE(replay(open_pipe("srvsvc", plain, "alice")));
-	CHECK(open_pipe("lsarpc", admins, "alice") == nullptr);
+	auto a = test::accounts();
+	CHECK(replay(open_pipe("srvsvc", admins, "alice", a)));
+	CHECK(replay(open_pipe("\\PIPE\\srvsvc", admins, "carol", a)));
+	CHECK_FALSE(replay(open_pipe("srvsvc", admins, "bob", a)));
+	CHECK_FALSE(replay(open_pipe("srvsvc", admins, "", a)));
+	CHECK_FALSE(replay(open_pipe("srvsvc", plain, "alice", a)));
+	CHECK(open_pipe("lsarpc", admins, "alice", a) == nullptr);
+
+	// @group names every member, as in share access lists; [global]
+	// sets IPC$'s default.
+	Config group = build_config(
+		parse_conf_text("[global]\n admin users = @family\n" + text, "t.conf", d), d);
+	REQUIRE_FALSE(d.has_errors());
+	CHECK(replay(open_pipe("srvsvc", group, "alice", a)));
+	CHECK(replay(open_pipe("srvsvc", group, "bob", a)));
+	CHECK_FALSE(replay(open_pipe("srvsvc", group, "demo", a)));
+	CHECK_FALSE(replay(open_pipe("srvsvc", group, "carol", a)));
 }

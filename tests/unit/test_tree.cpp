@@ -6,6 +6,7 @@
 #include <map>
 
 #include "config.hpp"
+#include "fake_accounts.hpp"
 #include "hosts.hpp"
 #include "ntstatus.hpp"
 #include "params.hpp"
@@ -15,38 +16,8 @@ using namespace smbsrv;
 
 namespace {
 
-class FakeAccounts final : public Accounts {
-public:
-	std::map<std::string, Account> users;
-	std::map<std::string, uint32_t> groups;
-	std::optional<Account> user(const std::string &name) override
-	{
-		auto it = users.find(name);
-		if (it == users.end())
-			return std::nullopt;
-		return it->second;
-	}
-	std::optional<uint32_t> group(const std::string &name) override
-	{
-		auto it = groups.find(name);
-		if (it == groups.end())
-			return std::nullopt;
-		return it->second;
-	}
-};
-
-FakeAccounts accounts()
-{
-	FakeAccounts a;
-	a.users["demo"] = {"demo", 1000, 1000, {1000}};
-	a.users["alice"] = {"alice", 1001, 1001, {1001, 1100}};
-	a.users["bob"] = {"bob", 1002, 1002, {1002, 1100}};
-	a.users["carol"] = {"carol", 1004, 1004, {1004}};
-	a.users["nobody"] = {"nobody", 65534, 65534, {65534}};
-	a.groups["family"] = 1100;
-	a.groups["demo"] = 1000;
-	return a;
-}
+using test::FakeAccounts;
+using test::accounts;
 
 Config conf(const std::string &text)
 {
@@ -330,4 +301,38 @@ TEST_CASE("allow and deny combine as Samba combines them", "[hosts]")
 	CHECK_FALSE(host_allowed(V{"10.1.0.0/16"}, V{"10.0.0.0/8"}, "10.2.1.1"));
 	CHECK(host_allowed(V{"10.1.0.0/16"}, V{"10.0.0.0/8"}, "12.2.1.1"));
 	CHECK_FALSE(host_allowed(V{"10.1.0.0/16"}, V{"ALL"}, "12.2.1.1"));
+}
+
+TEST_CASE("admin users, by name or @group, work as root on the share", "[tree]")
+{
+	Config c = conf(R"(
+[global]
+	admin users = carol
+[team]
+	path = /srv/team
+	admin users = @family demo
+	force user = nobody
+[plain]
+	path = /srv/plain
+)");
+	FakeAccounts a = accounts();
+	for (const char *u : {"alice", "bob", "demo"}) {
+		CAPTURE(u);
+		auto d = decide_tree_connect(c, req("team", u), a);
+		REQUIRE(d.status == nt::SUCCESS);
+		CHECK(d.share->force_uid == 0u);
+		CHECK(d.share->force_gid == 0u);
+	}
+	// Not an admin there: force user applies as before.
+	auto d = decide_tree_connect(c, req("team", "carol"), a);
+	REQUIRE(d.status == nt::SUCCESS);
+	CHECK(d.share->force_uid == 65534u);
+	// [global] sets the default for shares that do not set it.
+	d = decide_tree_connect(c, req("plain", "carol"), a);
+	REQUIRE(d.status == nt::SUCCESS);
+	CHECK(d.share->force_uid == 0u);
+	d = decide_tree_connect(c, req("plain", "alice"), a);
+	REQUIRE(d.status == nt::SUCCESS);
+	CHECK_FALSE(d.share->force_uid.has_value());
+	CHECK_FALSE(d.share->force_gid.has_value());
 }

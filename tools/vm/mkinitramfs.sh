@@ -3,7 +3,9 @@
 #
 # Build the test VM's initramfs from the host's own binaries:
 #
-#   build/vm/base.cpio     busybox, kmod, mount.cifs, fio, ksmbd-tools, the
+#   build/vm/base.cpio     busybox, kmod, mount.cifs, fio, ksmbd-tools, GNU
+#                          cp and fallocate (copy_file_range, hole punching),
+#                          dbench (its load file comes with the test), the
 #                          shared libraries of everything (ours included) and
 #                          the guest kernel's modules tests need.  Rebuilt
 #                          only when its inputs change.
@@ -24,7 +26,8 @@ moddir=/lib/modules/$KVER
 userbin="$top/build/user/userd"
 ko="$top/kmod/smbsrv.ko"
 # Test helpers built next to the programs (tests/tools).
-testbins=("$top/build/user/tests/tools/smbsrv-nlpeer")
+testbins=("$top/build/user/tests/tools/smbsrv-nlpeer"
+	"$top/build/user/tests/tools/smbsrv-fsprobe")
 for f in "$ko" "$userbin/smbsrvd" "$userbin/smbsrvctl" "${testbins[@]}"; do
 	[ -f "$f" ] || { echo "mkinitramfs: $f missing: run 'make'" >&2; exit 1; }
 done
@@ -36,6 +39,7 @@ host_bins=(
 	/bin/busybox /usr/bin/kmod /sbin/mount.cifs /usr/bin/fio
 	/usr/sbin/ksmbd.mountd /usr/sbin/ksmbd.adduser /usr/sbin/ksmbd.addshare
 	/usr/sbin/ksmbd.control /usr/bin/setpriv /usr/bin/strace
+	/usr/bin/cp /usr/bin/fallocate /usr/bin/dbench
 )
 host_bins_opt=(/usr/bin/strace)
 # Kernel modules (with their dependencies) and whole module directories.

@@ -90,6 +90,25 @@ ConnectionInfo parse_connection(ByteView msg)
 	return c;
 }
 
+QueueInfo parse_queue(ByteView msg)
+{
+	Attrs a(msg, SMBSRV_A_QUEUE_MAX);
+	QueueInfo q;
+	q.index = a.u32(SMBSRV_A_QUEUE_INDEX);
+	q.name = a.str(SMBSRV_A_QUEUE_NAME);
+	q.unbound = a.u32(SMBSRV_A_QUEUE_UNBOUND) != 0;
+	q.queued = a.u64(SMBSRV_A_QUEUE_QUEUED);
+	q.completed = a.u64(SMBSRV_A_QUEUE_COMPLETED);
+	q.inflight = a.u32(SMBSRV_A_QUEUE_INFLIGHT);
+	q.inflight_max = a.u32(SMBSRV_A_QUEUE_INFLIGHT_MAX);
+	q.wait_ns = a.u64(SMBSRV_A_QUEUE_WAIT_NS);
+	q.sends = a.u64(SMBSRV_A_QUEUE_SENDS);
+	q.responses = a.u64(SMBSRV_A_QUEUE_RESPONSES);
+	q.batched_sends = a.u64(SMBSRV_A_QUEUE_BATCHED_SENDS);
+	q.batch_max = a.u32(SMBSRV_A_QUEUE_BATCH_MAX);
+	return q;
+}
+
 std::vector<SessionInfo> list_sessions(GenlChannel &nl)
 {
 	std::vector<SessionInfo> out;
@@ -103,6 +122,14 @@ std::vector<ConnectionInfo> list_connections(GenlChannel &nl)
 	std::vector<ConnectionInfo> out;
 	for (const auto &m : nl.request(SMBSRV_CMD_CONNECTION_GET, nullptr, true))
 		out.push_back(parse_connection(m));
+	return out;
+}
+
+std::vector<QueueInfo> list_queues(GenlChannel &nl)
+{
+	std::vector<QueueInfo> out;
+	for (const auto &m : nl.request(SMBSRV_CMD_QUEUE_GET, nullptr, true))
+		out.push_back(parse_queue(m));
 	return out;
 }
 

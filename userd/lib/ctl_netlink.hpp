@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 //
-// smbsrvctl's side of the netlink family: the session and connection
-// dumps, kill, knobs-set.  Built on GenlChannel::request(), so the whole
+// smbsrvctl's side of the netlink family: the session, connection and
+// queue dumps, kill, knobs-set.  Built on GenlChannel::request(), so the whole
 // of it runs in unit tests against a fake module.
 #pragma once
 
@@ -32,12 +32,25 @@ struct ConnectionInfo {
 	uint64_t requests = 0;
 };
 
-// One message of the session-get / connection-get dumps.
+// One request workqueue of the module and its counters (queue-get).
+struct QueueInfo {
+	uint32_t index = 0;
+	std::string name;
+	bool unbound = false;
+	uint64_t queued = 0, completed = 0, wait_ns = 0;
+	uint32_t inflight = 0, inflight_max = 0;
+	uint64_t sends = 0, responses = 0, batched_sends = 0;
+	uint32_t batch_max = 0;
+};
+
+// One message of the session-get / connection-get / queue-get dumps.
 SessionInfo parse_session(ByteView msg);
 ConnectionInfo parse_connection(ByteView msg);
+QueueInfo parse_queue(ByteView msg);
 
 std::vector<SessionInfo> list_sessions(GenlChannel &nl);
 std::vector<ConnectionInfo> list_connections(GenlChannel &nl);
+std::vector<QueueInfo> list_queues(GenlChannel &nl);
 void kill_session(GenlChannel &nl, uint64_t id);
 void kill_connection(GenlChannel &nl, uint32_t id);
 

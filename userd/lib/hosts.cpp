@@ -6,6 +6,8 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#include <netdb.h>
+#include <sys/socket.h>
 
 namespace smbsrv {
 
@@ -209,8 +211,94 @@ std::string check_host_entry(std::string_view entry)
 {
 	if (ieq(entry, "ALL") || ieq(entry, "EXCEPT") || parse_net(entry))
 		return "";
-	return "'" + std::string(entry) +
-	       "' is not an address or network (host names are not resolved)";
+	return "'" + std::string(entry) + "' is not an address or network";
+}
+
+bool is_host_name(std::string_view e)
+{
+	// RFC 1123 labels: letters, digits and '-', dot-separated; a name
+	// has a letter somewhere ("10.0.0" is a bad address, not a name).
+	if (e.empty() || e.size() > 253 || e.front() == '.' || e.front() == '-')
+		return false;
+	bool letter = false;
+	for (char c : e) {
+		auto u = static_cast<unsigned char>(c);
+		if (std::isalpha(u))
+			letter = true;
+		else if (!std::isdigit(u) && c != '-' && c != '.')
+			return false;
+	}
+	return letter && !ieq(e, "ALL") && !ieq(e, "EXCEPT");
+}
+
+namespace {
+
+std::vector<std::string> getaddrinfo_resolver(const std::string &name)
+{
+	addrinfo hints{};
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	addrinfo *res = nullptr;
+	std::vector<std::string> out;
+	if (getaddrinfo(name.c_str(), nullptr, &hints, &res) != 0)
+		return out;
+	for (addrinfo *ai = res; ai; ai = ai->ai_next) {
+		char host[NI_MAXHOST];
+		if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof(host), nullptr, 0,
+				NI_NUMERICHOST) == 0 &&
+		    std::find(out.begin(), out.end(), host) == out.end())
+			out.emplace_back(host);
+	}
+	freeaddrinfo(res);
+	return out;
+}
+
+HostResolver &resolver()
+{
+	static HostResolver r = getaddrinfo_resolver;
+	return r;
+}
+
+} // namespace
+
+void set_host_resolver(HostResolver r)
+{
+	resolver() = r ? std::move(r) : HostResolver(getaddrinfo_resolver);
+}
+
+std::vector<std::string> resolve_host_names(const std::vector<std::string> &list,
+					    std::vector<std::string> *problems)
+{
+	std::vector<std::string> out;
+	for (const auto &e : list) {
+		// "localhost" is an address range of its own (parse_net).
+		if (check_host_entry(e).empty()) {
+			out.push_back(e);
+			continue;
+		}
+		// What cannot match stays in the list, matching nothing: an
+		// allow list of nothing but a dead name must not become empty
+		// (which would allow everybody).
+		if (!is_host_name(e)) {
+			if (problems)
+				problems->push_back(check_host_entry(e));
+			out.push_back(e);
+			continue;
+		}
+		std::vector<std::string> addrs;
+		for (auto &a : resolver()(e))
+			if (parse_addr(a))
+				addrs.push_back(std::move(a));
+		if (addrs.empty()) {
+			if (problems)
+				problems->push_back("'" + e + "' does not resolve to an address; "
+							    "it matches nothing");
+			out.push_back(e);
+		}
+		for (auto &a : addrs)
+			out.push_back(std::move(a));
+	}
+	return out;
 }
 
 bool host_list_matches(const std::vector<std::string> &list, std::string_view addr)

@@ -23,10 +23,12 @@ using enum Type;
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 
 // The table follows ksmbd.conf(5) (ksmbd-tools 3.4 and the parameters
-// newer ksmbd-tools added) and adds smbsrv's own knobs.  "applied = false"
-// parameters are accepted and reported as not supported when set to
-// anything but their default.  "applied" means smbsrv acts on it: the
-// daemon decides with it, or passes it to the module as a knob.
+// newer ksmbd-tools added) and adds smbsrv's own knobs.  A: smbsrv acts
+// on it (the daemon decides with it, or the module applies it as a knob).
+// U: accepted, and reported as not supported when set to anything but its
+// default.  N: a knob the daemon passes on but smbsrv.ko does not act on
+// yet, reported whenever it is set; flip it to A in the commit that makes
+// the module apply it.
 constexpr long long U32 = 0xffffffffLL;
 constexpr std::string_view protocols =
 	"smb2_02|smb2_10|smb3_00|smb3_02|smb3_11|smb2|smb3";
@@ -35,94 +37,96 @@ constexpr std::string_view config_opt =
 
 // One table row, in the order the table reads best.
 constexpr ParamDef P(std::string_view name, Scope scope, Type type,
-		     std::string_view def, bool applied,
+		     std::string_view def, Effect effect,
 		     std::string_view choices = {}, long long min = 0,
 		     long long max = 0, Limit limit = Limit::none)
 {
-	return {name, def, choices, min, max, scope, type, limit, applied};
+	return {name, def, choices, min, max, scope, type, limit, effect};
 }
+
+constexpr Effect A = Effect::applied, U = Effect::unsupported, N = Effect::not_yet;
 
 const ParamDef table[] = {
 	// Global parameters.
-	P("bind interfaces only", global, boolean, "no", false),
-	P("deadtime", global, integer, "0", true, {}, 0, U32, Limit::reject),
-	P("durable handles", global, boolean, "no", false),
-	P("frame timeout", global, integer, "30", true, {}, 1, 3600, Limit::reject),
-	P("inline reads", global, boolean, "yes", true),
-	P("interfaces", global, list, "", false),
-	P("ipc timeout", global, integer, "0", false, {}, 0, 65535, Limit::reject),
-	P("kerberos keytab file", global, string, "", false),
-	P("kerberos service name", global, string, "", false),
-	P("map to guest", global, choice, "never", true,
+	P("bind interfaces only", global, boolean, "no", U),
+	P("deadtime", global, integer, "0", N, {}, 0, U32, Limit::reject),
+	P("durable handles", global, boolean, "no", U),
+	P("frame timeout", global, integer, "30", A, {}, 1, 3600, Limit::reject),
+	P("inline reads", global, boolean, "yes", N),
+	P("interfaces", global, list, "", U),
+	P("ipc timeout", global, integer, "0", U, {}, 0, 65535, Limit::reject),
+	P("kerberos keytab file", global, string, "", U),
+	P("kerberos service name", global, string, "", U),
+	P("map to guest", global, choice, "never", A,
 	  "never|bad user|bad password|bad uid"),
-	P("max active sessions", global, integer, "1024", true, {}, 1, 65536,
+	P("max active sessions", global, integer, "1024", A, {}, 1, 65536,
 	  Limit::saturate),
-	P("max connections", both, size, "128", true, {}, 1, 65536,
+	P("max connections", both, size, "128", A, {}, 1, 65536,
 	  Limit::saturate),
-	P("max ip connections", global, integer, "0", true, {}, 0, 65536,
+	P("max ip connections", global, integer, "0", A, {}, 0, 65536,
 	  Limit::reject),
-	P("max open files", global, integer, "10000", true, {}, 1, 65536,
+	P("max open files", global, integer, "10000", A, {}, 1, 65536,
 	  Limit::saturate),
-	P("netbios name", global, string, "SMBSRV", true, {}, 0, 15, Limit::reject),
-	P("restrict anonymous", global, choice, "0", true, "0|1|2"),
-	P("response batch", global, integer, "16", true, {}, 1, 256, Limit::reject),
-	P("root directory", global, string, "", true),
-	P("route policy", global, choice, "percpu", true,
+	P("netbios name", global, string, "SMBSRV", A, {}, 0, 15, Limit::reject),
+	P("restrict anonymous", global, choice, "0", A, "0|1|2"),
+	P("response batch", global, integer, "16", N, {}, 1, 256, Limit::reject),
+	P("root directory", global, string, "", A),
+	P("route policy", global, choice, "percpu", N,
 	  "percpu|unbound|adaptive"),
-	P("server max protocol", global, choice, "SMB3_11", true, protocols),
-	P("server min protocol", global, choice, "SMB2_10", true, protocols),
-	P("server multi channel support", global, boolean, "no", false),
-	P("server signing", global, choice, "disabled", true, config_opt),
-	P("server string", global, string, "SMB SERVER", true, {}, 0, 63,
+	P("server max protocol", global, choice, "SMB3_11", A, protocols),
+	P("server min protocol", global, choice, "SMB2_10", A, protocols),
+	P("server multi channel support", global, boolean, "no", U),
+	P("server signing", global, choice, "disabled", A, config_opt),
+	P("server string", global, string, "SMB SERVER", A, {}, 0, 63,
 	  Limit::reject),
-	P("share:fake_fscaps", global, integer, "64", false),
-	P("smb2 leases", global, boolean, "no", false),
-	P("smb2 max credits", global, size, "8192", true, {}, 1, 65535, Limit::clamp),
-	P("smb2 max read", global, size, "4M", true, {}, 64 * KiB, 8 * MiB,
+	P("share:fake_fscaps", global, integer, "64", U),
+	P("smb2 leases", global, boolean, "no", U),
+	P("smb2 max credits", global, size, "8192", A, {}, 1, 65535, Limit::clamp),
+	P("smb2 max read", global, size, "4M", A, {}, 64 * KiB, 8 * MiB,
 	  Limit::clamp),
-	P("smb2 max trans", global, size, "1M", true, {}, 64 * KiB, 8 * MiB,
+	P("smb2 max trans", global, size, "1M", A, {}, 64 * KiB, 8 * MiB,
 	  Limit::clamp),
-	P("smb2 max write", global, size, "4M", true, {}, 64 * KiB, 8 * MiB,
+	P("smb2 max write", global, size, "4M", A, {}, 64 * KiB, 8 * MiB,
 	  Limit::clamp),
-	P("smb3 encryption", both, choice, "auto", true, config_opt),
-	P("smbd max io size", global, size, "8M", false),
-	P("splice threshold", global, size, "64K", true, {}, 0, U32, Limit::reject),
-	P("tcp port", global, integer, "445", true, {}, 1, 65535, Limit::reject),
-	P("upcall timeout", global, integer, "10", true, {}, 1, 600, Limit::reject),
-	P("workgroup", global, string, "WORKGROUP", true, {}, 0, 15, Limit::reject),
+	P("smb3 encryption", both, choice, "auto", A, config_opt),
+	P("smbd max io size", global, size, "8M", U),
+	P("splice threshold", global, size, "64K", N, {}, 0, U32, Limit::reject),
+	P("tcp port", global, integer, "445", A, {}, 1, 65535, Limit::reject),
+	P("upcall timeout", global, integer, "10", A, {}, 1, 600, Limit::reject),
+	P("workgroup", global, string, "WORKGROUP", A, {}, 0, 15, Limit::reject),
 
 	// Share parameters; in [global] they set every share's default.
-	P("admin users", share, list, "", false),
-	P("browseable", share, boolean, "yes", true),
-	P("comment", share, string, "", true),
-	P("continuous availability", share, boolean, "no", false),
-	P("create mask", share, octal, "0744", true, {}, 0, 07777, Limit::reject),
-	P("crossmnt", share, boolean, "yes", true),
-	P("directory mask", share, octal, "0755", true, {}, 0, 07777,
+	P("admin users", share, list, "", A),
+	P("browseable", share, boolean, "yes", A),
+	P("comment", share, string, "", A),
+	P("continuous availability", share, boolean, "no", U),
+	P("create mask", share, octal, "0744", A, {}, 0, 07777, Limit::reject),
+	P("crossmnt", share, boolean, "yes", A),
+	P("directory mask", share, octal, "0755", A, {}, 0, 07777,
 	  Limit::reject),
-	P("follow symlinks", share, boolean, "no", true),
-	P("force create mode", share, octal, "0000", true, {}, 0, 07777,
+	P("follow symlinks", share, boolean, "no", A),
+	P("force create mode", share, octal, "0000", A, {}, 0, 07777,
 	  Limit::reject),
-	P("force directory mode", share, octal, "0000", true, {}, 0, 07777,
+	P("force directory mode", share, octal, "0000", A, {}, 0, 07777,
 	  Limit::reject),
-	P("force group", share, string, "", true),
-	P("force user", share, string, "", true),
-	P("guest account", both, string, "nobody", true),
-	P("guest ok", share, boolean, "no", true),
-	P("hide dot files", share, boolean, "yes", true),
-	P("hosts allow", share, list, "", true),
-	P("hosts deny", share, list, "", true),
-	P("inherit owner", share, boolean, "no", false),
-	P("invalid users", share, list, "", true),
-	P("oplocks", share, boolean, "yes", false),
-	P("path", share, string, "", true, {}, 0, 4095, Limit::reject),
-	P("read list", share, list, "", true),
-	P("read only", share, boolean, "yes", true),
-	P("store dos attributes", share, boolean, "yes", true),
-	P("valid users", share, list, "", true),
-	P("veto files", share, string, "", true),
-	P("vfs objects", share, list, "", false),
-	P("write list", share, list, "", true),
+	P("force group", share, string, "", A),
+	P("force user", share, string, "", A),
+	P("guest account", both, string, "nobody", A),
+	P("guest ok", share, boolean, "no", A),
+	P("hide dot files", share, boolean, "yes", A),
+	P("hosts allow", share, list, "", A),
+	P("hosts deny", share, list, "", A),
+	P("inherit owner", share, boolean, "no", U),
+	P("invalid users", share, list, "", A),
+	P("oplocks", share, boolean, "yes", U),
+	P("path", share, string, "", A, {}, 0, 4095, Limit::reject),
+	P("read list", share, list, "", A),
+	P("read only", share, boolean, "yes", A),
+	P("store dos attributes", share, boolean, "yes", A),
+	P("valid users", share, list, "", A),
+	P("veto files", share, string, "", A),
+	P("vfs objects", share, list, "", U),
+	P("write list", share, list, "", A),
 };
 
 struct Synonym {
@@ -460,8 +464,32 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 						     "' is not a module smbsrv knows "
 						     "(acl_xattr, streams_xattr); ignored");
 	}
-	if (!d->applied && !same_value(*d, value, d->def))
+	if (d->name == "hosts allow" || d->name == "hosts deny") {
+		// Names become addresses now, as the module matches addresses.
+		std::vector<std::string> problems;
+		std::string resolved;
+		for (const auto &h : resolve_host_names(parse_list(value), &problems)) {
+			if (!resolved.empty())
+				resolved += ' ';
+			resolved += h;
+		}
+		for (const auto &why : problems) {
+			std::string msg = name;
+			msg += ": ";
+			msg += why;
+			warn(p.line, std::move(msg));
+		}
+		value = resolved;
+	}
+	if (d->effect == Effect::unsupported && !same_value(*d, value, d->def))
 		warn(p.line, "'" + name + "' is accepted but not supported yet");
+	// (0, like 65536 and above, is "no limit": nothing to enforce.)
+	if (d->name == "max connections" && !is_global && number_of(*d, value) < 65536)
+		warn(p.line, "'max connections' per share is accepted but not "
+			     "supported yet (the [global] value limits the server)");
+	if (d->effect == Effect::not_yet)
+		warn(p.line, "'" + name + "' is accepted but not yet in effect "
+				     "(smbsrv.ko does not apply it yet)");
 	if (is_global)
 		global_lines_.emplace(d->name, p.line);
 	set.set(d->name, value);

@@ -32,6 +32,14 @@ enum class Limit {
 	saturate // 0 or above max means max, silently (ksmbd's "64k" limits)
 };
 
+// What smbsrv does with a parameter's value.
+enum class Effect {
+	applied,     // the daemon decides with it, or the module applies it
+	unsupported, // accepted; a value other than the default is reported
+	not_yet,     // a module knob smbsrv.ko does not apply yet: reported
+		     // whenever it is set, whatever the value
+};
+
 struct ParamDef {
 	std::string_view name; // canonical, as ksmbd.conf(5) spells it
 	std::string_view def;	  // default, as text
@@ -40,7 +48,7 @@ struct ParamDef {
 	Scope scope;
 	Type type;
 	Limit limit = Limit::none;
-	bool applied; // false: accepted, reported as not supported
+	Effect effect;
 };
 
 std::span<const ParamDef> param_table();

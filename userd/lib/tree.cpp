@@ -156,6 +156,12 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 					      "force group '" + fg + "' does not exist");
 			s.force_gid = *g;
 		}
+		// Samba's admin users: root on this share, whatever force
+		// user or force group say.
+		if (user_in_list(list("admin users"), req.user, accounts)) {
+			s.force_uid = 0;
+			s.force_gid = 0;
+		}
 		auto vfs = p.list("vfs objects");
 		if (has_item(vfs, "streams_xattr"))
 			f |= SMBSRV_SHARE_FLAGS_STREAMS;
@@ -200,7 +206,8 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 		s.max_connections = static_cast<uint32_t>(p.number("max connections"));
 
 	log::info("tree connect of '" + req.user + "' from " + req.client_addr + " to [" +
-		  s.name + "]" + (read_only && !ipc ? " (read-only)" : ""));
+		  s.name + "]" + (read_only && !ipc ? " (read-only)" : "") +
+		  (s.force_uid == 0u ? " (admin user: root)" : ""));
 	d.status = nt::SUCCESS;
 	d.share = std::move(s);
 	return d;

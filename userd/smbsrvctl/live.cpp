@@ -126,9 +126,28 @@ int cmd_stats(const Options &, const Args &args)
 	GenlChannel nl;
 	ServerStatus st = nl.status();
 	std::printf("connections: %u\nsessions:    %u\n", st.connections, st.sessions);
-	// The spec has no statistics command yet: say so rather than invent.
-	std::printf("per-queue counters: not reported by smbsrv.ko %s\n",
-		    st.module_version.c_str());
+	const KnobInfo *rp = find_knob("route-policy");
+	std::printf("route policy: %s\nresponse batch: %u\n\n",
+		    rp ? knob_text(*rp, st.knobs).c_str() : "?", st.knobs.response_batch);
+	// Requests per workqueue; WAIT is the mean time from queueing to
+	// start, BATCHED the socket writes that carried several responses.
+	std::printf("%-16s %-7s %10s %10s %8s %8s %10s %10s %10s %8s %5s\n", "QUEUE", "KIND",
+		    "QUEUED", "COMPLETED", "INFLIGHT", "MAX", "WAIT-US", "SENDS", "RESPONSES",
+		    "BATCHED", "BATCH");
+	for (const auto &q : list_queues(nl)) {
+		uint64_t started = q.completed + q.inflight;
+		std::printf("%-16s %-7s %10llu %10llu %8u %8u %10.1f %10llu %10llu %8llu %5u\n",
+			    q.name.c_str(), q.unbound ? "unbound" : "percpu",
+			    static_cast<unsigned long long>(q.queued),
+			    static_cast<unsigned long long>(q.completed), q.inflight,
+			    q.inflight_max,
+			    started ? static_cast<double>(q.wait_ns) / 1000.0 /
+					      static_cast<double>(started)
+				    : 0.0,
+			    static_cast<unsigned long long>(q.sends),
+			    static_cast<unsigned long long>(q.responses),
+			    static_cast<unsigned long long>(q.batched_sends), q.batch_max);
+	}
 	return 0;
 }
 

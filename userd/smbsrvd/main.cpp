@@ -20,6 +20,7 @@
 
 #include "accounts.hpp"
 #include "config.hpp"
+#include "ctl_netlink.hpp"
 #include "log.hpp"
 #include "netlink.hpp"
 #include "params.hpp"
@@ -27,6 +28,7 @@
 #include "spnego.hpp"
 #include "upcalls.hpp"
 #include "userdb.hpp"
+#include "wq_affinity.hpp"
 
 using namespace smbsrv;
 
@@ -131,6 +133,14 @@ void Daemon::attach()
 				       cfg_.knobs, spnego::negotiate_blob());
 	log::notice("attached to smbsrv " + st.module_version +
 		    ", listening on TCP port " + std::to_string(st.listen_port));
+	// The unbound request queue's affinity (scope cpu, not strict): the
+	// module cannot set it itself.  Not fatal: routing works without it.
+	try {
+		for (const auto &p : tune_unbound_queues(list_queues(*nl_)))
+			log::warning("request queue affinity: " + p);
+	} catch (const NlError &e) {
+		log::warning(std::string("request queues: ") + e.what());
+	}
 }
 
 void Daemon::reload()
@@ -277,7 +287,7 @@ int Daemon::run()
 	upcalls_ = std::make_unique<Upcalls>(
 		cfg_, users_, accounts_,
 		[this](const std::string &pipe, const std::string &user) {
-			return rpc::open_pipe(pipe, cfg_, user);
+			return rpc::open_pipe(pipe, cfg_, user, accounts_);
 		});
 	log::notice(std::to_string(users_.current().users().size()) + " user(s) in " +
 		    opts_.pwddb);

@@ -752,7 +752,11 @@ def g_ioctl(c):
     if r.status == 0:
         c.close(r.fid)
     r = c.create("link1", disp=OPEN)
-    check_st("the share does not follow it", r.status, "ACCESS_DENIED")
+    check_st("the share does not follow it: the client must",
+             r.status, "STOPPED_ON_SYMLINK")
+    check("... told the target by the error response",
+          files.symlink_error(r.data) == ("target.txt", 1, 0),
+          repr(files.symlink_error(r.data)))
     g = testfile(c, "plain0", 0)
     for what, buf, want in (
             ("an NFS reparse point", symlink_buf("x", tag=0x80000014),

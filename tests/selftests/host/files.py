@@ -46,6 +46,7 @@ ST = {
     "CANNOT_DELETE": 0xC0000121,
     "FILE_CLOSED": 0xC0000128,
     "INVALID_EA_NAME": 0x80000013,
+    "STOPPED_ON_SYMLINK": 0x8000002D,
 }
 
 # Access, share, disposition, options, attributes (MS-SMB2 2.2.13).
@@ -155,6 +156,7 @@ class Client:
         st, d = self.raw(CREATE, body)
         r = Rsp()
         r.status = st
+        r.data = d
         if st == 0:
             (_, r.oplock, r.flags, r.action, r.ctime, r.atime, r.mtime,
              r.chtime, r.alloc, r.eof, r.attrs, _) = struct.unpack_from(
@@ -698,24 +700,50 @@ def g_names(c):
         c.close(r.fid)
 
 
+def symlink_error(d):
+    """The target, flags and unparsed length of a Symbolic Link Error
+    Response (MS-SMB2 2.2.2.2.1) in an ERROR body, or None."""
+    if len(d) < 8:
+        return None
+    nctx, count = d[2], struct.unpack_from("<I", d, 4)[0]
+    e = d[8:8 + count]
+    if nctx:
+        e = e[8:]		# one ERROR Context: ErrorDataLength, ErrorId
+    if len(e) < 28:
+        return None
+    (_, tag, rtag, _, unparsed, so, sl, _, _, flags) = struct.unpack_from(
+        "<IIIHHHHHHI", e)
+    if tag != 0x4C4D5953 or rtag != 0xA000000C or 28 + so + sl > len(e):
+        return None
+    return e[28 + so:28 + so + sl].decode("utf-16-le"), flags, unparsed
+
+
 def g_escape(c):
-    """Symlinks in the share (made by the guest) never lead out."""
-    cases = (
-        ("link-abs", "ACCESS_DENIED"),		# -> /etc
-        ("link-rel", "ACCESS_DENIED"),		# -> ../../etc
-        ("link-abs\\passwd", "ACCESS_DENIED"),
-        ("link-rel\\passwd", "ACCESS_DENIED"),
-        ("link-rel\\new.txt", "ACCESS_DENIED"),
-        ("link-dangling", "ACCESS_DENIED"),	# -> /nonexistent
-        ("mnt\\x", "ACCESS_DENIED"),		# another filesystem
-    )
+    """Symlinks in the share (made by the guest) never lead out.  A share
+    that follows symlinks refuses those leading out; one that does not
+    answers a symlink met last with STATUS_STOPPED_ON_SYMLINK and its
+    target, for the client to resolve, as Windows does."""
     follow = os.environ.get("FOLLOW") == "1"
-    for nm, want in cases:
+    last = "ACCESS_DENIED" if follow else "STOPPED_ON_SYMLINK"
+    cases = (
+        ("link-abs", last, "\\etc", 0),		# -> /etc
+        ("link-rel", last, "..\\..\\etc", 1),	# -> ../../etc
+        ("link-abs\\passwd", "ACCESS_DENIED", None, 0),
+        ("link-rel\\passwd", "ACCESS_DENIED", None, 0),
+        ("link-rel\\new.txt", "ACCESS_DENIED", None, 0),
+        ("link-dangling", last, "\\nonexistent", 0),	# -> /nonexistent
+        ("mnt\\x", "ACCESS_DENIED", None, 0),		# another filesystem
+    )
+    for nm, want, target, flags in cases:
         r = c.create(nm, disp=OPEN_IF, access=READ_DATA)
         check_st("%s%s" % (nm, " (following symlinks)" if follow else ""),
                  r.status, want)
         if r.status == 0:
             c.close(r.fid)
+        if r.status == ST["STOPPED_ON_SYMLINK"] and target:
+            check("%s: the error names the target %s" % (nm, target),
+                  symlink_error(r.data) == (target, flags, 0),
+                  "got %r" % (symlink_error(r.data),))
     r = c.create("link-in\\inner.txt", disp=OPEN, access=READ_DATA)
     check_st("a symlink inside the share, %s" %
              ("followed" if follow else "not followed"), r.status,
@@ -724,8 +752,8 @@ def g_escape(c):
         c.close(r.fid)
     r = c.create("link-file", disp=OPEN, access=READ_DATA)
     check_st("a symlink to a file inside, %s" %
-             ("followed" if follow else "not followed"), r.status,
-             "SUCCESS" if follow else "ACCESS_DENIED")
+             ("followed" if follow else "left to the client"), r.status,
+             "SUCCESS" if follow else "STOPPED_ON_SYMLINK")
     if r.status == 0:
         c.close(r.fid)
 

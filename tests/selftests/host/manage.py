@@ -122,6 +122,47 @@ def reload_after(vm, before):
                     " -gt %d ] && exit 0; sleep 0.2; done; exit 1" % before)
 
 
+# The guest's cifs mounts, over loopback.  cache=none: every read and
+# write goes to the server, so a check through the mount is a check of the
+# server.  UID: the guest's accounts (tools/vm/mkinitramfs.sh).
+UID = {"alice": 1001, "bob": 1002}
+
+
+def cifs_mount(vm, share, user, mnt, opts=""):
+    return guest_ok(vm, "mkdir -p %s && mount -t cifs //127.0.0.1/%s %s -o "
+                    "username=%s,password=%s,uid=%d,cache=none%s" %
+                    (mnt, share, mnt, user, PW[user], UID[user], opts))
+
+
+def cifs_refused(vm, share, user, mnt):
+    """A cifs mount that must fail with EACCES (the logon is refused)."""
+    rc, out = guest(vm, "mkdir -p %s && mount -t cifs //127.0.0.1/%s %s -o "
+                    "username=%s,password=%s,uid=%d,cache=none 2>&1; "
+                    "echo rc=$?; grep -c ' %s cifs ' /proc/mounts" %
+                    (mnt, share, mnt, user, PW.get(user, "x"),
+                     UID.get(user, 0), mnt))
+    return ("Permission denied" in out and out.endswith("0") and
+            "rc=0" not in out), out
+
+
+def cifs_rw(vm, mnt, srvdir, user):
+    """Through the mount: append a line and read it back, read a file the
+    server side wrote; on the server: the line is there, owned by user."""
+    return guest_ok(vm, """set -e
+n=$(date +%%s%%N)
+echo "cifs $n" >> %(m)s/cifs.txt
+[ "$(tail -n 1 %(m)s/cifs.txt)" = "cifs $n" ]
+[ "$(tail -n 1 %(s)s/cifs.txt)" = "cifs $n" ]
+[ "$(stat -c %%U %(s)s/cifs.txt)" = %(u)s ]
+echo "server $n" > %(s)s/server.txt
+[ "$(cat %(m)s/server.txt)" = "server $n" ]
+dd if=/dev/urandom of=/tmp/cifs.bin bs=64k count=16 2>/dev/null
+cp /tmp/cifs.bin %(m)s/cifs.bin
+cmp /tmp/cifs.bin %(s)s/cifs.bin
+cmp /tmp/cifs.bin %(m)s/cifs.bin
+""" % {"m": mnt, "s": srvdir, "u": user})
+
+
 def main():
     port, vm = int(sys.argv[1]), sys.argv[2]
 
@@ -130,14 +171,22 @@ def main():
     alice = Session(port, "alice", s3.SMB2_DIALECT_21)
     expect("bob (3.0, signed) writes and reads", bob.roundtrip)
     expect("alice (2.1) writes and reads", alice.roundtrip)
+    expect("cifs mount of [demo] as bob (3.1.1, sign)",
+           lambda: cifs_mount(vm, "demo", "bob", "/mnt/bob",
+                              ",vers=3.1.1,sign"))
+    expect("bob's cifs mount writes and reads (files owned by bob)",
+           lambda: cifs_rw(vm, "/mnt/bob", "/srv/demo", "bob"))
 
     # smbsrvctl sessions: one line per session with dialect and signing.
     rc, out = guest(vm, "smbsrvctl sessions")
-    rows = {}
+    rows, cifs = {}, []
     for line in out.splitlines()[1:]:
         f = line.split()
         if len(f) >= 9:
-            rows[f[1]] = f
+            if f[2].rsplit(":", 1)[0] == "127.0.0.1":
+                cifs.append(f)
+            else:
+                rows[f[1]] = f
     expect("sessions lists bob with dialect 3.0, signing yes, 1 tree, "
            "1 open", lambda: (rows.get("bob", [])[3:5] == ["3.0", "yes"] and
                               rows["bob"][6:8] == ["1", "1"], out))
@@ -145,8 +194,25 @@ def main():
            "encryption no", lambda: (rows.get("alice", [])[3:6] ==
                                      ["2.1", "no", "no"], out))
     client = rows.get("bob", ["", "", ""])[2].rsplit(":", 1)[0].strip("[]")
+    expect("sessions lists the cifs mount: bob from 127.0.0.1, dialect "
+           "3.1.1, signing yes, encryption no",
+           lambda: ([f[1] for f in cifs] == ["bob"] and
+                    cifs[0][3:6] == ["3.1.1", "yes", "no"], out))
     expect("sessions shows the client address", lambda: (
         re.fullmatch(r"[0-9.]+|[0-9a-f:]+", client) is not None, out))
+
+    # admin users = @family: bob (in family) works as root on [team],
+    # whose root directory only root may write to.
+    def admin_write():
+        tid = bob.c.connectTree("team")
+        fid = bob.c.createFile(tid, "by-admin.txt")
+        bob.c.writeFile(tid, fid, b"admin\n", 0)
+        bob.c.closeFile(tid, fid)
+        bob.c.disconnectTree(tid)
+        return guest_ok(vm, "test \"$(stat -c '%U %a' /srv/team)\" = 'root 755' "
+                        "&& test \"$(stat -c %U /srv/team/by-admin.txt)\" = root")
+    expect("admin users = @family: bob creates a file in root's directory, "
+           "owned by root", admin_write)
 
     # A share added with smbsrvctl, used by the sessions already there.
     expect("[docs] is not there yet: BAD_NETWORK_NAME",
@@ -170,6 +236,12 @@ def main():
     expect("bob's existing session uses the new share (file there, "
            "owned by bob)", use_docs)
     expect("bob's open file on [demo] still works", bob.roundtrip)
+    expect("a cifs mount of the new share as alice (no restart)",
+           lambda: cifs_mount(vm, "docs", "alice", "/mnt/docs"))
+    expect("alice's cifs mount of [docs] writes and reads (owned by alice)",
+           lambda: cifs_rw(vm, "/mnt/docs", "/srv/docs", "alice"))
+    expect("alice unmounts [docs]",
+           lambda: guest_ok(vm, "umount /mnt/docs"))
 
     # A deleted user: the next logon is refused, other sessions go on.
     expect("smbsrvctl user del alice",
@@ -179,6 +251,20 @@ def main():
                      nt_errors.STATUS_LOGON_FAILURE))
     expect("bob's session keeps working", bob.roundtrip)
     expect("a new logon of bob works", lambda: login(port, "bob") is None)
+    expect("a cifs mount as alice is refused (EACCES, nothing mounted)",
+           lambda: cifs_refused(vm, "demo", "alice", "/mnt/alice"))
+    expect("bob's open cifs mount keeps reading and writing",
+           lambda: cifs_rw(vm, "/mnt/bob", "/srv/demo", "bob"))
+
+    # A new password: the old one is refused at once, sessions go on.
+    expect("smbsrvctl user passwd bob (password from stdin)",
+           lambda: guest_ok(vm, "printf 'bob-new\\n' | smbsrvctl user passwd bob"))
+    expect("bob's old password is refused at once: LOGON_FAILURE",
+           status_is(lambda: login(port, "bob"),
+                     nt_errors.STATUS_LOGON_FAILURE))
+    PW["bob"] = "bob-new"
+    expect("bob's new password works", lambda: login(port, "bob") is None)
+    expect("bob's session keeps working after the change", bob.roundtrip)
 
     # hosts deny for the share: refused at tree connect, others unaffected.
     net = ".".join(client.split(".")[:3]) + ".0/24" if "." in client \
@@ -192,15 +278,21 @@ def main():
            status_is(lambda: bob.c.connectTree("docs"),
                      nt_errors.STATUS_ACCESS_DENIED))
     expect("[demo] is still open to that host", bob.roundtrip)
+    # A host name in hosts allow: resolved when the daemon loads the file
+    # (here from the guest's /etc/hosts).
     n = reloads(vm)
-    expect("smbsrvctl share update docs -o 'hosts allow = %s' "
-           "-o 'hosts deny = ALL'" % client,
-           lambda: guest_ok(vm, "smbsrvctl share update docs -o "
-                            "'hosts allow = %s' -o 'hosts deny = ALL'" %
-                            client))
+    expect("smbsrvctl share update docs -o 'hosts allow = clienthost' "
+           "-o 'hosts deny = ALL' (clienthost: %s in /etc/hosts)" % client,
+           lambda: guest_ok(vm, "echo '%s clienthost' >> /etc/hosts && "
+                            "smbsrvctl share update docs -o "
+                            "'hosts allow = clienthost' -o 'hosts deny = ALL'"
+                            % client))
     expect("the daemon reloaded", lambda: reload_after(vm, n))
-    expect("hosts allow lets the client in again",
+    expect("hosts allow = clienthost lets the client in again",
            lambda: bob.c.disconnectTree(bob.c.connectTree("docs")) or True)
+    expect("smbsrvd --check-config shows clienthost's address",
+           lambda: guest_ok(vm, "smbsrvd --check-config 2>&1 | grep "
+                            "'hosts allow = %s$'" % client))
 
     # kill -9 of the daemon: sessions live in the module.
     expect("kill -9 smbsrvd", lambda: guest_ok(
@@ -208,6 +300,8 @@ def main():
         "smbsrvctl status | grep -q '^daemon: *not running' && exit 0; "
         "sleep 0.2; done; smbsrvctl status; exit 1"))
     expect("bob's session keeps reading and writing", bob.roundtrip)
+    expect("bob's cifs mount keeps reading and writing without the daemon",
+           lambda: cifs_rw(vm, "/mnt/bob", "/srv/demo", "bob"))
     expect("a new logon fails while no daemon answers",
            lambda: status_of(lambda: login(port, "bob")) != 0)
     expect("smbsrvd restarts", lambda: guest_ok(
@@ -217,6 +311,12 @@ def main():
     expect("a new logon of bob works again",
            lambda: login(port, "bob") is None)
     expect("bob's old session still works", bob.roundtrip)
+    expect("a new cifs mount works after the restart (bob, 3.0)",
+           lambda: cifs_mount(vm, "demo", "bob", "/mnt/new", ",vers=3.0"))
+    expect("the new cifs mount writes and reads",
+           lambda: cifs_rw(vm, "/mnt/new", "/srv/demo", "bob"))
+    expect("the cifs mount from before the kill still works",
+           lambda: cifs_rw(vm, "/mnt/bob", "/srv/demo", "bob"))
     expect("alice is still refused after the restart",
            status_is(lambda: login(port, "alice"),
                      nt_errors.STATUS_LOGON_FAILURE))
@@ -238,6 +338,8 @@ def main():
     expect("a new connection is closed at accept (module logs why)",
            refused_at_accept)
     expect("bob's established session keeps working", bob.roundtrip)
+    expect("the cifs mounts (another address) keep working",
+           lambda: cifs_rw(vm, "/mnt/bob", "/srv/demo", "bob"))
     n = reloads(vm)
     expect("hosts deny removed, smbsrvctl reload",
            lambda: guest_ok(vm, "sed -i '/^\\thosts deny = /d' "
@@ -248,6 +350,8 @@ def main():
     expect("bob's old session closes its file and logs off cleanly",
            lambda: (bob.c.closeFile(bob.tid, bob.fid), bob.c.logoff()) and
            True)
+    expect("the cifs mounts unmount",
+           lambda: guest_ok(vm, "umount /mnt/bob && umount /mnt/new"))
 
 
 if __name__ == "__main__":

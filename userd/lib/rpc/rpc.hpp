@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "accounts.hpp"
 #include "params.hpp"
 #include "pipes.hpp"
 
@@ -50,8 +51,9 @@ std::unique_ptr<RpcEndpoint> open_pipe(const std::string &pipe, ServerInfo info,
 				       bool admin);
 
 // The pipe as the daemon opens it for `user` under configuration `cfg`:
-// admins are the `admin users` of IPC$ (or of [global], its default).
+// admins are the `admin users` of IPC$ (or of [global], its default),
+// names or @groups (looked up in `accounts`).
 std::unique_ptr<RpcEndpoint> open_pipe(const std::string &pipe, const Config &cfg,
-				       const std::string &user);
+				       const std::string &user, Accounts &accounts);
 
 } // namespace smbsrv::rpc

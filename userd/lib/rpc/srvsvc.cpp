@@ -10,6 +10,7 @@
 #include "rpc/dcerpc.hpp"
 #include "rpc/ndr.hpp"
 #include "rpc/rpc.hpp"
+#include "tree.hpp"
 
 namespace smbsrv::rpc {
 
@@ -339,12 +340,11 @@ std::unique_ptr<RpcEndpoint> open_pipe(const std::string &pipe, ServerInfo info,
 }
 
 std::unique_ptr<RpcEndpoint> open_pipe(const std::string &pipe, const Config &cfg,
-				       const std::string &user)
+				       const std::string &user, Accounts &accounts)
 {
 	bool admin = false;
 	if (const ShareConfig *ipc = cfg.share("ipc$"); ipc && !user.empty())
-		for (const auto &a : ipc->params.list("admin users"))
-			admin = admin || normalize_section(a) == normalize_section(user);
+		admin = user_in_list(ipc->params.list("admin users"), user, accounts);
 	return open_pipe(pipe, server_info(cfg), admin);
 }
 

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What request routing (kmod/sched.c) needs to know of a received
+ * message before any worker has looked at it, and the adaptive policy's
+ * rule.
+ *
+ * The receiver peeks at a complete message: only a plain (not encrypted,
+ * not compressed) message holding exactly one SMB2 WRITE, sent
+ * synchronously and not related to anything, may leave the per-CPU
+ * queue.  The peek trusts nothing: the message is checked again, fully,
+ * by the worker that runs it; a message the peek does not understand is
+ * simply not eligible.
+ */
+#ifndef _SMBSRV_WIRE_ROUTE_H
+#define _SMBSRV_WIRE_ROUTE_H
+
+#include "compat.h"
+#include "smb2.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The adaptive rule (Documentation/design.md, "Request routing"): a WRITE
+ * goes to the unbound queue when its connection has at least
+ * SMB2_ROUTE_DEPTH_MIN messages queued or running (this one included) and
+ * it carries at least SMB2_ROUTE_LENGTH_MIN bytes.  Queue depth 1 and
+ * small WRITEs stay on the CPU that received them.
+ */
+#define SMB2_ROUTE_DEPTH_MIN		4
+#define SMB2_ROUTE_LENGTH_MIN		(64 * 1024)
+
+struct smb2_route_info {
+	bool write;		/* one plain, synchronous, unrelated WRITE */
+	u32 length;		/* its Length field (bytes to write) */
+};
+
+/*
+ * Look at the message of @len bytes at @msg (no transport header).
+ * Fills *ri; never fails: anything else is "not a WRITE".
+ */
+void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri);
+
+/* The adaptive policy's verdict for an eligible message: true = unbound. */
+bool smb2_route_adaptive(const struct smb2_route_info *ri, u32 depth);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _SMBSRV_WIRE_ROUTE_H */

@@ -1,0 +1,243 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The kernel's cifs client against smbsrv, part II, in the guest over
+# loopback, one share on a tmpfs (it has holes) mounted several ways:
+#   A  user demo                        B  user demo, nosharesock (its own
+#   C  user demo, mfsymlinks               connection and SMB session)
+#   F  the same directory through a share with follow symlinks = yes
+# Checked: fcntl byte-range locks across A and B (F_SETLK refused, F_GETLK
+# sees the holder, F_SETLKW waits for the release, a killed holder's lock
+# goes, a process on the server sees the SMB lock); server-side copy (cp
+# through copy_file_range becomes copychunk: the client sends no WRITE and
+# no READ, the copy is right); CHANGE_NOTIFY through the client's
+# CIFS_IOC_NOTIFY_INFO ioctl on A seeing creates made through B, also
+# WATCH_TREE; symlinks: mfsymlinks on C, the server's own symlinks seen by
+# A as symlinks (STATUS_STOPPED_ON_SYMLINK), never followed out of the
+# share on A or F; hole punching (fallocate -p) and SEEK_HOLE/SEEK_DATA
+# through the mount and on the server; and dbench, a workload no one here
+# wrote, on A.  Timestamps and truncate through cifs are in file2.sh.
+# One boot.
+. "$(dirname "$0")/lib.sh"
+
+srv=/srv/c2
+A=/mnt/a
+B=/mnt/b
+C=/mnt/c
+F=/mnt/f
+P=smbsrv-fsprobe
+opts="username=demo,password=demo,vers=3.1.1"
+
+t_vm_start
+t_guest_check "share c2 (and c2f, following symlinks) on a tmpfs, mounted as A, B, C and F" "
+set -e
+mkdir -p $srv $A $B $C $F /srv/outside
+mount -t tmpfs -o size=256m tmpfs $srv
+# Not tmpfs' 1777: in a sticky world-writable directory the kernel lets
+# no one but their owner follow root's symlinks (fs.protected_symlinks).
+chown demo:demo $srv
+chmod 755 $srv
+echo secret > /srv/outside/secret
+cat > /etc/smbsrv/c2.conf <<EOF
+[global]
+	tcp port = 445
+[c2]
+	path = $srv
+	read only = no
+[c2f]
+	path = $srv
+	read only = no
+	follow symlinks = yes
+EOF
+echo demo | smbsrvctl -c /etc/smbsrv/c2.conf user add demo >/dev/null
+smbsrvd -c /etc/smbsrv/c2.conf
+mount -t cifs //127.0.0.1/c2 $A -o $opts
+mount -t cifs //127.0.0.1/c2 $B -o $opts,nosharesock
+mount -t cifs //127.0.0.1/c2 $C -o $opts,mfsymlinks
+mount -t cifs //127.0.0.1/c2f $F -o $opts"
+t_guest_check "A and B are two SMB sessions of user demo" \
+	"[ \$(smbsrvctl -c /etc/smbsrv/c2.conf sessions | grep -c ' demo ') -ge 2 ]"
+
+# --- fcntl byte-range locks across two mounts ---------------------------
+# cifs sends every byte-range lock to the server (no oplock is granted, so
+# it caches none) and maps STATUS_LOCK_NOT_GRANTED to EACCES, one of the
+# two errors POSIX allows for F_SETLK.
+t_guest_check "A holds a write lock on bytes 0-99" "
+set -e
+echo 'some bytes to lock' > $A/lk
+rm -f /tmp/rel1
+$P lock $A/lk 0 100 w nowait /tmp/rel1 > /tmp/a1.out 2>&1 &
+for i in \$(seq 1 100); do grep -q locked /tmp/a1.out && exit 0; sleep 0.1; done
+cat /tmp/a1.out; exit 1"
+t_check_output "B: F_SETLK of a write lock on 0-99 is refused (EACCES)" "^EACCES$" \
+	t_guest "$P lock $B/lk 0 100 w nowait; echo rc=\$?"
+t_check_output "B: F_SETLK of a read lock inside A's range is refused too" "^EACCES$" \
+	t_guest "$P lock $B/lk 50 10 r nowait"
+t_check_output "B: F_SETLK of the bytes just after A's range succeeds" "^locked$" \
+	t_guest "$P lock $B/lk 100 10 w nowait"
+t_check_output "B: F_GETLK reports A's write lock" "^conflict w " \
+	t_guest "$P getlk $B/lk 0 10 w"
+t_check_output "a process on the server sees A's SMB lock as a POSIX lock (EAGAIN)" \
+	"^EAGAIN$" t_guest "$P lock $srv/lk 0 1 w nowait"
+t_guest_check "B: F_SETLKW waits while A holds the lock (3 s)" "
+$P lock $B/lk 0 100 w wait > /tmp/b1.out 2>&1 &
+echo \$! > /tmp/b1.pid
+sleep 3
+kill -0 \$(cat /tmp/b1.pid) && [ ! -s /tmp/b1.out ]"
+t_guest_check "A unlocks: B's F_SETLKW returns with the lock, A saw its unlock succeed" "
+touch /tmp/rel1
+for i in \$(seq 1 300); do
+	grep -q locked /tmp/b1.out && grep -q released /tmp/a1.out && exit 0
+	sleep 0.1
+done
+cat /tmp/a1.out /tmp/b1.out; exit 1"
+t_guest_check "a holder killed with SIGKILL loses its lock: B's F_SETLK then succeeds" "
+rm -f /tmp/rel2 /tmp/a2.out
+$P lock $A/lk 200 10 w nowait /tmp/rel2 > /tmp/a2.out 2>&1 &
+pid=\$!
+for i in \$(seq 1 100); do grep -q locked /tmp/a2.out && break; sleep 0.1; done
+grep -q locked /tmp/a2.out || exit 1
+$P lock $B/lk 200 10 w nowait >/dev/null 2>&1 && { echo 'B got it while held'; exit 1; }
+kill -9 \$pid
+for i in \$(seq 1 100); do
+	$P lock $B/lk 200 10 w nowait >/dev/null 2>&1 && exit 0
+	sleep 0.1
+done
+exit 1"
+
+# --- server-side copy --------------------------------------------------
+# Debian 12's cp (coreutils 9.1) copies with read/write under
+# --reflink=never; the default (auto) tries FICLONE, which cifs refuses
+# (no FILE_SUPPORTS_BLOCK_REFCOUNTING), then copy_file_range, which cifs
+# turns into SRV_REQUEST_RESUME_KEY + SRV_COPYCHUNK_WRITE.  20 MiB + 1 is
+# more than one 16 MiB copychunk request.  The client's per-command
+# counters (/proc/fs/cifs/Stats, summed over its tree connects) show the
+# data never crossed the connection.
+t_guest_check "20 MiB + 1 random bytes written through A" "
+set -e
+head -c 20971521 /dev/urandom > /tmp/src
+cp /tmp/src $A/src
+sync
+cmp /tmp/src $srv/src"
+t_guest_check "cp (copy_file_range) through A: no WRITE, no READ, IOCTLs sent, same bytes" "
+st() { awk -v k=\"\$1:\" '\$1 == k { s += \$2 } END { print s + 0 }' /proc/fs/cifs/Stats; }
+w0=\$(st Writes); r0=\$(st Reads); i0=\$(st IOCTLs)
+/usr/bin/cp $A/src $A/dst || exit 1
+w1=\$(st Writes); r1=\$(st Reads); i1=\$(st IOCTLs)
+echo \"writes \$w0 -> \$w1, reads \$r0 -> \$r1, ioctls \$i0 -> \$i1\"
+[ \$w1 -eq \$w0 ] && [ \$r1 -eq \$r0 ] && [ \$i1 -ge \$((i0 + 2)) ] &&
+cmp /tmp/src $srv/dst && cmp /tmp/src $B/dst"
+
+# --- change notifications ----------------------------------------------
+# The 6.12 cifs client never asks the server for CHANGE_NOTIFY on behalf
+# of inotify (cifs registers no fsnotify hook for remote changes); only its
+# CIFS_IOC_NOTIFY(_INFO) ioctl does, which smbsrv-fsprobe issues.  B
+# creates a file a second until the watch, armed asynchronously, reports.
+notify_check() {
+	local desc=$1 tree=$2 dir=$3 re=$4
+	t_check_output "$desc" "$re" t_guest "
+mkdir -p $A/nd/sub
+rm -f /tmp/n.out
+( $P notify $A/nd 1 $tree > /tmp/n.out 2>&1; echo rc=\$? >> /tmp/n.out ) &
+for i in \$(seq 1 30); do
+	grep -q rc= /tmp/n.out && break
+	echo x > $B/nd/$dir/new$tree-\$i
+	sleep 1
+done
+cat /tmp/n.out"
+}
+notify_check "CIFS_IOC_NOTIFY_INFO on A reports a file B created (FILE_ACTION_ADDED)" \
+	0 . '^1 new0-[0-9]+$'
+notify_check "... and with WATCH_TREE, one B created in a subdirectory" \
+	1 sub '^1 sub\\new1-[0-9]+$'
+
+# --- symlinks ----------------------------------------------------------
+t_guest_check "C (mfsymlinks): ln -s, readlink and stat -L through the link" "
+set -e
+echo content > $C/target
+ln -s target $C/mf
+[ \"\$(readlink $C/mf)\" = target ]
+[ \"\$(stat -L -c %s $C/mf)\" = 8 ]
+[ \"\$(cat $C/mf)\" = content ]"
+t_guest_check "... kept as a Minshall-French file on the server, a plain file to A" "
+set -e
+[ -f $srv/mf ] && [ ! -L $srv/mf ] && [ \"\$(head -c 5 $srv/mf)\" = XSym ]
+[ \"\$(stat -c %F $A/mf)\" = 'regular file' ]"
+t_guest_check "the server's own symlinks" "
+set -e
+mkdir $srv/sub
+echo subc > $srv/sub/file
+ln -s sub/file $srv/nat
+ln -s sub $srv/natdir
+ln -s ../outside/secret $srv/esc
+ln -s /srv/outside/secret $srv/escabs"
+t_guest_check "A (no mfsymlinks) sees a native symlink: lstat, readlink, read through it" "
+set -e
+[ \"\$(stat -c %F $A/nat)\" = 'symbolic link' ]
+[ \"\$(readlink $A/nat)\" = sub/file ]
+[ \"\$(cat $A/nat)\" = subc ]
+[ \"\$(ls $A/natdir/)\" = file ]"
+# A follows a symlink itself, from where it is mounted: ../outside from
+# /mnt/a is /mnt/outside, which does not exist; had the server followed the
+# link, A would have read /srv/outside/secret.
+t_guest_check "A: a symlink out of the share is a symlink, not the file it names" "
+[ \"\$(readlink $A/esc)\" = ../outside/secret ] &&
+[ \"\$(stat -c %F $A/escabs)\" = 'symbolic link' ] &&
+[ \"\$(readlink $A/escabs)\" = /srv/outside/secret ] &&
+! cat $A/esc 2>/dev/null | grep -q secret &&
+[ ! -e /mnt/outside ]"
+t_guest_check "F (follow symlinks = yes): the server follows a link beneath the root" "
+[ \"\$(stat -c %F $F/nat)\" = 'regular file' ] && [ \"\$(cat $F/nat)\" = subc ]"
+t_check_output "F: ... but not out of it (both links: permission denied)" \
+	"^denied denied$" t_guest "
+a=ok; b=ok
+cat $F/esc >/dev/null 2>&1 || a=denied
+cat $F/escabs >/dev/null 2>&1 || b=denied
+echo \$a \$b"
+
+# --- sparse files and holes ----------------------------------------------
+t_guest_check "fallocate -p through A punches bytes 1-3 MiB of a 4 MiB file" "
+set -e
+head -c 4194304 /dev/urandom > /tmp/sp
+cp /tmp/sp $A/sp
+sync
+/usr/bin/fallocate -p -o 1048576 -l 2097152 $A/sp
+dd if=/dev/zero of=/tmp/sp bs=1M seek=1 count=2 conv=notrunc 2>/dev/null
+cmp /tmp/sp $srv/sp && cmp /tmp/sp $B/sp"
+t_check_output "SEEK_DATA/SEEK_HOLE through A find the hole" \
+	"^data 0 1048576 hole 1048576 3145728 data 3145728 4194304 $" \
+	t_guest "$P seek $A/sp | tr '\n' ' '"
+t_check_output "the server's file has the hole (and 2 MiB of blocks)" \
+	"^data 0 1048576 hole 1048576 3145728 data 3145728 4194304 4096$" \
+	t_guest "echo \$($P seek $srv/sp) \$(stat -c %b $srv/sp)"
+
+# --- dbench ------------------------------------------------------------
+# Its NetBench-derived load (the first 30,000 operations of Debian's
+# client.txt and its final cleanup) from two processes for 20 s on A:
+# creates, reads, writes, renames, finds, locks, flushes, unlinks.  dbench
+# reports every operation whose result differs from the recorded one.
+load=$(mktemp)
+(head -n 30000 /usr/share/dbench/client.txt && tail -n 1 /usr/share/dbench/client.txt) > "$load"
+t_check "dbench's load file copied to the guest" \
+	timeout 300 smbclient //127.0.0.1/c2 -U demo%demo -p "$T_SMB_PORT" \
+	-c "put $load load.txt"
+rm -f "$load"
+t_guest_check "dbench: 2 clients, 20 s on A, every operation as recorded, exit 0" "
+mv $srv/load.txt /tmp/load.txt
+mkdir $A/db
+cd /tmp
+dbench -c /tmp/load.txt -D $A/db -t 20 2 > /tmp/db.out 2>&1
+rc=\$?
+grep -E 'Operation|NTCreateX|ReadX|WriteX|Rename|LockX|Throughput' /tmp/db.out
+[ \$rc -eq 0 ] || { tail -20 /tmp/db.out; exit 1; }
+if grep -v 'barrier semaphore' /tmp/db.out | grep -iE 'fail|error|expected'; then exit 1; fi
+for op in NTCreateX ReadX WriteX Rename Unlink Find LockX Flush; do
+	grep -qE \"^ *\$op +[1-9]\" /tmp/db.out || { echo \"no \$op\"; exit 1; }
+done"
+t_guest_check "dbench's cleanup removed every file, as the server sees it too" "
+find $srv/db $A/db -type f | grep . && exit 1
+[ \"\$(cd $srv/db && find . | sort)\" = \"\$(cd $A/db && find . | sort)\" ]"
+
+t_guest_check "umount all four" "umount $A && umount $B && umount $C && umount $F"
+t_dmesg_clean
+t_done

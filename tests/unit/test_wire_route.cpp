@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// kmod/wire/route.c: which received messages may leave the per-CPU queue,
+// and the adaptive policy's rule.
+#include <catch2/catch.hpp>
+
+#include "wire_util.hpp"
+
+extern "C" {
+#include "route.h"
+#include "rw.h"
+}
+
+using namespace wiretest;
+
+namespace {
+
+Bytes write_msg(uint32_t length, uint32_t flags = 0)
+{
+	Bytes b = header(SMB2_WRITE, 7, flags);
+	Bytes body(48, 0);
+	put16(body, 0, SMB2_WRITE_REQ_SIZE);
+	put16(body, SMB2_WRITE_REQ_DATA_OFFSET, 112);
+	put32(body, SMB2_WRITE_REQ_LENGTH, length);
+	append(b, body);
+	b.resize(b.size() + 16, 0xab); // some of the data (peek never reads it)
+	return b;
+}
+
+smb2_route_info peek(const Bytes &b, size_t len)
+{
+	smb2_route_info ri{true, 12345};
+	smb2_route_peek(b.data(), static_cast<uint32_t>(len), &ri);
+	return ri;
+}
+
+smb2_route_info peek(const Bytes &b)
+{
+	return peek(b, b.size());
+}
+
+} // namespace
+
+TEST_CASE("route peek: one plain WRITE is eligible", "[wire][route]")
+{
+	Bytes b = write_msg(1 << 20);
+	smb2_route_info ri = peek(b);
+	CHECK(ri.write);
+	CHECK(ri.length == 1u << 20);
+
+	SECTION("signed is still eligible")
+	{
+		put32(b, SMB2_HDR_FLAGS, SMB2_FLAGS_SIGNED);
+		CHECK(peek(b).write);
+	}
+	SECTION("the Length field is whatever the client says")
+	{
+		put32(b, SMB2_HDR_SIZE + SMB2_WRITE_REQ_LENGTH, 0xffffffffu);
+		CHECK(peek(b).length == 0xffffffffu);
+	}
+}
+
+TEST_CASE("route peek: everything else stays bound", "[wire][route]")
+{
+	Bytes w = write_msg(4096);
+
+	SECTION("other commands")
+	{
+		for (uint16_t cmd : {SMB2_READ, SMB2_CREATE, SMB2_NEGOTIATE, SMB2_SESSION_SETUP,
+				     SMB2_FLUSH, SMB2_IOCTL}) {
+			Bytes b = w;
+			put16(b, SMB2_HDR_COMMAND, cmd);
+			smb2_route_info ri = peek(b);
+			CHECK_FALSE(ri.write);
+			CHECK(ri.length == 0);
+		}
+	}
+	SECTION("async, related or a response")
+	{
+		for (uint32_t f : {SMB2_FLAGS_ASYNC_COMMAND, SMB2_FLAGS_RELATED_OPERATIONS,
+				   SMB2_FLAGS_SERVER_TO_REDIR}) {
+			Bytes b = write_msg(4096, f);
+			CHECK_FALSE(peek(b).write);
+		}
+	}
+	SECTION("a compound: WRITE first, anything after")
+	{
+		Bytes b = write_msg(4096);
+		b.resize(136, 0); // 8-aligned end of the first PDU
+		put32(b, SMB2_HDR_NEXT_COMMAND, 136);
+		append(b, header(SMB2_FLUSH, 8, SMB2_FLAGS_RELATED_OPERATIONS));
+		Bytes body(24, 0);
+		put16(body, 0, SMB2_FLUSH_REQ_SIZE);
+		append(b, body);
+		CHECK_FALSE(peek(b).write);
+	}
+	SECTION("a compound whose NextCommand points past the end")
+	{
+		Bytes b = write_msg(4096);
+		put32(b, SMB2_HDR_NEXT_COMMAND, 4096);
+		CHECK_FALSE(peek(b).write);
+	}
+	SECTION("encrypted, compressed and SMB1 messages")
+	{
+		for (uint32_t proto : {uint32_t{SMB2_TRANSFORM_PROTO_NUMBER},
+				       uint32_t{SMB2_COMPRESSION_PROTO_NUMBER},
+				       uint32_t{SMB1_PROTO_NUMBER}, uint32_t{0}}) {
+			Bytes b = w;
+			put32(b, SMB2_HDR_PROTOCOL, proto);
+			CHECK_FALSE(peek(b).write);
+		}
+	}
+	SECTION("a header whose StructureSize is wrong")
+	{
+		Bytes b = w;
+		put16(b, SMB2_HDR_STRUCT_SIZE, 65);
+		CHECK_FALSE(peek(b).write);
+	}
+	SECTION("every truncation before the Length field's end")
+	{
+		for (size_t n = 0; n < SMB2_HDR_SIZE + SMB2_WRITE_REQ_BUFFER; n++) {
+			smb2_route_info ri = peek(w, n);
+			CHECK_FALSE(ri.write);
+			CHECK(ri.length == 0);
+		}
+		CHECK(peek(w, SMB2_HDR_SIZE + SMB2_WRITE_REQ_BUFFER).write);
+	}
+}
+
+TEST_CASE("adaptive rule: deep queues of large WRITEs go unbound", "[wire][route]")
+{
+	smb2_route_info big{true, SMB2_ROUTE_LENGTH_MIN};
+	smb2_route_info small{true, SMB2_ROUTE_LENGTH_MIN - 1};
+	smb2_route_info other{false, 1u << 20};
+
+	// Queue depth 1 and 2 stay local whatever the size (the QD1 regression).
+	for (uint32_t d = 0; d < SMB2_ROUTE_DEPTH_MIN; d++) {
+		CHECK_FALSE(smb2_route_adaptive(&big, d));
+		CHECK_FALSE(smb2_route_adaptive(&small, d));
+	}
+	CHECK(SMB2_ROUTE_DEPTH_MIN == 4);
+	CHECK(SMB2_ROUTE_LENGTH_MIN == 65536);
+	for (uint32_t d : {4u, 5u, 16u, 256u}) {
+		CHECK(smb2_route_adaptive(&big, d));
+		CHECK_FALSE(smb2_route_adaptive(&small, d)); // 4 KiB stays bound
+		CHECK_FALSE(smb2_route_adaptive(&other, d)); // not eligible at all
+	}
+	smb2_route_info huge{true, 0xffffffffu};
+	CHECK(smb2_route_adaptive(&huge, 4));
+}
