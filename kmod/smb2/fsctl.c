@@ -571,7 +571,7 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
 	struct smb_symlink_reparse s;
 	struct smb_reparse rp;
 	const struct cred *old;
-	char *target, *p;
+	char *buf, *target, *p;
 	int len, err;
 
 	if (!(x->f->access & (FILE_WRITE_DATA | FILE_WRITE_ATTRIBUTES)))
@@ -588,21 +588,30 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
 		return STATUS_NOT_SUPPORTED;
 	if (smbsrv_file_open_count(x->f) > 1)
 		return STATUS_SHARING_VIOLATION;
-	target = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!target)
+	/* One byte in front for the '/' an absolute name may lack. */
+	buf = kmalloc(PATH_MAX + 1, GFP_KERNEL);
+	if (!buf)
 		return STATUS_INSUFFICIENT_RESOURCES;
+	target = buf + 1;
 	len = smb_utf16le_to_utf8(s.subst, s.subst_len, target, PATH_MAX);
 	if (len <= 0) {
-		kfree(target);
+		kfree(buf);
 		return STATUS_IO_REPARSE_DATA_INVALID;
 	}
+	/*
+	 * The cifs client drops the leading separator of an absolute target
+	 * ("/a/b" arrives as "a\b" without SYMLINK_FLAG_RELATIVE): an
+	 * absolute name starts at the root.
+	 */
+	if (!(s.flags & SYMLINK_FLAG_RELATIVE) && target[0] != '\\')
+		*--target = '/';
 	for (p = target; *p; p++)
 		if (*p == '\\')
 			*p = '/';
 	old = smbsrv_vfs_creds_begin(x->req->tree);
 	err = smbsrv_fsctl_make_symlink(x, target);
 	smbsrv_vfs_creds_end(old);
-	kfree(target);
+	kfree(buf);
 	if (err == -ENOTEMPTY)
 		return STATUS_NOT_SUPPORTED;
 	return smbsrv_vfs_status(err);

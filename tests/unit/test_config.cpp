@@ -8,6 +8,7 @@
 
 #include "atomic_file.hpp"
 #include "config.hpp"
+#include "hosts.hpp"
 #include "params.hpp"
 
 using namespace smbsrv;
@@ -350,6 +351,8 @@ TEST_CASE("no parameter smbsrv does not apply is silently ignored")
 {
 	// Set each parameter to a valid value other than its default: the
 	// ones smbsrv does not apply must say so, the others must not.
+	// ("hosts allow = x" must not ask a real DNS server.)
+	set_host_resolver([](const std::string &) { return std::vector<std::string>{"10.9.9.9"}; });
 	for (const auto &def : param_table()) {
 		std::string v;
 		switch (def.type) {
@@ -406,6 +409,7 @@ TEST_CASE("no parameter smbsrv does not apply is silently ignored")
 								 "not apply it yet)"));
 		}
 	}
+	set_host_resolver(nullptr);
 }
 
 TEST_CASE("protocol names map to dialects, Samba's short names included")

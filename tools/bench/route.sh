@@ -6,12 +6,13 @@
 # cifs mounts (cache=none, O_DIRECT, libaio) in the guest, 4 KiB and 1 MiB
 # sequential writes at queue depth 1 and 16.  Servers and policies are
 # interleaved within each round; the table shows the median MiB/s per cell
-# over the rounds, the ratio of each smbsrv policy to percpu and to ksmbd,
+# over the rounds (each round starts each cell with another server), the ratio of each smbsrv policy to percpu and to ksmbd,
 # and how many of the cell's messages the unbound queue ran (from
 # smbsrvctl stats), so a number explains itself.  Under TCG absolute
 # numbers mean nothing: read the ratios.
 #
 #   tools/bench/route.sh [ROUNDS] [SECONDS]     (default 3 rounds, 8 s per run)
+# shellcheck disable=SC2016  # guest scripts expand in the guest
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/vm/lib.sh"
@@ -73,11 +74,14 @@ for bs in 4k 1M; do
 		cells+=("$bs $qd")
 	done
 done
+servers=("smbsrv percpu" "ksmbd -" "smbsrv unbound" "smbsrv adaptive")
 for r in $(seq 1 "$rounds"); do
 	for c in "${cells[@]}"; do
 		read -r bs qd <<< "$c"
-		for s in "smbsrv percpu" "ksmbd -" "smbsrv unbound" "smbsrv adaptive"; do
-			read -r server policy <<< "$s"
+		# Each round starts the cell with another server: no one always
+		# runs first (or right after the same neighbour).
+		for i in 0 1 2 3; do
+			read -r server policy <<< "${servers[$(((i + r) % 4))]}"
 			res=$(run "$server" "$policy" "$bs" "$qd")
 			echo "$r $bs $qd $server $policy $res" | tee -a "$out/raw" >&2
 		done

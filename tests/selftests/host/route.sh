@@ -9,6 +9,7 @@
 # switched back and forth while a write stream runs; every file is checked
 # byte for byte on the share; smbsrvctl stats shows both queues; the
 # daemon set the unbound queue's affinity in sysfs.  One VM boot.
+# shellcheck disable=SC2016  # guest scripts expand in the guest
 . "$(dirname "$0")/lib.sh"
 
 t_vm_start
