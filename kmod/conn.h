@@ -36,6 +36,8 @@ struct sock;
 #define SMBSRV_ADDR_LEN		64
 /* Most dialects remembered from NEGOTIATE for VALIDATE_NEGOTIATE_INFO. */
 #define SMBSRV_MAX_DIALECTS	16
+/* CANCELs remembered for requests not yet async (conn->early_cancel). */
+#define SMBSRV_EARLY_CANCELS	8
 
 enum smbsrv_conn_flag {
 	SMBSRV_CONN_CLOSING,		/* teardown queued; send nothing more */
@@ -84,6 +86,14 @@ struct smbsrv_conn {
 	u32 credits_inflight;		/* charged to requests not answered */
 	struct list_head pending;	/* async and cancellable requests */
 	u64 next_async_id;
+	/*
+	 * MessageIds a CANCEL named before their request went async (the
+	 * two run on different workers): going async then fails at once.
+	 * A few slots, oldest overwritten; MessageIds never repeat.
+	 */
+	u64 early_cancel[SMBSRV_EARLY_CANCELS];
+	u8 early_cancel_used;		/* bitmap of valid slots */
+	u8 early_cancel_next;
 	u64 requests;			/* PDUs received */
 
 	/* Negotiated state (MS-SMB2 3.3.1.7). */

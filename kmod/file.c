@@ -238,6 +238,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	struct smbsrv_file *f = smbsrv_file_of(op);
 	struct smbsrv_fnode *fn = f->fnode;
 	const struct cred *del = NULL, *base_del = NULL, *old;
+	bool now_pending = false;
 	int err;
 
 	/* Its byte-range locks go, and its waiting LOCK requests end. */
@@ -249,6 +250,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	if ((f->flags & SMBSRV_FILE_DELETE_ON_CLOSE) && !fn->delete_pending) {
 		fn->delete_pending = true;
 		fn->delete_cred = get_cred(f->cred);
+		now_pending = true;
 	}
 	list_del_init(&f->fnode_node);
 	if (list_empty(&fn->opens) && fn->delete_pending)
@@ -256,6 +258,8 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	if (list_empty(&fn->opens) && fn->base_delete_cred)
 		base_del = get_cred(fn->base_delete_cred);
 	spin_unlock(&fn->lock);
+	if (now_pending && !del && smbsrv_file_is_dir(f))
+		smbsrv_notify_delete_pending(fn->inode);
 
 	/* The file goes once its streams are closed too. */
 	if (del && !fn->stream && smbsrv_fnode_defer_delete(fn, del)) {
@@ -402,10 +406,13 @@ void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
 	struct smbsrv_fnode *fn = f->fnode;
 	const struct cred *old = NULL;
 
+	bool now_pending = false;
+
 	spin_lock(&fn->lock);
 	if (pending && !fn->delete_pending) {
 		fn->delete_pending = true;
 		fn->delete_cred = get_cred(f->cred);
+		now_pending = true;
 	} else if (!pending && fn->delete_pending) {
 		fn->delete_pending = false;
 		old = fn->delete_cred;
@@ -414,6 +421,8 @@ void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
 	spin_unlock(&fn->lock);
 	if (old)
 		put_cred(old);
+	if (now_pending && smbsrv_file_is_dir(f))
+		smbsrv_notify_delete_pending(fn->inode);
 }
 
 bool smbsrv_file_delete_pending(struct smbsrv_file *f)
@@ -470,6 +479,32 @@ u32 smbsrv_inode_open_count(struct inode *inode)
 	}
 	spin_unlock(&smbsrv_fnodes_lock);
 	return n;
+}
+
+bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,
+				 const struct smbsrv_file *except)
+{
+	struct smbsrv_fnode *fn;
+	struct smbsrv_file *o;
+	bool conflict = false;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn->inode != inode)
+			continue;
+		spin_lock(&fn->lock);
+		list_for_each_entry(o, &fn->opens, fnode_node) {
+			if (o != except &&
+			    smbsrv_share_conflict(access, share, o->access,
+						  o->share_access)) {
+				conflict = true;
+				break;
+			}
+		}
+		spin_unlock(&fn->lock);
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return conflict;
 }
 
 bool smbsrv_file_open_below(struct dentry *dir)

@@ -168,6 +168,13 @@ u32 smbsrv_file_open_count(struct smbsrv_file *f);
 u32 smbsrv_inode_open_count(struct inode *inode);
 
 /*
+ * Whether an open of @inode with @access and @share would be a sharing
+ * violation with an open there other than @except (which may be NULL).
+ */
+bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,
+				 const struct smbsrv_file *except);
+
+/*
  * Whether anything below the directory @dir (not @dir itself) is open:
  * such a directory cannot be renamed (MS-FSA 2.1.5.14.11).
  */

@@ -31,6 +31,7 @@
 #include "../wire/fsctl.h"
 #include "../wire/info.h"
 #include "../wire/name.h"
+#include "notify.h"
 #include "pipe.h"
 #include "smb2.h"
 
@@ -408,6 +409,8 @@ static u32 smbsrv_create_finish(struct smbsrv_req *req,
 				return smbsrv_vfs_status(err);
 		}
 	}
+	if (c->created)
+		smbsrv_notify_created_done(d_inode(c->obj.dentry));
 	err = smbsrv_vfs_getattr(tree, &c->obj, &c->fa);
 	return smbsrv_vfs_status(err);
 }

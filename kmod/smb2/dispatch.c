@@ -430,6 +430,35 @@ bool smbsrv_req_can_async(const struct smbsrv_req *req)
 	return req->msg && req->last && !req->async;
 }
 
+/*
+ * A CANCEL by MessageId may be handled by one worker while another is
+ * still running the request it names, before that request went async
+ * (MS-SMB2 3.3.5.16 wants it cancelled all the same): remember the
+ * MessageId, and smbsrv_req_go_async() refuses it then.  Under conn->lock.
+ */
+static void smbsrv_early_cancel_add(struct smbsrv_conn *conn, u64 mid)
+{
+	unsigned int i = conn->early_cancel_next;
+
+	conn->early_cancel[i] = mid;
+	conn->early_cancel_used |= 1U << i;
+	conn->early_cancel_next = (i + 1) % SMBSRV_EARLY_CANCELS;
+}
+
+static bool smbsrv_early_cancel_take(struct smbsrv_conn *conn, u64 mid)
+{
+	unsigned int i;
+
+	for (i = 0; i < SMBSRV_EARLY_CANCELS; i++) {
+		if ((conn->early_cancel_used & (1U << i)) &&
+		    conn->early_cancel[i] == mid) {
+			conn->early_cancel_used &= ~(1U << i);
+			return true;
+		}
+	}
+	return false;
+}
+
 int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel)
 {
 	struct smbsrv_conn *conn = req->conn;
@@ -440,6 +469,10 @@ int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel)
 	if (smbsrv_conn_closing(conn)) {
 		spin_unlock(&conn->lock);
 		return -ENOTCONN;
+	}
+	if (smbsrv_early_cancel_take(conn, req->hdr.message_id)) {
+		spin_unlock(&conn->lock);
+		return -ECANCELED;
 	}
 	req->async = true;
 	req->async_id = conn->next_async_id++;
@@ -524,6 +557,8 @@ bool smbsrv_cancel_one(struct smbsrv_conn *conn, const struct smb2_hdr *hdr)
 			break;
 		}
 	}
+	if (!found && !(hdr->flags & SMB2_FLAGS_ASYNC_COMMAND))
+		smbsrv_early_cancel_add(conn, hdr->message_id);
 	spin_unlock(&conn->lock);
 	if (!found)
 		return false;

@@ -160,15 +160,16 @@ static u32 smbsrv_fsctl_qar(struct smbsrv_fsctl *x)
 	if (smb_range_decode(x->r->in, x->r->in_len, &off, &len) ||
 	    off + len > (u64)LLONG_MAX)
 		return STATUS_INVALID_PARAMETER;
-	if (x->r->max_out < SMB_RANGE_SIZE)
-		return STATUS_BUFFER_TOO_SMALL;
+	/* No room for a range is an error only when there is one. */
 	cap = min_t(u32, x->r->max_out / SMB_RANGE_SIZE, SMBSRV_QAR_MAX);
-	ranges = kvmalloc_array(cap, 2 * sizeof(u64), GFP_KERNEL);
+	ranges = kvmalloc_array(max(cap, 1u), 2 * sizeof(u64), GFP_KERNEL);
 	if (!ranges)
 		return STATUS_INSUFFICIENT_RESOURCES;
 	size = i_size_read(file_inode(filp));
 	end = min(off + len, size);
 	if (off < end && !smbsrv_fsctl_is_sparse(x)) {
+		if (!cap)
+			status = STATUS_BUFFER_TOO_SMALL;
 		ranges[0] = off;
 		ranges[1] = end - off;
 		n = 1;
@@ -181,7 +182,8 @@ static u32 smbsrv_fsctl_qar(struct smbsrv_fsctl *x)
 			if (h < 0 || h > end)
 				h = end;
 			if (n == cap) {
-				status = STATUS_BUFFER_OVERFLOW;
+				status = cap ? STATUS_BUFFER_OVERFLOW :
+					       STATUS_BUFFER_TOO_SMALL;
 				break;
 			}
 			ranges[2 * n] = d;
@@ -189,6 +191,10 @@ static u32 smbsrv_fsctl_qar(struct smbsrv_fsctl *x)
 			n++;
 			off = h;
 		}
+	}
+	if (status == STATUS_BUFFER_TOO_SMALL) {
+		kvfree(ranges);
+		return status;
 	}
 	out = smbsrv_fsctl_out(x, n * SMB_RANGE_SIZE);
 	if (!out) {
@@ -612,6 +618,93 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
 	return smbsrv_vfs_status(err);
 }
 
+/* ---- block cloning ------------------------------------------------------ */
+
+/* DUPLICATE_EXTENTS_DATA: source FileId, source and target offsets, count. */
+#define SMBSRV_DUP_EXTENTS_SIZE	40
+
+/*
+ * FSCTL_DUPLICATE_EXTENTS_TO_FILE (MS-FSCC 2.3.8): a block clone from an
+ * open of the same session, where the file system can share blocks
+ * (vfs_clone_file_range: XFS with reflink, Btrfs); STATUS_NOT_SUPPORTED
+ * where it cannot, never a copy that only looks like a clone.
+ */
+static u32 smbsrv_fsctl_dup_extents(struct smbsrv_fsctl *x)
+{
+	const u8 *in = x->r->in;
+	struct smbsrv_file *src;
+	const struct cred *old;
+	u64 soff, doff, len;
+	u32 status = STATUS_SUCCESS;
+	loff_t n;
+
+	if (x->r->in_len < SMBSRV_DUP_EXTENTS_SIZE)
+		return STATUS_INVALID_PARAMETER;
+	if (!smbsrv_fsctl_regular(x))
+		return STATUS_INVALID_PARAMETER;
+	if (!(x->f->access & FILE_WRITE_DATA))
+		return STATUS_ACCESS_DENIED;
+	soff = get_unaligned_le64(in + 16);
+	doff = get_unaligned_le64(in + 24);
+	len = get_unaligned_le64(in + 32);
+	/* Windows answers an unknown source so, not STATUS_FILE_CLOSED. */
+	src = smbsrv_file_lookup_session(x->req->sess, get_unaligned_le64(in),
+					 get_unaligned_le64(in + 8));
+	if (!src)
+		return STATUS_INVALID_HANDLE;
+	if (!(src->access & FILE_READ_DATA))
+		status = STATUS_ACCESS_DENIED;
+	else if (smbsrv_file_is_dir(src) || (src->flags & SMBSRV_FILE_REPARSE))
+		status = STATUS_INVALID_PARAMETER;
+	else if (soff > (u64)LLONG_MAX || doff > (u64)LLONG_MAX ||
+		 len > (u64)LLONG_MAX - max(soff, doff))
+		status = STATUS_INVALID_PARAMETER;
+	if (status || !len)
+		goto out;
+	old = smbsrv_vfs_creds_begin(x->req->tree);
+	n = vfs_clone_file_range(src->filp, soff, x->f->filp, doff, len, 0);
+	smbsrv_vfs_creds_end(old);
+	if (n == -EOPNOTSUPP || n == -EXDEV)
+		status = STATUS_NOT_SUPPORTED;
+	else if (n < 0)
+		status = smbsrv_vfs_status(n);
+	else if (n != len)
+		status = STATUS_IO_DEVICE_ERROR;
+out:
+	smbsrv_file_put(src);
+	return status;
+}
+
+/* ---- compression -------------------------------------------------------- */
+
+/*
+ * No compression here: FSCTL_GET_COMPRESSION says COMPRESSION_FORMAT_NONE
+ * and FSCTL_SET_COMPRESSION takes NONE only, as ReFS (and Samba on file
+ * systems without compression) answer.
+ */
+static u32 smbsrv_fsctl_get_compression(struct smbsrv_fsctl *x)
+{
+	u8 *out;
+
+	if (x->r->max_out < 2)
+		return STATUS_INVALID_USER_BUFFER;
+	out = smbsrv_fsctl_out(x, 2);
+	if (!out)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	put_unaligned_le16(0, out);
+	return STATUS_SUCCESS;
+}
+
+static u32 smbsrv_fsctl_set_compression(struct smbsrv_fsctl *x)
+{
+	if (!(x->f->access & FILE_WRITE_DATA))
+		return STATUS_ACCESS_DENIED;
+	if (x->r->in_len < 2)
+		return STATUS_INVALID_PARAMETER;
+	return get_unaligned_le16(x->r->in) ? STATUS_NOT_SUPPORTED :
+					      STATUS_SUCCESS;
+}
+
 /* ---- object ids, network interfaces ------------------------------------- */
 
 /*
@@ -682,12 +775,15 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 	struct smbsrv_fsctl x = { .req = req, .r = r };
 	u32 status;
 
-	/* Those that name no file (3.3.5.15). */
+	/* Those that name no file: FileId all ones (3.3.5.15). */
 	switch (r->ctl_code) {
 	case FSCTL_QUERY_NETWORK_INTERFACE_INFO:
-		return smbsrv_fsctl_netif(req, r);
 	case FSCTL_DFS_GET_REFERRALS:
 	case FSCTL_DFS_GET_REFERRALS_EX:
+		if (memchr_inv(req->body + SMB2_IOCTL_REQ_FILE_ID, 0xff, 16))
+			return STATUS_INVALID_PARAMETER;
+		if (r->ctl_code == FSCTL_QUERY_NETWORK_INTERFACE_INFO)
+			return smbsrv_fsctl_netif(req, r);
 		/* No DFS here, as a Windows server without the role says. */
 		return STATUS_FS_DRIVER_REQUIRED;
 	}
@@ -726,6 +822,15 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 	case FSCTL_GET_OBJECT_ID:
 	case FSCTL_CREATE_OR_GET_OBJECT_ID:
 		status = smbsrv_fsctl_object_id(&x);
+		break;
+	case FSCTL_DUPLICATE_EXTENTS_TO_FILE:
+		status = smbsrv_fsctl_dup_extents(&x);
+		break;
+	case FSCTL_GET_COMPRESSION:
+		status = smbsrv_fsctl_get_compression(&x);
+		break;
+	case FSCTL_SET_COMPRESSION:
+		status = smbsrv_fsctl_set_compression(&x);
 		break;
 	default:
 		/* What the file system does not know (as NTFS answers). */

@@ -51,7 +51,8 @@ struct smbsrv_notify_sb {
 	 * The inode the last event on this file system created (compared,
 	 * never dereferenced): the attribute changes that make it what it
 	 * is (DOS attributes, times) follow at once and are not reported,
-	 * as Windows reports a new file only as added.
+	 * as Windows reports a new file only as added; until another
+	 * event comes or the CREATE is done (smbsrv_notify_created_done()).
 	 */
 	struct inode *created;
 };
@@ -568,9 +569,13 @@ static u32 smbsrv_notify_request(struct smbsrv_req *req, struct smbsrv_file *f,
 					  r->output_length);
 	}
 	if (!smbsrv_req_can_async(req)) {
-		/* Inside a compound nothing can wait: look again later. */
+		/*
+		 * Inside a compound nothing can wait: Windows fails such a
+		 * request with STATUS_INTERNAL_ERROR, the rest of the chain
+		 * goes on (MS-SMB2 <162>; smbtorture compound.interim2).
+		 */
 		mutex_unlock(&w->wmutex);
-		return STATUS_NOTIFY_ENUM_DIR;
+		return STATUS_INTERNAL_ERROR;
 	}
 	wt = kzalloc(sizeof(*wt), GFP_KERNEL);
 	if (!wt) {
@@ -630,6 +635,48 @@ u32 smbsrv_smb2_change_notify(struct smbsrv_req *req)
 		status = smbsrv_notify_request(req, f, &r);
 	smbsrv_file_put(f);
 	return status;
+}
+
+void smbsrv_notify_created_done(struct inode *inode)
+{
+	struct smbsrv_notify_sb *nsb;
+
+	mutex_lock(&smbsrv_notify_mutex);
+	list_for_each_entry(nsb, &smbsrv_notify_sbs, node) {
+		if (nsb->sb == inode->i_sb)
+			cmpxchg(&nsb->created, inode, NULL);
+	}
+	mutex_unlock(&smbsrv_notify_mutex);
+}
+
+void smbsrv_notify_delete_pending(struct inode *inode)
+{
+	struct smbsrv_notify_wait *wt, *tmp;
+	struct smbsrv_notify_sb *nsb;
+	struct smbsrv_watch *w;
+	LIST_HEAD(done);
+
+	mutex_lock(&smbsrv_notify_mutex);
+	list_for_each_entry(nsb, &smbsrv_notify_sbs, node) {
+		if (nsb->sb != inode->i_sb)
+			continue;
+		list_for_each_entry(w, &nsb->watches, sb_node) {
+			if (w->inode != inode)
+				continue;
+			mutex_lock(&w->wmutex);
+			list_for_each_entry_safe(wt, tmp, &w->waiters, node) {
+				wt->waiting = false;
+				list_move_tail(&wt->node, &done);
+			}
+			mutex_unlock(&w->wmutex);
+		}
+	}
+	mutex_unlock(&smbsrv_notify_mutex);
+	/* Each holds its watch: complete them with no lock held. */
+	list_for_each_entry_safe(wt, tmp, &done, node) {
+		list_del_init(&wt->node);
+		smbsrv_req_complete(wt->req, STATUS_DELETE_PENDING);
+	}
 }
 
 int smbsrv_notify_init(void)

@@ -7,6 +7,7 @@
 
 #include <linux/types.h>
 
+struct inode;
 struct smbsrv_file;
 struct smbsrv_req;
 
@@ -22,5 +23,18 @@ u32 smbsrv_smb2_change_notify(struct smbsrv_req *req);
  * STATUS_NOTIFY_CLEANUP.
  */
 void smbsrv_notify_close(struct smbsrv_file *f);
+
+/*
+ * The CREATE that made @inode has set it up (DOS attributes, EAs, mode):
+ * the attribute changes that followed its creation were not reported;
+ * from now on they are.
+ */
+void smbsrv_notify_created_done(struct inode *inode);
+
+/*
+ * Directory @inode became pending deletion: CHANGE_NOTIFY requests
+ * waiting on it end with STATUS_DELETE_PENDING (as on Windows).
+ */
+void smbsrv_notify_delete_pending(struct inode *inode);
 
 #endif /* _SMBSRV_SMB2_NOTIFY_H */

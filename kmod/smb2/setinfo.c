@@ -162,13 +162,18 @@ static u32 smbsrv_set_dos(struct smbsrv_req *req, struct smbsrv_file *f,
 
 		if (!smbsrv_vfs_getattr(tree, path, &fa)) {
 			da.valid |= SMB_DOSINFO_ATTRIB;
-			da.attrib = fa.attributes & FILE_ATTRIBUTE_KEPT;
+			da.attrib = fa.attributes & (FILE_ATTRIBUTE_KEPT |
+						     FILE_ATTRIBUTE_SPARSE_FILE);
 		}
 	}
 	if (b.attributes) {
 		da.valid |= SMB_DOSINFO_ATTRIB;
-		/* FILE_ATTRIBUTE_NORMAL alone clears them all. */
-		da.attrib = b.attributes & FILE_ATTRIBUTE_KEPT;
+		/*
+		 * FILE_ATTRIBUTE_NORMAL alone clears them all; SPARSE_FILE
+		 * is FSCTL_SET_SPARSE's and stays (MS-FSA 2.1.5.14.2).
+		 */
+		da.attrib = (b.attributes & FILE_ATTRIBUTE_KEPT) |
+			    (da.attrib & FILE_ATTRIBUTE_SPARSE_FILE);
 	}
 	if (smbsrv_time_set(b.creation_time)) {
 		da.valid |= SMB_DOSINFO_CREATE_TIME;
@@ -410,6 +415,20 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	}
 	if (parent.mnt != f->filp->f_path.mnt) {
 		status = STATUS_NOT_SAME_DEVICE;
+		goto put;
+	}
+	/*
+	 * A rename adds an entry to the new parent, as a create there
+	 * would (FILE_ADD_FILE or FILE_ADD_SUBDIRECTORY, sharing read and
+	 * write, as Windows and Samba check): an open of that directory
+	 * with DELETE access, or not sharing write, is a sharing violation.
+	 */
+	if (!link &&
+	    smbsrv_inode_share_conflict(d_inode(parent.dentry),
+					smbsrv_file_is_dir(f) ?
+					FILE_APPEND_DATA : FILE_WRITE_DATA,
+					FILE_SHARE_READ | FILE_SHARE_WRITE, f)) {
+		status = STATUS_SHARING_VIOLATION;
 		goto put;
 	}
 	err = mnt_want_write(parent.mnt);

@@ -153,7 +153,9 @@ void smbsrv_req_file_id(struct smbsrv_req *req, const u8 *field,
  * connection closes; it must make the operation complete soon, typically
  * with STATUS_CANCELLED.  Only the last request of a compound may go
  * async: smbsrv_req_can_async() says whether this one may; others wait in
- * the worker.
+ * the worker.  smbsrv_req_go_async() fails when the connection is closing
+ * or a CANCEL named the request while it was still being handled: the
+ * handler then answers STATUS_CANCELLED itself.
  */
 bool smbsrv_req_can_async(const struct smbsrv_req *req);
 int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel);

@@ -21,6 +21,8 @@ from impacket.nt_errors import ERROR_MESSAGES
 from impacket.smbconnection import SMBConnection
 
 CREATE, CLOSE, FLUSH, READ, WRITE = 5, 6, 7, 8, 9
+SET_INFO = 0x11
+FILE_BASIC_INFO, FILE_RENAME_INFO = 4, 10
 
 ST = {
     "SUCCESS": 0,
@@ -213,6 +215,21 @@ class Client:
                 return out
             out += d
         return out
+
+    def setinfo(self, fid, cls, buf, info_type=1):
+        """SET_INFO of class @cls on @fid; returns the status."""
+        body = struct.pack("<HBBIHHI16s", 33, info_type, cls, len(buf),
+                           96, 0, 0, fid) + buf
+        return self.raw(SET_INFO, body)[0]
+
+    def rename(self, fid, new, replace=False):
+        n = new.encode("utf-16-le")
+        return self.setinfo(fid, FILE_RENAME_INFO,
+                            struct.pack("<B7xQI", replace, 0, len(n)) + n)
+
+    def set_attrs(self, fid, attrs):
+        return self.setinfo(fid, FILE_BASIC_INFO,
+                            struct.pack("<QQQQII", 0, 0, 0, 0, attrs, 0))
 
     def rm(self, name, directory=False):
         r = self.create(name, access=DELETE, share=SH_ALL, disp=OPEN,
@@ -573,6 +590,35 @@ def g_share(c):
     if r.status == 0:
         c.close(r.fid)
     c.rm("hid.txt")
+
+    # A rename adds a name to the new parent as a create there would
+    # (MS-FSA): an open of that directory with DELETE access, or one not
+    # sharing write, is a sharing violation (smbtorture smb2.rename).
+    c.rm("rn-dir\\a.txt")
+    c.rm("rn-dir\\b.txt")
+    d = c.open("rn-dir", disp=OPEN_IF, options=DIRECTORY_FILE, share=SH_ALL,
+               access=READ_DATA | READ_ATTRIBUTES)
+    c.close(d)
+    for dacc, dsh, want, why in (
+            (READ_DATA | DELETE, SH_ALL, "SHARING_VIOLATION",
+             "the parent open with DELETE, sharing all"),
+            (READ_DATA | DELETE, 0, "SHARING_VIOLATION",
+             "the parent open with DELETE, sharing nothing"),
+            (READ_DATA | WRITE_DATA, 0, "SHARING_VIOLATION",
+             "the parent open without DELETE, sharing nothing"),
+            (READ_DATA | WRITE_DATA, SH_ALL, "SUCCESS",
+             "the parent open without DELETE, sharing all")):
+        d = c.open("rn-dir", disp=OPEN, options=DIRECTORY_FILE, share=dsh,
+                   access=dacc)
+        f = c.open("rn-dir\\a.txt", disp=OPEN_IF, share=0,
+                   access=DELETE | READ_DATA | WRITE_DATA)
+        check_st("rename in a directory, " + why,
+                 c.rename(f, "rn-dir\\b.txt"), want)
+        c.close(f)
+        c.close(d)
+        c.rm("rn-dir\\a.txt")
+        c.rm("rn-dir\\b.txt")
+    c.rm("rn-dir", directory=True)
 
 
 def g_attrs(c):

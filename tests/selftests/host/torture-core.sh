@@ -10,8 +10,7 @@
 # smbsrv passes are asserted so they stay passing.  Most smb2.session
 # subtests (reauth*, reconnect*, signing-*, encryption-*, bind_negative*)
 # open their file with a lease and fail until leases exist, bind* needs
-# multichannel; compound related3/related5 need the object-id FSCTL,
-# interim1/interim2 CHANGE_NOTIFY, compound-padding streams.
+# multichannel; compound-padding needs named streams.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/torture.bash"
 
@@ -43,7 +42,9 @@ tt_must_pass \
 	smb2.credits.session_setup_credits_granted \
 	smb2.credits.single_req_credits_granted smb2.credits.skipped_mid \
 	smb2.compound.related1 smb2.compound.related2 \
-	smb2.compound.related4 smb2.compound.related6 \
+	smb2.compound.related3 smb2.compound.related4 \
+	smb2.compound.related5 smb2.compound.related6 \
+	smb2.compound.interim1 smb2.compound.interim2 \
 	smb2.compound.related7 smb2.compound.related8 \
 	smb2.compound.related9 smb2.compound.compound-break \
 	smb2.compound.unrelated1 smb2.compound.create-write-close \
