@@ -654,7 +654,8 @@ static u32 smbsrv_fsctl_dup_extents(struct smbsrv_fsctl *x)
 		return STATUS_INVALID_HANDLE;
 	if (!(src->access & FILE_READ_DATA))
 		status = STATUS_ACCESS_DENIED;
-	else if (smbsrv_file_is_dir(src) || (src->flags & SMBSRV_FILE_REPARSE))
+	else if (src->flags & (SMBSRV_FILE_DIR | SMBSRV_FILE_REPARSE |
+			       SMBSRV_FILE_STREAM))
 		status = STATUS_INVALID_PARAMETER;
 	else if (soff > (u64)LLONG_MAX || doff > (u64)LLONG_MAX ||
 		 len > (u64)LLONG_MAX - max(soff, doff))
