@@ -334,6 +334,36 @@ out:
 	return status;
 }
 
+/* FILE_FULL_EA_INFORMATION entries being chained into one buffer. */
+struct smbsrv_ea_out {
+	u8 *buf;
+	u32 cap;	/* bytes the client allows */
+	u32 off;	/* end of the last entry */
+	u32 prev;	/* start of the last entry */
+	u32 count;
+};
+
+/*
+ * Append one entry, 4-byte aligned after the previous one whose
+ * NextEntryOffset it sets.  False when it does not fit.
+ */
+static bool smbsrv_ea_append(struct smbsrv_ea_out *o, const char *name,
+			     u32 nlen, const u8 *val, u32 vlen)
+{
+	u32 elen = smb_ea_entry_size(nlen, vlen);
+	u32 off = o->count ? ALIGN(o->off, 4) : 0;
+
+	if (off + elen > o->cap)
+		return false;
+	if (o->count)
+		put_unaligned_le32(off - o->prev, o->buf + o->prev);
+	smb_ea_entry_encode(o->buf + off, 0, name, nlen, val, vlen);
+	o->prev = off;
+	o->off = off + elen;
+	o->count++;
+	return true;
+}
+
 /*
  * FileFullEaInformation (MS-FSA 2.1.5.12.12): the EAs named in the
  * input's FILE_GET_EA_INFORMATION list (empty values for missing ones),
@@ -345,7 +375,8 @@ static u32 smbsrv_query_eas(struct smbsrv_req *req, struct smbsrv_file *f,
 			    const struct smb2_query_info_req *r)
 {
 	struct dentry *dentry = f->filp->f_path.dentry;
-	u32 off = 0, prev = 0, idx = 0, start, count = 0, elen, pos = 0, nlen;
+	struct smbsrv_ea_out o = { .cap = r->out_len };
+	u32 idx = 0, start, pos = 0, nlen;
 	char *list = NULL, *p, xname[XATTR_NAME_MAX + 1];
 	const char *name;
 	ssize_t len, v;
@@ -362,6 +393,7 @@ static u32 smbsrv_query_eas(struct smbsrv_req *req, struct smbsrv_file *f,
 		kvfree(out);
 		return STATUS_INSUFFICIENT_RESOURCES;
 	}
+	o.buf = out;
 	if (r->in_len) {
 		/* The EAs asked for by name, from the start. */
 		while ((k = smb_get_ea_next(r->in, r->in_len, &pos, &name,
@@ -373,18 +405,10 @@ static u32 smbsrv_query_eas(struct smbsrv_req *req, struct smbsrv_file *f,
 			if (v < 0 || v > 0xffff ||
 			    smbsrv_vfs_private_ea(xname + XATTR_USER_PREFIX_LEN))
 				v = 0;
-			elen = smb_ea_entry_size(nlen, v);
-			off = count ? ALIGN(off, 4) : 0;
-			if (off + elen > r->out_len) {
+			if (!smbsrv_ea_append(&o, name, nlen, val, v)) {
 				more = true;
 				break;
 			}
-			if (count)
-				put_unaligned_le32(off - prev, out + prev);
-			smb_ea_entry_encode(out + off, 0, name, nlen, val, v);
-			prev = off;
-			off += elen;
-			count++;
 		}
 		if (k < 0) {
 			kvfree(val);
@@ -413,40 +437,31 @@ static u32 smbsrv_query_eas(struct smbsrv_req *req, struct smbsrv_file *f,
 		v = vfs_getxattr(&nop_mnt_idmap, dentry, p, val, XATTR_SIZE_MAX);
 		if (v < 0 || v > 0xffff)
 			continue;
-		if (count && (r->flags & SL_RETURN_SINGLE_ENTRY)) {
+		if (o.count && (r->flags & SL_RETURN_SINGLE_ENTRY)) {
 			more = true;
 			break;
 		}
-		nlen = strlen(name);
-		elen = smb_ea_entry_size(nlen, v);
-		off = count ? ALIGN(off, 4) : 0;
-		if (off + elen > r->out_len) {
+		if (!smbsrv_ea_append(&o, name, strlen(name), val, v)) {
 			more = true;
 			break;
 		}
-		if (count)
-			put_unaligned_le32(off - prev, out + prev);
-		smb_ea_entry_encode(out + off, 0, name, nlen, val, v);
-		prev = off;
-		off += elen;
-		count++;
 		f->ea_next = idx;
 	}
 	kvfree(list);
-	if (!count && !more) {
+	if (!o.count && !more) {
 		kvfree(val);
 		kvfree(out);
 		return idx ? STATUS_NO_MORE_EAS : STATUS_NO_EAS_ON_FILE;
 	}
 reply:
 	kvfree(val);
-	if (!count && more) {
+	if (!o.count && more) {
 		kvfree(out);
 		return STATUS_BUFFER_TOO_SMALL;
 	}
-	p = smbsrv_qinfo_out(req, off);
+	p = smbsrv_qinfo_out(req, o.off);
 	if (p)
-		memcpy(p, out, off);
+		memcpy(p, out, o.off);
 	kvfree(out);
 	if (!p)
 		return STATUS_INSUFFICIENT_RESOURCES;
