@@ -21,7 +21,8 @@ from impacket.nt_errors import ERROR_MESSAGES
 from impacket.smbconnection import SMBConnection
 
 CREATE, CLOSE, FLUSH, READ, WRITE = 5, 6, 7, 8, 9
-SET_INFO = 0x11
+QUERY_INFO, SET_INFO = 0x10, 0x11
+FILE_FULL_EA_INFO = 15
 FILE_BASIC_INFO, FILE_RENAME_INFO = 4, 10
 
 ST = {
@@ -47,6 +48,8 @@ ST = {
     "FILE_CLOSED": 0xC0000128,
     "INVALID_EA_NAME": 0x80000013,
     "STOPPED_ON_SYMLINK": 0x8000002D,
+    "BUFFER_OVERFLOW": 0x80000005,
+    "BUFFER_TOO_SMALL": 0xC0000023,
 }
 
 # Access, share, disposition, options, attributes (MS-SMB2 2.2.13).
@@ -215,6 +218,18 @@ class Client:
                 return out
             out += d
         return out
+
+    def queryinfo(self, fid, cls, out_len, inbuf=b"", flags=0,
+                  info_type=1):
+        """QUERY_INFO of class @cls on @fid; returns (status, output)."""
+        body = struct.pack("<HBBIHHIII16s", 41, info_type, cls, out_len,
+                           104 if inbuf else 0, 0, len(inbuf), 0, flags,
+                           fid) + inbuf
+        st, d = self.raw(QUERY_INFO, body)
+        if st in (0, ST["BUFFER_OVERFLOW"]) and len(d) >= 8:
+            off, ln = struct.unpack_from("<HI", d, 2)
+            return st, d[off - 64:off - 64 + ln]
+        return st, b""
 
     def setinfo(self, fid, cls, buf, info_type=1):
         """SET_INFO of class @cls on @fid; returns the status."""
@@ -497,10 +512,12 @@ def g_create(c):
     if r.status == 0:
         c.close(r.fid)
     c.rm("alloc.bin")
-    ea = struct.pack("<IBBH", 0, 0, 5, 5) + b"color\0green"
+    ea = (struct.pack("<IBBH", 20, 0, 5, 5) + b"color\0green\0" +
+          struct.pack("<IBBH", 0, 0, 5, 5) + b"shape\0round")
     r = c.create("ea.txt", disp=OVERWRITE_IF, ctxs=[ctx(b"ExtA", ea)])
-    check_st("CREATE with an EA", r.status, "SUCCESS")
+    check_st("CREATE with two EAs", r.status, "SUCCESS")
     if r.status == 0:
+        g_ea_query(c, r.fid)
         c.close(r.fid)
     bad = struct.pack("<IBBH", 0, 0, 3, 1) + b"a:b\0x"
     r = c.create("ea2.txt", disp=OVERWRITE_IF, ctxs=[ctx(b"ExtA", bad)])
@@ -511,6 +528,47 @@ def g_create(c):
              "OBJECT_NAME_NOT_FOUND")
     c.rm("adir\\afile")
     c.rm("adir", True)
+
+
+def full_eas(buf):
+    """FILE_FULL_EA_INFORMATION entries as [(name, value, offset)]."""
+    out, pos = [], 0
+    while pos + 8 <= len(buf):
+        nxt, _, nlen, vlen = struct.unpack_from("<IBBH", buf, pos)
+        nm = buf[pos + 8:pos + 8 + nlen]
+        out.append((nm.decode(), buf[pos + 9 + nlen:pos + 9 + nlen + vlen],
+                    pos))
+        if not nxt:
+            break
+        pos += nxt
+    return out
+
+
+def g_ea_query(c, fid):
+    """QUERY_INFO FileFullEaInformation: by name list and by scan."""
+    st, b = c.queryinfo(fid, FILE_FULL_EA_INFO, 512, flags=1)  # restart
+    got = [(n, v) for n, v, _ in full_eas(b)]
+    check("EA scan returns both EAs, values intact",
+          st == 0 and sorted(got) == [("color", b"green"),
+                                      ("shape", b"round")],
+          "%s %r" % (name(st), got))
+    ents = full_eas(b)
+    check("EA scan: the second entry starts 4-byte aligned",
+          len(ents) == 2 and ents[1][2] == 20, repr(ents))
+    st, b = c.queryinfo(fid, FILE_FULL_EA_INFO, 24, flags=1)
+    got = [(n, v) for n, v, _ in full_eas(b)]
+    check("EA scan into room for one entry: BUFFER_OVERFLOW with one",
+          st == ST["BUFFER_OVERFLOW"] and len(got) == 1, "%s %r" %
+          (name(st), got))
+    st, b = c.queryinfo(fid, FILE_FULL_EA_INFO, 8, flags=1)
+    check_st("EA scan into room for none", st, "BUFFER_TOO_SMALL")
+    names = (struct.pack("<IB", 12, 5) + b"shape\0\0" +
+             struct.pack("<IB", 0, 7) + b"missing\0")
+    st, b = c.queryinfo(fid, FILE_FULL_EA_INFO, 512, inbuf=names)
+    got = [(n, v) for n, v, _ in full_eas(b)]
+    check("EAs by name: in the asked order, a missing one empty",
+          st == 0 and got == [("shape", b"round"), ("missing", b"")],
+          "%s %r" % (name(st), got))
 
 
 def g_share(c):
