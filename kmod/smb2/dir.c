@@ -402,10 +402,7 @@ u32 smbsrv_smb2_query_directory(struct smbsrv_req *req)
 	status = STATUS_INVALID_PARAMETER;
 	if (!smbsrv_file_is_dir(f) || q->r.out_len > req->conn->max_trans)
 		goto put;
-	status = smbsrv_req_check_charge(req,
-					 smb2_payload_size(SMB2_QUERY_DIRECTORY,
-							   req->body,
-							   req->body_len));
+	status = smbsrv_req_check_charge(req);
 	if (status)
 		goto put;
 	status = STATUS_ACCESS_DENIED;

@@ -57,8 +57,11 @@ void *smbsrv_rsp_body(struct smbsrv_req *req, u32 size)
 	return p + SMB2_HDR_SIZE;
 }
 
-u32 smbsrv_req_check_charge(struct smbsrv_req *req, u32 payload)
+u32 smbsrv_req_check_charge(struct smbsrv_req *req)
 {
+	u32 payload = smb2_payload_size(req->hdr.command, req->body,
+					req->body_len);
+
 	if (!req->conn->multi_credit || !req->hdr.credit_charge)
 		return payload > 65536 ? STATUS_INVALID_PARAMETER :
 					 STATUS_SUCCESS;

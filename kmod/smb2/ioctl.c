@@ -79,9 +79,7 @@ u32 smbsrv_smb2_ioctl(struct smbsrv_req *req)
 	status = smb2_ioctl_req_decode(req->pdu, req->pdu_len, &r);
 	if (status)
 		return status;
-	status = smbsrv_req_check_charge(req, smb2_payload_size(SMB2_IOCTL,
-								req->body,
-								req->body_len));
+	status = smbsrv_req_check_charge(req);
 	if (status)
 		return status;
 	if (!(r.flags & SMB2_0_IOCTL_IS_FSCTL))

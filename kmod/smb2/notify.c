@@ -616,10 +616,7 @@ u32 smbsrv_smb2_change_notify(struct smbsrv_req *req)
 	status = smb2_notify_req_decode(req->pdu, req->pdu_len, &r);
 	if (status)
 		return status;
-	status = smbsrv_req_check_charge(req,
-					 smb2_payload_size(SMB2_CHANGE_NOTIFY,
-							   req->body,
-							   req->body_len));
+	status = smbsrv_req_check_charge(req);
 	if (status)
 		return status;
 	if (r.output_length > req->conn->max_trans)

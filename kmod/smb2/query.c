@@ -599,9 +599,7 @@ u32 smbsrv_smb2_query_info(struct smbsrv_req *req)
 		return status;
 	if (r.out_len > req->conn->max_trans || r.in_len > req->conn->max_trans)
 		return STATUS_INVALID_PARAMETER;
-	status = smbsrv_req_check_charge(req, smb2_payload_size(SMB2_QUERY_INFO,
-								req->body,
-								req->body_len));
+	status = smbsrv_req_check_charge(req);
 	if (status)
 		return status;
 	f = smbsrv_file_lookup(req, r.file_id);

@@ -54,7 +54,7 @@ u32 smbsrv_smb2_read(struct smbsrv_req *req)
 	struct smb2_read_req r;
 	struct smbsrv_file *f;
 	struct iov_iter to;
-	u32 status, payload;
+	u32 status;
 	struct kvec kv;
 	ssize_t n;
 	u8 *body;
@@ -64,8 +64,7 @@ u32 smbsrv_smb2_read(struct smbsrv_req *req)
 		return status;
 	if (r.channel != SMB2_CHANNEL_NONE || r.length > req->conn->max_read)
 		return STATUS_INVALID_PARAMETER;
-	payload = smb2_payload_size(SMB2_READ, req->body, req->body_len);
-	status = smbsrv_req_check_charge(req, payload);
+	status = smbsrv_req_check_charge(req);
 	if (status)
 		return status;
 	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
@@ -153,7 +152,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 	struct kvec kv;
 	bool append, sync;
 	loff_t pos, start;
-	u32 status, payload;
+	u32 status;
 	ssize_t n;
 	u8 *body;
 	int err;
@@ -163,8 +162,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		return status;
 	if (r.channel != SMB2_CHANNEL_NONE || r.length > req->conn->max_write)
 		return STATUS_INVALID_PARAMETER;
-	payload = smb2_payload_size(SMB2_WRITE, req->body, req->body_len);
-	status = smbsrv_req_check_charge(req, payload);
+	status = smbsrv_req_check_charge(req);
 	if (status)
 		return status;
 	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
