@@ -165,6 +165,7 @@ static void smbsrv_recv_work(struct work_struct *work)
 
 		del_timer(&conn->frame_timer);
 		conn->frame_hdr_got = 0;
+		WRITE_ONCE(conn->last_active, jiffies);
 		if (smbsrv_msg_queue(conn, conn->frame, conn->frame_len)) {
 			kvfree(conn->frame);
 			conn->frame = NULL;
