@@ -31,6 +31,7 @@
 #include "session.h"
 #include "smb2/smb2.h"
 #include "smbsrv.h"
+#include "trace.h"
 
 static DEFINE_XARRAY_ALLOC1(smbsrv_conns);
 static u32 smbsrv_conn_next_id;
@@ -100,6 +101,7 @@ void smbsrv_conn_close(struct smbsrv_conn *conn)
 {
 	if (test_and_set_bit(SMBSRV_CONN_CLOSING, &conn->flags))
 		return;
+	trace_smbsrv_conn_closed(conn->id);
 	/* The table's reference keeps conn alive until the work ran. */
 	queue_work(smbsrv_ctl_wq, &conn->close_work);
 }
@@ -351,6 +353,7 @@ void smbsrv_conn_accept(struct socket *sock)
 	logon_timeout = READ_ONCE(smbsrv_server.knobs.logon_timeout);
 	if (logon_timeout)
 		mod_timer(&conn->logon_timer, jiffies + logon_timeout * HZ);
+	trace_smbsrv_conn_accepted(conn->id, conn->addr);
 	smbsrv_recv_attach(conn);
 	return;
 
