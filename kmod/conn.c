@@ -55,6 +55,9 @@ struct smbsrv_peer {
 	u32 conns;
 };
 
+/* Evicted connections whose teardown has not run yet, at most. */
+#define SMBSRV_EVICT_SLACK(max)	((max) / 8 + 64)
+
 static atomic64_t smbsrv_nr_refused = ATOMIC64_INIT(0);
 static atomic64_t smbsrv_nr_evicted = ATOMIC64_INIT(0);
 static atomic64_t smbsrv_nr_logon_expired = ATOMIC64_INIT(0);
@@ -225,6 +228,7 @@ static bool smbsrv_conn_admit(struct smbsrv_conn *conn)
 	u32 max_ip = READ_ONCE(smbsrv_server.knobs.max_ip_connections);
 	struct smbsrv_peer *peer, *fresh;
 	struct sockaddr_storage key;
+	u32 n;
 
 	if (!smbsrv_hosts_admit(&conn->peer)) {
 		pr_info_ratelimited("smbsrv: %s refused: hosts allow/deny\n",
@@ -246,10 +250,16 @@ static bool smbsrv_conn_admit(struct smbsrv_conn *conn)
 	}
 	spin_unlock(&smbsrv_admit_lock);
 
-	if (max && atomic_read(&smbsrv_nr_conns) >= max &&
-	    !smbsrv_conn_evict_one(conn->addr)) {
+	/*
+	 * An evicted connection stays in the table until its teardown ran:
+	 * past a slack of those, a flood faster than teardown is refused.
+	 */
+	n = atomic_read(&smbsrv_nr_conns);
+	if (max && n >= max &&
+	    (n >= max + SMBSRV_EVICT_SLACK(max) ||
+	     !smbsrv_conn_evict_one(conn->addr))) {
 		kfree(fresh);
-		pr_info_ratelimited("smbsrv: %s refused: %u connections, all with sessions (max connections)\n",
+		pr_info_ratelimited("smbsrv: %s refused: %u connections, none to evict (max connections)\n",
 				    conn->addr, max);
 		return false;
 	}

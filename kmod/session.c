@@ -226,9 +226,9 @@ static void smbsrv_idle_scan(struct work_struct *work)
 	struct smbsrv_conn *conn;
 	u32 after = 0;
 
-	while ((conn = smbsrv_conn_next(after))) {
+	while (deadtime && (conn = smbsrv_conn_next(after))) {
 		after = conn->id;
-		if (deadtime && test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags) &&
+		if (test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags) &&
 		    !atomic_read(&conn->inflight) &&
 		    time_after(jiffies, READ_ONCE(conn->last_active) + idle) &&
 		    !smbsrv_conn_has_opens(conn))
