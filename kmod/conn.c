@@ -35,8 +35,12 @@
 
 static DEFINE_XARRAY_ALLOC1(smbsrv_conns);
 static u32 smbsrv_conn_next_id;
-/* Connections in the table, and connections not yet freed. */
+/*
+ * Connections in the table, those of them whose teardown is queued, and
+ * connections not yet freed.
+ */
 static atomic_t smbsrv_nr_conns = ATOMIC_INIT(0);
+static atomic_t smbsrv_nr_closing = ATOMIC_INIT(0);
 static atomic_t smbsrv_nr_alive = ATOMIC_INIT(0);
 
 /*
@@ -55,8 +59,12 @@ struct smbsrv_peer {
 	u32 conns;
 };
 
-/* Evicted connections whose teardown has not run yet, at most. */
-#define SMBSRV_EVICT_SLACK(max)	((max) / 8 + 64)
+/*
+ * Connections closed but not torn down yet, beyond which admission
+ * refuses instead of evicting: a flood faster than teardown must not grow
+ * the table without bound.
+ */
+#define SMBSRV_CLOSING_MAX(max)	((max) / 8 + 64)
 
 static atomic64_t smbsrv_nr_refused = ATOMIC64_INIT(0);
 static atomic64_t smbsrv_nr_evicted = ATOMIC64_INIT(0);
@@ -97,6 +105,7 @@ static void smbsrv_conn_close_work(struct work_struct *work)
 	conn->peer_count = NULL;
 	spin_unlock(&smbsrv_admit_lock);
 	atomic_dec(&smbsrv_nr_conns);
+	atomic_dec(&smbsrv_nr_closing);
 	smbsrv_conn_put(conn);
 }
 
@@ -104,6 +113,7 @@ void smbsrv_conn_close(struct smbsrv_conn *conn)
 {
 	if (test_and_set_bit(SMBSRV_CONN_CLOSING, &conn->flags))
 		return;
+	atomic_inc(&smbsrv_nr_closing);
 	trace_smbsrv_conn_closed(conn->id);
 	/* The table's reference keeps conn alive until the work ran. */
 	queue_work(smbsrv_ctl_wq, &conn->close_work);
@@ -228,7 +238,7 @@ static bool smbsrv_conn_admit(struct smbsrv_conn *conn)
 	u32 max_ip = READ_ONCE(smbsrv_server.knobs.max_ip_connections);
 	struct smbsrv_peer *peer, *fresh;
 	struct sockaddr_storage key;
-	u32 n;
+	int closing, live;
 
 	if (!smbsrv_hosts_admit(&conn->peer)) {
 		pr_info_ratelimited("smbsrv: %s refused: hosts allow/deny\n",
@@ -250,13 +260,11 @@ static bool smbsrv_conn_admit(struct smbsrv_conn *conn)
 	}
 	spin_unlock(&smbsrv_admit_lock);
 
-	/*
-	 * An evicted connection stays in the table until its teardown ran:
-	 * past a slack of those, a flood faster than teardown is refused.
-	 */
-	n = atomic_read(&smbsrv_nr_conns);
-	if (max && n >= max &&
-	    (n >= max + SMBSRV_EVICT_SLACK(max) ||
+	/* Connections being torn down do not count, up to a bound. */
+	closing = atomic_read(&smbsrv_nr_closing);
+	live = atomic_read(&smbsrv_nr_conns) - closing;
+	if (max && live >= (int)max &&
+	    (closing >= SMBSRV_CLOSING_MAX(max) ||
 	     !smbsrv_conn_evict_one(conn->addr))) {
 		kfree(fresh);
 		pr_info_ratelimited("smbsrv: %s refused: %u connections, none to evict (max connections)\n",

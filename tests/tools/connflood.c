@@ -5,7 +5,7 @@
  *
  *   smbsrv-connflood [-n] [-r] HOST PORT COUNT
  *
- * Opens COUNT connections, one after the other; with -n each sends an
+ * Opens COUNT connections, up to 128 at a time; with -n each sends an
  * SMB2 NEGOTIATE request first (and reads whatever comes back), otherwise
  * it just connects.  Then it sits.  Every line read on standard input
  * asks for a status line on standard output:
@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 /* SMB2 NEGOTIATE for 2.1, 3.0 and 3.0.2 (3.1.1 would need contexts). */
@@ -51,28 +52,126 @@ static unsigned char negotiate[] = {
 
 struct conn {
 	int fd;
+	int attempts;
 };
 
 static struct sockaddr_storage addr;
 static socklen_t addrlen;
 static int send_negotiate;
 
-static int open_one(void)
+/* Connections being opened at once, and how long one may take. */
+#define IN_FLIGHT	256
+#define ATTEMPT_MS	3000
+#define MAX_ATTEMPTS	50
+
+/* Start a non-blocking connect; the fd, or -1. */
+static int start_one(void)
 {
-	int fd = socket(addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = socket(addr.ss_family,
+			SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 
 	if (fd < 0)
 		return -1;
-	if (connect(fd, (struct sockaddr *)&addr, addrlen) < 0) {
-		close(fd);
-		return -1;
-	}
-	if (send_negotiate &&
-	    send(fd, negotiate, sizeof(negotiate), MSG_NOSIGNAL) != (ssize_t)sizeof(negotiate)) {
+	if (connect(fd, (struct sockaddr *)&addr, addrlen) < 0 &&
+	    errno != EINPROGRESS) {
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Open every slot of c[0..count) that has no connection, IN_FLIGHT at a
+ * time.  One after the other, a listener with a backlog of 1 (QEMU's
+ * user-mode port forwarding) lets about two through per second, the rest
+ * waiting for SYN retransmissions; and a connect that completed on this
+ * side may not have been accepted on the other (its ACK dropped while
+ * the accept queue was full).  So with -n a connection counts once the
+ * NEGOTIATE response came back, and an attempt that takes longer than
+ * ATTEMPT_MS starts over with a fresh SYN.  Returns the number opened.
+ */
+static long open_many(struct conn *c, long count)
+{
+	struct pollfd pfd[IN_FLIGHT];
+	long slot[IN_FLIGHT], deadline[IN_FLIGHT];
+	long next = 0, opened = 0, t;
+	int n = 0, i;
+	char buf[512];
+
+	for (;;) {
+		while (n < IN_FLIGHT && next < count) {
+			/* -1: to open; -2: being opened. */
+			if (c[next].fd != -1 || c[next].attempts >= MAX_ATTEMPTS) {
+				next++;
+				continue;
+			}
+			c[next].attempts++;
+			pfd[n].fd = start_one();
+			if (pfd[n].fd < 0) {
+				next++;
+				continue;
+			}
+			c[next].fd = -2;
+			pfd[n].events = POLLOUT;
+			deadline[n] = now_ms() + ATTEMPT_MS;
+			slot[n++] = next++;
+		}
+		if (!n)
+			return opened;
+		if (poll(pfd, n, 100) < 0 && errno != EINTR)
+			return opened;
+		t = now_ms();
+		for (i = 0; i < n; i++) {
+			int done = 0, fail = 0, err = 0;
+			socklen_t len = sizeof(err);
+
+			if (pfd[i].revents & POLLOUT) {
+				if (getsockopt(pfd[i].fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 ||
+				    err)
+					fail = 1;
+				else if (!send_negotiate)
+					done = 1;
+				else if (send(pfd[i].fd, negotiate, sizeof(negotiate),
+					      MSG_NOSIGNAL) != (ssize_t)sizeof(negotiate))
+					fail = 1;
+				else
+					pfd[i].events = POLLIN;
+			} else if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+				ssize_t got = recv(pfd[i].fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+				if (got > 0)
+					done = 1;
+				else if (got == 0 || (errno != EAGAIN && errno != EINTR))
+					fail = 1;
+			} else if (t > deadline[i]) {
+				fail = 1;
+			}
+			if (!done && !fail)
+				continue;
+			if (done) {
+				c[slot[i]].fd = pfd[i].fd;
+				opened++;
+			} else {
+				close(pfd[i].fd);
+				/* Start over, from this slot. */
+				c[slot[i]].fd = -1;
+				if (slot[i] < next)
+					next = slot[i];
+			}
+			pfd[i] = pfd[--n];
+			slot[i] = slot[n];
+			deadline[i] = deadline[n];
+			i--;
+		}
+	}
 }
 
 /* Drain what the server sent; -1 when it closed the connection. */
@@ -132,13 +231,9 @@ int main(int argc, char **argv)
 	pfd = calloc(count + 1, sizeof(*pfd));
 	if (!c || !pfd)
 		return 1;
-	for (i = 0; i < count; i++) {
-		c[i].fd = open_one();
-		if (c[i].fd >= 0) {
-			open_now++;
-			opened++;
-		}
-	}
+	for (i = 0; i < count; i++)
+		c[i].fd = -1;
+	open_now = opened = open_many(c, count);
 	printf("ready open=%ld closed=%ld opened=%ld\n", open_now, closed, opened);
 	fflush(stdout);
 
@@ -162,6 +257,7 @@ int main(int argc, char **argv)
 			if (drain(c[i].fd) < 0) {
 				close(c[i].fd);
 				c[i].fd = -1;
+				c[i].attempts = 0;
 				open_now--;
 				closed++;
 			}
@@ -170,14 +266,11 @@ int main(int argc, char **argv)
 			continue;
 		if (!fgets(line, sizeof(line), stdin))
 			break;
-		for (i = 0; refill && i < count; i++) {
-			if (c[i].fd >= 0)
-				continue;
-			c[i].fd = open_one();
-			if (c[i].fd >= 0) {
-				open_now++;
-				opened++;
-			}
+		if (refill) {
+			long more = open_many(c, count);
+
+			open_now += more;
+			opened += more;
 		}
 		printf("open=%ld closed=%ld opened=%ld\n", open_now, closed, opened);
 		fflush(stdout);

@@ -98,20 +98,18 @@ b1=$(logon) && b2=$(logon) && b3=$(logon)
 base=$(median3 "$b1" "$b2" "$b3")
 t_check "smbclient logs on before the flood (${base:-?} s)" test -n "$base"
 
-# The flood: a coprocess reading status requests on its stdin.
+# The flood: a coprocess answering status requests on its stdin.  Bash
+# keeps a coprocess's descriptors out of subshells, so these set FLOOD_ST
+# instead of printing (no $(...) around them).
 flood_start() { # ARGS...
 	coproc FLOOD { exec "$flood_bin" "$@" 2>&1; }
 	FLOOD_IN=${FLOOD[1]}
 	FLOOD_OUT=${FLOOD[0]}
-	local line
-	read -r -t 900 line <&"$FLOOD_OUT" || line="no answer"
-	echo "$line"
+	read -r -t 1200 FLOOD_ST <&"$FLOOD_OUT" || FLOOD_ST="no answer"
 }
 flood_status() {
-	local line
 	echo >&"$FLOOD_IN"
-	read -r -t 60 line <&"$FLOOD_OUT" || line="no answer"
-	echo "$line"
+	read -r -t 120 FLOOD_ST <&"$FLOOD_OUT" || FLOOD_ST="no answer"
 }
 flood_stop() {
 	exec {FLOOD_IN}>&-
@@ -123,7 +121,8 @@ open_of() { sed -n 's/.*open=\([0-9]*\).*/\1/p' <<< "$1"; }
 vm_exec "$T_VM" "smbsrvctl set logon-timeout 3600" >/dev/null
 before=$(kmem)
 t0=$(date +%s)
-st=$(flood_start -n 127.0.0.1 "$T_SMB_PORT" "$n")
+flood_start -n 127.0.0.1 "$T_SMB_PORT" "$n"
+st=$FLOOD_ST
 t_diag "flood: $st after $(( $(date +%s) - t0 )) s"
 held=""
 for _ in $(seq 1 120); do
@@ -131,7 +130,7 @@ for _ in $(seq 1 120); do
 	[ "${held:-0}" -ge "$n" ] && break
 	sleep 2
 done
-st=$(flood_status)
+flood_status; st=$FLOOD_ST
 if [ "$(open_of "$st")" = "$n" ] && [ "${held:-0}" -ge "$n" ]; then
 	t_ok "$n idle negotiated connections are held ($st; module: $held)"
 else
@@ -160,7 +159,7 @@ lim=$(( n / 2 ))
 vm_exec "$T_VM" "smbsrvctl set max-connections $lim" >/dev/null
 ev0=$(stat_of evicted)
 ref0=$(stat_of refused)
-st=$(flood_status)
+flood_status; st=$FLOOD_ST
 # Every new connection evicts one of the flood's.
 e1=$(logon) && e2=$(logon)
 t_check "smbclient logs on with the table full ($lim) of idle connections (${e1:-?} s, ${e2:-?} s)" \
@@ -170,7 +169,7 @@ ev1=$(stat_of evicted)
 ref1=$(stat_of refused)
 t_check "the evicted counter moved (${ev0:-?} -> ${ev1:-?}), nothing refused (${ref0:-?} -> ${ref1:-?})" \
 	test "${ev1:-0}" -gt "${ev0:-0}" -a "${ref1:-x}" = "${ref0:-y}"
-st=$(flood_status)
+flood_status; st=$FLOOD_ST
 t_diag "flood after the logons: $st"
 echo "max connections $lim with the flood: smbclient logon ${e1:-?} s, ${e2:-?} s; evicted ${ev0:-?} -> ${ev1:-?}" >> "$report"
 
@@ -189,12 +188,12 @@ flood_stop
 # --- 4: the logon timeout closes what never logs on --------------------
 vm_exec "$T_VM" "smbsrvctl set logon-timeout 5" >/dev/null
 to0=$(stat_of "logon timeouts")
-st=$(flood_start -n 127.0.0.1 "$T_SMB_PORT" "$n")
-t_diag "second flood: $st"
+flood_start -n 127.0.0.1 "$T_SMB_PORT" "$n"
+t_diag "second flood: $FLOOD_ST"
 st=""
 for _ in $(seq 1 90); do
 	sleep 2
-	st=$(flood_status)
+	flood_status; st=$FLOOD_ST
 	[ "$(open_of "$st")" = 0 ] && break
 done
 to1=$(stat_of "logon timeouts")
