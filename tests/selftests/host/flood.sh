@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Admission under a connection flood, one boot.  The host holds FLOOD_N
-# (5000) idle connections that negotiated and never log on
+# (200 in make check; make check-long: 5000) idle connections that negotiated and never log on
 # (tests/tools/connflood.c, through the forwarded port), and meanwhile:
 #   - with the default max connections (derived from memory) every one
 #     of them is held, a cifs mount in the guest copies a file in and out
@@ -16,16 +16,20 @@
 #   - max ip connections applies first: over it the host's address is
 #     refused (the flood and smbclient share it), the guest's own cifs
 #     mount is not;
-#   - with a short logon timeout every flood connection is closed and
-#     counted, the memory comes back;
+#   - with a short logon timeout every flood connection (at most 1000 of
+#     them this time) is closed and counted;
 #   - deadtime: an idle session without open files is closed after a
-#     minute, one holding an open file is not.
+#     minute, one holding an open file is not;
+#   - the kernel memory the flood took comes back.
 # Figures go to build/test-logs/flood.txt.
 . "$(dirname "$0")/lib.sh"
 
-n=${FLOOD_N:-5000}
+n=${FLOOD_N:-200}
+# The logon-timeout flood: the same, at most 1000 (QEMU forwards a few
+# connections a second under TCG).
+n2=$(( n < 1000 ? n : 1000 ))
 flood_bin="$T_TOP/build/user/tests/tools/smbsrv-connflood"
-report="$T_TOP/build/test-logs/flood.txt"
+report=${FLOOD_REPORT:-$T_TOP/build/test-logs/flood.txt}
 mkdir -p "$(dirname "$report")"
 : > "$report"
 # qemu holds one host socket per forwarded connection.
@@ -83,9 +87,11 @@ test \"\$(md5sum < /tmp/c.in)\" = \"\$(md5sum < /srv/fl/c.bin)\"
 test \"\$(md5sum < /tmp/c.in)\" = \"\$(md5sum < /tmp/c.out)\""
 }
 
-# Slab, kernel stacks, page tables: what connections cost the kernel, KiB.
+# Slab, kernel stacks, page tables: what connections cost the kernel, KiB
+# (reclaimable caches dropped, empty slabs given back first).
 kmem() {
-	vm_exec "$T_VM" 'sync; echo 2 > /proc/sys/vm/drop_caches; sleep 1
+	vm_exec "$T_VM" 'sync; echo 2 > /proc/sys/vm/drop_caches
+		for f in /sys/kernel/slab/*/shrink; do echo 1 > "$f"; done 2>/dev/null; sleep 1
 		awk "/^(Slab|KernelStack|PageTables):/ { s += \$2 } END { print s }" /proc/meminfo'
 }
 stat_of() { # FIELD: a counter from smbsrvctl stats
@@ -188,7 +194,7 @@ flood_stop
 # --- 4: the logon timeout closes what never logs on --------------------
 vm_exec "$T_VM" "smbsrvctl set logon-timeout 5" >/dev/null
 to0=$(stat_of "logon timeouts")
-flood_start -n 127.0.0.1 "$T_SMB_PORT" "$n"
+flood_start -n 127.0.0.1 "$T_SMB_PORT" "$n2"
 t_diag "second flood: $FLOOD_ST"
 st=""
 for _ in $(seq 1 90); do
@@ -199,12 +205,8 @@ done
 to1=$(stat_of "logon timeouts")
 t_check "with logon timeout = 5 every flood connection is closed ($st)" test "$(open_of "$st")" = 0
 t_check "the logon-timeout counter counts them (${to0:-?} -> ${to1:-?})" \
-	test $(( ${to1:-0} - ${to0:-0} )) -ge $(( n * 9 / 10 ))
+	test $(( ${to1:-0} - ${to0:-0} )) -ge $(( n2 * 9 / 10 ))
 flood_stop
-gone=$(kmem)
-t_diag "kernel memory after the flood: $gone KiB (before: $before KiB)"
-t_check_output "the memory comes back ($before -> $after -> $gone KiB)" '^yes$' \
-	awk -v b="$before" -v a="$after" -v g="$gone" 'BEGIN { print (g - b < (a - b) / 4) ? "yes" : "no" }'
 t_check "cifs mount still works after the flood" cifs_copy
 
 # --- 5: deadtime -------------------------------------------------------
@@ -237,6 +239,12 @@ print("PASS an idle session holding an open file stays" if b is True
 EOF
 idle1=$(stat_of "idle closed")
 t_check "the idle-closed counter moved (${idle0:-?} -> ${idle1:-?})" test "${idle1:-0}" -gt "${idle0:-0}"
+# (After the deadtime wait: the closed sockets' TIME_WAIT is over.)
+gone=$(kmem)
+t_diag "kernel memory after the floods: $gone KiB (before: $before KiB)"
+echo "kernel memory after the floods: $gone KiB" >> "$report"
+t_check_output "the memory comes back ($before -> $after -> $gone KiB)" '^yes$' \
+	awk -v b="$before" -v a="$after" -v g="$gone" 'BEGIN { print (g - b < (a - b) / 2) ? "yes" : "no" }'
 vm_exec "$T_VM" "smbsrvctl stats" | sed 's/^/# /'
 vm_exec "$T_VM" "smbsrvctl stats" | head -n 3 >> "$report"
 t_check "cifs mount unmounts cleanly" vm_exec "$T_VM" "umount /mnt/fl"
