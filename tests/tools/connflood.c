@@ -62,7 +62,7 @@ static int send_negotiate;
 /* Connections being opened at once, and how long one may take. */
 #define IN_FLIGHT	256
 #define ATTEMPT_MS	3000
-#define MAX_ATTEMPTS	50
+#define MAX_ATTEMPTS	1000
 
 /* Start a non-blocking connect; the fd, or -1. */
 static int start_one(void)
