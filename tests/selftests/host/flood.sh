@@ -145,8 +145,9 @@ else
 	t_not_ok "$n idle negotiated connections are held ($st; module: ${held:-?})"
 fi
 after=$(kmem)
-per=$(echo "$after $before $n" | awk '{ printf "%.1f", ($1 - $2) / $3 }')
-t_diag "kernel memory: $before KiB before, $after KiB with $n connections: $per KiB each"
+held_n=$(open_of "$st")
+per=$(echo "$after $before ${held_n:-0}" | awk '{ printf "%.1f", $3 ? ($1 - $2) / $3 : 0 }')
+t_diag "kernel memory: $before KiB before, $after KiB with ${held_n:-?} connections: $per KiB each"
 echo "idle negotiated connections held: $(open_of "$st") of $n; kernel memory (Slab+KernelStack+PageTables) $before -> $after KiB: $per KiB per connection" >> "$report"
 t_check_output "each idle connection costs under 32 KiB of kernel memory ($per KiB)" \
 	'^yes$' awk -v p="$per" 'BEGIN { print (p > 0 && p < 32) ? "yes" : "no" }'
