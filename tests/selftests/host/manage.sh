@@ -63,7 +63,7 @@ t_check_output "smbsrvd --check-config: deadtime and logon timeout draw no warni
 	"^no warning$" \
 	vm_exec "$T_VM" "printf '[global]\n\tsmb2 leases = yes\n\tdeadtime = 5\n\tlogon timeout = 9\n' \
 		> /tmp/knobs.conf; smbsrvd --check-config /tmp/knobs.conf 2>&1 |
-		grep -E 'deadtime|logon timeout' || echo no warning"
+		grep -E \"warning: '(deadtime|logon timeout)'\" || echo no warning"
 t_check_output "smbsrvd --check-config: an unsupported parameter, with file:line" \
 	"^/tmp/knobs.conf:2: warning: 'smb2 leases' is accepted but not supported yet" \
 	vm_exec "$T_VM" "smbsrvd --check-config /tmp/knobs.conf 2>&1"
