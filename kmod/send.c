@@ -16,7 +16,13 @@
  * completely, or the send failed (timeout, reset, shutdown) and the
  * connection is closed, failing every frame still queued: a client never
  * sees half a frame followed by another one.
+ *
+ * A frame is kvecs (copied into the socket) or, for a spliced READ, a
+ * bio_vec array of page-allocator memory written with MSG_SPLICE_PAGES:
+ * TCP then takes its own references on the pages instead of copying
+ * them, in the same one sendmsg() and with the same MSG_MORE batching.
  */
+#include <linux/bvec.h>
 #include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/net.h>
@@ -31,7 +37,8 @@
 
 struct smbsrv_send {
 	struct list_head node;		/* conn->send_queue */
-	struct kvec *iov;
+	struct kvec *iov;		/* a copied frame, or */
+	struct bio_vec *bv;		/* a spliced one */
 	unsigned int n;
 	size_t len;			/* with the transport header */
 	u8 queue;
@@ -47,7 +54,13 @@ static bool smbsrv_send_one(struct smbsrv_conn *conn, struct smbsrv_send *s,
 	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0) };
 	int sent;
 
-	sent = kernel_sendmsg(conn->sock, &msg, s->iov, s->n, s->len);
+	if (s->bv) {
+		msg.msg_flags |= MSG_SPLICE_PAGES;
+		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, s->bv, s->n, s->len);
+		sent = sock_sendmsg(conn->sock, &msg);
+	} else {
+		sent = kernel_sendmsg(conn->sock, &msg, s->iov, s->n, s->len);
+	}
 	if (sent == s->len)
 		return true;
 	pr_info_ratelimited("smbsrv: %s: send failed (%d of %zu bytes), disconnecting\n",
@@ -111,6 +124,28 @@ static void smbsrv_send_batch(struct smbsrv_conn *conn, struct smbsrv_send *me)
 		complete(&next->wake);		/* not done: its turn to send */
 }
 
+/* Queue @me and wait until it was written: 0 or a negative errno. */
+static int smbsrv_send_queue(struct smbsrv_conn *conn, struct smbsrv_send *me)
+{
+	bool wait;
+
+	init_completion(&me->wake);
+	spin_lock(&conn->send_queue_lock);
+	list_add_tail(&me->node, &conn->send_queue);
+	wait = conn->sending;
+	conn->sending = true;
+	spin_unlock(&conn->send_queue_lock);
+
+	if (wait) {
+		/* A sender writes this frame, or makes us the sender. */
+		wait_for_completion(&me->wake);
+		if (me->done)
+			return me->err;
+	}
+	smbsrv_send_batch(conn, me);
+	return me->err;
+}
+
 int smbsrv_send_frame(struct smbsrv_conn *conn, u8 queue, struct kvec *iov,
 		      unsigned int n, u32 len)
 {
@@ -121,27 +156,28 @@ int smbsrv_send_frame(struct smbsrv_conn *conn, u8 queue, struct kvec *iov,
 		.queue = queue,
 	};
 	u8 hdr[SMB2_FRAME_HDR_SIZE];
-	bool wait;
 
 	if (len > SMB2_FRAME_MAX)
 		return -EMSGSIZE;
 	smb2_frame_encode(hdr, len);
 	iov[0].iov_base = hdr;
 	iov[0].iov_len = sizeof(hdr);
-	init_completion(&me.wake);
+	return smbsrv_send_queue(conn, &me);
+}
 
-	spin_lock(&conn->send_queue_lock);
-	list_add_tail(&me.node, &conn->send_queue);
-	wait = conn->sending;
-	conn->sending = true;
-	spin_unlock(&conn->send_queue_lock);
+int smbsrv_send_pages(struct smbsrv_conn *conn, u8 queue, struct bio_vec *bv,
+		      unsigned int n, u32 len)
+{
+	struct smbsrv_send me = {
+		.bv = bv,
+		.n = n,
+		.len = len + SMB2_FRAME_HDR_SIZE,
+		.queue = queue,
+	};
 
-	if (wait) {
-		/* A sender writes this frame, or makes us the sender. */
-		wait_for_completion(&me.wake);
-		if (me.done)
-			return me.err;
-	}
-	smbsrv_send_batch(conn, &me);
-	return me.err;
+	if (len > SMB2_FRAME_MAX || !n ||
+	    bv[0].bv_len < SMB2_FRAME_HDR_SIZE)
+		return -EMSGSIZE;
+	smb2_frame_encode(bvec_virt(&bv[0]), len);
+	return smbsrv_send_queue(conn, &me);
 }
