@@ -37,6 +37,24 @@ uint64_t number(const std::string &s, uint64_t max)
 	return v;
 }
 
+using ull = unsigned long long;
+
+// READ responses by how their payload went out, and the inline reads.
+void print_read_stats(const ReadStats &r)
+{
+	std::printf("\nread spliced: %llu responses, %llu bytes\n", ull(r.spliced),
+		    ull(r.spliced_bytes));
+	std::printf("read copied:  %llu responses, %llu bytes\n", ull(r.copied),
+		    ull(r.copied_bytes));
+	std::printf("read copies by reason: off %llu, small %llu, stream %llu, nonreg %llu, "
+		    "compound %llu, nocache %llu, error %llu\n",
+		    ull(r.copy_off), ull(r.copy_small), ull(r.copy_stream), ull(r.copy_nonreg),
+		    ull(r.copy_compound), ull(r.copy_nocache), ull(r.copy_error));
+	std::printf("inline reads: hits %llu, misses %llu, deferred %llu\n", ull(r.inline_hits),
+		    ull(r.inline_misses), ull(r.inline_deferred));
+	std::printf("read pages in flight: %llu\n", ull(r.pages_inflight));
+}
+
 } // namespace
 
 int cmd_sessions(const Options &, const Args &args)
@@ -127,8 +145,11 @@ int cmd_stats(const Options &, const Args &args)
 	ServerStatus st = nl.status();
 	std::printf("connections: %u\nsessions:    %u\n", st.connections, st.sessions);
 	const KnobInfo *rp = find_knob("route-policy");
-	std::printf("route policy: %s\nresponse batch: %u\n\n",
+	std::printf("route policy: %s\nresponse batch: %u\n",
 		    rp ? knob_text(*rp, st.knobs).c_str() : "?", st.knobs.response_batch);
+	std::printf("splice threshold: %u%s\ninline reads: %s\n\n", st.knobs.splice_threshold,
+		    st.knobs.splice_threshold ? "" : " (off: every READ is copied)",
+		    st.knobs.inline_reads ? "yes" : "no");
 	// Requests per workqueue; WAIT is the mean time from queueing to
 	// start, BATCHED the socket writes that carried several responses.
 	std::printf("%-16s %-7s %10s %10s %8s %8s %10s %10s %10s %8s %5s\n", "QUEUE", "KIND",
@@ -148,6 +169,7 @@ int cmd_stats(const Options &, const Args &args)
 			    static_cast<unsigned long long>(q.responses),
 			    static_cast<unsigned long long>(q.batched_sends), q.batch_max);
 	}
+	print_read_stats(read_stats(nl));
 	return 0;
 }
 
