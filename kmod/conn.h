@@ -66,6 +66,9 @@ struct smbsrv_conn {
 	u8 *frame;			/* message being received, or NULL */
 	u32 frame_len;
 	u32 frame_got;
+	/* Inline reads left in this run of the receive work (sched.c). */
+	u32 inline_left;
+	u32 inline_bytes_left;
 	atomic_t inflight;		/* messages queued or being processed */
 
 	struct work_struct close_work;
