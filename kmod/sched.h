@@ -15,6 +15,7 @@
 #ifndef _SMBSRV_SCHED_H
 #define _SMBSRV_SCHED_H
 
+#include <linux/sizes.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -72,7 +73,7 @@ void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
  * than SMBSRV_INLINE_BYTES ever is.
  */
 #define SMBSRV_INLINE_BUDGET	8
-#define SMBSRV_INLINE_BYTES	(1U << 20)
+#define SMBSRV_INLINE_BYTES	SZ_1M
 
 enum smbsrv_inline {
 	SMBSRV_INLINE_NO,		/* queue it */

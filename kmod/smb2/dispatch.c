@@ -669,7 +669,12 @@ void smbsrv_cancel_all(struct smbsrv_conn *conn)
 
 static void smbsrv_msg_defer(struct smbsrv_msg *msg, struct smbsrv_req *req);
 
-static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
+/*
+ * Run the PDUs of a message and send their responses.  Returns true when
+ * the message was handed to a worker (an inline READ that would block):
+ * the caller must not touch it any more.
+ */
+static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 {
 	struct smbsrv_conn *conn = msg->conn;
 	struct smbsrv_req *req, *prev = NULL;
@@ -712,7 +717,7 @@ static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 			if (WARN_ON_ONCE(!req->nowait))
 				goto drop;
 			smbsrv_msg_defer(msg, req);
-			return;
+			return true;
 		}
 		if (req->nowait)
 			smbsrv_readstats_inline(SMBSRV_INLINE_HIT);
@@ -735,9 +740,10 @@ static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		off += n;
 	}
 	if (smbsrv_msg_reply(msg))
-		return;
+		return false;
 drop:
 	smbsrv_conn_close(conn);
+	return false;
 }
 
 static void smbsrv_msg_free(struct smbsrv_msg *msg)
@@ -833,8 +839,7 @@ static void smbsrv_msg_work(struct work_struct *work)
 				    conn->addr, proto);
 		goto drop;
 	}
-	smbsrv_msg_run(msg, m, len);
-	if (msg->resume)
+	if (smbsrv_msg_run(msg, m, len))
 		return;		/* a worker has it now */
 	goto out;
 drop:
@@ -882,8 +887,7 @@ static bool smbsrv_msg_inline(struct smbsrv_msg *msg, enum smbsrv_inline kind)
 			return false;
 	}
 	msg->inline_run = true;
-	smbsrv_msg_run(msg, m, len);
-	if (!msg->resume)
+	if (!smbsrv_msg_run(msg, m, len))
 		smbsrv_msg_free(msg);
 	return true;
 }

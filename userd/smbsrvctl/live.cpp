@@ -4,6 +4,7 @@
 // now, and run-time changes to it.
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 #include <linux/smbsrv.h>
 
 #include "config.hpp"
@@ -37,22 +38,30 @@ uint64_t number(const std::string &s, uint64_t max)
 	return v;
 }
 
-using ull = unsigned long long;
-
-// READ responses by how their payload went out, and the inline reads.
+// READ responses by how their payload went out, and the inline reads:
+// one "name: N" line each, for people and for scripts (make bench).
 void print_read_stats(const ReadStats &r)
 {
-	std::printf("\nread spliced: %llu responses, %llu bytes\n", ull(r.spliced),
-		    ull(r.spliced_bytes));
-	std::printf("read copied:  %llu responses, %llu bytes\n", ull(r.copied),
-		    ull(r.copied_bytes));
-	std::printf("read copies by reason: off %llu, small %llu, stream %llu, nonreg %llu, "
-		    "compound %llu, nocache %llu, error %llu\n",
-		    ull(r.copy_off), ull(r.copy_small), ull(r.copy_stream), ull(r.copy_nonreg),
-		    ull(r.copy_compound), ull(r.copy_nocache), ull(r.copy_error));
-	std::printf("inline reads: hits %llu, misses %llu, deferred %llu\n", ull(r.inline_hits),
-		    ull(r.inline_misses), ull(r.inline_deferred));
-	std::printf("read pages in flight: %llu\n", ull(r.pages_inflight));
+	const std::pair<const char *, uint64_t> rows[] = {
+		{"read spliced", r.spliced},
+		{"read spliced bytes", r.spliced_bytes},
+		{"read copied", r.copied},
+		{"read copied bytes", r.copied_bytes},
+		{"read copy off", r.copy_off},
+		{"read copy small", r.copy_small},
+		{"read copy stream", r.copy_stream},
+		{"read copy nonreg", r.copy_nonreg},
+		{"read copy compound", r.copy_compound},
+		{"read copy nocache", r.copy_nocache},
+		{"read copy error", r.copy_error},
+		{"inline hits", r.inline_hits},
+		{"inline misses", r.inline_misses},
+		{"inline deferred", r.inline_deferred},
+		{"read pages in flight", r.pages_inflight},
+	};
+	std::printf("\n");
+	for (const auto &[name, v] : rows)
+		std::printf("%s: %llu\n", name, static_cast<unsigned long long>(v));
 }
 
 } // namespace

@@ -56,17 +56,13 @@ echo demo | smbsrvctl -c /etc/smbsrv/read.conf user add demo >/dev/null
 smbsrvd -c /etc/smbsrv/read.conf
 cat > /tmp/rd.sh <<"EOF"
 rs() {
-	smbsrvctl stats | awk -v k="$1" "
-/^read spliced:/ { v[\"spliced\"] = \$3; v[\"spliced_bytes\"] = \$5 }
-/^read copied:/ { v[\"copied\"] = \$3; v[\"copied_bytes\"] = \$5 }
-/^read copies by reason:/ {
-	for (i = 5; i < NF; i += 2) { n = \$(i + 1); sub(\",\", \"\", n); v[\"copy_\" \$i] = n }
-}
-/^inline reads:/ {
-	for (i = 3; i < NF; i += 2) { n = \$(i + 1); sub(\",\", \"\", n); v[\"inline_\" \$i] = n }
-}
-/^read pages in flight:/ { v[\"pages\"] = \$5 }
-END { if (k in v) print v[k]; else { print \"no counter \" k > \"/dev/stderr\"; exit 1 } }"
+	smbsrvctl stats | awk -v k="$1" -F": " "
+BEGIN { m[\"spliced\"] = \"read spliced\"; m[\"spliced_bytes\"] = \"read spliced bytes\"
+	m[\"copied\"] = \"read copied\"; m[\"copied_bytes\"] = \"read copied bytes\"
+	m[\"pages\"] = \"read pages in flight\" }
+{ n = \$1; sub(/^read copy /, \"copy_\", n); sub(/^inline /, \"inline_\", n); v[n] = \$2; v[\$1] = \$2 }
+END { name = (k in m) ? m[k] : k
+	if (name in v) print v[name]; else { print \"no counter \" k > \"/dev/stderr\"; exit 1 } }"
 }
 now() { date +%s; }
 # md5 of a file read through a mount in 1 MiB READs.
