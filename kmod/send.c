@@ -33,6 +33,7 @@
 #include "sched.h"
 #include "send.h"
 #include "smbsrv.h"
+#include "trace.h"
 #include "wire/pdu.h"
 
 struct smbsrv_send {
@@ -69,6 +70,29 @@ static bool smbsrv_send_one(struct smbsrv_conn *conn, struct smbsrv_send *s,
 	return false;
 }
 
+/* The first header of a queued frame, for the tracepoints. */
+static void smbsrv_send_peek(const struct smbsrv_send *s, u64 *mid, u16 *cmd)
+{
+	if (!s->bv) {
+		smbsrv_trace_peek_iov(s->iov, s->n, mid, cmd);
+		return;
+	}
+	/* bv[0]: the transport header, then the SMB2 (or transform) one. */
+	smbsrv_trace_peek((const u8 *)bvec_virt(&s->bv[0]) +
+			  SMB2_FRAME_HDR_SIZE,
+			  s->bv[0].bv_len - SMB2_FRAME_HDR_SIZE, mid, cmd);
+}
+
+static void smbsrv_trace_frame_written(struct smbsrv_conn *conn,
+				       struct smbsrv_send *s, unsigned int batch)
+{
+	u64 mid;
+	u16 cmd;
+
+	smbsrv_send_peek(s, &mid, &cmd);
+	trace_smbsrv_frame_written(conn->id, mid, s->len, batch, !!s->bv);
+}
+
 /*
  * The sender's turn, @me first in the queue: write one batch, finish its
  * frames, pass the role on.
@@ -100,6 +124,8 @@ static void smbsrv_send_batch(struct smbsrv_conn *conn, struct smbsrv_send *me)
 		s->err = 0;
 		if (!smbsrv_send_one(conn, s, !list_is_last(&s->node, &batch)))
 			err = s->err;
+		else if (trace_smbsrv_frame_written_enabled())
+			smbsrv_trace_frame_written(conn, s, frames);
 	}
 	if (err && err != -ENOTCONN)
 		smbsrv_conn_close(conn);
@@ -162,6 +188,7 @@ int smbsrv_send_frame(struct smbsrv_conn *conn, u8 queue, struct kvec *iov,
 	smb2_frame_encode(hdr, len);
 	iov[0].iov_base = hdr;
 	iov[0].iov_len = sizeof(hdr);
+	trace_smbsrv_rsp_queued(conn->id, iov, n, len);
 	return smbsrv_send_queue(conn, &me);
 }
 
@@ -179,5 +206,15 @@ int smbsrv_send_pages(struct smbsrv_conn *conn, u8 queue, struct bio_vec *bv,
 	    bv[0].bv_len < SMB2_FRAME_HDR_SIZE)
 		return -EMSGSIZE;
 	smb2_frame_encode(bvec_virt(&bv[0]), len);
+	if (trace_smbsrv_rsp_queued_enabled()) {
+		/* The event reads the headers from kvecs: lend it two. */
+		struct kvec iov[2] = {
+			{ bvec_virt(&bv[0]), SMB2_FRAME_HDR_SIZE },
+			{ bvec_virt(&bv[0]) + SMB2_FRAME_HDR_SIZE,
+			  bv[0].bv_len - SMB2_FRAME_HDR_SIZE },
+		};
+
+		trace_smbsrv_rsp_queued(conn->id, iov, 2, len);
+	}
 	return smbsrv_send_queue(conn, &me);
 }

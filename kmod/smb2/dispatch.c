@@ -21,6 +21,7 @@
 #include "../session.h"
 #include "../smbsrv.h"
 #include "../splice.h"
+#include "../trace.h"
 #include "../wire/route.h"
 #include "sign.h"
 #include "smb2.h"
@@ -589,6 +590,8 @@ void smbsrv_req_complete(struct smbsrv_req *req, u32 status)
 	struct smbsrv_conn *conn = req->conn;
 	bool interim_out;
 
+	trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
+				  req->hdr.command, status);
 	spin_lock(&conn->lock);
 	list_del_init(&req->pending);
 	req->status = status;
@@ -711,14 +714,16 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		list_add_tail(&req->node, &msg->reqs);
 
 		req->status = smbsrv_req_run(req, prev);
-		if (req->status == SMBSRV_DISCONNECT)
-			goto drop;
 		if (req->status == SMBSRV_WOULD_BLOCK) {
 			if (WARN_ON_ONCE(!req->nowait))
 				goto drop;
 			smbsrv_msg_defer(msg, req);
 			return true;
 		}
+		trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
+					  req->hdr.command, req->status);
+		if (req->status == SMBSRV_DISCONNECT)
+			goto drop;
 		if (req->nowait)
 			smbsrv_readstats_inline(SMBSRV_INLINE_HIT);
 		/*
@@ -804,6 +809,8 @@ static void smbsrv_msg_resume(struct smbsrv_msg *msg)
 	if (smbsrv_conn_closing(conn))
 		goto drop;
 	req->status = smbsrv_cmds[req->hdr.command].handler(req);
+	trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
+				  req->hdr.command, req->status);
 	if (req->status != SMBSRV_DISCONNECT && smbsrv_msg_reply(msg))
 		return;
 drop:
@@ -887,6 +894,13 @@ static bool smbsrv_msg_inline(struct smbsrv_msg *msg, enum smbsrv_inline kind)
 			return false;
 	}
 	msg->inline_run = true;
+	if (trace_smbsrv_worker_start_enabled()) {
+		u64 mid;
+		u16 cmd;
+
+		smbsrv_trace_peek(m, len, &mid, &cmd);
+		trace_smbsrv_worker_start(conn->id, mid, SMBSRV_TRACE_INLINE, 0);
+	}
 	if (!smbsrv_msg_run(msg, m, len))
 		smbsrv_msg_free(msg);
 	return true;
