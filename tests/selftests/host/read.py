@@ -194,6 +194,10 @@ def g_stall(c):
     fid = c.open("pattern", access=GENERIC_READ, disp=OPEN)
     smb = c.smb
     sock = smb._NetBIOSSession.get_socket()
+    # A small fixed receive buffer: with autotuning up to the host's
+    # tcp_rmem maximum (32 MiB here) all 48 MiB could sit in buffers
+    # and the server would never have to wait for this client.
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 << 10)
     sent = 0
     for _ in range(48):
         p = smb.SMB_PACKET()
