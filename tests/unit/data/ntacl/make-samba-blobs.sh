@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Regenerate samba-blobs.txt: security.NTACL blobs written by Samba itself
-# (samba-tool ntacl set --use-s3fs through smbd's acl_xattr module, Debian's
-# samba and samba-vfs-modules), with what the file looked like when Samba
+# (samba-tool ntacl set --use-s3fs through smbd's acl_xattr module: needs
+# Debian's samba-common-bin, python3-samba and samba-vfs-modules, not the
+# samba package, which conflicts with ksmbd-tools), with what the file
+# looked like when Samba
 # hashed it: owner, group, st_mode and the POSIX ACLs Samba left on it.
 # tests/unit/test_wire_ntacl.cpp decodes each blob and recomputes its
 # sys_acl_hash the way smbsrv does.  Run as root on a file system with
