@@ -31,6 +31,10 @@ extern "C" {
 #define SE_SACL_PROTECTED		0x2000
 
 #define SYSTEM_AUDIT_ACE_TYPE		0x02
+
+/* What the data rights stand for on a directory. */
+#define FILE_ADD_FILE			0x00000002	/* FILE_WRITE_DATA */
+#define FILE_ADD_SUBDIRECTORY		0x00000004	/* FILE_APPEND_DATA */
 #define VALID_INHERIT_FLAGS		0x1f
 
 /* An ACL's size is a 16-bit field. */

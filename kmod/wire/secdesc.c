@@ -139,7 +139,7 @@ int smb_acl_next(const u8 *acl, u32 len, u32 *pos, struct smb_ace *ace)
 		return -EINVAL;
 	size = get_unaligned_le16(acl + 2);
 	count = get_unaligned_le16(acl + 4);
-	if ((acl[0] != 2 && acl[0] != 4) || size < SMB_ACL_HDR_SIZE ||
+	if (acl[0] < 2 || acl[0] > 4 || size < SMB_ACL_HDR_SIZE ||
 	    size > len)
 		return -EINVAL;
 	if (!p)

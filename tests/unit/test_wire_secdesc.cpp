@@ -257,8 +257,13 @@ TEST_CASE("malformed security descriptors", "[wire][secdesc]")
 	t[dacl_off + 8 + 8 + 1] = 9;	// the ACE's SID is longer than the ACE
 	CHECK(smb_sd_decode(t.data(), t.size(), &s) == -EINVAL);
 	t = good;
-	t[dacl_off] = 3;	// ACL revision
+	t[dacl_off] = 5;	// ACL revision
 	CHECK(smb_sd_decode(t.data(), t.size(), &s) == -EINVAL);
+	t[dacl_off] = 1;
+	CHECK(smb_sd_decode(t.data(), t.size(), &s) == -EINVAL);
+	// Revisions 2 to 4 are what Windows takes (smbcacls sends 3).
+	t[dacl_off] = 3;
+	CHECK(smb_sd_decode(t.data(), t.size(), &s) == 0);
 
 	// An object ACE (type 5) is skipped, whatever it carries.
 	Bytes obj = { 5, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
