@@ -205,11 +205,25 @@ static void smbsrv_acl_sys_put(struct smbsrv_acl_sys *s)
 	kfree(s->def);
 }
 
-static int smbsrv_acl_sys_hash(struct inode *inode,
+/* The owner, group and st_mode a blob's hash is for. */
+struct smbsrv_acl_ids {
+	kuid_t uid;
+	kgid_t gid;
+	umode_t mode;
+};
+
+static void smbsrv_acl_ids_of(struct inode *inode, struct smbsrv_acl_ids *ids)
+{
+	ids->uid = inode->i_uid;
+	ids->gid = inode->i_gid;
+	ids->mode = inode->i_mode;
+}
+
+static int smbsrv_acl_sys_hash(const struct smbsrv_acl_ids *ids,
 			       const struct smbsrv_acl_sys *s, bool samba,
 			       u8 hash[SMB_NTACL_HASH_SIZE])
 {
-	u32 mode = inode->i_mode, uid, gid, n;
+	u32 mode = ids->mode, uid, gid, n;
 	struct smb_posix_ace three[3] = {
 		{ SMB_POSIX_USER_OBJ, (mode >> 6) & 7, 0 },
 		{ SMB_POSIX_GROUP_OBJ, (mode >> 3) & 7, 0 },
@@ -231,8 +245,8 @@ static int smbsrv_acl_sys_hash(struct inode *inode,
 		if (S_ISDIR(mode) && !pdef)
 			pdef = &def;
 	}
-	uid = from_kuid(&init_user_ns, inode->i_uid);
-	gid = from_kgid(&init_user_ns, inode->i_gid);
+	uid = from_kuid(&init_user_ns, ids->uid);
+	gid = from_kgid(&init_user_ns, ids->gid);
 	n = smb_sys_acl_blob_encode(NULL, 0, uid, gid, mode, pacc, pdef);
 	buf = kmalloc(n, GFP_KERNEL);
 	if (!buf)
@@ -249,6 +263,7 @@ static bool smbsrv_acl_blob_current(struct inode *inode,
 				    const struct smb_ntacl_blob *b)
 {
 	u8 hash[SMB_NTACL_HASH_SIZE];
+	struct smbsrv_acl_ids ids;
 	struct smbsrv_acl_sys s;
 	bool ok = false;
 
@@ -259,10 +274,11 @@ static bool smbsrv_acl_blob_current(struct inode *inode,
 		return true;
 	if (smbsrv_acl_sys_get(inode, &s))
 		return false;
-	if (!smbsrv_acl_sys_hash(inode, &s, true, hash) &&
+	smbsrv_acl_ids_of(inode, &ids);
+	if (!smbsrv_acl_sys_hash(&ids, &s, true, hash) &&
 	    !memcmp(hash, b->sys_acl_hash, SMB_NTACL_HASH_SIZE))
 		ok = true;
-	else if (!smbsrv_acl_sys_hash(inode, &s, false, hash) &&
+	else if (!smbsrv_acl_sys_hash(&ids, &s, false, hash) &&
 		 !memcmp(hash, b->sys_acl_hash, SMB_NTACL_HASH_SIZE))
 		ok = true;
 	smbsrv_acl_sys_put(&s);
@@ -358,23 +374,32 @@ static int smbsrv_sd_load(struct dentry *dentry, struct smbsrv_sd *s)
 }
 
 /*
- * Write @sd into @path's security.NTACL for the inode as it is now (the
- * hash covers its owner, group, mode and POSIX ACLs: change those first).
+ * Write @sd into @path's security.NTACL for the owner, group and mode
+ * @ids (NULL: the inode's now), with its POSIX ACLs as they are now: the
+ * hash covers them all.  *@acls tells whether it has POSIX ACLs.
  */
-static int smbsrv_sd_store(const struct path *path, const struct smb_sd *sd)
+static int smbsrv_sd_store(const struct path *path, const struct smb_sd *sd,
+			   const struct smbsrv_acl_ids *ids, bool *acls)
 {
 	struct inode *inode = d_inode(path->dentry);
 	u8 sys[SMB_NTACL_HASH_SIZE];
 	struct smbsrv_acl_priv priv;
+	struct smbsrv_acl_ids now;
 	struct smbsrv_acl_sys s;
 	u32 n;
 	u8 *blob;
 	int err;
 
+	if (!ids) {
+		smbsrv_acl_ids_of(inode, &now);
+		ids = &now;
+	}
 	err = smbsrv_acl_sys_get(inode, &s);
 	if (err)
 		return err;
-	err = smbsrv_acl_sys_hash(inode, &s, true, sys);
+	if (acls)
+		*acls = s.acc || s.def;
+	err = smbsrv_acl_sys_hash(ids, &s, true, sys);
 	smbsrv_acl_sys_put(&s);
 	if (err)
 		return err;
@@ -577,6 +602,8 @@ u32 smbsrv_acl_new_object(const struct smbsrv_tree *tree,
 	struct inode *inode = d_inode(obj->dentry);
 	struct smb_sd creator, *pcreator = NULL;
 	struct smbsrv_sd psd, nsd = {};
+	struct smbsrv_acl_ids ids;
+	bool acls = false;
 	struct smb_sid owner, group;
 	struct iattr ia = {};
 	struct smb_token tok;
@@ -625,9 +652,21 @@ u32 smbsrv_acl_new_object(const struct smbsrv_tree *tree,
 		ia.ia_valid |= ATTR_MODE;
 		ia.ia_mode = mode | (inode->i_mode & S_IFMT);
 	}
-	err = smbsrv_acl_setattr(obj, &ia);
+	/*
+	 * The object was made with mode 0: until the descriptor is in place
+	 * it gives nobody anything.  The blob is written for the owner,
+	 * group and mode it is about to have (stale, so still nobody), then
+	 * those are set; POSIX ACLs inherited from the parent change with
+	 * the mode, and the blob is written again for them.
+	 */
+	ids.uid = uid;
+	ids.gid = gid;
+	ids.mode = (ia.ia_valid & ATTR_MODE) ? ia.ia_mode : inode->i_mode;
+	err = smbsrv_sd_store(obj, &nsd.sd, &ids, &acls);
 	if (!err)
-		err = smbsrv_sd_store(obj, &nsd.sd);
+		err = smbsrv_acl_setattr(obj, &ia);
+	if (!err && acls)
+		err = smbsrv_sd_store(obj, &nsd.sd, NULL, NULL);
 	smbsrv_sd_free(&nsd);
 	if (err)
 		pr_debug("smbsrv: descriptor of a new object: error %d\n", err);
@@ -710,7 +749,7 @@ u32 smbsrv_acl_set(const struct smbsrv_tree *tree, struct smbsrv_file *f,
 	}
 	err = smbsrv_acl_setattr(path, &ia);
 	if (!err)
-		err = smbsrv_sd_store(path, &nsd.sd);
+		err = smbsrv_sd_store(path, &nsd.sd, NULL, NULL);
 out:
 	smbsrv_sd_free(&nsd);
 	return smbsrv_vfs_status(err);

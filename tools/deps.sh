@@ -28,7 +28,8 @@ pkgs_kernel=(
 # The VM and the peers tests and benchmarks drive.
 pkgs_vm=(
 	qemu-system-x86 busybox-static iproute2
-	cifs-utils smbclient samba-testsuite python3-samba fio python3-impacket
+	cifs-utils smbclient samba-testsuite python3-samba samba-vfs-modules
+	fio python3-impacket
 	ksmbd-tools dbench attr
 )
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")

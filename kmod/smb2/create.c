@@ -203,6 +203,7 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 {
 	struct smbsrv_tree *tree = req->tree;
 	bool dir = c->r.options & FILE_DIRECTORY_FILE;
+	bool acl = tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR;
 	umode_t mode;
 	u32 status;
 	int err;
@@ -218,12 +219,13 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	if ((c->r.options & FILE_DELETE_ON_CLOSE) &&
 	    (c->r.attributes & FILE_ATTRIBUTE_READONLY))
 		return STATUS_CANNOT_DELETE;
-	if (tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR) {
+	if (acl) {
 		status = smbsrv_create_acl_check(tree, c, lk, dir);
 		if (status)
 			return status;
 	}
-	mode = smbsrv_create_mode(tree, c, dir);
+	/* With NT ACLs, mode 0 until the descriptor is in place (acl.c). */
+	mode = acl ? 0 : smbsrv_create_mode(tree, c, dir);
 	err = smbsrv_vfs_create(lk, mode, dir);
 	if (err)
 		return smbsrv_vfs_status(err);
@@ -231,10 +233,10 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	c->obj.dentry = dget(lk->dentry);
 	smbsrv_vfs_lookup_unlock(lk);
 	/* The kernel applied its umask; the share's modes are what count. */
-	err = smbsrv_vfs_chmod(&c->obj, mode);
+	err = acl ? 0 : smbsrv_vfs_chmod(&c->obj, mode);
 	if (err)
 		pr_debug("smbsrv: mode of %s: error %d\n", c->path, err);
-	if (tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR) {
+	if (acl) {
 		status = smbsrv_create_acl_set(tree, c, lk, dir);
 		if (status) {
 			/* Nothing is left behind by a CREATE that failed. */
