@@ -515,6 +515,17 @@ u32 smbsrv_acl_maximal_access(const struct smbsrv_tree *tree,
 	return a;
 }
 
+bool smbsrv_acl_may_see(const struct smbsrv_tree *tree,
+			const struct path *path)
+{
+	const u32 need = FILE_READ_DATA | FILE_READ_EA | FILE_READ_ATTRIBUTES |
+			 READ_CONTROL;
+	int err;
+
+	return (smbsrv_acl_rights(tree, path->dentry, &err) & need) == need &&
+	       !err;
+}
+
 u32 smbsrv_acl_may_create(const struct smbsrv_tree *tree,
 			  const struct path *parent, bool dir)
 {

@@ -49,6 +49,15 @@ u32 smbsrv_acl_maximal_access(const struct smbsrv_tree *tree,
 			      const struct path *path);
 
 /*
+ * hide unreadable: does @path's descriptor itself grant the tree's user
+ * FILE_READ_DATA, FILE_READ_EA, FILE_READ_ATTRIBUTES and READ_CONTROL
+ * (Samba's access-based enumeration: not the FILE_READ_ATTRIBUTES a
+ * parent's FILE_LIST_DIRECTORY implies)?  Root sees everything.
+ */
+bool smbsrv_acl_may_see(const struct smbsrv_tree *tree,
+			const struct path *path);
+
+/*
  * May the tree's user add a file (@dir: a directory) to @parent?
  * STATUS_SUCCESS or STATUS_ACCESS_DENIED.
  */

@@ -114,6 +114,7 @@ const ParamDef table[] = {
 	P("guest account", both, string, "nobody", A),
 	P("guest ok", share, boolean, "no", A),
 	P("hide dot files", share, boolean, "yes", A),
+	P("hide unreadable", share, boolean, "no", A),
 	P("hosts allow", share, list, "", A),
 	P("hosts deny", share, list, "", A),
 	P("inherit owner", share, boolean, "no", U),
