@@ -26,6 +26,7 @@
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
+#include <uapi/linux/smbsrv.h>
 
 #include "../acl.h"
 #include "../conn.h"
