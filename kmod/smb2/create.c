@@ -20,6 +20,7 @@
 #include <linux/xattr.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../acl.h"
 #include "../conn.h"
 #include "../file.h"
 #include "../session.h"
@@ -162,13 +163,49 @@ static umode_t smbsrv_create_mode(const struct smbsrv_tree *tree,
 	return mode;
 }
 
+/*
+ * NT ACLs (vfs objects = acl_xattr, acl.c): the parent's descriptor must
+ * let the user add the object, and a SecD context must be one the user
+ * may give; then the new object's descriptor is inherited or given.
+ */
+static u32 smbsrv_create_acl_check(struct smbsrv_tree *tree,
+				   struct smbsrv_create *c,
+				   struct smbsrv_lookup *lk, bool dir)
+{
+	const struct smb2_create_ctx *x = &c->r.ctx[SMB2_CTX_SD_BUFFER];
+	u32 status;
+
+	status = smbsrv_acl_may_create(tree, &lk->parent, dir);
+	if (!status && smb2_create_has(&c->r, SMB2_CTX_SD_BUFFER))
+		status = smbsrv_acl_check_secd(tree, x->data, x->data_len);
+	return status;
+}
+
+static u32 smbsrv_create_acl_set(struct smbsrv_tree *tree,
+				 struct smbsrv_create *c,
+				 struct smbsrv_lookup *lk, bool dir)
+{
+	const struct smb2_create_ctx *x = &c->r.ctx[SMB2_CTX_SD_BUFFER];
+	const struct smbsrv_share_info *s = tree->share;
+	bool secd = smb2_create_has(&c->r, SMB2_CTX_SD_BUFFER);
+
+	return smbsrv_acl_new_object(tree, &lk->parent, &c->obj, dir,
+				     secd ? x->data : NULL,
+				     secd ? x->data_len : 0,
+				     dir ? s->directory_mask : s->create_mask,
+				     dir ? s->force_directory_mode :
+					   s->force_create_mode);
+}
+
 /* A name that does not exist yet. */
 static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 			     struct smbsrv_lookup *lk)
 {
 	struct smbsrv_tree *tree = req->tree;
 	bool dir = c->r.options & FILE_DIRECTORY_FILE;
+	bool acl = tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR;
 	umode_t mode;
+	u32 status;
 	int err;
 
 	if (c->r.disposition == FILE_OPEN || c->r.disposition == FILE_OVERWRITE)
@@ -182,7 +219,13 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	if ((c->r.options & FILE_DELETE_ON_CLOSE) &&
 	    (c->r.attributes & FILE_ATTRIBUTE_READONLY))
 		return STATUS_CANNOT_DELETE;
-	mode = smbsrv_create_mode(tree, c, dir);
+	if (acl) {
+		status = smbsrv_create_acl_check(tree, c, lk, dir);
+		if (status)
+			return status;
+	}
+	/* With NT ACLs, mode 0 until the descriptor is in place (acl.c). */
+	mode = acl ? 0 : smbsrv_create_mode(tree, c, dir);
 	err = smbsrv_vfs_create(lk, mode, dir);
 	if (err)
 		return smbsrv_vfs_status(err);
@@ -190,9 +233,17 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	c->obj.dentry = dget(lk->dentry);
 	smbsrv_vfs_lookup_unlock(lk);
 	/* The kernel applied its umask; the share's modes are what count. */
-	err = smbsrv_vfs_chmod(&c->obj, mode);
+	err = acl ? 0 : smbsrv_vfs_chmod(&c->obj, mode);
 	if (err)
 		pr_debug("smbsrv: mode of %s: error %d\n", c->path, err);
+	if (acl) {
+		status = smbsrv_create_acl_set(tree, c, lk, dir);
+		if (status) {
+			/* Nothing is left behind by a CREATE that failed. */
+			smbsrv_vfs_remove(&c->obj);
+			return status;
+		}
+	}
 	c->created = true;
 	c->action = FILE_CREATED;
 	if (dir)

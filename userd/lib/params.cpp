@@ -119,6 +119,7 @@ const ParamDef table[] = {
 	P("guest account", both, string, "nobody", A),
 	P("guest ok", share, boolean, "no", A),
 	P("hide dot files", share, boolean, "yes", A),
+	P("hide unreadable", share, boolean, "no", A),
 	P("hosts allow", share, list, "", A),
 	P("hosts deny", share, list, "", A),
 	P("inherit owner", share, boolean, "no", U),
@@ -472,17 +473,13 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		warn(p.line, range_warning);
 
 	if (d->name == "vfs objects") {
-		// streams_xattr is served; acl_xattr is known but not yet.
+		// Both modules are served (share flags streams, acl_xattr).
 		for (const auto &m : parse_list(value))
 			if (std::find(std::begin(vfs_modules), std::end(vfs_modules),
 				      lower(m)) == std::end(vfs_modules))
 				warn(p.line, "vfs objects: '" + m +
 						     "' is not a module smbsrv knows "
 						     "(acl_xattr, streams_xattr); ignored");
-			else if (lower(m) == "acl_xattr")
-				warn(p.line, "vfs objects: 'acl_xattr' is accepted but "
-					     "not supported yet (permissions are the "
-					     "POSIX mode)");
 	}
 	if (d->name == "hosts allow" || d->name == "hosts deny") {
 		// Names become addresses now, as the module matches addresses.

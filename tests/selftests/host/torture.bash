@@ -25,6 +25,7 @@
 #   TT_KSMBD_CONF   extra [global] lines for ksmbd
 #   TT_SHARE_CONF   extra lines for both servers' [torture] share
 #   TT_SMBSRV_SHARE_CONF  ... for smbsrv's only
+#   TT_MORE_CONF    more sections (shares) for both servers, after [torture]
 #   TT_SMBSRV_AUTH  smbtorture credentials for smbsrv (default demo%demo)
 #   TT_KSMBD_AUTH   ... for ksmbd (default demo%demo)
 #   TT_OPTIONS      more smbtorture options (--option=torture:...)
@@ -57,6 +58,7 @@ cat > /etc/smbsrv/torture.conf <<EOF
 	guest ok = yes
 	${TT_SHARE_CONF:-}
 	${TT_SMBSRV_SHARE_CONF:-}
+${TT_MORE_CONF:-}
 EOF
 cat > /etc/ksmbd/ksmbd.conf <<EOF
 [global]
@@ -68,6 +70,7 @@ cat > /etc/ksmbd/ksmbd.conf <<EOF
 	read only = no
 	guest ok = yes
 	${TT_SHARE_CONF:-}
+${TT_MORE_CONF:-}
 EOF
 echo demo | smbsrvctl -c /etc/smbsrv/torture.conf user add demo >/dev/null
 ksmbd.adduser -a demo -p demo >/dev/null

@@ -64,6 +64,8 @@ enum smbsrv_session_flags {
  *   streams_xattr).
  * @SMBSRV_SHARE_FLAGS_ACL_XATTR: NT ACLs kept in an xattr (vfs objects =
  *   acl_xattr).
+ * @SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE: Directory listings leave out what the
+ *   user may not read (hide unreadable = yes): access-based enumeration.
  */
 enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_READ_ONLY = 1,
@@ -79,6 +81,7 @@ enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_ACL_XATTR = 1024,
 	SMBSRV_SHARE_FLAGS_INHERIT_OWNER = 2048,
 	SMBSRV_SHARE_FLAGS_CROSSMNT = 4096,
+	SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE = 8192,
 };
 
 /**
