@@ -117,6 +117,7 @@ const ParamDef table[] = {
 	P("hosts allow", share, list, "", A),
 	P("hosts deny", share, list, "", A),
 	P("inherit owner", share, boolean, "no", U),
+	P("inherit permissions", share, boolean, "no", A),
 	P("invalid users", share, list, "", A),
 	P("oplocks", share, boolean, "yes", U),
 	P("path", share, string, "", A, {}, 0, 4095, Limit::reject),

@@ -64,6 +64,11 @@ enum smbsrv_session_flags {
  *   streams_xattr).
  * @SMBSRV_SHARE_FLAGS_ACL_XATTR: NT ACLs kept in an xattr (vfs objects =
  *   acl_xattr).
+ * @SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS: New files and directories take
+ *   their modes from their parent (inherit permissions).
+ * @SMBSRV_SHARE_FLAGS_CASE_SENSITIVE: Names are looked up as they are spelt
+ *   (case sensitive = yes); without it, a name that misses is matched without
+ *   case.
  */
 enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_READ_ONLY = 1,
@@ -79,6 +84,8 @@ enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_ACL_XATTR = 1024,
 	SMBSRV_SHARE_FLAGS_INHERIT_OWNER = 2048,
 	SMBSRV_SHARE_FLAGS_CROSSMNT = 4096,
+	SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS = 8192,
+	SMBSRV_SHARE_FLAGS_CASE_SENSITIVE = 16384,
 };
 
 /**
