@@ -299,8 +299,7 @@ TEST_CASE("every default in the parameter table is a valid value")
 		      d);
 		CAPTURE(def.name, messages(d));
 		// Only what must be said about any value of it.
-		size_t expected = def.effect == Effect::not_yet ||
-				  (def.name == "max connections" && def.scope != Scope::global);
+		size_t expected = def.effect == Effect::not_yet;
 		CHECK_FALSE(d.has_errors());
 		CHECK(d.all().size() == expected);
 	}
@@ -512,7 +511,7 @@ TEST_CASE("smbsrv.conf(5) lists exactly the parameters smbsrv does not apply")
 		CAPTURE(def.name);
 		std::string b = "\\fB" + std::string(def.name) + "\\fR";
 		CHECK((unsupported.find(b) != std::string::npos) ==
-		      (def.effect == Effect::unsupported || def.name == "max connections"));
+		      (def.effect == Effect::unsupported));
 		CHECK((not_yet.find(b) != std::string::npos) == (def.effect == Effect::not_yet));
 	}
 }

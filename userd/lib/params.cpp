@@ -489,10 +489,6 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 	}
 	if (d->effect == Effect::unsupported && !same_value(*d, value, d->def))
 		warn(p.line, "'" + name + "' is accepted but not supported yet");
-	// (0, like 65536 and above, is "no limit": nothing to enforce.)
-	if (d->name == "max connections" && !is_global && number_of(*d, value) < 65536)
-		warn(p.line, "'max connections' per share is accepted but not "
-			     "supported yet (the [global] value limits the server)");
 	if (d->effect == Effect::not_yet)
 		warn(p.line, "'" + name + "' is accepted but not yet in effect "
 				     "(smbsrv.ko does not apply it yet)");

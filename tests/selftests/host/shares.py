@@ -15,7 +15,11 @@ smbtorture and Windows clients do (SEC_RIGHTS_FILE_ALL, GENERIC_ALL,
 GENERIC_EXECUTE, MAXIMUM_ALLOWED): a file's x bit never stands in the
 way (design.md, "Access").  "other" is a second user, who may read f and
 f:s when R is 1, write them when W is 1, and create in d/ when DIRW is
-1, and is never granted WRITE_DAC."""
+1, and is never granted WRITE_DAC.  "limit" holds MAX tree connects to
+SHARE (a share with `max connections = MAX`) from as many connections
+and sessions, checks that one more is refused as Windows refuses a share
+past its user limit (STATUS_REQUEST_NOT_ACCEPTED) and that a tree
+disconnect makes room again."""
 
 import os
 import struct
@@ -23,6 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import files  # noqa: E402
+from impacket.smbconnection import SMBConnection, SessionError  # noqa
 from files import (CREATE_D, DIRECTORY_FILE, EXECUTE,  # noqa: E402
                    FULL, GENERIC_ALL, GENERIC_READ, MAXIMUM_ALLOWED,
                    NON_DIRECTORY_FILE, OPEN, READ_ATTRIBUTES, READ_DATA,
@@ -153,8 +158,60 @@ def g_other(c, may_r, may_w, may_dirw):
         c.rm(PREFIX + "d\\other")
 
 
+def g_limit(port, share, user, password, most):
+    held = []
+
+    def connect():
+        conn = SMBConnection("127.0.0.1", "127.0.0.1", sess_port=port)
+        conn.login(user, password)
+        try:
+            return conn, conn.connectTree(share), 0
+        except SessionError as e:
+            return conn, None, e.getErrorCode()
+
+    for i in range(most):
+        conn, tid, st = connect()
+        check("tree connect %d of %d to %s" % (i + 1, most, share),
+              tid is not None, "status %#x" % (st or 0))
+        held.append((conn, tid))
+    conn, tid, st = connect()
+    check("one more is refused with STATUS_REQUEST_NOT_ACCEPTED",
+          tid is None and st == 0xC00000D0,
+          "tree %s status %#x" % (tid, st or 0))
+    # Another share of the same server is not limited by this one's count.
+    try:
+        conn.connectTree("IPC$")
+        check("... while another share still connects", True)
+    except SessionError as e:
+        check("... while another share still connects", False,
+              "status %#x" % e.getErrorCode())
+    conn.logoff()
+    first, tid0 = held.pop(0)
+    first.disconnectTree(tid0)
+    conn, tid, st = connect()
+    check("after a tree disconnect there is room again", tid is not None,
+          "status %#x" % (st or 0))
+    held.append((conn, tid))
+    # A logoff ends the session's trees: room again.
+    second, _ = held.pop(0)
+    second.logoff()
+    conn, tid, st = connect()
+    check("after a logoff there is room again", tid is not None,
+          "status %#x" % (st or 0))
+    held.append((conn, tid))
+    conn, tid, st = connect()
+    check("... and then none", tid is None and st == 0xC00000D0,
+          "tree %s status %#x" % (tid, st or 0))
+    conn.logoff()
+    for conn, _ in held:
+        conn.logoff()
+
+
 def main():
     port, share, group, user, password = sys.argv[1:6]
+    if group == "limit":
+        g_limit(int(port), share, user, password, int(sys.argv[6]))
+        return 1 if files.failed else 0
     c = Client(int(port), share, user, password)
     global PREFIX
     PREFIX = sys.argv[6] + "\\" if sys.argv[6] else ""

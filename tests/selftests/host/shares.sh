@@ -14,7 +14,9 @@
 # and owners on disk; then bob (another user) gets exactly what his
 # permission bits give.  The same matrix through real clients: cifs
 # mounts as alice and as bob in the guest, smbclient as both from the
-# host.
+# host.  Then a share's `max connections` (issue 12, item 6): tree
+# connects beyond it refused with STATUS_REQUEST_NOT_ACCEPTED, room again
+# after a tree disconnect or a logoff, the server log saying why.
 . "$(dirname "$0")/lib.sh"
 
 py=/usr/bin/python3
@@ -52,6 +54,9 @@ cat > /etc/smbsrv/shares.conf <<EOF
 	directory mask = 0700
 [mdef]
 	path = /srv/mdef
+[limited]
+	path = /srv/m0666
+	max connections = 3
 [inherit]
 	path = /srv/inherit
 	inherit permissions = yes
@@ -160,6 +165,10 @@ t_check "smbclient m0600: alice puts s.txt" \
 t_check_output "smbclient m0600: bob may not get it" \
 	"NT_STATUS_ACCESS_DENIED" smbc m0600 bob%bobpw "get s.txt $tmp/x"
 rm -rf "$tmp"
+
+t_checks "$py" "$checks" "$T_SMB_PORT" limited limit alice alicepw 3
+t_guest_check "the kernel log says why a tree connect was refused" \
+	'dmesg | grep -q "share limited: 3 connections (max connections)"'
 
 t_guest "umount /mnt/m0666-a /mnt/m0666-b /mnt/m0640-a /mnt/m0640-b" \
 	>/dev/null
