@@ -66,9 +66,6 @@ enum smbsrv_session_flags {
  *   acl_xattr).
  * @SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS: New files and directories take
  *   their modes from their parent (inherit permissions).
- * @SMBSRV_SHARE_FLAGS_CASE_SENSITIVE: Names are looked up as they are spelt
- *   (case sensitive = yes); without it, a name that misses is matched without
- *   case.
  */
 enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_READ_ONLY = 1,
@@ -85,7 +82,6 @@ enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_INHERIT_OWNER = 2048,
 	SMBSRV_SHARE_FLAGS_CROSSMNT = 4096,
 	SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS = 8192,
-	SMBSRV_SHARE_FLAGS_CASE_SENSITIVE = 16384,
 };
 
 /**
@@ -136,6 +132,7 @@ enum {
 	SMBSRV_A_SERVER_CONNECTIONS,
 	SMBSRV_A_SERVER_SESSIONS,
 	SMBSRV_A_SERVER_HOST_RULES,
+	SMBSRV_A_SERVER_SHARE_USE,
 
 	__SMBSRV_A_SERVER_MAX,
 	SMBSRV_A_SERVER_MAX = (__SMBSRV_A_SERVER_MAX - 1)
@@ -175,6 +172,15 @@ enum {
 
 	__SMBSRV_A_SHARE_MAX,
 	SMBSRV_A_SHARE_MAX = (__SMBSRV_A_SHARE_MAX - 1)
+};
+
+enum {
+	SMBSRV_A_SHARE_USE_NAME = 1,
+	SMBSRV_A_SHARE_USE_TREES,
+	SMBSRV_A_SHARE_USE_MAX_CONNECTIONS,
+
+	__SMBSRV_A_SHARE_USE_MAX,
+	SMBSRV_A_SHARE_USE_MAX = (__SMBSRV_A_SHARE_USE_MAX - 1)
 };
 
 enum {
