@@ -337,9 +337,14 @@ bool in_scope(const ParamDef &d, Scope scope)
 
 void fill_defaults(ParamSet &set, Scope scope)
 {
-	for (const auto &d : table)
+	for (const auto &d : table) {
+		// A share has no tree limit unless its section sets one (Samba's
+		// and ksmbd's default); [global]'s value limits connections.
+		if (scope == Scope::share && d.name == "max connections")
+			continue;
 		if (in_scope(d, scope))
 			set.set(d.name, std::string(d.def));
+	}
 }
 
 uint32_t config_opt_value(const std::string &v)
@@ -752,6 +757,8 @@ std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
 		  [](auto *a, auto *b) { return a->name < b->name; });
 	std::string out;
 	for (const auto *d : defs) {
+		if (!set.has(d->name))
+			continue;
 		const std::string &v = set.str(d->name);
 		if (!with_defaults && same_value(*d, v, d->def))
 			continue;
