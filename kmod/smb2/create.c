@@ -146,16 +146,30 @@ static void smbsrv_create_set_eas(struct smbsrv_create *c)
 	}
 }
 
-/* Mode bits of a new object: the share's masks and forced bits. */
+/*
+ * Mode bits of a new object: the share's masks and forced bits, or with
+ * `inherit permissions` its parent's (Samba's rules: a directory takes
+ * the parent's mode but set-uid, and owner write; a file the parent's
+ * read and write bits; masks and forced bits do not apply).
+ */
 static umode_t smbsrv_create_mode(const struct smbsrv_tree *tree,
-				  const struct smbsrv_create *c, bool dir)
+				  const struct smbsrv_create *c,
+				  const struct smbsrv_lookup *lk, bool dir)
 {
 	const struct smbsrv_share_info *s = tree->share;
-	umode_t mode;
+	umode_t mode, pmode;
 
-	if (dir)
-		return (0777 & s->directory_mask) | s->force_directory_mode;
-	mode = (0777 & s->create_mask) | s->force_create_mode;
+	pmode = d_inode(lk->parent.dentry)->i_mode & 07777 & ~S_ISUID;
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS) {
+		if (dir)
+			return pmode | 0200;
+		mode = pmode & 0666;
+	} else {
+		if (dir)
+			return (0777 & s->directory_mask) |
+			       s->force_directory_mode;
+		mode = (0777 & s->create_mask) | s->force_create_mode;
+	}
 	/* Without stored DOS attributes, READONLY is the lack of write bits. */
 	if ((c->r.attributes & FILE_ATTRIBUTE_READONLY) &&
 	    !(tree->share_flags & SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES))
@@ -225,14 +239,20 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 			return status;
 	}
 	/* With NT ACLs, mode 0 until the descriptor is in place (acl.c). */
-	mode = acl ? 0 : smbsrv_create_mode(tree, c, dir);
+	mode = acl ? 0 : smbsrv_create_mode(tree, c, lk, dir);
 	err = smbsrv_vfs_create(lk, mode, dir);
 	if (err)
 		return smbsrv_vfs_status(err);
 	c->obj.mnt = mntget(lk->parent.mnt);
 	c->obj.dentry = dget(lk->dentry);
 	smbsrv_vfs_lookup_unlock(lk);
-	/* The kernel applied its umask; the share's modes are what count. */
+	/*
+	 * The kernel applied its umask; the share's modes are what count,
+	 * and the set-group-ID bit a directory gets from its parent stays.
+	 * With NT ACLs the descriptor sets the mode (acl.c).
+	 */
+	if (dir && !acl)
+		mode |= d_inode(c->obj.dentry)->i_mode & S_ISGID;
 	err = acl ? 0 : smbsrv_vfs_chmod(&c->obj, mode);
 	if (err)
 		pr_debug("smbsrv: mode of %s: error %d\n", c->path, err);
@@ -249,8 +269,12 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	if (dir)
 		c->flags |= SMBSRV_FILE_DIR;
 	c->maximal = smbsrv_vfs_maximal_access(tree, &c->obj);
-	/* The creator gets what it asked for. */
-	c->granted = c->access | (c->max_allowed ? c->maximal : 0);
+	/*
+	 * The creator gets what it asked for; MAXIMUM_ALLOWED on an object
+	 * that did not exist is all of it, whatever its new mode (Samba),
+	 * as open(O_CREAT | O_RDWR) with mode 0444 writes on POSIX.
+	 */
+	c->granted = c->access | (c->max_allowed ? FILE_ALL_ACCESS : 0);
 	return STATUS_SUCCESS;
 }
 

@@ -123,6 +123,7 @@ const ParamDef table[] = {
 	P("hosts allow", share, list, "", A),
 	P("hosts deny", share, list, "", A),
 	P("inherit owner", share, boolean, "no", U),
+	P("inherit permissions", share, boolean, "no", A),
 	P("invalid users", share, list, "", A),
 	P("oplocks", share, boolean, "yes", U),
 	P("path", share, string, "", A, {}, 0, 4095, Limit::reject),
@@ -352,9 +353,14 @@ bool in_scope(const ParamDef &d, Scope scope)
 
 void fill_defaults(ParamSet &set, Scope scope)
 {
-	for (const auto &d : table)
+	for (const auto &d : table) {
+		// A share has no tree limit unless its section sets one (Samba's
+		// and ksmbd's default); [global]'s value limits connections.
+		if (scope == Scope::share && d.name == "max connections")
+			continue;
 		if (in_scope(d, scope))
 			set.set(d.name, std::string(d.def));
+	}
 }
 
 uint32_t config_opt_value(const std::string &v)
@@ -500,11 +506,6 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 	}
 	if (d->effect == Effect::unsupported && !same_value(*d, value, d->def))
 		warn(p.line, "'" + name + "' is accepted but not supported yet");
-	// (0, like 65536 and above, is "no limit": nothing to enforce.)
-	if (d->name == "max connections" && !is_global && !is_word(*d, value) &&
-	    number_of(*d, value) < 65536)
-		warn(p.line, "'max connections' per share is accepted but not "
-			     "supported yet (the [global] value limits the server)");
 	if (d->effect == Effect::not_yet)
 		warn(p.line, "'" + name + "' is accepted but not yet in effect "
 				     "(smbsrv.ko does not apply it yet)");
@@ -785,6 +786,8 @@ std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
 		  [](auto *a, auto *b) { return a->name < b->name; });
 	std::string out;
 	for (const auto *d : defs) {
+		if (!set.has(d->name))
+			continue;
 		const std::string &v = set.str(d->name);
 		if (!with_defaults && same_value(*d, v, d->def))
 			continue;

@@ -195,6 +195,7 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 		{"store dos attributes", SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES},
 		{"follow symlinks", SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS},
 		{"inherit owner", SMBSRV_SHARE_FLAGS_INHERIT_OWNER},
+		{"inherit permissions", SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS},
 		{"crossmnt", SMBSRV_SHARE_FLAGS_CROSSMNT},
 	};
 	for (const auto &b : bools)

@@ -31,12 +31,15 @@
 #   TT_OPTIONS      more smbtorture options (--option=torture:...)
 #   TT_TIMEOUT      seconds per suite and server (default 240): a suite
 #                   that hangs is killed and its missing subtests show "-"
+#   TT_ROOT         owner and mode of both share roots, "OWNER MODE"
+#                   (default "demo:demo 0755")
 
 TT_TABLE="$T_TOP/build/test-logs/torture-$T_NAME.txt"
 TT_DIR="$T_TOP/build/test-logs/torture-$T_NAME"
 TT_SMBSRV_AUTH=${TT_SMBSRV_AUTH:-demo%demo}
 TT_KSMBD_AUTH=${TT_KSMBD_AUTH:-demo%demo}
 TT_TIMEOUT=${TT_TIMEOUT:-240}
+TT_ROOT=${TT_ROOT:-demo:demo 0755}
 rm -rf "$TT_DIR"
 mkdir -p "$TT_DIR"
 
@@ -46,7 +49,8 @@ tt_servers_up() {
 	t_guest_check "smbsrvd and ksmbd (port 1445) serve share torture" "
 set -e
 mkdir -p /srv/tt-smbsrv /srv/tt-ksmbd /etc/ksmbd
-chown demo:demo /srv/tt-smbsrv /srv/tt-ksmbd
+chown ${TT_ROOT% *} /srv/tt-smbsrv /srv/tt-ksmbd
+chmod ${TT_ROOT#* } /srv/tt-smbsrv /srv/tt-ksmbd
 cat > /etc/smbsrv/torture.conf <<EOF
 [global]
 	tcp port = 445
