@@ -22,9 +22,10 @@
 # run), the tables and the plot are written by tools/bench/report.py.
 #
 #   tools/bench/bench.sh [--quick] [--secs S] [--clock icount|tcg]
-#       [--cpu MODEL] [--rounds N] [--sections "matrix sweep latency"]
+#       [--cpu MODEL] [--rounds N] [--sections "matrix sweep signed latency"]
 #       [--servers "smbsrv ksmbd ..."] [--sweep-servers "..."]
-#       [--sizes "4k 1m"] [--qds "1 8"] (the matrix's READ sizes, depths)
+#       [--sizes "4k 1m"] [--qds "1 8"] [--jobs "1 4"] (the matrix's
+#       READ sizes, queue depths, fio jobs)
 #       [--extra "SERVER read BS QD JOBS, ..."] (more cells)
 #       [--verify meta|crc32c] [--out DIR | --resume DIR]
 #
@@ -52,7 +53,7 @@ secs=""
 clock=icount
 cpu=max
 rounds=1
-sections="matrix sweep latency"
+sections="matrix sweep signed latency"
 servers=""
 sizes_opt=""
 qds_opt=""
@@ -61,6 +62,7 @@ out=""
 verify=meta
 resume=0
 extra=""
+jobs_opt=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
@@ -72,12 +74,13 @@ while [ $# -gt 0 ]; do
 	--servers) servers=$2; shift ;;
 	--sizes) sizes_opt=$2; shift ;;
 	--qds) qds_opt=$2; shift ;;
+	--jobs) jobs_opt=$2; shift ;;
 	--sweep-servers) sweep_servers=$2; shift ;;
 	--out) out=$2; shift ;;
 	--resume) out=$2; resume=1; shift ;;
 	--verify) verify=$2; shift ;;
 	--extra) extra=$2; shift ;;
-	*) sed -n '3,41s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	*) sed -n '3,42s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
 done
@@ -90,7 +93,7 @@ if [ $quick = 1 ]; then
 	jobs_matrix="1"
 	sections_q=""
 	for s in $sections; do
-		[ "$s" = sweep ] || sections_q="$sections_q $s"
+		case $s in sweep | signed) ;; *) sections_q="$sections_q $s" ;; esac
 	done
 	sections=$sections_q
 	servers=${servers:-"smbsrv ksmbd nfsd"}
@@ -107,6 +110,7 @@ else
 fi
 sizes_matrix=${sizes_opt:-$sizes_matrix}
 qds_matrix=${qds_opt:-$qds_matrix}
+jobs_matrix=${jobs_opt:-$jobs_matrix}
 sweep_sizes="4k 8k 16k 32k 64k 128k 256k 512k 1m"
 sweep_servers=${sweep_servers:-"smbsrv-splice smbsrv-copy ksmbd nfsd"}
 # Latency cells: smbsrv (default knobs) and the rivals that were asked for.
