@@ -198,11 +198,11 @@ grep -q '^qemu ' "$out/meta" || echo "qemu $(cat "$(vm_dir "$vm")/clock")" >> "$
 # (splice threshold 0: never splice).
 variant() {
 	case $1 in
-	smbsrv) echo "smbsrvctl set splice-threshold 64K && smbsrvctl set inline-reads yes" ;;
+	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	smbsrv-copy) echo "smbsrvctl set splice-threshold 0 && smbsrvctl set inline-reads yes" ;;
 	smbsrv-splice) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
-	smbsrv-noinline) echo "smbsrvctl set splice-threshold 64K && smbsrvctl set inline-reads no" ;;
-	smbsrv-sign) echo "smbsrvctl set splice-threshold 64K && smbsrvctl set inline-reads yes" ;;
+	smbsrv-noinline) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads no" ;;
+	smbsrv-sign) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	*) echo : ;;
 	esac
 }
