@@ -42,11 +42,12 @@ passed=0
 failed=0
 t0=$(date +%s)
 
-# tally NAME LOGFILE: count the TAP results of one test program.  A program
-# that died before its plan, or whose plan disagrees with its results,
-# counts as one more failure.
+# tally NAME LOGFILE [SECONDS]: count the TAP results of one test program
+# (SECONDS: how long it ran, shown beside them).  A program that died
+# before its plan, or whose plan disagrees with its results, counts as one
+# more failure.
 tally() {
-	local name=$1 log=$2 p f plan n
+	local name=$1 log=$2 secs=${3:-} p f plan n
 	p=$(grep -cE '^ok ' "$log")
 	f=$(grep -cE '^not ok ' "$log")
 	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$log" | tail -n1)
@@ -57,7 +58,8 @@ tally() {
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
-	printf '== %-40s %3d passed, %d failed\n' "$name" "$p" "$f"
+	printf '== %-40s %3d passed, %d failed%s\n' "$name" "$p" "$f" \
+		"${secs:+ ($secs s)}"
 	if [ "$f" -gt 0 ]; then
 		grep -E '^not ok ' "$log" | sed 's/^/   /'
 	fi
@@ -188,14 +190,15 @@ suite_fuzz() {
 # as the suites finish.  SMBSRV_TEST_JOBS=1 runs them
 # one after the other.
 njobs=${SMBSRV_TEST_JOBS:-2}
-declare -A pool=()	# pid -> "name log"
+declare -A pool=()	# pid -> "name start-time log"
 
 pool_reap() {
-	local pid entry
+	local pid entry name log start
 	wait -n -p pid "${!pool[@]}"
 	entry=${pool[$pid]}
 	unset "pool[$pid]"
-	tally "${entry%% *}" "${entry#* }"
+	read -r name start log <<< "$entry"
+	tally "$name" "$log" $(($(date +%s) - start))
 }
 
 # pool_run NAME LOG COMMAND...: start COMMAND (output to LOG) when a slot
@@ -205,7 +208,7 @@ pool_run() {
 	shift 2
 	while [ "${#pool[@]}" -ge "$njobs" ]; do pool_reap; done
 	"$@" > "$log" 2>&1 &
-	pool[$!]="$name $log"
+	pool[$!]="$name $(date +%s) $log"
 }
 
 pool_drain() {
