@@ -12,7 +12,7 @@
 #          code up to date, clang-tidy on the C++
 #   install  make install DESTDIR=...: files, man pages, unit, DKMS sources
 #   fuzz   a short run of every libFuzzer target (tests/fuzz/) over its
-#          seed corpus: FUZZ_SECONDS (default 20) each
+#          seed corpus: FUZZ_SECONDS (default 10) each
 #   vm     selftests in the test VM: guest-side scripts
 #          (tests/selftests/guest/*.sh, run by vm_run) and host-side
 #          scripts driving real clients (tests/selftests/host/*.sh)
@@ -153,7 +153,7 @@ lint_job() {
 }
 
 suite_fuzz() {
-	local log="$logs/fuzz.tap" n=0 t name out secs=${FUZZ_SECONDS:-20}
+	local log="$logs/fuzz.tap" n=0 t name out secs=${FUZZ_SECONDS:-10}
 	: > "$log"
 	if ! out=$(make -s -C "$top/tests/fuzz" 2>&1); then
 		echo "not ok 1 - building the fuzz targets" >> "$log"
