@@ -71,7 +71,29 @@ static struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode,
 		spin_lock_init(&new->lock);
 		INIT_LIST_HEAD(&new->opens);
 		smbsrv_brl_init(&new->brl);
+		smbsrv_fnode_cache_init(&new->cache);
 	}
+}
+
+struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode, const char *stream)
+{
+	struct smbsrv_fnode *fn;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (smbsrv_fnode_is(fn, inode, stream)) {
+			refcount_inc(&fn->ref);
+			spin_unlock(&smbsrv_fnodes_lock);
+			return fn;
+		}
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return NULL;
+}
+
+void smbsrv_fnode_hold(struct smbsrv_fnode *fn)
+{
+	refcount_inc(&fn->ref);
 }
 
 static void smbsrv_fnode_put(struct smbsrv_fnode *fn)
@@ -91,12 +113,16 @@ static void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 	kfree(fn);
 }
 
+void smbsrv_fnode_release(struct smbsrv_fnode *fn)
+{
+	smbsrv_fnode_put(fn);
+}
+
 /*
  * MS-FSA 2.1.5.1.2: only opens with data access take part in sharing;
  * each side's access must be allowed by the other side's share access.
  */
-static bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access,
-				  u32 o_share)
+bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access, u32 o_share)
 {
 	if (!(access & FILE_DATA_ACCESS) || !(o_access & FILE_DATA_ACCESS))
 		return false;
@@ -258,6 +284,8 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	if (list_empty(&fn->opens) && fn->base_delete_cred)
 		base_del = get_cred(fn->base_delete_cred);
 	spin_unlock(&fn->lock);
+	/* Its oplock or lease goes; opens waiting on it look again. */
+	smbsrv_cache_close(f);
 	if (now_pending && !del && smbsrv_file_is_dir(f))
 		smbsrv_notify_delete_pending(fn->inode);
 
@@ -337,6 +365,7 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 	f->options = options;
 	f->flags = flags;
 	INIT_LIST_HEAD(&f->fnode_node);
+	smbsrv_open_cache_init(&f->cache);
 	f->name = kstrdup(name, GFP_KERNEL);
 	f->fnode = smbsrv_fnode_get(file_inode(filp), stream);
 	if (!f->name || !f->fnode) {

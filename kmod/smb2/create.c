@@ -22,6 +22,7 @@
 
 #include "../conn.h"
 #include "../file.h"
+#include "../oplock.h"
 #include "../session.h"
 #include "../stream.h"
 #include "../upcall.h"
@@ -31,6 +32,7 @@
 #include "../wire/fsctl.h"
 #include "../wire/info.h"
 #include "../wire/name.h"
+#include "../wire/oplock.h"
 #include "notify.h"
 #include "pipe.h"
 #include "smb2.h"
@@ -54,6 +56,12 @@ struct smbsrv_create {
 	u32 maximal;		/* maximal access, for MxAc */
 	struct smbsrv_file *f;
 	struct smbsrv_fattr fa;
+	/* Client caching (oplock.c): asked, answered, waited for. */
+	struct smbsrv_cache_req cr;
+	struct smbsrv_cache_answer ca;
+	bool retry;			/* ran before, waited for breaks */
+	struct smbsrv_fnode *wait_fn;
+	u32 wait_gen;
 };
 
 static u32 smbsrv_map_generic(u32 access)
@@ -357,6 +365,62 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 	return smbsrv_create_existing(req, c);
 }
 
+/* ---- client caching (oplock.c) ------------------------------------------ */
+
+/*
+ * What the CREATE asks of client caching: its oplock level, and with
+ * SMB2_OPLOCK_LEVEL_LEASE an RqLs context where leases were offered (a v2
+ * one on 2.1 is read as v1).  A malformed RqLs is STATUS_INVALID_PARAMETER.
+ */
+static u32 smbsrv_create_cache_ctx(struct smbsrv_req *req,
+				   struct smbsrv_create *c)
+{
+	const struct smb2_create_ctx *x = &c->r.ctx[SMB2_CTX_REQUEST_LEASE];
+	u32 status;
+
+	c->cr.oplock = c->r.oplock;
+	c->cr.share = c->r.share & FILE_SHARE_ALL;
+	c->cr.disposition = c->r.disposition;
+	if (c->r.oplock != SMB2_OPLOCK_LEVEL_LEASE ||
+	    !(req->conn->server_caps & SMB2_GLOBAL_CAP_LEASING) ||
+	    !smb2_create_has(&c->r, SMB2_CTX_REQUEST_LEASE))
+		return STATUS_SUCCESS;
+	status = smb2_lease_ctx_decode(x->data, x->data_len, &c->cr.rqls);
+	if (status)
+		return status;
+	if (req->conn->dialect < SMB2_DIALECT_300 && c->cr.rqls.version == 2) {
+		c->cr.rqls.version = 1;
+		c->cr.rqls.flags = 0;
+		c->cr.rqls.epoch = 0;
+	}
+	c->cr.lease = true;
+	return STATUS_SUCCESS;
+}
+
+/*
+ * An existing object is about to be opened: break the caching this open
+ * conflicts with.  SMBSRV_CACHE_WAIT: wait for c->wait_fn, run again.
+ */
+static u32 smbsrv_create_cache_check(struct smbsrv_req *req,
+				     struct smbsrv_create *c)
+{
+	if (c->created || (c->flags & SMBSRV_FILE_REPARSE))
+		return STATUS_SUCCESS;
+	c->cr.access = c->granted;
+	c->cr.dir = c->flags & SMBSRV_FILE_DIR;
+	return smbsrv_cache_open_check(req->tree, d_inode(c->obj.dentry), NULL,
+				       &c->cr, c->retry, &c->wait_fn,
+				       &c->wait_gen);
+}
+
+/* The open is registered: what caching it gets. */
+static u32 smbsrv_create_cache_grant(struct smbsrv_create *c)
+{
+	c->cr.access = c->granted;
+	c->cr.dir = c->flags & SMBSRV_FILE_DIR;
+	return smbsrv_cache_grant(c->f, &c->cr, &c->ca);
+}
+
 /* After the open is registered: truncate, attributes, EAs, allocation. */
 static u32 smbsrv_create_finish(struct smbsrv_req *req,
 				struct smbsrv_create *c)
@@ -424,6 +488,9 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 	status = smbsrv_create_lookup(req, c);
 	if (status)
 		return status;
+	status = smbsrv_create_cache_check(req, c);
+	if (status)
+		return status;
 	write = (c->granted & (FILE_WRITE_DATA | FILE_APPEND_DATA)) ||
 		c->overwrite;
 	filp = smbsrv_vfs_open(&c->obj, write);
@@ -436,7 +503,9 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 				  c->flags, &c->f);
 	if (status)
 		goto undo;
-	status = smbsrv_create_finish(req, c);
+	status = smbsrv_create_cache_grant(c);
+	if (!status)
+		status = smbsrv_create_finish(req, c);
 	if (status) {
 		smbsrv_open_end(&c->f->open);
 		smbsrv_file_put(c->f);
@@ -540,6 +609,15 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 		}
 		c->action = FILE_CREATED;
 	}
+	if (exists) {
+		c->cr.access = c->granted;
+		status = smbsrv_cache_open_check(req->tree,
+						 d_inode(c->obj.dentry), xname,
+						 &c->cr, c->retry, &c->wait_fn,
+						 &c->wait_gen);
+		if (status)
+			goto out;
+	}
 	filp = dentry_open(&c->obj, O_PATH, current_cred());
 	if (IS_ERR(filp)) {
 		status = smbsrv_vfs_status(PTR_ERR(filp));
@@ -552,6 +630,9 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 				  c->flags | SMBSRV_FILE_STREAM, &c->f);
 	if (status)
 		goto out;
+	status = smbsrv_create_cache_grant(c);
+	if (status)
+		goto close;
 	/* Sharing allowed it: now the stream may be made or emptied. */
 	if (!exists || c->overwrite) {
 		err = smbsrv_stream_set_empty(&c->obj, xname);
@@ -605,7 +686,7 @@ static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 	};
 	bool mxac = smb2_create_has(&c->r, SMB2_CTX_QUERY_MAXIMAL_ACCESS);
 	bool qfid = smb2_create_has(&c->r, SMB2_CTX_QUERY_ON_DISK_ID);
-	u8 data[SMB2_QFID_RSP_SIZE];
+	u8 data[SMB2_LEASE_V2_SIZE];
 	u32 len = 0, last = 0;
 	u8 *body, *ctx;
 
@@ -613,6 +694,9 @@ static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 		len += smb2_create_ctx_size(SMB2_MXAC_RSP_SIZE);
 	if (qfid)
 		len += smb2_create_ctx_size(SMB2_QFID_RSP_SIZE);
+	if (c->ca.lease)
+		len += smb2_create_ctx_size(SMB2_LEASE_V2_SIZE);
+	rsp.oplock = c->ca.oplock;
 	body = smbsrv_rsp_body(req, SMB2_CREATE_RSP_FIXED + max(len, 1u));
 	if (!body)
 		return STATUS_INSUFFICIENT_RESOURCES;
@@ -634,30 +718,48 @@ static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 		memset(data, 0, sizeof(data));
 		put_unaligned_le64(c->fa.ino, data);
 		put_unaligned_le64(c->fa.dev, data + 8);
+		last = len;
 		len += smb2_create_ctx_encode(ctx + len, "QFid", data,
 					      SMB2_QFID_RSP_SIZE);
+	}
+	if (c->ca.lease) {
+		if (len) {
+			len = ALIGN(len, 8);
+			smb2_create_ctx_link(ctx + last, len - last);
+		}
+		last = len;
+		len += smb2_create_ctx_encode(ctx + len, "RqLs", data,
+					      smb2_lease_ctx_encode(data,
+								    &c->ca.rqls));
 	}
 	rsp.ctx_len = len;
 	req->rsp_len = SMB2_HDR_SIZE + smb2_create_rsp_encode(body, &rsp);
 	return STATUS_SUCCESS;
 }
 
-u32 smbsrv_smb2_create(struct smbsrv_req *req)
+/*
+ * One attempt at the CREATE; SMBSRV_CACHE_WAIT when it must wait for
+ * breaks of other clients' caching (*wait, *gen: on what) and run again.
+ */
+static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
+			      struct smbsrv_fnode **wait, u32 *gen)
 {
 	struct smbsrv_tree *tree = req->tree;
 	const struct cred *old;
 	struct smbsrv_create *c;
 	u32 status;
 
-	if (tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
-		return smbsrv_pipe_create(req);
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return STATUS_INSUFFICIENT_RESOURCES;
+	c->retry = retry;
 	status = smb2_create_req_decode(req->pdu, req->pdu_len, &c->r);
 	if (status)
 		goto out;
 	status = smbsrv_create_check(c);
+	if (status)
+		goto out;
+	status = smbsrv_create_cache_ctx(req, c);
 	if (status)
 		goto out;
 	if (smb2_create_has(&c->r, SMB2_CTX_EA_BUFFER)) {
@@ -708,10 +810,14 @@ u32 smbsrv_smb2_create(struct smbsrv_req *req)
 	req->fid_persistent = c->f->open.id_persistent;
 	req->fid_volatile = c->f->open.id_volatile;
 out:
-	if (status)
+	if (status == SMBSRV_CACHE_WAIT) {
+		*wait = c->wait_fn;
+		*gen = c->wait_gen;
+	} else if (status) {
 		pr_debug("smbsrv: CREATE %s: disposition %u options %#x access %#x attributes %#x share %#x: status %#x\n",
 			 c->path ? c->path : "-", c->r.disposition, c->r.options,
 			 c->r.access, c->r.attributes, c->r.share, status);
+	}
 	if (c->f)
 		smbsrv_file_put(c->f);
 	if (c->obj.dentry)
@@ -719,4 +825,28 @@ out:
 	kfree(c->path);
 	kfree(c);
 	return status;
+}
+
+/* Retries in a worker of a CREATE that cannot go async (in a compound). */
+#define SMBSRV_CREATE_TRIES	8
+
+u32 smbsrv_smb2_create(struct smbsrv_req *req)
+{
+	struct smbsrv_fnode *fn;
+	unsigned int tries;
+	u32 status, gen;
+
+	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
+		return smbsrv_pipe_create(req);
+	for (tries = 0; tries < SMBSRV_CREATE_TRIES; tries++) {
+		status = smbsrv_create_once(req, req->async || tries, &fn,
+					    &gen);
+		if (status != SMBSRV_CACHE_WAIT)
+			return status;
+		/* Parked: this runs again when the breaks are answered. */
+		status = smbsrv_cache_park(req, fn, gen, smbsrv_smb2_create);
+		if (status != SMBSRV_CACHE_AGAIN)
+			return status;
+	}
+	return STATUS_SHARING_VIOLATION;
 }

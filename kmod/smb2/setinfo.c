@@ -569,6 +569,8 @@ static u32 smbsrv_set_size(struct smbsrv_req *req, struct smbsrv_file *f,
 		return STATUS_INVALID_PARAMETER;
 	if (size > (u64)S64_MAX)
 		return STATUS_INVALID_PARAMETER;
+	/* Other clients caching reads lose it (oplock.c). */
+	smbsrv_cache_break_write(f);
 	if (smbsrv_file_is_stream(f))
 		return smbsrv_set_stream_size(f, cls, size);
 	if (cls == FILE_END_OF_FILE_INFORMATION)

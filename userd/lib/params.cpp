@@ -50,7 +50,9 @@ const ParamDef table[] = {
 	// Global parameters.
 	P("bind interfaces only", global, boolean, "no", U),
 	P("deadtime", global, integer, "0", N, {}, 0, U32, Limit::reject),
-	P("durable handles", global, boolean, "no", U),
+	P("durable handles", global, boolean, "no", N),
+	P("durable handle timeout", global, integer, "60", N, {}, 1, 3600,
+	  Limit::reject),
 	P("frame timeout", global, integer, "30", A, {}, 1, 3600, Limit::reject),
 	P("inline reads", global, boolean, "yes", N),
 	P("interfaces", global, list, "", U),
@@ -80,7 +82,7 @@ const ParamDef table[] = {
 	P("server string", global, string, "SMB SERVER", A, {}, 0, 63,
 	  Limit::reject),
 	P("share:fake_fscaps", global, integer, "64", U),
-	P("smb2 leases", global, boolean, "no", U),
+	P("smb2 leases", global, boolean, "no", A),
 	P("smb2 max credits", global, size, "8192", A, {}, 1, 65535, Limit::clamp),
 	P("smb2 max read", global, size, "4M", A, {}, 64 * KiB, 8 * MiB,
 	  Limit::clamp),
@@ -118,7 +120,7 @@ const ParamDef table[] = {
 	P("hosts deny", share, list, "", A),
 	P("inherit owner", share, boolean, "no", U),
 	P("invalid users", share, list, "", A),
-	P("oplocks", share, boolean, "yes", U),
+	P("oplocks", share, boolean, "yes", A),
 	P("path", share, string, "", A, {}, 0, 4095, Limit::reject),
 	P("read list", share, list, "", A),
 	P("read only", share, boolean, "yes", A),
@@ -538,6 +540,9 @@ void make_knobs(Config &cfg, const Builder &b, Diagnostics &diags)
 	k.splice_threshold = u32(g.number("splice threshold"));
 	k.response_batch = u32(g.number("response batch"));
 	k.inline_reads = g.boolean("inline reads") ? 1 : 0;
+	k.smb2_leases = g.boolean("smb2 leases") ? 1 : 0;
+	k.durable_handles = g.boolean("durable handles") ? 1 : 0;
+	k.durable_handle_timeout = u32(g.number("durable handle timeout"));
 	k.netbios_name = g.str("netbios name");
 }
 
