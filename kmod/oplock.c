@@ -48,7 +48,9 @@ struct smbsrv_lease {
 struct smbsrv_note {
 	struct work_struct work;
 	struct list_head node;
-	struct smbsrv_conn *conn;	/* referenced */
+	bool to_client;			/* any connection of client_guid */
+	u8 client_guid[16];
+	struct smbsrv_conn *conn;	/* referenced; the fallback */
 	struct smbsrv_session *crypt;	/* whose keys encrypt it, or NULL */
 	u32 len;
 	u8 buf[SMB2_HDR_SIZE + SMB2_LEASE_BREAK_NOTIFY_SIZE];
@@ -160,11 +162,39 @@ static void smbsrv_brk_disarm(struct smbsrv_brk *b)
 
 /* ---- notifications ------------------------------------------------------ */
 
+/*
+ * A lease break goes to the client, not to an open: as Windows does, to
+ * its oldest connection with a session (smbtorture's v2_complex1).
+ */
+static struct smbsrv_conn *smbsrv_note_client_conn(const u8 *guid)
+{
+	struct smbsrv_conn *conn;
+	u32 after = 0;
+
+	while ((conn = smbsrv_conn_next(after))) {
+		if (smbsrv_conn_negotiated(conn) && !smbsrv_conn_closing(conn) &&
+		    READ_ONCE(conn->nr_sessions) &&
+		    !memcmp(conn->client_guid, guid, 16))
+			return conn;
+		after = conn->id;
+		smbsrv_conn_put(conn);
+	}
+	return NULL;
+}
+
 static void smbsrv_note_work(struct work_struct *work)
 {
 	struct smbsrv_note *n = container_of(work, struct smbsrv_note, work);
+	struct smbsrv_conn *conn;
 	struct kvec iov[2];
 
+	if (n->to_client) {
+		conn = smbsrv_note_client_conn(n->client_guid);
+		if (conn) {
+			smbsrv_conn_put(n->conn);
+			n->conn = conn;
+		}
+	}
 	iov[1].iov_base = n->buf;
 	iov[1].iov_len = n->len;
 	if (!smbsrv_conn_closing(n->conn)) {
@@ -251,6 +281,8 @@ static void smbsrv_lease_note(struct smbsrv_lease *l,
 	n = smbsrv_note_new(f, false);
 	if (!n)
 		return;
+	n->to_client = true;
+	memcpy(n->client_guid, l->client_guid, 16);
 	n->len = SMB2_HDR_SIZE +
 		 smb2_lease_break_notify_encode(n->buf + SMB2_HDR_SIZE,
 						l->version == 2 ? ln->epoch : 0,
@@ -379,6 +411,12 @@ u32 smbsrv_cache_open_check(struct smbsrv_tree *tree, struct inode *inode,
 	overwrite = smbsrv_overwrites(r->disposition);
 	lease_stat = smb2_is_lease_stat_open(r->access);
 	spin_lock(&fn->lock);
+	/* A file pending deletion breaks nothing: the open fails anyway. */
+	if (fn->delete_pending) {
+		spin_unlock(&fn->lock);
+		smbsrv_fnode_release(fn);
+		return STATUS_DELETE_PENDING;
+	}
 	list_for_each_entry(o, &fn->opens, fnode_node)
 		if (smbsrv_share_conflict(r->access, r->share, o->access,
 					  o->share_access))
@@ -445,6 +483,10 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 	memset(a, 0, sizeof(*a));
 	if (!(tree->share_flags & SMBSRV_SHARE_FLAGS_OPLOCKS))
 		return STATUS_SUCCESS;
+	/* Directories: leases only, where directory leasing was offered. */
+	if (r->dir && (!lease ||
+		       !(conn->server_caps & SMB2_GLOBAL_CAP_DIRECTORY_LEASING)))
+		return STATUS_SUCCESS;
 	if (!lease && (r->oplock == SMB2_OPLOCK_LEVEL_LEASE ||
 		       r->oplock == SMB2_OPLOCK_LEVEL_NONE))
 		return STATUS_SUCCESS;
@@ -462,7 +504,9 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 
 	spin_lock(&fn->lock);
 	list_for_each_entry(o, &fn->opens, fnode_node) {
-		if (o == f)
+		held = smbsrv_open_held(o);
+		/* A stat open caching nothing is no competitor. */
+		if (o == f || (!held && smb2_is_oplock_stat_open(o->access)))
 			continue;
 		if (!lease || o->cache.sm.level != SMB2_OPLOCK_LEVEL_LEASE ||
 		    !smbsrv_lease_is(o->cache.lease, conn->client_guid,
@@ -470,11 +514,13 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 			in.other_open = true;
 		if (o->cache.sm.level != SMB2_OPLOCK_LEVEL_LEASE)
 			in.other_nonlease = true;
-		held = smbsrv_open_held(o);
 		if (held & SMB2_LEASE_HANDLE)
 			in.other_handle = true;
 	}
 	granted = smb_cache_grant(&in);
+	/* A stat open gets an oplock only when it is alone (smbtorture). */
+	if (!lease && in.stat_open && in.other_open)
+		granted = 0;
 	if (!lease) {
 		f->cache.sm.level = smb2_lease_to_oplock(granted);
 		if (f->cache.sm.level != SMB2_OPLOCK_LEVEL_NONE)
@@ -521,6 +567,8 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 	a->oplock = SMB2_OPLOCK_LEVEL_LEASE;
 	a->lease = true;
 	a->rqls = r->rqls;
+	/* Answered in the lease's own version, whatever this one asked. */
+	a->rqls.version = l->version;
 	a->rqls.state = l->sm.state;
 	a->rqls.flags = r->rqls.flags & SMB2_LEASE_FLAG_PARENT_LEASE_KEY_SET;
 	if (l->sm.breaking)
@@ -592,6 +640,25 @@ void smbsrv_cache_break_write(struct smbsrv_file *f)
 		if (o->cache.sm.level == SMB2_OPLOCK_LEVEL_II)
 			smbsrv_oplock_break_locked(o, SMB2_LEASE_NONE, &notes);
 out:
+	spin_unlock(&fn->lock);
+	smbsrv_notes_send(&notes);
+}
+
+void smbsrv_cache_break_handles(struct smbsrv_file *f)
+{
+	struct smbsrv_fnode *fn = f->fnode;
+	struct smbsrv_lease *l, *own;
+	LIST_HEAD(notes);
+
+	if (!READ_ONCE(fn->cache.holders))
+		return;
+	spin_lock(&fn->lock);
+	own = f->cache.sm.level == SMB2_OPLOCK_LEVEL_LEASE ? f->cache.lease :
+							     NULL;
+	list_for_each_entry(l, &fn->cache.leases, fnode_node)
+		if (l != own && (l->sm.state & SMB2_LEASE_HANDLE))
+			smbsrv_lease_break_locked(l, l->sm.state &
+						  ~SMB2_LEASE_HANDLE, &notes);
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
 }
@@ -730,7 +797,7 @@ u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
 	return STATUS_PENDING;
 }
 
-/* ---- acknowledgements --------------------------------------------------- */
+/* ---- acknowledgments --------------------------------------------------- */
 
 static u32 smbsrv_cache_oplock_ack_locked(struct smbsrv_file *f, u8 level,
 					  u8 *granted)

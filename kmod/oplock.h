@@ -7,7 +7,7 @@
  * its spinlock: each open has an oplock level or uses a lease; each lease
  * (one per ClientGuid and LeaseKey, server-wide) caches exactly one fnode.
  * The rules themselves (what is granted, what a break goes to, what an
- * acknowledgement may say) are plain functions in wire/oplock.c.
+ * acknowledgment may say) are plain functions in wire/oplock.c.
  *
  * CREATE calls smbsrv_cache_open_check() before it opens an existing
  * object (breaking what the new open conflicts with: the CREATE then waits
@@ -116,6 +116,12 @@ void smbsrv_cache_close(struct smbsrv_file *f);
 void smbsrv_cache_break_write(struct smbsrv_file *f);
 
 /*
+ * The file of @f is being renamed or deleted: other leases caching handles
+ * lose them, so their clients close what they keep open.
+ */
+void smbsrv_cache_break_handles(struct smbsrv_file *f);
+
+/*
  * Park @req (which ran into SMBSRV_CACHE_WAIT on @fn, consumed, at @gen)
  * until the caching of @fn changes, then run @run(req) again on a copy of
  * the PDU and complete it with the result.  Returns STATUS_PENDING
@@ -125,7 +131,7 @@ void smbsrv_cache_break_write(struct smbsrv_file *f);
 u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
 		      u32 gen, u32 (*run)(struct smbsrv_req *req));
 
-/* OPLOCK_BREAK acknowledgements (smb2/oplock.c). */
+/* OPLOCK_BREAK acknowledgments (smb2/oplock.c). */
 u32 smbsrv_cache_oplock_ack(struct smbsrv_file *f, u8 level, u8 *granted);
 u32 smbsrv_cache_lease_ack(struct smbsrv_conn *conn, const u8 key[16],
 			   u32 state);

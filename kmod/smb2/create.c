@@ -406,7 +406,8 @@ static u32 smbsrv_create_cache_check(struct smbsrv_req *req,
 {
 	if (c->created || (c->flags & SMBSRV_FILE_REPARSE))
 		return STATUS_SUCCESS;
-	c->cr.access = c->granted;
+	/* An overwrite writes, whatever access was asked for. */
+	c->cr.access = c->granted | (c->overwrite ? FILE_WRITE_DATA : 0);
 	c->cr.dir = c->flags & SMBSRV_FILE_DIR;
 	return smbsrv_cache_open_check(req->tree, d_inode(c->obj.dentry), NULL,
 				       &c->cr, c->retry, &c->wait_fn,
@@ -416,7 +417,7 @@ static u32 smbsrv_create_cache_check(struct smbsrv_req *req,
 /* The open is registered: what caching it gets. */
 static u32 smbsrv_create_cache_grant(struct smbsrv_create *c)
 {
-	c->cr.access = c->granted;
+	c->cr.access = c->granted | (c->overwrite ? FILE_WRITE_DATA : 0);
 	c->cr.dir = c->flags & SMBSRV_FILE_DIR;
 	return smbsrv_cache_grant(c->f, &c->cr, &c->ca);
 }
@@ -610,7 +611,7 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 		c->action = FILE_CREATED;
 	}
 	if (exists) {
-		c->cr.access = c->granted;
+		c->cr.access = c->granted | (c->overwrite ? FILE_WRITE_DATA : 0);
 		status = smbsrv_cache_open_check(req->tree,
 						 d_inode(c->obj.dentry), xname,
 						 &c->cr, c->retry, &c->wait_fn,

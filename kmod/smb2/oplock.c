@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smbsrv: OPLOCK_BREAK requests, the acknowledgements of oplock and lease
+ * smbsrv: OPLOCK_BREAK requests, the acknowledgments of oplock and lease
  * breaks (MS-SMB2 3.3.5.22).  The state they change is oplock.c's.
  */
 #include "../conn.h"

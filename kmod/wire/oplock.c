@@ -307,7 +307,7 @@ void smb_lease_sm_break(struct smb_lease_sm *l, u32 to,
 		return;
 	l->epoch++;
 	if (l->state == SMB2_LEASE_READ) {
-		/* R to none needs no acknowledgement. */
+		/* R to none needs no acknowledgment. */
 		l->state = SMB2_LEASE_NONE;
 		smb_lease_note_set(n, 0, from, SMB2_LEASE_NONE, l->epoch);
 		return;
@@ -345,7 +345,7 @@ u32 smb_lease_sm_ack(struct smb_lease_sm *l, u32 acked,
 				   acked, l->to_requested, l->epoch);
 		return STATUS_SUCCESS;
 	}
-	/* From R alone: to none without an acknowledgement. */
+	/* From R alone: to none without an acknowledgment. */
 	smb_lease_note_set(n, 0, acked, l->to_requested, l->epoch);
 	l->state = SMB2_LEASE_NONE;
 	l->breaking = false;
@@ -376,7 +376,7 @@ bool smb_oplock_sm_break(struct smb_oplock_sm *o, u32 to, u8 *level_out)
 		return false;
 	*level_out = level;
 	if (from == SMB2_LEASE_READ) {
-		/* Level II to none: no acknowledgement. */
+		/* Level II to none: no acknowledgment. */
 		o->level = SMB2_OPLOCK_LEVEL_NONE;
 		return true;
 	}

@@ -3,7 +3,7 @@
  * Client caching on the wire and its rules: oplock levels and lease
  * states (MS-SMB2 2.2.13, 2.2.13.2.8, 2.2.13.2.10), the durable handle
  * create contexts (2.2.13.2.3-4, 2.2.13.2.11-12, 2.2.14.2.3-4, 2.2.14.2.12),
- * OPLOCK_BREAK notifications, acknowledgements and responses (2.2.23-25);
+ * OPLOCK_BREAK notifications, acknowledgments and responses (2.2.23-25);
  * and, as plain functions over integers, what is granted to an open and
  * how a holder's caching is broken and acknowledged (Documentation/
  * design.md, "Client caching"), so the state machine is unit-tested.
@@ -99,7 +99,7 @@ u32 smb2_dh2c_decode(const u8 *data, u32 len, struct smb2_dh_reconnect *r);
 /* DH2Q response data (8 bytes) at @buf. */
 void smb2_dh2q_rsp_encode(u8 *buf, u32 timeout, u32 flags);
 
-/* An OPLOCK_BREAK acknowledgement from a client. */
+/* An OPLOCK_BREAK acknowledgment from a client. */
 struct smb2_break_ack {
 	bool lease;
 	u8 oplock_level;	/* oplock */
@@ -112,7 +112,7 @@ struct smb2_break_ack {
 
 /*
  * Decode the body of an OPLOCK_BREAK request (@body_len bytes): an
- * oplock acknowledgement (StructureSize 24) or a lease one (36).
+ * oplock acknowledgment (StructureSize 24) or a lease one (36).
  * Returns STATUS_SUCCESS or STATUS_INVALID_PARAMETER.
  */
 u32 smb2_break_ack_decode(const u8 *body, u32 body_len,
@@ -206,7 +206,7 @@ void smb_lease_sm_break(struct smb_lease_sm *l, u32 to,
  * what was offered; otherwise STATUS_SUCCESS, the state taken, and in *n
  * the next step when that is still more than required (as Windows does:
  * to what is required, keeping R while W or H remains).  A timeout is an
- * acknowledgement of none.
+ * acknowledgment of none.
  */
 u32 smb_lease_sm_ack(struct smb_lease_sm *l, u32 acked,
 		     struct smb_lease_note *n);
@@ -228,7 +228,7 @@ struct smb_oplock_sm {
 /*
  * Break to at most lease bits @to: *level_out is the notification's
  * level when one is sent (returns true).  From level II the oplock ends
- * at once (no acknowledgement); an oplock already breaking is left.
+ * at once (no acknowledgment); an oplock already breaking is left.
  */
 bool smb_oplock_sm_break(struct smb_oplock_sm *o, u32 to, u8 *level_out);
 

@@ -2,7 +2,7 @@
 /*
  * libFuzzer target: client caching on the wire (kmod/wire/oplock.c) the
  * way the module runs it: a CREATE's lease and durable handle contexts,
- * an OPLOCK_BREAK acknowledgement of either kind, and the grant, break
+ * an OPLOCK_BREAK acknowledgment of either kind, and the grant, break
  * and acknowledge rules driven by the bytes (a lease and an oplock taken
  * through a sequence of breaks, acks and upgrades, checking that a
  * lease never caches more than it was granted).

@@ -138,7 +138,7 @@ TEST_CASE("durable handle contexts", "[wire][oplock]")
 	CHECK(get32(out, 4) == SMB2_DHANDLE_FLAG_PERSISTENT);
 }
 
-TEST_CASE("OPLOCK_BREAK acknowledgements", "[wire][oplock]")
+TEST_CASE("OPLOCK_BREAK acknowledgments", "[wire][oplock]")
 {
 	struct smb2_break_ack a;
 
@@ -384,7 +384,7 @@ TEST_CASE("lease break state machine", "[wire][oplock]")
 		CHECK(!n.send);
 		CHECK(l.state == 0);
 	}
-	SECTION("R alone goes to none without an acknowledgement")
+	SECTION("R alone goes to none without an acknowledgment")
 	{
 		l.state = R;
 		smb_lease_sm_break(&l, 0, &n);

@@ -14,6 +14,7 @@ TT_TIMEOUT=${TT_TIMEOUT:-900}
 TT_SMBSRV_CONF="smb2 leases = yes
 	durable handles = yes"
 TT_KSMBD_CONF="$TT_SMBSRV_CONF"
+TT_SHARE_CONF="vfs objects = streams_xattr"
 
 t_vm_start
 tt_servers_up
