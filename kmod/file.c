@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "durable.h"
 #include "file.h"
 #include "smb2/notify.h"
 #include "smb2/smb2.h"
@@ -267,6 +268,8 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	bool now_pending = false;
 	int err;
 
+	/* Closed for good: no durable life after this. */
+	smbsrv_durable_forget(f);
 	/* Its byte-range locks go, and its waiting LOCK requests end. */
 	smbsrv_brl_close(f);
 	/* So do its change notifications. */
@@ -341,10 +344,17 @@ static void smbsrv_file_free(struct smbsrv_open *op)
 	kfree(f);
 }
 
+/* Its connection went: a durable handle stays for its client. */
+static bool smbsrv_file_detach(struct smbsrv_open *op)
+{
+	return smbsrv_durable_detach(smbsrv_file_of(op));
+}
+
 static const struct smbsrv_open_ops smbsrv_file_ops = {
 	.close = smbsrv_file_close,
 	.release = smbsrv_file_release,
 	.free = smbsrv_file_free,
+	.detach = smbsrv_file_detach,
 };
 
 u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,

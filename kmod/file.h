@@ -92,6 +92,7 @@ struct smbsrv_file {
 	u32 ea_next;
 	struct smbsrv_watch *watch;	/* CHANGE_NOTIFY (smb2/notify.c) */
 	struct smbsrv_open_cache cache;	/* oplock or lease (oplock.c) */
+	struct smbsrv_durable *durable;	/* a durable handle (durable.c) */
 };
 
 static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)

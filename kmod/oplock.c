@@ -18,6 +18,7 @@
 #include <uapi/linux/smbsrv.h>
 
 #include "conn.h"
+#include "durable.h"
 #include "file.h"
 #include "oplock.h"
 #include "sched.h"
@@ -301,6 +302,20 @@ static u32 smbsrv_open_held(const struct smbsrv_file *f)
 	return smb2_oplock_to_lease(f->cache.sm.level);
 }
 
+/*
+ * A break that needs an answer reached a lease whose opens are all
+ * disconnected durable handles: nobody can answer, so they close now
+ * (3.3.4.7) and whoever waits for them goes on when they have.
+ */
+static void smbsrv_lease_expire_durables(struct smbsrv_lease *l)
+{
+	struct smbsrv_open_cache *oc;
+
+	list_for_each_entry(oc, &l->opens, lease_node)
+		smbsrv_durable_expire_now(container_of(oc, struct smbsrv_file,
+						       cache));
+}
+
 static void smbsrv_lease_break_locked(struct smbsrv_lease *l, u32 to,
 				      struct list_head *notes)
 {
@@ -309,8 +324,11 @@ static void smbsrv_lease_break_locked(struct smbsrv_lease *l, u32 to,
 	smb_lease_sm_break(&l->sm, to, &ln);
 	if (ln.send)
 		smbsrv_lease_note(l, &ln, notes);
-	if (l->sm.breaking)
+	if (l->sm.breaking) {
 		smbsrv_brk_arm(&l->brk);
+		if (!smbsrv_lease_conn_open(l))
+			smbsrv_lease_expire_durables(l);
+	}
 }
 
 static void smbsrv_oplock_break_locked(struct smbsrv_file *f, u32 to,
@@ -327,8 +345,12 @@ static void smbsrv_oplock_break_locked(struct smbsrv_file *f, u32 to,
 	else if (f->cache.sm.level == SMB2_OPLOCK_LEVEL_NONE)
 		fn->cache.holders--;
 	n = smbsrv_note_new(f, true);
-	if (!n)
+	if (!n) {
+		/* A disconnected durable handle: it cannot answer (3.3.4.6). */
+		if (f->cache.sm.breaking)
+			smbsrv_durable_expire_now(f);
 		return;
+	}
 	n->len = SMB2_HDR_SIZE +
 		 smb2_oplock_break_encode(n->buf + SMB2_HDR_SIZE, level,
 					  f->open.id_persistent,
@@ -642,6 +664,27 @@ void smbsrv_cache_break_write(struct smbsrv_file *f)
 out:
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
+}
+
+void smbsrv_cache_current(struct smbsrv_file *f, struct smbsrv_cache_answer *a)
+{
+	struct smbsrv_fnode *fn = f->fnode;
+	struct smbsrv_lease *l;
+
+	memset(a, 0, sizeof(*a));
+	spin_lock(&fn->lock);
+	a->oplock = f->cache.sm.level;
+	if (a->oplock == SMB2_OPLOCK_LEVEL_LEASE) {
+		l = f->cache.lease;
+		a->lease = true;
+		memcpy(a->rqls.key, l->key, 16);
+		a->rqls.version = l->version;
+		a->rqls.state = l->sm.state;
+		a->rqls.epoch = l->sm.epoch;
+		if (l->sm.breaking)
+			a->rqls.flags |= SMB2_LEASE_FLAG_BREAK_IN_PROGRESS;
+	}
+	spin_unlock(&fn->lock);
 }
 
 void smbsrv_cache_break_handles(struct smbsrv_file *f)

@@ -136,6 +136,9 @@ u32 smbsrv_cache_oplock_ack(struct smbsrv_file *f, u8 level, u8 *granted);
 u32 smbsrv_cache_lease_ack(struct smbsrv_conn *conn, const u8 key[16],
 			   u32 state);
 
+/* What @f caches now, as a CREATE response says it (reconnect, replay). */
+void smbsrv_cache_current(struct smbsrv_file *f, struct smbsrv_cache_answer *a);
+
 /* For smbsrvctl: the caching of @f, as an oplock level and lease state. */
 void smbsrv_cache_describe(struct smbsrv_file *f, u8 *oplock, u32 *lease,
 			   u8 key[16], u16 *epoch, bool *breaking);

@@ -21,6 +21,7 @@
 #include <uapi/linux/smbsrv.h>
 
 #include "../conn.h"
+#include "../durable.h"
 #include "../file.h"
 #include "../oplock.h"
 #include "../session.h"
@@ -62,6 +63,9 @@ struct smbsrv_create {
 	bool retry;			/* ran before, waited for breaks */
 	struct smbsrv_fnode *wait_fn;
 	u32 wait_gen;
+	/* Durable handles (durable.c): asked, granted (timeout, ms). */
+	struct smbsrv_durable_req dur;
+	u32 dur_granted;
 };
 
 static u32 smbsrv_map_generic(u32 access)
@@ -110,10 +114,6 @@ static u32 smbsrv_create_check(struct smbsrv_create *c)
 	if ((r->options & FILE_DELETE_ON_CLOSE) && !(c->access & DELETE) &&
 	    !c->max_allowed)
 		return STATUS_INVALID_PARAMETER;
-	/* Reconnecting a durable handle: there are none to reconnect. */
-	if (smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT) ||
-	    smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT_V2))
-		return STATUS_OBJECT_NAME_NOT_FOUND;
 	/* Previous versions: no snapshots are offered, so none is found. */
 	if (smb2_create_has(r, SMB2_CTX_TIMEWARP_TOKEN))
 		return STATUS_OBJECT_NAME_NOT_FOUND;
@@ -507,6 +507,8 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 	status = smbsrv_create_cache_grant(c);
 	if (!status)
 		status = smbsrv_create_finish(req, c);
+	if (!status)
+		c->dur_granted = smbsrv_durable_grant(c->f, &c->dur);
 	if (status) {
 		smbsrv_open_end(&c->f->open);
 		smbsrv_file_put(c->f);
@@ -670,7 +672,28 @@ undo:
 	return status;
 }
 
-/* The response, with MxAc and QFid answers when asked. */
+/* Response contexts, each 8-byte aligned and linked to the one before. */
+struct smbsrv_ctx_out {
+	u8 *buf;
+	u32 len;
+	u32 last;
+};
+
+static void smbsrv_ctx_add(struct smbsrv_ctx_out *o, const char *tag,
+			   const u8 *data, u32 len)
+{
+	if (o->len) {
+		o->len = ALIGN(o->len, 8);
+		smb2_create_ctx_link(o->buf + o->last, o->len - o->last);
+	}
+	o->last = o->len;
+	o->len += smb2_create_ctx_encode(o->buf + o->len, tag, data, len);
+}
+
+/*
+ * The response, with MxAc and QFid answers when asked, and the lease and
+ * durable handle a CREATE got.
+ */
 static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 {
 	struct smb2_create_rsp rsp = {
@@ -684,12 +707,14 @@ static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 		.attributes = c->fa.attributes,
 		.fid_persistent = c->f->open.id_persistent,
 		.fid_volatile = c->f->open.id_volatile,
+		.oplock = c->ca.oplock,
 	};
 	bool mxac = smb2_create_has(&c->r, SMB2_CTX_QUERY_MAXIMAL_ACCESS);
 	bool qfid = smb2_create_has(&c->r, SMB2_CTX_QUERY_ON_DISK_ID);
+	struct smbsrv_ctx_out o = {};
 	u8 data[SMB2_LEASE_V2_SIZE];
-	u32 len = 0, last = 0;
-	u8 *body, *ctx;
+	u32 len = 0;
+	u8 *body;
 
 	if (mxac)
 		len += smb2_create_ctx_size(SMB2_MXAC_RSP_SIZE);
@@ -697,45 +722,151 @@ static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 		len += smb2_create_ctx_size(SMB2_QFID_RSP_SIZE);
 	if (c->ca.lease)
 		len += smb2_create_ctx_size(SMB2_LEASE_V2_SIZE);
-	rsp.oplock = c->ca.oplock;
+	if (c->dur_granted)
+		len += smb2_create_ctx_size(SMB2_DH2Q_RSP_SIZE);
 	body = smbsrv_rsp_body(req, SMB2_CREATE_RSP_FIXED + max(len, 1u));
 	if (!body)
 		return STATUS_INSUFFICIENT_RESOURCES;
-	ctx = body + SMB2_CREATE_RSP_FIXED;
-	len = 0;
+	o.buf = body + SMB2_CREATE_RSP_FIXED;
 	if (mxac) {
 		put_unaligned_le32(STATUS_SUCCESS, data);
 		put_unaligned_le32(c->maximal | (c->granted & ~MAXIMUM_ALLOWED),
 				   data + 4);
-		last = len;
-		len += smb2_create_ctx_encode(ctx + len, "MxAc", data,
-					      SMB2_MXAC_RSP_SIZE);
+		smbsrv_ctx_add(&o, "MxAc", data, SMB2_MXAC_RSP_SIZE);
 	}
 	if (qfid) {
-		if (mxac) {
-			len = ALIGN(len, 8);
-			smb2_create_ctx_link(ctx + last, len - last);
-		}
 		memset(data, 0, sizeof(data));
 		put_unaligned_le64(c->fa.ino, data);
 		put_unaligned_le64(c->fa.dev, data + 8);
-		last = len;
-		len += smb2_create_ctx_encode(ctx + len, "QFid", data,
-					      SMB2_QFID_RSP_SIZE);
+		smbsrv_ctx_add(&o, "QFid", data, SMB2_QFID_RSP_SIZE);
 	}
-	if (c->ca.lease) {
-		if (len) {
-			len = ALIGN(len, 8);
-			smb2_create_ctx_link(ctx + last, len - last);
-		}
-		last = len;
-		len += smb2_create_ctx_encode(ctx + len, "RqLs", data,
-					      smb2_lease_ctx_encode(data,
-								    &c->ca.rqls));
+	if (c->ca.lease)
+		smbsrv_ctx_add(&o, "RqLs", data,
+			       smb2_lease_ctx_encode(data, &c->ca.rqls));
+	if (c->dur_granted && c->dur.version == 1) {
+		memset(data, 0, SMB2_DHNQ_RSP_SIZE);
+		smbsrv_ctx_add(&o, "DHnQ", data, SMB2_DHNQ_RSP_SIZE);
+	} else if (c->dur_granted) {
+		smb2_dh2q_rsp_encode(data, c->dur_granted, 0);
+		smbsrv_ctx_add(&o, "DH2Q", data, SMB2_DH2Q_RSP_SIZE);
 	}
-	rsp.ctx_len = len;
+	rsp.ctx_len = o.len;
 	req->rsp_len = SMB2_HDR_SIZE + smb2_create_rsp_encode(body, &rsp);
 	return STATUS_SUCCESS;
+}
+
+/* ---- durable handles (durable.c) ---------------------------------------- */
+
+/*
+ * The durable handle contexts a CREATE carries (3.3.5.9.6-12, and which
+ * combinations Samba and Windows refuse).
+ */
+static u32 smbsrv_create_durable_ctx(struct smbsrv_req *req,
+				     struct smbsrv_create *c)
+{
+	const struct smb2_create_req *r = &c->r;
+	bool dhnq = smb2_create_has(r, SMB2_CTX_DURABLE_REQ);
+	bool dhnc = smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT);
+	bool dh2q = smb2_create_has(r, SMB2_CTX_DURABLE_REQ_V2);
+	bool dh2c = smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT_V2);
+	const struct smb2_create_ctx *x;
+	struct smb2_dh2q q;
+	u32 status;
+
+	if ((dhnc && dh2c) || (dhnc && dh2q) || (dh2c && dhnq) ||
+	    (dh2q && dh2c) || (dhnq && dh2q))
+		return STATUS_INVALID_PARAMETER;
+	if (dhnc || dh2c)
+		return STATUS_SUCCESS;	/* a reconnect: durable.c decodes */
+	if (dhnq) {
+		x = &r->ctx[SMB2_CTX_DURABLE_REQ];
+		status = smb2_dhnq_decode(x->data, x->data_len);
+		if (status)
+			return status;
+		c->dur.version = 1;
+	}
+	if (dh2q) {
+		x = &r->ctx[SMB2_CTX_DURABLE_REQ_V2];
+		status = smb2_dh2q_decode(x->data, x->data_len, &q);
+		if (status)
+			return status;
+		c->dur.version = 2;
+		c->dur.timeout_ms = q.timeout;
+		c->dur.flags = q.flags;
+		memcpy(c->dur.create_guid, q.create_guid, 16);
+		c->dur.replay = req->hdr.flags & SMB2_FLAGS_REPLAY_OPERATION;
+	}
+	return STATUS_SUCCESS;
+}
+
+/* The answer of an open that exists already (reconnect, replay). */
+static u32 smbsrv_create_existing_reply(struct smbsrv_req *req,
+					struct smbsrv_create *c)
+{
+	int err;
+
+	c->action = FILE_OPENED;
+	c->granted = c->f->access;
+	c->maximal = c->f->access;
+	smbsrv_cache_current(c->f, &c->ca);
+	err = smbsrv_vfs_getattr(req->tree, &c->f->filp->f_path, &c->fa);
+	if (err)
+		return smbsrv_vfs_status(err);
+	return smbsrv_create_reply(req, c);
+}
+
+/*
+ * DHnC or DH2C: the client reconnects a durable handle its lost
+ * connection left behind.
+ */
+static u32 smbsrv_create_reconnect(struct smbsrv_req *req,
+				   struct smbsrv_create *c)
+{
+	const struct cred *old;
+	u32 status;
+
+	old = smbsrv_vfs_creds_begin(req->tree);
+	status = smbsrv_durable_reconnect(req, &c->r,
+					  c->cr.lease ? c->cr.rqls.key : NULL,
+					  c->path, &c->f);
+	if (!status)
+		status = smbsrv_create_existing_reply(req, c);
+	smbsrv_vfs_creds_end(old);
+	if (status && c->f) {
+		smbsrv_open_end(&c->f->open);
+		return status;
+	}
+	return status;
+}
+
+/*
+ * DH2Q with a CreateGuid in use by this client: a replay of the CREATE
+ * that made it (answered with that open) or a conflict.  STATUS_SUCCESS
+ * when the GUID is new.
+ */
+static u32 smbsrv_create_replay(struct smbsrv_req *req,
+				struct smbsrv_create *c, bool *answered)
+{
+	struct smbsrv_file *f;
+	const struct cred *old;
+	u32 status;
+
+	*answered = false;
+	if (c->dur.version != 2)
+		return STATUS_SUCCESS;
+	f = smbsrv_durable_replay(req->conn->client_guid, c->dur.create_guid,
+				  c->dur.replay, req->sess->id);
+	if (IS_ERR(f))
+		return STATUS_DUPLICATE_OBJECTID;
+	if (!f)
+		return STATUS_SUCCESS;
+	*answered = true;
+	c->f = f;
+	c->dur_granted = 0;
+	old = smbsrv_vfs_creds_begin(req->tree);
+	status = smbsrv_create_existing_reply(req, c);
+	smbsrv_vfs_creds_end(old);
+	return status;
 }
 
 /*
@@ -748,6 +879,7 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 	struct smbsrv_tree *tree = req->tree;
 	const struct cred *old;
 	struct smbsrv_create *c;
+	bool replayed;
 	u32 status;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
@@ -757,21 +889,33 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 	status = smb2_create_req_decode(req->pdu, req->pdu_len, &c->r);
 	if (status)
 		goto out;
-	status = smbsrv_create_check(c);
+	status = smbsrv_create_cache_ctx(req, c);
 	if (status)
 		goto out;
-	status = smbsrv_create_cache_ctx(req, c);
+	status = smbsrv_create_durable_ctx(req, c);
+	if (status)
+		goto out;
+	c->path = kmalloc(SMBSRV_PATH_MAX, GFP_KERNEL);
+	if (!c->path) {
+		status = STATUS_INSUFFICIENT_RESOURCES;
+		goto out;
+	}
+	/* A reconnect is no new open: none of its checks apply. */
+	if (smb2_create_has(&c->r, SMB2_CTX_DURABLE_RECONNECT) ||
+	    smb2_create_has(&c->r, SMB2_CTX_DURABLE_RECONNECT_V2)) {
+		status = smb_name_to_path(c->r.name, c->r.name_len, c->path,
+					  SMBSRV_PATH_MAX, &c->stream);
+		if (!status)
+			status = smbsrv_create_reconnect(req, c);
+		goto done;
+	}
+	status = smbsrv_create_check(c);
 	if (status)
 		goto out;
 	if (smb2_create_has(&c->r, SMB2_CTX_EA_BUFFER)) {
 		status = smbsrv_create_check_eas(&c->r.ctx[SMB2_CTX_EA_BUFFER]);
 		if (status)
 			goto out;
-	}
-	c->path = kmalloc(SMBSRV_PATH_MAX, GFP_KERNEL);
-	if (!c->path) {
-		status = STATUS_INSUFFICIENT_RESOURCES;
-		goto out;
 	}
 	status = smb_name_to_path(c->r.name, c->r.name_len, c->path,
 				  SMBSRV_PATH_MAX, &c->stream);
@@ -793,6 +937,9 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 		status = STATUS_OBJECT_NAME_NOT_FOUND;
 		goto out;
 	}
+	status = smbsrv_create_replay(req, c, &replayed);
+	if (status || replayed)
+		goto done;
 
 	old = smbsrv_vfs_creds_begin(tree);
 	if (c->stream)
@@ -807,9 +954,12 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 		smbsrv_open_end(&c->f->open);
 		goto out;
 	}
+done:
 	/* Requests related to this one use the new open. */
-	req->fid_persistent = c->f->open.id_persistent;
-	req->fid_volatile = c->f->open.id_volatile;
+	if (!status) {
+		req->fid_persistent = c->f->open.id_persistent;
+		req->fid_volatile = c->f->open.id_volatile;
+	}
 out:
 	if (status == SMBSRV_CACHE_WAIT) {
 		*wait = c->wait_fn;

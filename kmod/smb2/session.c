@@ -135,8 +135,11 @@ static void smbsrv_session_drop_previous(struct smbsrv_session *sess,
 		return;
 	if (smbsrv_session_valid(old) && old->cred &&
 	    uid_eq(old->cred->fsuid, sess->cred->fsuid) &&
-	    !strcmp(old->user, sess->user))
+	    !strcmp(old->user, sess->user)) {
+		/* Its client reconnects: its durable opens stay for that. */
+		WRITE_ONCE(old->disconnecting, true);
 		smbsrv_session_end(old);
+	}
 	smbsrv_session_put(old);
 }
 

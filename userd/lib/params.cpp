@@ -50,8 +50,8 @@ const ParamDef table[] = {
 	// Global parameters.
 	P("bind interfaces only", global, boolean, "no", U),
 	P("deadtime", global, integer, "0", N, {}, 0, U32, Limit::reject),
-	P("durable handles", global, boolean, "no", N),
-	P("durable handle timeout", global, integer, "60", N, {}, 1, 3600,
+	P("durable handles", global, boolean, "no", A),
+	P("durable handle timeout", global, integer, "60", A, {}, 1, 3600,
 	  Limit::reject),
 	P("frame timeout", global, integer, "30", A, {}, 1, 3600, Limit::reject),
 	P("inline reads", global, boolean, "yes", N),
