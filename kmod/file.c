@@ -106,6 +106,7 @@ static void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 	}
 	hash_del(&fn->hash);
 	spin_unlock(&smbsrv_fnodes_lock);
+	smbsrv_fnode_cache_exit(&fn->cache);
 	if (fn->delete_cred)
 		put_cred(fn->delete_cred);
 	if (fn->base_delete_cred)
@@ -521,6 +522,31 @@ u32 smbsrv_inode_open_count(struct inode *inode)
 	}
 	spin_unlock(&smbsrv_fnodes_lock);
 	return n;
+}
+
+void smbsrv_inode_own_opens(struct inode *inode, u32 *writers, u32 *readers)
+{
+	struct smbsrv_fnode *fn;
+	struct smbsrv_file *o;
+	fmode_t mode;
+
+	*writers = 0;
+	*readers = 0;
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn->inode != inode)
+			continue;
+		spin_lock(&fn->lock);
+		list_for_each_entry(o, &fn->opens, fnode_node) {
+			mode = o->filp->f_mode;
+			if (mode & FMODE_WRITE)
+				(*writers)++;
+			else if (mode & FMODE_READ)
+				(*readers)++;
+		}
+		spin_unlock(&fn->lock);
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
 }
 
 bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,

@@ -172,6 +172,12 @@ u32 smbsrv_file_open_count(struct smbsrv_file *f);
 u32 smbsrv_inode_open_count(struct inode *inode);
 
 /*
+ * How many struct files smbsrv's opens of @inode hold open for writing,
+ * and for reading only (what i_writecount and i_readcount count of them).
+ */
+void smbsrv_inode_own_opens(struct inode *inode, u32 *writers, u32 *readers);
+
+/*
  * Whether an open of @inode with @access and @share would be a sharing
  * violation with an open there other than @except (which may be NULL).
  */

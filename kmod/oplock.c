@@ -10,8 +10,12 @@
  * Notifications are built under the fnode's lock and sent after it by a
  * worker, never by the breaking request itself.
  */
+#include <linux/file.h>
+#include <linux/filelock.h>
+#include <linux/fs.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -391,12 +395,234 @@ static void smbsrv_cache_run_woken(struct list_head *woken)
 	wake_up_all(&smbsrv_cache_wq);
 }
 
+/* ---- changes made on the server itself: the kernel lease ---------------- */
+
+/*
+ * Every regular file whose SMB holders cache reads or writes carries a
+ * kernel lease of the same kind (Documentation/design.md, "Changes made
+ * on the server itself"): a local process (or nfsd, or another server)
+ * opening, truncating, renaming, linking, unlinking or changing the file
+ * breaks it, the break reaches the SMB holders, and the local operation
+ * waits until they answered and the lease was lowered.  Named streams
+ * have none (local xattr writes do not break leases).
+ */
+
+/* What the holders of @fn need covered; under its lock. */
+static int smbsrv_klease_want(struct smbsrv_fnode *fn)
+{
+	struct smbsrv_lease *l;
+	struct smbsrv_file *o;
+	u32 bits = 0;
+
+	list_for_each_entry(l, &fn->cache.leases, fnode_node)
+		bits |= l->sm.state;
+	list_for_each_entry(o, &fn->opens, fnode_node)
+		if (o->cache.sm.level != SMB2_OPLOCK_LEVEL_LEASE)
+			bits |= smb2_oplock_to_lease(o->cache.sm.level);
+	if (bits & SMB2_LEASE_WRITE)
+		return F_WRLCK;
+	return bits & SMB2_LEASE_READ ? F_RDLCK : F_UNLCK;
+}
+
+/* A local process wants the file: break the SMB holders for it. */
+static bool smbsrv_klease_break(struct file_lease *fl)
+{
+	struct smbsrv_fnode *fn = fl->c.flc_owner;
+	u8 local = (fl->c.flc_flags & FL_UNLOCK_PENDING) ? 2 : 1;
+
+	/* Under the lease list's spinlock: the rest in process context. */
+	if (local > READ_ONCE(fn->cache.klocal))
+		WRITE_ONCE(fn->cache.klocal, local);
+	/* The work holds the fnode; if queued already, that one does. */
+	if (refcount_inc_not_zero(&fn->ref) &&
+	    !smbsrv_sched_other(&fn->cache.kwork))
+		smbsrv_fnode_release(fn);
+	/* Keep the lease: smbsrv lowers it once the holders answered. */
+	return false;
+}
+
+/*
+ * smbsrv's own workers resolve SMB caching before they touch the VFS
+ * (that is what breaking on a conflicting open is): they do not break the
+ * lease smbsrv holds for its clients, or they would wait for themselves.
+ */
+static bool smbsrv_klease_owner(struct file_lease *fl)
+{
+	struct work_struct *w = current_work();
+
+	return w && within_module((unsigned long)w->func, THIS_MODULE);
+}
+
+static const struct lease_manager_operations smbsrv_klease_ops = {
+	.lm_break = smbsrv_klease_break,
+	.lm_change = lease_modify,
+	.lm_breaker_owns_lease = smbsrv_klease_owner,
+};
+
+/* Set the lease on @fn to @type (under kmutex); 0 or -errno. */
+static int smbsrv_klease_set(struct smbsrv_fnode *fn, int type)
+{
+	struct file_lease *fl;
+	void *owner = fn;
+	int err;
+
+	if (type == F_UNLCK) {
+		if (fn->cache.kfile) {
+			kernel_setlease(fn->cache.kfile, F_UNLCK, NULL, &owner);
+			__fput_sync(fn->cache.kfile);
+			fn->cache.kfile = NULL;
+		}
+		fn->cache.ktype = F_UNLCK;
+		return 0;
+	}
+	fl = locks_alloc_lease();
+	if (!fl)
+		return -ENOMEM;
+	fl->fl_lmops = &smbsrv_klease_ops;
+	fl->c.flc_flags = FL_DELEG;
+	fl->c.flc_type = type;
+	fl->c.flc_owner = fn;
+	fl->c.flc_pid = current->tgid;
+	fl->c.flc_file = fn->cache.kfile;
+	err = kernel_setlease(fn->cache.kfile, type, &fl, NULL);
+	if (fl)
+		locks_free_lease(fl);
+	if (!err)
+		fn->cache.ktype = type;
+	return err;
+}
+
+/*
+ * Whether local processes (not smbsrv's own opens) have the file open in
+ * a way caching @type would hide from them: writers for any caching,
+ * readers too for write caching.
+ */
+static bool smbsrv_klease_local_opens(struct smbsrv_fnode *fn, int type)
+{
+	struct inode *inode = fn->inode;
+	u32 w, r;
+
+	smbsrv_inode_own_opens(inode, &w, &r);
+	if (atomic_read(&inode->i_writecount) > (int)w)
+		return true;
+	return type == F_WRLCK && atomic_read(&inode->i_readcount) > (int)r;
+}
+
+/*
+ * Before granting caching that needs @type: have the lease cover it.
+ * Returns what is covered now (possibly less: a local break pending,
+ * local opens, another lease holder such as nfsd, the inode busy).
+ */
+static int smbsrv_klease_raise(struct smbsrv_fnode *fn,
+			       const struct path *path, int type)
+{
+	struct file *kfile;
+	int got;
+
+	if (fn->stream || !S_ISREG(fn->inode->i_mode))
+		return type;	/* no kernel lease: SMB clients only */
+	mutex_lock(&fn->cache.kmutex);
+	got = fn->cache.ktype;
+	if (READ_ONCE(fn->cache.klocal) ||
+	    (got == F_WRLCK || got == type))
+		goto out;
+	if (!fn->cache.kfile) {
+		kfile = dentry_open(path, O_PATH, current_cred());
+		if (IS_ERR(kfile))
+			goto out;
+		fn->cache.kfile = kfile;
+	}
+	if (smbsrv_klease_set(fn, type) && type == F_WRLCK)
+		smbsrv_klease_set(fn, F_RDLCK);
+	/* Set first, then count: an opener racing the grant is seen. */
+	while (fn->cache.ktype != F_UNLCK &&
+	       smbsrv_klease_local_opens(fn, fn->cache.ktype))
+		smbsrv_klease_set(fn, fn->cache.ktype == F_WRLCK &&
+				  !smbsrv_klease_local_opens(fn, F_RDLCK) ?
+				  F_RDLCK : F_UNLCK);
+	got = fn->cache.ktype;
+	if (got == F_UNLCK)
+		smbsrv_klease_set(fn, F_UNLCK);
+out:
+	mutex_unlock(&fn->cache.kmutex);
+	return got;
+}
+
+/* The holders' caching went down: lower the lease to match. */
+static void smbsrv_klease_sync(struct smbsrv_fnode *fn)
+{
+	int want, err;
+
+	if (!READ_ONCE(fn->cache.kfile))
+		return;
+	mutex_lock(&fn->cache.kmutex);
+	spin_lock(&fn->lock);
+	want = smbsrv_klease_want(fn);
+	spin_unlock(&fn->lock);
+	if (fn->cache.kfile && want != fn->cache.ktype &&
+	    (want == F_UNLCK || fn->cache.ktype == F_WRLCK)) {
+		err = smbsrv_klease_set(fn, want);
+		if (err)
+			smbsrv_klease_set(fn, F_UNLCK);
+	}
+	spin_lock(&fn->lock);
+	/* Given way: what the local process waited for is done. */
+	if ((fn->cache.klocal == 2 && fn->cache.ktype == F_UNLCK) ||
+	    (fn->cache.klocal == 1 && fn->cache.ktype != F_WRLCK))
+		fn->cache.klocal = 0;
+	spin_unlock(&fn->lock);
+	mutex_unlock(&fn->cache.kmutex);
+}
+
+static void smbsrv_klease_work(struct work_struct *work)
+{
+	struct smbsrv_fnode *fn = container_of(work, struct smbsrv_fnode,
+					       cache.kwork);
+	struct smbsrv_lease *l;
+	struct smbsrv_file *o;
+	LIST_HEAD(notes);
+	u32 held, to;
+	bool writer;
+
+	spin_lock(&fn->lock);
+	writer = fn->cache.klocal == 2;
+	/* A reader takes away write caching, a writer everything. */
+	list_for_each_entry(l, &fn->cache.leases, fnode_node) {
+		to = writer ? 0 : l->sm.state & ~SMB2_LEASE_WRITE;
+		if (l->sm.state & ~to)
+			smbsrv_lease_break_locked(l, to, &notes);
+	}
+	list_for_each_entry(o, &fn->opens, fnode_node) {
+		held = smb2_oplock_to_lease(o->cache.sm.level);
+		if (o->cache.sm.level == SMB2_OPLOCK_LEVEL_LEASE || !held)
+			continue;
+		to = writer ? 0 : held & ~SMB2_LEASE_WRITE;
+		if (held & ~to)
+			smbsrv_oplock_break_locked(o, to, &notes);
+	}
+	spin_unlock(&fn->lock);
+	smbsrv_notes_send(&notes);
+	/* What needed no answer (level II, R) is lowered already. */
+	smbsrv_klease_sync(fn);
+	smbsrv_fnode_release(fn);
+}
+
 /* ---- CREATE ------------------------------------------------------------- */
+
+static void smbsrv_klease_work(struct work_struct *work);
 
 void smbsrv_fnode_cache_init(struct smbsrv_fnode_cache *c)
 {
 	INIT_LIST_HEAD(&c->leases);
 	INIT_LIST_HEAD(&c->waiters);
+	mutex_init(&c->kmutex);
+	c->ktype = F_UNLCK;
+	INIT_WORK(&c->kwork, smbsrv_klease_work);
+}
+
+void smbsrv_fnode_cache_exit(struct smbsrv_fnode_cache *c)
+{
+	WARN_ON_ONCE(c->kfile);
 }
 
 void smbsrv_open_cache_init(struct smbsrv_open_cache *c)
@@ -482,12 +708,44 @@ out:
 	*gen = fn->cache.gen;
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
+	smbsrv_klease_sync(fn);
 	if (delay) {
 		*wait = fn;
 		return SMBSRV_CACHE_WAIT;
 	}
 	smbsrv_fnode_release(fn);
 	return violation ? STATUS_SHARING_VIOLATION : STATUS_SUCCESS;
+}
+
+/* The rules, applied to the other opens of @f's file; under its lock. */
+static u32 smbsrv_grant_compute(struct smbsrv_file *f,
+				const struct smbsrv_cache_req *r, bool lease,
+				struct smbsrv_conn *conn, struct smb_grant_in *in)
+{
+	struct smbsrv_file *o;
+	u32 held;
+
+	in->other_open = false;
+	in->other_nonlease = false;
+	in->other_handle = false;
+	list_for_each_entry(o, &f->fnode->opens, fnode_node) {
+		held = smbsrv_open_held(o);
+		/* A stat open caching nothing is no competitor. */
+		if (o == f || (!held && smb2_is_oplock_stat_open(o->access)))
+			continue;
+		if (!lease || o->cache.sm.level != SMB2_OPLOCK_LEVEL_LEASE ||
+		    !smbsrv_lease_is(o->cache.lease, conn->client_guid,
+				     r->rqls.key))
+			in->other_open = true;
+		if (o->cache.sm.level != SMB2_OPLOCK_LEVEL_LEASE)
+			in->other_nonlease = true;
+		if (held & SMB2_LEASE_HANDLE)
+			in->other_handle = true;
+	}
+	/* A stat open gets an oplock only when it is alone (smbtorture). */
+	if (!lease && in->stat_open && in->other_open)
+		return 0;
+	return smb_cache_grant(in);
 }
 
 u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
@@ -499,12 +757,20 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 	struct smbsrv_lease *nl = NULL, *l;
 	struct smb_grant_in in = {};
 	bool lease = r->lease && smbsrv_leases_on(conn);
-	struct smbsrv_file *o;
-	u32 granted, held;
+	u32 granted, held, cover = SMB2_LEASE_RWH;
 
 	memset(a, 0, sizeof(*a));
 	if (!(tree->share_flags & SMBSRV_SHARE_FLAGS_OPLOCKS))
 		return STATUS_SUCCESS;
+	/* One lease key, one file (3.3.5.9.8), whatever is granted. */
+	if (lease) {
+		spin_lock(&smbsrv_leases_lock);
+		l = smbsrv_lease_find(conn->client_guid, r->rqls.key);
+		held = l && l->fn != fn;
+		spin_unlock(&smbsrv_leases_lock);
+		if (held)
+			return STATUS_INVALID_PARAMETER;
+	}
 	/* Directories: leases only, where directory leasing was offered. */
 	if (r->dir && (!lease ||
 		       !(conn->server_caps & SMB2_GLOBAL_CAP_DIRECTORY_LEASING)))
@@ -524,24 +790,26 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 	in.level2 = true;
 	in.brlocks = READ_ONCE(fn->brl.nr_locks) > 0;
 
+	/* What the rules allow, then a kernel lease covering it. */
 	spin_lock(&fn->lock);
-	list_for_each_entry(o, &fn->opens, fnode_node) {
-		held = smbsrv_open_held(o);
-		/* A stat open caching nothing is no competitor. */
-		if (o == f || (!held && smb2_is_oplock_stat_open(o->access)))
-			continue;
-		if (!lease || o->cache.sm.level != SMB2_OPLOCK_LEVEL_LEASE ||
-		    !smbsrv_lease_is(o->cache.lease, conn->client_guid,
-				     r->rqls.key))
-			in.other_open = true;
-		if (o->cache.sm.level != SMB2_OPLOCK_LEVEL_LEASE)
-			in.other_nonlease = true;
-		if (held & SMB2_LEASE_HANDLE)
-			in.other_handle = true;
+	granted = smbsrv_grant_compute(f, r, lease, conn, &in);
+	spin_unlock(&fn->lock);
+	if (granted & (SMB2_LEASE_READ | SMB2_LEASE_WRITE)) {
+		switch (smbsrv_klease_raise(fn, &f->filp->f_path,
+					    granted & SMB2_LEASE_WRITE ?
+					    F_WRLCK : F_RDLCK)) {
+		case F_RDLCK:
+			cover &= ~SMB2_LEASE_WRITE;
+			break;
+		case F_UNLCK:
+			cover &= ~(SMB2_LEASE_READ | SMB2_LEASE_WRITE);
+			break;
+		}
 	}
-	granted = smb_cache_grant(&in);
-	/* A stat open gets an oplock only when it is alone (smbtorture). */
-	if (!lease && in.stat_open && in.other_open)
+	spin_lock(&fn->lock);
+	granted = smbsrv_grant_compute(f, r, lease, conn, &in) & cover;
+	/* Without R what is left is neither a lease state nor an oplock. */
+	if (!(granted & SMB2_LEASE_READ))
 		granted = 0;
 	if (!lease) {
 		f->cache.sm.level = smb2_lease_to_oplock(granted);
@@ -638,6 +906,7 @@ void smbsrv_cache_close(struct smbsrv_file *f)
 	smbsrv_cache_run_woken(&woken);
 	if (drop)
 		smbsrv_lease_put(drop);
+	smbsrv_klease_sync(fn);
 }
 
 void smbsrv_cache_break_write(struct smbsrv_file *f)
@@ -664,6 +933,7 @@ void smbsrv_cache_break_write(struct smbsrv_file *f)
 out:
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
+	smbsrv_klease_sync(fn);
 }
 
 void smbsrv_cache_current(struct smbsrv_file *f, struct smbsrv_cache_answer *a)
@@ -871,6 +1141,7 @@ u32 smbsrv_cache_oplock_ack(struct smbsrv_file *f, u8 level, u8 *granted)
 		smbsrv_cache_changed(fn, &woken);
 	spin_unlock(&fn->lock);
 	smbsrv_cache_run_woken(&woken);
+	smbsrv_klease_sync(fn);
 	return status;
 }
 
@@ -917,6 +1188,7 @@ u32 smbsrv_cache_lease_ack(struct smbsrv_conn *conn, const u8 key[16],
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
 	smbsrv_cache_run_woken(&woken);
+	smbsrv_klease_sync(fn);
 	smbsrv_lease_put(l);
 	return status;
 }
@@ -959,6 +1231,7 @@ out:
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
 	smbsrv_cache_run_woken(&woken);
+	smbsrv_klease_sync(fn);
 }
 
 static void smbsrv_brk_timeout(struct work_struct *work)

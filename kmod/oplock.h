@@ -19,7 +19,9 @@
 #define _SMBSRV_OPLOCK_H
 
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "wire/oplock.h"
 
@@ -62,6 +64,17 @@ struct smbsrv_fnode_cache {
 	struct list_head waiters;	/* requests parked for breaks */
 	u32 gen;			/* bumped at every change */
 	u32 holders;			/* opens with an oplock, leases */
+	/*
+	 * The kernel lease (FL_DELEG, as nfsd's delegations) covering the
+	 * caching granted, so that local processes break it: changed only
+	 * under @kmutex; @klocal (under the lock) is set by its lm_break
+	 * (1: a reader, 2: a writer is waiting) until it was given way.
+	 */
+	struct mutex kmutex;
+	struct file *kfile;		/* O_PATH, carrying the lease */
+	int ktype;			/* F_UNLCK, F_RDLCK, F_WRLCK */
+	u8 klocal;
+	struct work_struct kwork;	/* breaks the SMB holders for it */
 };
 
 /* What a CREATE asks for. */
@@ -87,6 +100,8 @@ void smbsrv_cache_init(void);
 void smbsrv_cache_exit(void);
 
 void smbsrv_fnode_cache_init(struct smbsrv_fnode_cache *c);
+/* At the fnode's end: its kernel lease is gone by then. */
+void smbsrv_fnode_cache_exit(struct smbsrv_fnode_cache *c);
 void smbsrv_open_cache_init(struct smbsrv_open_cache *c);
 
 /*
