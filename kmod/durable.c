@@ -40,6 +40,7 @@ struct smbsrv_durable {
 	struct smbsrv_share_info *share;	/* referenced */
 	u64 session_id;			/* while connected */
 	bool disconnected;
+	bool doomed;			/* broken while disconnecting */
 	unsigned long deadline;
 	struct list_head node;		/* smbsrv_durable_disc */
 	struct hlist_node guid_node;	/* smbsrv_durable_guids (v2) */
@@ -47,7 +48,7 @@ struct smbsrv_durable {
 
 static DEFINE_SPINLOCK(smbsrv_durable_lock);
 static DEFINE_XARRAY_ALLOC1(smbsrv_durables);
-static u32 smbsrv_durable_next;
+static u32 smbsrv_durable_next_id;
 static DEFINE_HASHTABLE(smbsrv_durable_guids, 8);
 static LIST_HEAD(smbsrv_durable_disc);
 static u32 smbsrv_durable_nr_disc;
@@ -131,7 +132,7 @@ u32 smbsrv_durable_grant(struct smbsrv_file *f,
 	INIT_LIST_HEAD(&d->node);
 	INIT_HLIST_NODE(&d->guid_node);
 	err = xa_alloc_cyclic(&smbsrv_durables, &id, d, XA_LIMIT(1, U32_MAX),
-			      &smbsrv_durable_next, GFP_KERNEL);
+			      &smbsrv_durable_next_id, GFP_KERNEL);
 	if (err < 0) {
 		smbsrv_share_info_put(d->share);
 		kfree(d);
@@ -206,11 +207,19 @@ void smbsrv_durable_forget(struct smbsrv_file *f)
 bool smbsrv_durable_detach(struct smbsrv_file *f)
 {
 	struct smbsrv_durable *d;
-	bool kept = false;
+	bool kept = false, breaking;
+	u8 oplock, key[16];
+	u32 lease;
+	u16 epoch;
 
+	/* A break it could not answer any more: others wait, it goes. */
+	smbsrv_cache_describe(f, &oplock, &lease, key, &epoch, &breaking);
+	if (breaking)
+		return false;
 	spin_lock(&smbsrv_durable_lock);
 	d = f->durable;
-	if (d && !d->disconnected &&
+	/* One whose caching was broken as it went has nobody to answer. */
+	if (d && !d->disconnected && !d->doomed &&
 	    smbsrv_durable_nr_disc < SMBSRV_DURABLE_MAX) {
 		d->disconnected = true;
 		d->session_id = 0;
@@ -235,6 +244,9 @@ void smbsrv_durable_expire_now(struct smbsrv_file *f)
 		d->deadline = jiffies;
 		list_add(&d->node, &smbsrv_durable_disc);
 		smbsrv_durable_schedule();
+	} else if (d) {
+		/* Its connection is going: it is not kept then. */
+		d->doomed = true;
 	}
 	spin_unlock(&smbsrv_durable_lock);
 }
@@ -316,11 +328,12 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 	spin_lock(&smbsrv_durable_lock);
 	d = xa_load(&smbsrv_durables, (u32)rc.persistent);
 	status = STATUS_OBJECT_NAME_NOT_FOUND;
-	if (!d || !d->disconnected || d->version != (v2 ? 2 : 1) ||
+	/* DHnC reclaims either version, DH2C only v2 with its CreateGuid. */
+	if (!d || !d->disconnected ||
 	    strcmp(d->share->name, req->tree->share->name))
 		goto unlock;
-	if (v2 && (memcmp(d->create_guid, rc.create_guid, 16) ||
-		   memcmp(d->client_guid, req->conn->client_guid, 16)))
+	if (v2 && (d->version != 2 ||
+		   memcmp(d->create_guid, rc.create_guid, 16)))
 		goto unlock;
 	if (!uid_eq(d->owner, sess->cred->fsuid)) {
 		status = STATUS_ACCESS_DENIED;
@@ -364,6 +377,26 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 unlock:
 	spin_unlock(&smbsrv_durable_lock);
 	return status;
+}
+
+struct smbsrv_file *smbsrv_durable_next(unsigned long *id)
+{
+	struct smbsrv_durable *d;
+	struct smbsrv_file *f = NULL;
+
+	spin_lock(&smbsrv_durable_lock);
+	for (;;) {
+		(*id)++;
+		d = xa_find(&smbsrv_durables, id, U32_MAX, XA_PRESENT);
+		if (!d)
+			break;
+		if (d->disconnected && refcount_inc_not_zero(&d->f->open.ref)) {
+			f = d->f;
+			break;
+		}
+	}
+	spin_unlock(&smbsrv_durable_lock);
+	return f;
 }
 
 u8 smbsrv_durable_state(struct smbsrv_file *f, bool *disconnected,

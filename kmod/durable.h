@@ -81,6 +81,9 @@ void smbsrv_durable_forget(struct smbsrv_file *f);
  */
 void smbsrv_durable_expire_now(struct smbsrv_file *f);
 
+/* The disconnected durable open after id *@id (referenced), or NULL. */
+struct smbsrv_file *smbsrv_durable_next(unsigned long *id);
+
 /* For smbsrvctl: 0 not durable, else its version; *left: seconds. */
 u8 smbsrv_durable_state(struct smbsrv_file *f, bool *disconnected,
 			u32 *left);

@@ -444,6 +444,25 @@ struct smbsrv_file *smbsrv_file_lookup_session(struct smbsrv_session *sess,
 	return op ? smbsrv_file_of(op) : NULL;
 }
 
+struct smbsrv_file *smbsrv_file_next(struct smbsrv_session *sess,
+				     unsigned long *id)
+{
+	struct smbsrv_open *op;
+
+	rcu_read_lock();
+	for (;;) {
+		(*id)++;
+		op = xa_find(&sess->opens, id, U32_MAX, XA_PRESENT);
+		if (!op)
+			break;
+		if (op->ops == &smbsrv_file_ops && !READ_ONCE(op->gone) &&
+		    refcount_inc_not_zero(&op->ref))
+			break;
+	}
+	rcu_read_unlock();
+	return op ? smbsrv_file_of(op) : NULL;
+}
+
 void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
 {
 	struct smbsrv_fnode *fn = f->fnode;

@@ -144,6 +144,13 @@ struct smbsrv_file *smbsrv_file_lookup_session(struct smbsrv_session *sess,
 					       u64 persistent,
 					       u64 volatile_id);
 
+/*
+ * The open file of @sess after volatile id *@id, referenced, moving *@id
+ * to it; NULL after the last (smbsrvctl opens).
+ */
+struct smbsrv_file *smbsrv_file_next(struct smbsrv_session *sess,
+				     unsigned long *id);
+
 static inline void smbsrv_file_put(struct smbsrv_file *f)
 {
 	smbsrv_open_put(&f->open);

@@ -189,6 +189,11 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.dumpit	= smbsrv_nl_queue_get_dumpit,
 		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
 	},
+	{
+		.cmd	= SMBSRV_CMD_OPEN_GET,
+		.dumpit	= smbsrv_nl_open_get_dumpit,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
+	},
 };
 
 struct genl_family smbsrv_nl_family __ro_after_init = {

@@ -378,10 +378,14 @@ static u32 smbsrv_create_cache_ctx(struct smbsrv_req *req,
 	const struct smb2_create_ctx *x = &c->r.ctx[SMB2_CTX_REQUEST_LEASE];
 	u32 status;
 
+	bool reconnect = smb2_create_has(&c->r, SMB2_CTX_DURABLE_RECONNECT) ||
+			 smb2_create_has(&c->r, SMB2_CTX_DURABLE_RECONNECT_V2);
+
 	c->cr.oplock = c->r.oplock;
 	c->cr.share = c->r.share & FILE_SHARE_ALL;
 	c->cr.disposition = c->r.disposition;
-	if (c->r.oplock != SMB2_OPLOCK_LEVEL_LEASE ||
+	/* A reconnect names its lease whatever the OplockLevel says. */
+	if ((c->r.oplock != SMB2_OPLOCK_LEVEL_LEASE && !reconnect) ||
 	    !(req->conn->server_caps & SMB2_GLOBAL_CAP_LEASING) ||
 	    !smb2_create_has(&c->r, SMB2_CTX_REQUEST_LEASE))
 		return STATUS_SUCCESS;
