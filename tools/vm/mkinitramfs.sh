@@ -40,11 +40,11 @@ host_bins=(
 	/usr/sbin/ksmbd.mountd /usr/sbin/ksmbd.adduser /usr/sbin/ksmbd.addshare
 	/usr/sbin/ksmbd.control /usr/bin/setpriv /usr/bin/strace
 	/usr/bin/cp /usr/bin/fallocate /usr/bin/dbench
-	/usr/bin/getfattr /usr/bin/setfattr
+	/usr/bin/getfattr /usr/bin/setfattr /usr/bin/ss
 )
 host_bins_opt=(/usr/bin/strace)
 # Kernel modules (with their dependencies) and whole module directories.
-want_mods=(virtio_net cifs ksmbd nfsd loop virtio_blk xfs veth)
+want_mods=(virtio_net cifs ksmbd nfsd loop virtio_blk xfs veth tcp_diag)
 want_dirs=(kernel/crypto kernel/arch/x86/crypto kernel/fs/nls kernel/lib)
 
 # Map a host path to its place in the merged-/usr guest.

@@ -75,15 +75,16 @@ int cmd_opens(const Options &, const Args &args)
 	std::printf("%-18s %-12s %-10s %-14s %-32s %-5s %-8s %s\n", "SESSION", "SHARE", "FILEID",
 		    "CACHING", "LEASE KEY", "EPOCH", "DURABLE", "PATH");
 	for (const auto &o : list) {
-		std::string caching = o.oplock == 0xff ? "lease " + lease_state_name(o.lease_state)
+		// One token per column: "lease:RWH", "lease:-", "batch", ...
+		std::string caching = o.oplock == 0xff ? "lease:" + lease_state_name(o.lease_state)
 						       : oplock_name(o.oplock);
 		if (o.oplock == 0xff && !o.lease_state)
 			caching += "-";
 		if (o.breaking)
-			caching += " (breaking)";
+			caching += "/breaking";
 		std::string durable = o.durable ? "v" + std::to_string(o.durable) : "no";
 		if (o.session_id == 0 && o.durable)
-			durable += " (" + std::to_string(o.disconnected_left) + "s)";
+			durable += "(" + std::to_string(o.disconnected_left) + "s)";
 		std::string session = o.session_id ? "0x" + hex64(o.session_id) : "(disconnected)";
 		std::printf("%-18s %-12s %-10llx %-14s %-32s %-5s %-8s %s\n", session.c_str(),
 			    o.share.c_str(), static_cast<unsigned long long>(o.persistent_id),
