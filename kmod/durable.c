@@ -115,7 +115,8 @@ u32 smbsrv_durable_grant(struct smbsrv_file *f,
 		return 0;
 	d->f = f;
 	d->version = r->version;
-	memcpy(d->create_guid, r->create_guid, 16);
+	if (r->version == 2)
+		memcpy(d->create_guid, r->create_guid, 16);
 	memcpy(d->client_guid, conn->client_guid, 16);
 	if (r->version == 1)
 		d->timeout_ms = READ_ONCE(smbsrv_server.knobs.durable_timeout) *
@@ -328,12 +329,14 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 	spin_lock(&smbsrv_durable_lock);
 	d = xa_load(&smbsrv_durables, (u32)rc.persistent);
 	status = STATUS_OBJECT_NAME_NOT_FOUND;
-	/* DHnC reclaims either version, DH2C only v2 with its CreateGuid. */
+	/*
+	 * DHnC reclaims either version; DH2C names the CreateGuid, all
+	 * zeroes for a v1 handle (smbtorture's reopen2b, reopen2c).
+	 */
 	if (!d || !d->disconnected ||
 	    strcmp(d->share->name, req->tree->share->name))
 		goto unlock;
-	if (v2 && (d->version != 2 ||
-		   memcmp(d->create_guid, rc.create_guid, 16)))
+	if (v2 && memcmp(d->create_guid, rc.create_guid, 16))
 		goto unlock;
 	if (!uid_eq(d->owner, sess->cred->fsuid)) {
 		status = STATUS_ACCESS_DENIED;
@@ -351,6 +354,7 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 		status = STATUS_INVALID_PARAMETER;
 		goto unlock;
 	}
+	status = STATUS_SUCCESS;
 	/* Ours now: off the list, its table reference moves to us. */
 	list_del_init(&d->node);
 	smbsrv_durable_nr_disc--;
@@ -376,6 +380,10 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 
 unlock:
 	spin_unlock(&smbsrv_durable_lock);
+	pr_debug("smbsrv: durable reconnect of %llx: %s, v%u, %s, lease %s: status %#x\n",
+		 rc.persistent, d ? "found" : "none", d ? d->version : 0,
+		 d && d->disconnected ? "disconnected" : "connected",
+		 lease_key ? "asked" : "not asked", status);
 	return status;
 }
 

@@ -241,15 +241,31 @@ out:
 /* ---- the open ----------------------------------------------------------- */
 
 /* What an open holds; after its close, at the last reference. */
+/* Which of the fnode's own-open counters @filp counts in, or NULL. */
+static atomic_t *smbsrv_own_count(struct smbsrv_fnode *fn, struct file *filp)
+{
+	if (filp->f_mode & FMODE_WRITE)
+		return &fn->own_writers;
+	if (filp->f_mode & FMODE_READ)
+		return &fn->own_readers;
+	return NULL;
+}
+
 static void smbsrv_file_drop(struct smbsrv_file *f)
 {
+	atomic_t *own = NULL;
 	const struct cred *old;
 
 	if (f->filp) {
+		if (f->fnode)
+			own = smbsrv_own_count(f->fnode, f->filp);
 		/* The file's own release (locks, leases) with its rights. */
 		old = override_creds(f->cred);
 		__fput_sync(f->filp);
 		revert_creds(old);
+		/* After the release: never more counted than the inode has. */
+		if (own)
+			atomic_dec(own);
 	}
 	if (f->fnode)
 		smbsrv_fnode_put(f->fnode);
@@ -364,6 +380,7 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 		     struct smbsrv_file **out)
 {
 	struct smbsrv_file *f;
+	atomic_t *own;
 	u32 status;
 	int err;
 
@@ -386,6 +403,9 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 		status = STATUS_INSUFFICIENT_RESOURCES;
 		goto err;
 	}
+	own = smbsrv_own_count(f->fnode, filp);
+	if (own)
+		atomic_inc(own);
 	status = smbsrv_fnode_add(f->fnode, f);
 	if (status)
 		goto err;
@@ -546,8 +566,6 @@ u32 smbsrv_inode_open_count(struct inode *inode)
 void smbsrv_inode_own_opens(struct inode *inode, u32 *writers, u32 *readers)
 {
 	struct smbsrv_fnode *fn;
-	struct smbsrv_file *o;
-	fmode_t mode;
 
 	*writers = 0;
 	*readers = 0;
@@ -555,15 +573,8 @@ void smbsrv_inode_own_opens(struct inode *inode, u32 *writers, u32 *readers)
 	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
 		if (fn->inode != inode)
 			continue;
-		spin_lock(&fn->lock);
-		list_for_each_entry(o, &fn->opens, fnode_node) {
-			mode = o->filp->f_mode;
-			if (mode & FMODE_WRITE)
-				(*writers)++;
-			else if (mode & FMODE_READ)
-				(*readers)++;
-		}
-		spin_unlock(&fn->lock);
+		*writers += atomic_read(&fn->own_writers);
+		*readers += atomic_read(&fn->own_readers);
 	}
 	spin_unlock(&smbsrv_fnodes_lock);
 }

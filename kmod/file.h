@@ -64,6 +64,13 @@ struct smbsrv_fnode {
 	const struct cred *base_delete_cred;
 	struct mutex stream_mutex;	/* a stream's read-modify-writes */
 	struct smbsrv_fnode_cache cache;	/* oplocks, leases (oplock.c) */
+	/*
+	 * smbsrv's own struct files of the inode open for writing, and
+	 * for reading only, until they are released (what they add to
+	 * i_writecount and i_readcount): local opens are the rest.
+	 */
+	atomic_t own_writers;
+	atomic_t own_readers;
 	struct rcu_head rcu;
 };
 

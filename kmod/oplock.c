@@ -705,6 +705,9 @@ u32 smbsrv_cache_open_check(struct smbsrv_tree *tree, struct inode *inode,
 			delay = true;
 	}
 out:
+	pr_debug("smbsrv: open check: access %#x violation %d holders %u: %s\n",
+		 r->access, violation, fn->cache.holders,
+		 delay ? "wait" : "go on");
 	*gen = fn->cache.gen;
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);

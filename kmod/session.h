@@ -71,8 +71,9 @@ struct smbsrv_session {
 	struct xarray opens;		/* volatile FileId -> struct smbsrv_open */
 	atomic_t nr_opens;
 	/*
-	 * Ending because its connection went (or a reconnecting client
-	 * named it PreviousSessionId), not by LOGOFF: durable opens stay.
+	 * Ending because its connection went, its client logged off or a
+	 * reconnecting client named it PreviousSessionId: durable opens
+	 * stay (TREE_DISCONNECT and CLOSE end them).
 	 */
 	bool disconnecting;
 	struct rcu_head rcu;
