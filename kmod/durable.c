@@ -9,6 +9,7 @@
  * work (the scavenger) walks.  One spinlock covers all of it; it nests
  * inside an fnode's lock (a break reaching a disconnected open).
  */
+#include <linux/bits.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/slab.h>
@@ -27,7 +28,7 @@
 #include "wire/ntstatus.h"
 #include "wire/oplock.h"
 
-#define SMBSRV_DURABLE_ID_BIT	(1ULL << 32)
+#define SMBSRV_DURABLE_ID_BIT	BIT_ULL(32)
 
 struct smbsrv_durable {
 	struct smbsrv_file *f;
@@ -313,7 +314,7 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 	u8 oplock, key[16];
 	u32 lease, status;
 	u16 epoch;
-	bool breaking;
+	bool breaking, leased;
 	int err;
 
 	status = v2 ? smb2_dh2c_decode(x->data, x->data_len, &rc) :
@@ -345,7 +346,8 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 	f = d->f;
 	/* The lease it holds must be the one asked for, and no other. */
 	smbsrv_cache_describe(f, &oplock, &lease, key, &epoch, &breaking);
-	if ((oplock == SMB2_OPLOCK_LEVEL_LEASE) != !!lease_key ||
+	leased = oplock == SMB2_OPLOCK_LEVEL_LEASE;
+	if (leased != !!lease_key ||
 	    (lease_key && memcmp(key, lease_key, 16)))
 		goto unlock;
 	if (lease_key && memcmp(d->client_guid, req->conn->client_guid, 16))
