@@ -286,18 +286,6 @@ static void smbsrv_durable_scavenge(struct work_struct *work)
 	}
 }
 
-/* A DHnC/DH2C came with nothing else than DHnQ (v1) and RqLs. */
-static bool smbsrv_durable_ctx_alone(const struct smb2_create_req *r, bool v2)
-{
-	u32 allowed = 1;
-
-	if (!v2 && smb2_create_has(r, SMB2_CTX_DURABLE_REQ))
-		allowed++;
-	if (smb2_create_has(r, SMB2_CTX_REQUEST_LEASE))
-		allowed++;
-	return r->ctx_count == allowed;
-}
-
 u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 			     const struct smb2_create_req *r,
 			     const u8 *lease_key, const char *path,
@@ -321,8 +309,10 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 		      smb2_dhnc_decode(x->data, x->data_len, &rc);
 	if (status)
 		return status;
-	if (!smbsrv_durable_ctx_alone(r, v2))
-		return STATUS_OBJECT_NAME_NOT_FOUND;
+	/*
+	 * Other contexts are ignored (Samba refuses them): the Linux client
+	 * sends QFid, and may send ExtA, with every reconnect.
+	 */
 	if (!(rc.persistent & SMBSRV_DURABLE_ID_BIT) ||
 	    rc.persistent > (SMBSRV_DURABLE_ID_BIT | U32_MAX))
 		return STATUS_OBJECT_NAME_NOT_FOUND;
