@@ -48,8 +48,10 @@ check "one 4 KiB WRITE" fio1 w.bin write
 check "unmount" umount /mnt/trace
 # The connection closes asynchronously after the unmount.
 wait_for 10 grep -q smbsrv_conn_closed $T/trace
+# Stop recording, but leave the events enabled: every enable or disable
+# patches kernel text, and multi-threaded TCG rarely survives that with
+# another vCPU running ("Oops: int3"); one round is enough.
 echo 0 > $T/tracing_on
-echo 0 > $T/events/smbsrv/enable
 
 # "event conn=N mid=M ..." per line, in trace order.
 sed -n 's/.* \(smbsrv_[a-z_]*\): /\1 /p' $T/trace > /tmp/ev
