@@ -190,6 +190,11 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
 	},
 	{
+		.cmd	= SMBSRV_CMD_READ_STATS_GET,
+		.doit	= smbsrv_nl_read_stats_get_doit,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
 		.cmd	= SMBSRV_CMD_OPEN_GET,
 		.dumpit	= smbsrv_nl_open_get_dumpit,
 		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
