@@ -135,6 +135,12 @@ struct smbsrv_open {
 	struct rcu_head rcu;
 };
 
+/*
+ * A session was established: make sure idle connections are looked for
+ * (the deadtime knob) while there are connections.
+ */
+void smbsrv_sessions_idle_watch(void);
+
 int smbsrv_sessions_init(void);
 void smbsrv_sessions_exit(void);
 

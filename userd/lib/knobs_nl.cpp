@@ -50,6 +50,8 @@ const KnobInfo knobs[] = {
 	 &Knobs::response_batch},
 	{"inline-reads", "inline reads", SMBSRV_A_KNOBS_INLINE_READS,
 	 &Knobs::inline_reads},
+	{"logon-timeout", "logon timeout", SMBSRV_A_KNOBS_LOGON_TIMEOUT,
+	 &Knobs::logon_timeout},
 	{"smb2-leases", "smb2 leases", SMBSRV_A_KNOBS_SMB2_LEASES,
 	 &Knobs::smb2_leases},
 	{"durable-handles", "durable handles", SMBSRV_A_KNOBS_DURABLE_HANDLES,
