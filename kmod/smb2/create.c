@@ -176,6 +176,7 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 {
 	struct smbsrv_tree *tree = req->tree;
 	bool dir = c->r.options & FILE_DIRECTORY_FILE;
+	struct smbsrv_dir_actor actor;
 	umode_t mode;
 	int err;
 
@@ -191,7 +192,9 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	    (c->r.attributes & FILE_ATTRIBUTE_READONLY))
 		return STATUS_CANNOT_DELETE;
 	mode = smbsrv_create_mode(tree, c, dir);
+	smbsrv_dir_actor_begin(&actor, req->conn->client_guid, &c->cr);
 	err = smbsrv_vfs_create(lk, mode, dir);
+	smbsrv_dir_actor_end(&actor);
 	if (err)
 		return smbsrv_vfs_status(err);
 	c->obj.mnt = mntget(lk->parent.mnt);

@@ -13,7 +13,11 @@
 #   3. A process on the server writes the file directly: the kernel
 #      lease smbsrv holds for A's caching makes the local open break it
 #      first, and A then reads the local process's data.
-#   4. `ss -K` kills A's TCP connection while a file is open for writing
+#   4. A lists a directory: it caches the listing under a directory
+#      lease (smbsrvctl shows it; listing again sends no QUERY_DIRECTORY);
+#      B creating a file in it, or a process on the server removing one,
+#      breaks the lease, and A then lists what is there.
+#   5. `ss -K` kills A's TCP connection while a file is open for writing
 #      through it: cifs reconnects, reclaims the durable handle (the same
 #      persistent FileId before and after in smbsrvctl opens) and the
 #      writes through the still-open descriptor land in the file.
@@ -56,10 +60,25 @@ caching() {
 	t_guest "$ctl opens | awk -v p='$1' -v s='${2:-}' '\$NF == p && (s == \"\" || \$1 == s) { print \$4 }'"
 }
 
-# cifs' own count of READs sent through A (/proc/fs/cifs/Stats, A's tree
-# connect section: the one ending in "cache").
+# cifs' own count of requests of a kind (Reads, QueryDirectories) sent
+# through A (/proc/fs/cifs/Stats, A's tree connect section: the one
+# ending in "cache").
+sent_a() {
+	t_guest "awk '/\\\\cache\$/ { a = 1; next } /^[0-9]+\\) / { a = 0 } a && /^$1:/ { print \$2; exit }' /proc/fs/cifs/Stats"
+}
 reads_a() {
-	t_guest "awk '/\\\\cache\$/ { a = 1; next } /^[0-9]+\\) / { a = 0 } a && /^Reads:/ { print \$2; exit }' /proc/fs/cifs/Stats"
+	sent_a Reads
+}
+
+# Wait (up to 10 s) until the caching of PATH [by SESSION] is no longer RE.
+caching_not() {
+	local i
+	for i in $(seq 1 20); do
+		caching "$1" "${3:-}" | grep -qE -- "$2" || return 0
+		sleep 0.5
+	done
+	caching "$1" "${3:-}"
+	return 1
 }
 
 # --- 1. a read-caching lease, visible and used --------------------------
@@ -103,7 +122,32 @@ t_check_output "A reads the local process's data" "^v3-local$" \
 	t_guest "cat $A/f"
 t_guest_check "A's holder closes" "kill \$(cat /tmp/holder); sleep 1"
 
-# --- 4. ss -K: the connection dies, the durable handle is reclaimed -----
+# --- 4. a directory lease: A caches a listing, B and the server change it
+t_guest_check "a directory on the server, listed through A" "
+set -e
+mkdir $srv/dir
+echo x > $srv/dir/one
+chown -R demo:demo $srv/dir
+ls $A/dir > /dev/null"
+t_check_output "smbsrvctl opens: A caches the listing of dir under a lease" \
+	"^lease:RH$" caching dir "$sa"
+q1=$(sent_a QueryDirectories)
+t_check_output "A lists dir again from its cache" "^one$" t_guest "ls $A/dir"
+q2=$(sent_a QueryDirectories)
+t_check "... sending no QUERY_DIRECTORY (cifs Stats: $q1 then $q2)" \
+	test -n "$q1" -a "$q1" = "$q2" -a "${q1:-0}" -gt 0
+t_guest_check "B creates a file in dir" "echo b > $B/dir/from-b"
+t_check "A's directory lease is broken" caching_not dir "^lease:RH$" "$sa"
+t_check_output "A lists B's new file" "from-b" t_guest "ls $A/dir"
+t_guest_check "A lists dir again" "ls $A/dir > /dev/null"
+t_check_output "A caches the listing again" "^lease:RH$" caching dir "$sa"
+t_guest_check "a local process on the server removes a file in dir" \
+	"rm $srv/dir/one"
+t_check "A's directory lease is broken" caching_not dir "^lease:RH$" "$sa"
+t_check_output "A lists dir without the removed file" "^from-b$" \
+	t_guest "ls $A/dir"
+
+# --- 5. ss -K: the connection dies, the durable handle is reclaimed -----
 t_guest_check "B unmounted: only A's connection goes to port 445" "umount $B"
 t_guest_check "A opens d for writing and writes through it" "
 set -e
@@ -134,7 +178,7 @@ t_guest_check "the writer closes" "rm -f /tmp/go; sleep 1"
 t_check_output "both writes are in the file on the server" "^one two$" \
 	t_guest "tr '\\n' ' ' < $srv/d | sed 's/ \$//'"
 
-# --- 5. unloading with a lease and a disconnected durable handle --------
+# --- 6. unloading with a lease and a disconnected durable handle --------
 t_guest_check "A holds e open with a lease; its connection dies" "
 set -e
 echo x > $A/e
