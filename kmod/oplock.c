@@ -518,6 +518,36 @@ static int smbsrv_dirlease_event(struct fsnotify_mark *mark, u32 mask,
 	return 0;
 }
 
+/*
+ * A file modified through @f was closed: its directory's listing (size,
+ * times) changed, so the directory's leases break, but for the one @f's
+ * own lease names as its parent.
+ */
+static void smbsrv_dirlease_break_parent(struct smbsrv_file *f,
+					 const u8 *guid, const u8 *key)
+{
+	struct smbsrv_fnode *dfn;
+	struct smbsrv_lease *l;
+	struct dentry *parent;
+	LIST_HEAD(notes);
+
+	parent = dget_parent(f->filp->f_path.dentry);
+	dfn = smbsrv_fnode_find(d_inode(parent), NULL);
+	dput(parent);
+	if (!dfn)
+		return;
+	if (READ_ONCE(dfn->cache.dmark)) {
+		spin_lock(&dfn->lock);
+		list_for_each_entry(l, &dfn->cache.leases, fnode_node)
+			if (l->sm.state && !(key && smbsrv_lease_is(l, guid, key)))
+				smbsrv_lease_break_locked(l, SMB2_LEASE_NONE,
+							  &notes);
+		spin_unlock(&dfn->lock);
+		smbsrv_notes_send(&notes);
+	}
+	smbsrv_fnode_release(dfn);
+}
+
 static void smbsrv_dirlease_free_mark(struct fsnotify_mark *mark)
 {
 	struct smbsrv_dirmark *m = container_of(mark, struct smbsrv_dirmark,
@@ -1008,6 +1038,11 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 		l->sm.state = granted;
 		/* A v2 lease starts one past the client's epoch. */
 		l->sm.epoch = r->rqls.epoch + 1;
+		if (l->version == 2 && (r->rqls.flags &
+					SMB2_LEASE_FLAG_PARENT_LEASE_KEY_SET)) {
+			memcpy(l->parent_key, r->rqls.parent_key, 16);
+			l->parent_flag = SMB2_LEASE_FLAG_PARENT_LEASE_KEY_SET;
+		}
 		l->fn = fn;
 		smbsrv_fnode_hold(fn);
 		INIT_LIST_HEAD(&l->opens);
@@ -1042,6 +1077,8 @@ void smbsrv_cache_close(struct smbsrv_file *f)
 {
 	struct smbsrv_fnode *fn = f->fnode;
 	struct smbsrv_lease *drop = NULL, *l;
+	u8 guid[16], pkey[16];
+	bool spare = false;
 	LIST_HEAD(woken);
 
 	spin_lock(&fn->lock);
@@ -1050,6 +1087,11 @@ void smbsrv_cache_close(struct smbsrv_file *f)
 		break;
 	case SMB2_OPLOCK_LEVEL_LEASE:
 		l = f->cache.lease;
+		if (l->parent_flag) {
+			memcpy(guid, l->client_guid, 16);
+			memcpy(pkey, l->parent_key, 16);
+			spare = true;
+		}
 		list_del_init(&f->cache.lease_node);
 		f->cache.lease = NULL;
 		if (list_empty(&l->opens)) {
@@ -1075,6 +1117,8 @@ void smbsrv_cache_close(struct smbsrv_file *f)
 	if (drop)
 		smbsrv_lease_put(drop);
 	smbsrv_klease_sync(fn);
+	if (READ_ONCE(f->cache.wrote) && !fn->stream)
+		smbsrv_dirlease_break_parent(f, guid, spare ? pkey : NULL);
 }
 
 void smbsrv_cache_break_write(struct smbsrv_file *f)
@@ -1084,6 +1128,8 @@ void smbsrv_cache_break_write(struct smbsrv_file *f)
 	struct smbsrv_file *o;
 	LIST_HEAD(notes);
 
+	if (!READ_ONCE(f->cache.wrote))
+		WRITE_ONCE(f->cache.wrote, true);
 	if (!READ_ONCE(fn->cache.holders))
 		return;
 	spin_lock(&fn->lock);
