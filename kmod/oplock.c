@@ -1027,7 +1027,10 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 		return STATUS_INVALID_PARAMETER;
 	}
 	if (l) {
-		smb_lease_sm_upgrade(&l->sm, in.requested, granted);
+		/* A directory's lease never caches writes: RHW asks for RH. */
+		smb_lease_sm_upgrade(&l->sm, in.dir ?
+				     in.requested & ~SMB2_LEASE_WRITE :
+				     in.requested, granted);
 	} else {
 		l = nl;
 		nl = NULL;
