@@ -15,8 +15,9 @@
 #      first, and A then reads the local process's data.
 #   4. A lists a directory: it caches the listing under a directory
 #      lease (smbsrvctl shows it; listing again sends no QUERY_DIRECTORY);
-#      B creating a file in it, or a process on the server removing one,
-#      breaks the lease, and A then lists what is there.
+#      B, and a process on the server, each creating, renaming and
+#      deleting a file in it break the lease, and A then lists what is
+#      there.
 #   5. `ss -K` kills A's TCP connection while a file is open for writing
 #      through it: cifs reconnects, reclaims the durable handle (the same
 #      persistent FileId before and after in smbsrvctl opens) and the
@@ -72,8 +73,7 @@ reads_a() {
 
 # Wait (up to 10 s) until the caching of PATH [by SESSION] is no longer RE.
 caching_not() {
-	local i
-	for i in $(seq 1 20); do
+	for _ in $(seq 1 20); do
 		caching "$1" "${3:-}" | grep -qE -- "$2" || return 0
 		sleep 0.5
 	done
@@ -136,16 +136,25 @@ t_check_output "A lists dir again from its cache" "^one$" t_guest "ls $A/dir"
 q2=$(sent_a QueryDirectories)
 t_check "... sending no QUERY_DIRECTORY (cifs Stats: $q1 then $q2)" \
 	test -n "$q1" -a "$q1" = "$q2" -a "${q1:-0}" -gt 0
-t_guest_check "B creates a file in dir" "echo b > $B/dir/from-b"
-t_check "A's directory lease is broken" caching_not dir "^lease:RH$" "$sa"
-t_check_output "A lists B's new file" "from-b" t_guest "ls $A/dir"
-t_guest_check "A lists dir again" "ls $A/dir > /dev/null"
-t_check_output "A caches the listing again" "^lease:RH$" caching dir "$sa"
-t_guest_check "a local process on the server removes a file in dir" \
-	"rm $srv/dir/one"
-t_check "A's directory lease is broken" caching_not dir "^lease:RH$" "$sa"
-t_check_output "A lists dir without the removed file" "^from-b$" \
-	t_guest "ls $A/dir"
+# dir_change WHAT COMMAND LISTING: COMMAND changes dir (A caching its
+# listing), which breaks A's lease; A then lists LISTING (one line), and
+# caches the listing again.
+dir_change() {
+	t_guest_check "$1" "$2"
+	t_check "... breaks A's directory lease" caching_not dir "^lease:RH$" "$sa"
+	t_check_output "... A lists: $3" "^$3\$" \
+		t_guest "ls $A/dir | tr '\\n' ' ' | sed 's/ \$//'"
+	t_check_output "... A caches the listing again" "^lease:RH$" caching dir "$sa"
+}
+dir_change "B creates a file in dir" "echo b > $B/dir/from-b" "from-b one"
+dir_change "a local process on the server removes a file in dir" \
+	"rm $srv/dir/one" "from-b"
+dir_change "B renames a file in dir" "mv $B/dir/from-b $B/dir/b2" "b2"
+dir_change "a local process creates a file in dir" "echo l > $srv/dir/l" \
+	"b2 l"
+dir_change "a local process renames a file in dir" \
+	"mv $srv/dir/l $srv/dir/l2" "b2 l2"
+dir_change "B deletes a file in dir" "rm $B/dir/b2" "l2"
 
 # --- 5. ss -K: the connection dies, the durable handle is reclaimed -----
 t_guest_check "B unmounted: only A's connection goes to port 445" "umount $B"
