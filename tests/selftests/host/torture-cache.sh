@@ -37,7 +37,7 @@ lease_pass="break_twice nobreakself statopen statopen2 statopen3
 	breaking2 breaking3 v2_breaking3 breaking4 breaking5 breaking6 lock1
 	complex1 v2_epoch1 v2_epoch2 v2_epoch3 v2_complex1 v2_complex2 v2_rename
 	timeout timeout-disconnect duplicate_create duplicate_open v1_bug15148
-	v2_bug15148"
+	v2_bug15148 request v2_request v2_request_parent"
 durable_pass="open-oplock open-lease reopen1 reopen1a reopen1a-lease
 	reopen2 reopen2-lease reopen2-lease-v2 reopen2a reopen3 reopen4
 	delete_on_close1 delete_on_close2 file-position oplock lease lock-oplock
