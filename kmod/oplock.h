@@ -58,8 +58,8 @@ struct smbsrv_open_cache {
 	struct smbsrv_lease *lease;	/* level LEASE */
 	struct list_head lease_node;	/* lease->opens */
 	struct smbsrv_brk brk;		/* an oplock break in progress */
-	bool wrote;			/* modified through: its close breaks
-					 * the parent directory's leases */
+	/* Modified through: its close breaks its directory's leases. */
+	bool wrote;
 };
 
 /* An fnode's (in struct smbsrv_fnode), under its lock. */
