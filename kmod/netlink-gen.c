@@ -68,7 +68,7 @@ const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_DURABLE_HANDLE_TIM
 const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_MAX_CONNECTIONS + 1] = {
 	[SMBSRV_A_SHARE_NAME] = { .type = NLA_NUL_STRING, .len = 80, },
 	[SMBSRV_A_SHARE_PATH] = { .type = NLA_NUL_STRING, .len = 4096, },
-	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1fff),
+	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7fff),
 	[SMBSRV_A_SHARE_FORCE_UID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_FORCE_GID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_CREATE_MASK] = { .type = NLA_U32, },

@@ -12,6 +12,7 @@
 
 #include "conn.h"
 #include "session.h"
+#include "share.h"
 #include "smb2/sign.h"
 #include "smb2/smb2.h"
 #include "smbsrv.h"
@@ -276,6 +277,8 @@ void smbsrv_tree_put(struct smbsrv_tree *tree)
 		path_put(&tree->root);
 	if (tree->cred)
 		put_cred(tree->cred);
+	if (tree->use)
+		smbsrv_share_use_put(tree->use);
 	smbsrv_share_info_put(tree->share);
 	smbsrv_session_put(tree->sess);
 	call_rcu(&tree->rcu, smbsrv_tree_free_rcu);

@@ -31,6 +31,7 @@
 struct smbsrv_conn;
 struct smbsrv_req;
 struct smbsrv_share_info;
+struct smbsrv_share_use;
 
 enum smbsrv_session_state {
 	SMBSRV_SESSION_IN_PROGRESS,	/* authentication legs under way */
@@ -85,6 +86,7 @@ struct smbsrv_tree {
 	bool gone;			/* disconnected; set under sess lock */
 	struct smbsrv_session *sess;	/* referenced */
 	struct smbsrv_share_info *share;	/* referenced */
+	struct smbsrv_share_use *use;	/* counts it for max connections */
 	u32 share_flags;		/* enum smbsrv_share_flags (uapi) */
 	u32 maximal_access;
 	/*

@@ -20,6 +20,7 @@
 #include <linux/xattr.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../acl.h"
 #include "../conn.h"
 #include "../durable.h"
 #include "../file.h"
@@ -153,21 +154,69 @@ static void smbsrv_create_set_eas(struct smbsrv_create *c)
 	}
 }
 
-/* Mode bits of a new object: the share's masks and forced bits. */
+/*
+ * Mode bits of a new object: the share's masks and forced bits, or with
+ * `inherit permissions` its parent's (Samba's rules: a directory takes
+ * the parent's mode but set-uid, and owner write; a file the parent's
+ * read and write bits; masks and forced bits do not apply).
+ */
 static umode_t smbsrv_create_mode(const struct smbsrv_tree *tree,
-				  const struct smbsrv_create *c, bool dir)
+				  const struct smbsrv_create *c,
+				  const struct smbsrv_lookup *lk, bool dir)
 {
 	const struct smbsrv_share_info *s = tree->share;
-	umode_t mode;
+	umode_t mode, pmode;
 
-	if (dir)
-		return (0777 & s->directory_mask) | s->force_directory_mode;
-	mode = (0777 & s->create_mask) | s->force_create_mode;
+	pmode = d_inode(lk->parent.dentry)->i_mode & 07777 & ~S_ISUID;
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS) {
+		if (dir)
+			return pmode | 0200;
+		mode = pmode & 0666;
+	} else {
+		if (dir)
+			return (0777 & s->directory_mask) |
+			       s->force_directory_mode;
+		mode = (0777 & s->create_mask) | s->force_create_mode;
+	}
 	/* Without stored DOS attributes, READONLY is the lack of write bits. */
 	if ((c->r.attributes & FILE_ATTRIBUTE_READONLY) &&
 	    !(tree->share_flags & SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES))
 		mode &= ~0222;
 	return mode;
+}
+
+/*
+ * NT ACLs (vfs objects = acl_xattr, acl.c): the parent's descriptor must
+ * let the user add the object, and a SecD context must be one the user
+ * may give; then the new object's descriptor is inherited or given.
+ */
+static u32 smbsrv_create_acl_check(struct smbsrv_tree *tree,
+				   struct smbsrv_create *c,
+				   struct smbsrv_lookup *lk, bool dir)
+{
+	const struct smb2_create_ctx *x = &c->r.ctx[SMB2_CTX_SD_BUFFER];
+	u32 status;
+
+	status = smbsrv_acl_may_create(tree, &lk->parent, dir);
+	if (!status && smb2_create_has(&c->r, SMB2_CTX_SD_BUFFER))
+		status = smbsrv_acl_check_secd(tree, x->data, x->data_len);
+	return status;
+}
+
+static u32 smbsrv_create_acl_set(struct smbsrv_tree *tree,
+				 struct smbsrv_create *c,
+				 struct smbsrv_lookup *lk, bool dir)
+{
+	const struct smb2_create_ctx *x = &c->r.ctx[SMB2_CTX_SD_BUFFER];
+	const struct smbsrv_share_info *s = tree->share;
+	bool secd = smb2_create_has(&c->r, SMB2_CTX_SD_BUFFER);
+
+	return smbsrv_acl_new_object(tree, &lk->parent, &c->obj, dir,
+				     secd ? x->data : NULL,
+				     secd ? x->data_len : 0,
+				     dir ? s->directory_mask : s->create_mask,
+				     dir ? s->force_directory_mode :
+					   s->force_create_mode);
 }
 
 /* A name that does not exist yet. */
@@ -177,7 +226,9 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	struct smbsrv_tree *tree = req->tree;
 	bool dir = c->r.options & FILE_DIRECTORY_FILE;
 	struct smbsrv_dir_actor actor;
+	bool acl = tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR;
 	umode_t mode;
+	u32 status;
 	int err;
 
 	if (c->r.disposition == FILE_OPEN || c->r.disposition == FILE_OVERWRITE)
@@ -191,7 +242,13 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	if ((c->r.options & FILE_DELETE_ON_CLOSE) &&
 	    (c->r.attributes & FILE_ATTRIBUTE_READONLY))
 		return STATUS_CANNOT_DELETE;
-	mode = smbsrv_create_mode(tree, c, dir);
+	if (acl) {
+		status = smbsrv_create_acl_check(tree, c, lk, dir);
+		if (status)
+			return status;
+	}
+	/* With NT ACLs, mode 0 until the descriptor is in place (acl.c). */
+	mode = acl ? 0 : smbsrv_create_mode(tree, c, lk, dir);
 	smbsrv_dir_actor_begin(&actor, req->conn->client_guid, &c->cr);
 	err = smbsrv_vfs_create(lk, mode, dir);
 	smbsrv_dir_actor_end(&actor);
@@ -200,17 +257,35 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	c->obj.mnt = mntget(lk->parent.mnt);
 	c->obj.dentry = dget(lk->dentry);
 	smbsrv_vfs_lookup_unlock(lk);
-	/* The kernel applied its umask; the share's modes are what count. */
-	err = smbsrv_vfs_chmod(&c->obj, mode);
+	/*
+	 * The kernel applied its umask; the share's modes are what count,
+	 * and the set-group-ID bit a directory gets from its parent stays.
+	 * With NT ACLs the descriptor sets the mode (acl.c).
+	 */
+	if (dir && !acl)
+		mode |= d_inode(c->obj.dentry)->i_mode & S_ISGID;
+	err = acl ? 0 : smbsrv_vfs_chmod(&c->obj, mode);
 	if (err)
 		pr_debug("smbsrv: mode of %s: error %d\n", c->path, err);
+	if (acl) {
+		status = smbsrv_create_acl_set(tree, c, lk, dir);
+		if (status) {
+			/* Nothing is left behind by a CREATE that failed. */
+			smbsrv_vfs_remove(&c->obj);
+			return status;
+		}
+	}
 	c->created = true;
 	c->action = FILE_CREATED;
 	if (dir)
 		c->flags |= SMBSRV_FILE_DIR;
 	c->maximal = smbsrv_vfs_maximal_access(tree, &c->obj);
-	/* The creator gets what it asked for. */
-	c->granted = c->access | (c->max_allowed ? c->maximal : 0);
+	/*
+	 * The creator gets what it asked for; MAXIMUM_ALLOWED on an object
+	 * that did not exist is all of it, whatever its new mode (Samba),
+	 * as open(O_CREAT | O_RDWR) with mode 0444 writes on POSIX.
+	 */
+	c->granted = c->access | (c->max_allowed ? FILE_ALL_ACCESS : 0);
 	return STATUS_SUCCESS;
 }
 

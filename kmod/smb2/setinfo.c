@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../acl.h"
 #include "../conn.h"
 #include "../file.h"
 #include "../session.h"
@@ -235,11 +236,19 @@ static int smbsrv_new_parent(struct smbsrv_tree *tree, const char *path,
 }
 
 /* May @target (positive) be replaced?  Not a directory, not open. */
-static int smbsrv_may_replace(struct dentry *target)
+static int smbsrv_may_replace(struct smbsrv_file *f, const struct path *parent,
+			      struct dentry *target)
 {
+	const struct smbsrv_tree *tree = f->open.tree;
+	struct path t = { .mnt = parent->mnt, .dentry = target };
+
 	if (d_is_dir(target))
 		return -EACCES;
 	if (smbsrv_inode_open_count(d_inode(target)))
+		return -EACCES;
+	/* NT ACLs: replacing a file deletes it (acl.c). */
+	if ((tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR) &&
+	    !(smbsrv_acl_maximal_access(tree, &t) & DELETE))
 		return -EACCES;
 	return 0;
 }
@@ -278,7 +287,7 @@ static int smbsrv_do_rename(struct smbsrv_file *f, const struct path *parent,
 		err = -EEXIST;
 		if (!replace)
 			goto put;
-		err = smbsrv_may_replace(target);
+		err = smbsrv_may_replace(f, parent, target);
 		if (err)
 			goto put;
 	}
@@ -319,7 +328,7 @@ static int smbsrv_do_link(struct smbsrv_file *f, const struct path *parent,
 		err = -EEXIST;
 		if (!replace)
 			goto put;
-		err = smbsrv_may_replace(target);
+		err = smbsrv_may_replace(f, parent, target);
 		if (!err)
 			err = vfs_unlink(idmap, dir, target, NULL);
 		if (err)
@@ -416,6 +425,13 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	if (parent.mnt != f->filp->f_path.mnt) {
 		status = STATUS_NOT_SAME_DEVICE;
 		goto put;
+	}
+	/* NT ACLs: the new name is added to its parent as a create would. */
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR) {
+		status = smbsrv_acl_may_create(tree, &parent,
+					       smbsrv_file_is_dir(f));
+		if (status)
+			goto put;
 	}
 	/*
 	 * A rename adds an entry to the new parent, as a create there

@@ -549,7 +549,7 @@ TEST_CASE("smbsrv.conf(5) lists exactly the parameters smbsrv does not apply")
 		CAPTURE(def.name);
 		std::string b = "\\fB" + std::string(def.name) + "\\fR";
 		CHECK((unsupported.find(b) != std::string::npos) ==
-		      (def.effect == Effect::unsupported || def.name == "max connections"));
+		      (def.effect == Effect::unsupported));
 		CHECK((not_yet.find(b) != std::string::npos) == (def.effect == Effect::not_yet));
 	}
 }

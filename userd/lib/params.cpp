@@ -97,7 +97,7 @@ const ParamDef table[] = {
 	  Limit::clamp),
 	P("smb3 encryption", both, choice, "auto", A, config_opt),
 	P("smbd max io size", global, size, "8M", U),
-	P("splice threshold", global, size, "64K", A, {}, 0, U32, Limit::reject),
+	P("splice threshold", global, size, "4K", A, {}, 0, U32, Limit::reject),
 	P("tcp port", global, integer, "445", A, {}, 1, 65535, Limit::reject),
 	P("upcall timeout", global, integer, "10", A, {}, 1, 600, Limit::reject),
 	P("workgroup", global, string, "WORKGROUP", A, {}, 0, 15, Limit::reject),
@@ -121,9 +121,11 @@ const ParamDef table[] = {
 	P("guest account", both, string, "nobody", A),
 	P("guest ok", share, boolean, "no", A),
 	P("hide dot files", share, boolean, "yes", A),
+	P("hide unreadable", share, boolean, "no", A),
 	P("hosts allow", share, list, "", A),
 	P("hosts deny", share, list, "", A),
 	P("inherit owner", share, boolean, "no", U),
+	P("inherit permissions", share, boolean, "no", A),
 	P("invalid users", share, list, "", A),
 	P("oplocks", share, boolean, "yes", A),
 	P("path", share, string, "", A, {}, 0, 4095, Limit::reject),
@@ -353,9 +355,14 @@ bool in_scope(const ParamDef &d, Scope scope)
 
 void fill_defaults(ParamSet &set, Scope scope)
 {
-	for (const auto &d : table)
+	for (const auto &d : table) {
+		// A share has no tree limit unless its section sets one (Samba's
+		// and ksmbd's default); [global]'s value limits connections.
+		if (scope == Scope::share && d.name == "max connections")
+			continue;
 		if (in_scope(d, scope))
 			set.set(d.name, std::string(d.def));
+	}
 }
 
 uint32_t config_opt_value(const std::string &v)
@@ -474,17 +481,13 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		warn(p.line, range_warning);
 
 	if (d->name == "vfs objects") {
-		// streams_xattr is served; acl_xattr is known but not yet.
+		// Both modules are served (share flags streams, acl_xattr).
 		for (const auto &m : parse_list(value))
 			if (std::find(std::begin(vfs_modules), std::end(vfs_modules),
 				      lower(m)) == std::end(vfs_modules))
 				warn(p.line, "vfs objects: '" + m +
 						     "' is not a module smbsrv knows "
 						     "(acl_xattr, streams_xattr); ignored");
-			else if (lower(m) == "acl_xattr")
-				warn(p.line, "vfs objects: 'acl_xattr' is accepted but "
-					     "not supported yet (permissions are the "
-					     "POSIX mode)");
 	}
 	if (d->name == "hosts allow" || d->name == "hosts deny") {
 		// Names become addresses now, as the module matches addresses.
@@ -505,11 +508,6 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 	}
 	if (d->effect == Effect::unsupported && !same_value(*d, value, d->def))
 		warn(p.line, "'" + name + "' is accepted but not supported yet");
-	// (0, like 65536 and above, is "no limit": nothing to enforce.)
-	if (d->name == "max connections" && !is_global && !is_word(*d, value) &&
-	    number_of(*d, value) < 65536)
-		warn(p.line, "'max connections' per share is accepted but not "
-			     "supported yet (the [global] value limits the server)");
 	if (d->effect == Effect::not_yet)
 		warn(p.line, "'" + name + "' is accepted but not yet in effect "
 				     "(smbsrv.ko does not apply it yet)");
@@ -793,6 +791,8 @@ std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
 		  [](auto *a, auto *b) { return a->name < b->name; });
 	std::string out;
 	for (const auto *d : defs) {
+		if (!set.has(d->name))
+			continue;
 		const std::string &v = set.str(d->name);
 		if (!with_defaults && same_value(*d, v, d->def))
 			continue;

@@ -64,6 +64,10 @@ enum smbsrv_session_flags {
  *   streams_xattr).
  * @SMBSRV_SHARE_FLAGS_ACL_XATTR: NT ACLs kept in an xattr (vfs objects =
  *   acl_xattr).
+ * @SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE: Directory listings leave out what the
+ *   user may not read (hide unreadable = yes): access-based enumeration.
+ * @SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS: New files and directories take
+ *   their modes from their parent (inherit permissions).
  */
 enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_READ_ONLY = 1,
@@ -79,6 +83,8 @@ enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_ACL_XATTR = 1024,
 	SMBSRV_SHARE_FLAGS_INHERIT_OWNER = 2048,
 	SMBSRV_SHARE_FLAGS_CROSSMNT = 4096,
+	SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE = 8192,
+	SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS = 16384,
 };
 
 /**
@@ -137,6 +143,7 @@ enum {
 	SMBSRV_A_SERVER_CONNS_EVICTED,
 	SMBSRV_A_SERVER_CONNS_LOGON_EXPIRED,
 	SMBSRV_A_SERVER_CONNS_IDLE_CLOSED,
+	SMBSRV_A_SERVER_SHARE_USE,
 
 	__SMBSRV_A_SERVER_MAX,
 	SMBSRV_A_SERVER_MAX = (__SMBSRV_A_SERVER_MAX - 1)
@@ -176,6 +183,15 @@ enum {
 
 	__SMBSRV_A_SHARE_MAX,
 	SMBSRV_A_SHARE_MAX = (__SMBSRV_A_SHARE_MAX - 1)
+};
+
+enum {
+	SMBSRV_A_SHARE_USE_NAME = 1,
+	SMBSRV_A_SHARE_USE_TREES,
+	SMBSRV_A_SHARE_USE_MAX_CONNECTIONS,
+
+	__SMBSRV_A_SHARE_USE_MAX,
+	SMBSRV_A_SHARE_USE_MAX = (__SMBSRV_A_SHARE_USE_MAX - 1)
 };
 
 enum {
