@@ -699,7 +699,7 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 {
 	struct smbsrv_conn *conn = msg->conn;
 	struct smbsrv_req *req, *prev = NULL;
-	u32 off = 0;
+	u32 off = 0, status;
 	int n;
 
 	while (off < len) {
@@ -731,17 +731,29 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 			      req->hdr.command == SMB2_READ;
 		list_add_tail(&req->node, &msg->reqs);
 
-		req->status = smbsrv_req_run(req, prev);
-		if (req->status == SMBSRV_WOULD_BLOCK) {
+		status = smbsrv_req_run(req, prev);
+		if (status == SMBSRV_WOULD_BLOCK) {
 			if (WARN_ON_ONCE(!req->nowait))
 				goto drop;
 			smbsrv_msg_defer(msg, req);
 			return true;
 		}
 		trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
-					  req->hdr.command, req->status);
-		if (req->status == SMBSRV_DISCONNECT)
+					  req->hdr.command, status);
+		if (status == SMBSRV_DISCONNECT)
 			goto drop;
+		/*
+		 * Once async, the final status is smbsrv_req_complete()'s: a
+		 * CANCEL or the awaited event may have set it on another
+		 * worker already, and the handler's STATUS_PENDING must not
+		 * overwrite it (the final response would go out as a second
+		 * interim one).  A handler that ended after going async (a
+		 * CANCEL before it parked) completes the request here.
+		 */
+		if (!req->async)
+			req->status = status;
+		else if (status != STATUS_PENDING)
+			smbsrv_req_complete(req, status);
 		if (req->nowait)
 			smbsrv_readstats_inline(SMBSRV_INLINE_HIT);
 		/*
@@ -750,9 +762,9 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		 * the chain's last response.
 		 */
 		if (req->hdr.command == SMB2_CREATE)
-			msg->create_err = smbsrv_status_error(req->status) ||
-					  req->status == STATUS_STOPPED_ON_SYMLINK ?
-					  req->status : 0;
+			msg->create_err = smbsrv_status_error(status) ||
+					  status == STATUS_STOPPED_ON_SYMLINK ?
+					  status : 0;
 		if (req->hdr.command == SMB2_CANCEL) {
 			/* CANCEL has no response. */
 			list_del(&req->node);
