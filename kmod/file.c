@@ -9,7 +9,6 @@
 
 #include "file.h"
 #include "smb2/notify.h"
-#include "smb2/smb2.h"
 #include "stream.h"
 #include "vfs.h"
 #include "wire/fscc.h"
@@ -366,14 +365,13 @@ err:
 	return status;
 }
 
-struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_req *req,
-				       const u8 *file_id)
+struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_session *sess,
+				       struct smbsrv_tree *tree,
+				       u64 persistent, u64 volatile_id)
 {
 	struct smbsrv_open *op;
-	u64 p, v;
 
-	smbsrv_req_file_id(req, file_id, &p, &v);
-	op = smbsrv_open_lookup(req, p, v);
+	op = smbsrv_open_lookup(sess, tree, persistent, volatile_id);
 	if (!op)
 		return NULL;
 	if (op->ops != &smbsrv_file_ops) {
@@ -381,24 +379,6 @@ struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_req *req,
 		return NULL;
 	}
 	return smbsrv_file_of(op);
-}
-
-struct smbsrv_file *smbsrv_file_lookup_session(struct smbsrv_session *sess,
-					       u64 persistent,
-					       u64 volatile_id)
-{
-	struct smbsrv_open *op;
-
-	if (!volatile_id || volatile_id > U32_MAX)
-		return NULL;
-	rcu_read_lock();
-	op = xa_load(&sess->opens, volatile_id);
-	if (op && (op->id_persistent != persistent ||
-		   op->ops != &smbsrv_file_ops || READ_ONCE(op->gone) ||
-		   !refcount_inc_not_zero(&op->ref)))
-		op = NULL;
-	rcu_read_unlock();
-	return op ? smbsrv_file_of(op) : NULL;
 }
 
 void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)

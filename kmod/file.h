@@ -13,11 +13,12 @@
  * file marked for deletion removes it.
  *
  * Life cycle: smbsrv_file_open() (CREATE) checks sharing, registers the
- * open with its fnode and in the session's table; handlers find it with
- * smbsrv_file_lookup() and drop it with smbsrv_file_put(); CLOSE, tree
- * disconnect, logoff and teardown end it (smbsrv_open_end()), which
- * takes it off its fnode, performs a pending delete when it was the last
- * open, and releases the struct file synchronously.  The memory goes with
+ * open with its fnode and in the session's table; it is found by
+ * session, tree and FileId with smbsrv_file_lookup() (handlers call
+ * smbsrv_req_file(), smb2/fileid.c) and dropped with smbsrv_file_put();
+ * CLOSE, tree disconnect, logoff and teardown end it (smbsrv_open_end()),
+ * which takes it off its fnode, performs a pending delete when it was the
+ * last open, and releases the struct file synchronously.  The memory goes with
  * the last reference, after an RCU grace period.
  */
 #ifndef _SMBSRV_FILE_H
@@ -32,7 +33,6 @@
 #include "brl.h"
 #include "session.h"
 
-struct smbsrv_req;
 struct smbsrv_dirscan;
 struct smbsrv_watch;
 
@@ -124,21 +124,16 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 		     struct smbsrv_file **out);
 
 /*
- * The open a request names by the 16-byte FileId at @file_id (resolving
- * the related-compound 0xFF.. value), referenced; NULL when none (the
- * caller answers STATUS_FILE_CLOSED).  Only opens made by
- * smbsrv_file_open() are found here.
+ * The open file of @sess with FileId {@persistent, @volatile_id},
+ * referenced: on @tree, or on any tree of the session when @tree is NULL
+ * (a server-side copy's source).  NULL when none (the caller answers
+ * STATUS_FILE_CLOSED or what its command wants); only opens made by
+ * smbsrv_file_open() are found here.  A handler resolves the FileId of
+ * its request with smbsrv_req_file() (smb2/), which calls this.
  */
-struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_req *req,
-				       const u8 *file_id);
-
-/*
- * The open of @sess with FileId {@persistent, @volatile_id}, on whichever
- * of its trees, referenced; NULL when none (a server-side copy's source).
- */
-struct smbsrv_file *smbsrv_file_lookup_session(struct smbsrv_session *sess,
-					       u64 persistent,
-					       u64 volatile_id);
+struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_session *sess,
+				       struct smbsrv_tree *tree,
+				       u64 persistent, u64 volatile_id);
 
 static inline void smbsrv_file_put(struct smbsrv_file *f)
 {

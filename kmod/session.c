@@ -11,7 +11,6 @@
 #include "conn.h"
 #include "session.h"
 #include "smb2/sign.h"
-#include "smb2/smb2.h"
 #include "smbsrv.h"
 #include "upcall.h"
 
@@ -354,16 +353,18 @@ int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 	return err;
 }
 
-struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_req *req,
+struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_session *sess,
+				       struct smbsrv_tree *tree,
 				       u64 persistent, u64 volatile_id)
 {
 	struct smbsrv_open *op;
 
-	if (!req->sess || !req->tree || !volatile_id || volatile_id > U32_MAX)
+	if (!volatile_id || volatile_id > U32_MAX)
 		return NULL;
 	rcu_read_lock();
-	op = xa_load(&req->sess->opens, volatile_id);
-	if (op && (op->id_persistent != persistent || op->tree != req->tree ||
+	op = xa_load(&sess->opens, volatile_id);
+	if (op && (op->id_persistent != persistent ||
+		   (tree && op->tree != tree) ||
 		   READ_ONCE(op->gone) || !refcount_inc_not_zero(&op->ref)))
 		op = NULL;
 	rcu_read_unlock();

@@ -394,7 +394,7 @@ u32 smbsrv_smb2_query_directory(struct smbsrv_req *req)
 	status = smb2_query_dir_req_decode(req->pdu, req->pdu_len, &q->r);
 	if (status)
 		goto free;
-	f = smbsrv_file_lookup(req, q->r.file_id);
+	f = smbsrv_req_file(req, q->r.file_id);
 	if (!f) {
 		status = STATUS_FILE_CLOSED;
 		goto free;

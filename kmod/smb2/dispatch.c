@@ -70,18 +70,6 @@ u32 smbsrv_req_check_charge(struct smbsrv_req *req)
 	return STATUS_SUCCESS;
 }
 
-void smbsrv_req_file_id(struct smbsrv_req *req, const u8 *field,
-			u64 *persistent, u64 *volatile_id)
-{
-	*persistent = get_unaligned_le64(field);
-	*volatile_id = get_unaligned_le64(field + 8);
-	if (req->related && *persistent == SMB2_FILE_ID_NONE &&
-	    *volatile_id == SMB2_FILE_ID_NONE) {
-		*persistent = req->fid_persistent;
-		*volatile_id = req->fid_volatile;
-	}
-}
-
 static void smbsrv_req_put(struct smbsrv_req *req)
 {
 	if (!refcount_dec_and_test(&req->ref))

@@ -409,9 +409,9 @@ static u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 		cr.key = x->r->in;
 		cr.count = SMBSRV_COPYCHUNK_MAX_CHUNKS + 1;	/* refused below */
 	}
-	src = smbsrv_file_lookup_session(x->req->sess,
-					 get_unaligned_le64(cr.key),
-					 get_unaligned_le64(cr.key + 8));
+	src = smbsrv_file_lookup(x->req->sess, NULL,
+				 get_unaligned_le64(cr.key),
+				 get_unaligned_le64(cr.key + 8));
 	if (!src)
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	if (get_unaligned_le64(cr.key + 16) != smbsrv_fsctl_resume_tag(src)) {
@@ -648,8 +648,8 @@ static u32 smbsrv_fsctl_dup_extents(struct smbsrv_fsctl *x)
 	doff = get_unaligned_le64(in + 24);
 	len = get_unaligned_le64(in + 32);
 	/* Windows answers an unknown source so, not STATUS_FILE_CLOSED. */
-	src = smbsrv_file_lookup_session(x->req->sess, get_unaligned_le64(in),
-					 get_unaligned_le64(in + 8));
+	src = smbsrv_file_lookup(x->req->sess, NULL, get_unaligned_le64(in),
+				 get_unaligned_le64(in + 8));
 	if (!src)
 		return STATUS_INVALID_HANDLE;
 	if (!(src->access & FILE_READ_DATA))
@@ -781,7 +781,7 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 	case FSCTL_QUERY_NETWORK_INTERFACE_INFO:
 	case FSCTL_DFS_GET_REFERRALS:
 	case FSCTL_DFS_GET_REFERRALS_EX:
-		if (memchr_inv(req->body + SMB2_IOCTL_REQ_FILE_ID, 0xff, 16))
+		if (memchr_inv(r->file_id, 0xff, 16))
 			return STATUS_INVALID_PARAMETER;
 		if (r->ctl_code == FSCTL_QUERY_NETWORK_INTERFACE_INFO)
 			return smbsrv_fsctl_netif(req, r);
@@ -789,7 +789,7 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 		return STATUS_FS_DRIVER_REQUIRED;
 	}
 
-	x.f = smbsrv_file_lookup(req, req->body + SMB2_IOCTL_REQ_FILE_ID);
+	x.f = smbsrv_req_file(req, r->file_id);
 	if (!x.f)
 		return STATUS_FILE_CLOSED;
 	r->fid_persistent = x.f->open.id_persistent;

@@ -22,7 +22,7 @@ u32 smbsrv_smb2_lock(struct smbsrv_req *req)
 	status = smb2_lock_req_decode(req->pdu, req->pdu_len, &r);
 	if (status)
 		return status;
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	/* MS-FSA 2.1.5.8: no byte-range locks on directories. */

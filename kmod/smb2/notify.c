@@ -621,7 +621,7 @@ u32 smbsrv_smb2_change_notify(struct smbsrv_req *req)
 		return status;
 	if (r.output_length > req->conn->max_trans)
 		return STATUS_INVALID_PARAMETER;
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	if (!smbsrv_file_is_dir(f) || !r.filter)

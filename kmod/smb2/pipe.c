@@ -88,32 +88,17 @@ static const struct smbsrv_open_ops smbsrv_pipe_ops = {
 	.free = smbsrv_pipe_free,
 };
 
-/* The pipe open a request names, referenced; NULL when none. */
+/* The pipe open the FileId at @file_id names, referenced; NULL: none. */
 static struct smbsrv_open *smbsrv_pipe_lookup(struct smbsrv_req *req,
-					      u64 persistent, u64 volatile_id)
+					      const u8 *file_id)
 {
-	struct smbsrv_open *op;
+	struct smbsrv_open *op = smbsrv_req_open(req, file_id);
 
-	if (req->related && persistent == SMB2_FILE_ID_NONE &&
-	    volatile_id == SMB2_FILE_ID_NONE) {
-		persistent = req->fid_persistent;
-		volatile_id = req->fid_volatile;
-	}
-	op = smbsrv_open_lookup(req, persistent, volatile_id);
 	if (op && op->ops != &smbsrv_pipe_ops) {
 		smbsrv_open_put(op);
 		op = NULL;
 	}
 	return op;
-}
-
-static struct smbsrv_open *smbsrv_pipe_lookup_field(struct smbsrv_req *req,
-						    const u8 *file_id)
-{
-	u64 p, v;
-
-	smbsrv_req_file_id(req, file_id, &p, &v);
-	return smbsrv_pipe_lookup(req, p, v);
 }
 
 u32 smbsrv_pipe_create(struct smbsrv_req *req)
@@ -202,7 +187,7 @@ u32 smbsrv_pipe_read(struct smbsrv_req *req, const struct smb2_read_req *r)
 	u32 status, n = 0;
 	u8 *body;
 
-	op = smbsrv_pipe_lookup_field(req, r->file_id);
+	op = smbsrv_pipe_lookup(req, r->file_id);
 	if (!op)
 		return STATUS_FILE_CLOSED;
 	status = smbsrv_pipe_call(op, SMBSRV_RPC_OP_READ, NULL, 0,
@@ -231,7 +216,7 @@ u32 smbsrv_pipe_write(struct smbsrv_req *req, const struct smb2_write_req *r)
 	u32 status, n;
 	u8 *body;
 
-	op = smbsrv_pipe_lookup_field(req, r->file_id);
+	op = smbsrv_pipe_lookup(req, r->file_id);
 	if (!op)
 		return STATUS_FILE_CLOSED;
 	status = smbsrv_pipe_call(op, SMBSRV_RPC_OP_WRITE, r->data, r->length,
@@ -254,7 +239,7 @@ u32 smbsrv_pipe_close(struct smbsrv_req *req, const u8 *file_id)
 	struct smbsrv_open *op;
 	u8 *body;
 
-	op = smbsrv_pipe_lookup_field(req, file_id);
+	op = smbsrv_pipe_lookup(req, file_id);
 	if (!op)
 		return STATUS_FILE_CLOSED;
 	body = smbsrv_rsp_body(req, SMB2_CLOSE_RSP_SIZE);
@@ -276,7 +261,7 @@ u32 smbsrv_pipe_transceive(struct smbsrv_req *req,
 	u32 status, n = 0;
 	u8 *body;
 
-	op = smbsrv_pipe_lookup(req, r->fid_persistent, r->fid_volatile);
+	op = smbsrv_pipe_lookup(req, r->file_id);
 	if (!op)
 		return STATUS_FILE_CLOSED;
 	status = smbsrv_pipe_call(op, SMBSRV_RPC_OP_TRANSACT, r->in, r->in_len,

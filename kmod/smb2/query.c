@@ -602,7 +602,7 @@ u32 smbsrv_smb2_query_info(struct smbsrv_req *req)
 	status = smbsrv_req_check_charge(req);
 	if (status)
 		return status;
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	old = smbsrv_vfs_creds_begin(req->tree);

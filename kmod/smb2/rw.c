@@ -69,7 +69,7 @@ u32 smbsrv_smb2_read(struct smbsrv_req *req)
 		return status;
 	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
 		return smbsrv_pipe_read(req, &r);
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	if (smbsrv_file_is_dir(f) || (f->flags & SMBSRV_FILE_REPARSE)) {
@@ -167,7 +167,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		return status;
 	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
 		return smbsrv_pipe_write(req, &r);
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	if (smbsrv_file_is_dir(f) || (f->flags & SMBSRV_FILE_REPARSE)) {
@@ -238,7 +238,7 @@ u32 smbsrv_smb2_flush(struct smbsrv_req *req)
 	status = smb2_flush_req_decode(req->pdu, req->pdu_len, &file_id);
 	if (status)
 		return status;
-	f = smbsrv_file_lookup(req, file_id);
+	f = smbsrv_req_file(req, file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	if (!(f->access & (FILE_WRITE_DATA | FILE_APPEND_DATA))) {

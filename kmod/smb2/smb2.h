@@ -24,7 +24,9 @@
 #include "../wire/smb2.h"
 
 struct smbsrv_conn;
+struct smbsrv_file;
 struct smbsrv_msg;
+struct smbsrv_open;
 struct smbsrv_session;
 struct smbsrv_tree;
 struct smbsrv_req;
@@ -64,7 +66,7 @@ struct smbsrv_req {
 	/*
 	 * FileId of a related compound chain: a handler that creates an open
 	 * stores its id here; a related request whose FileId is all 0xFF
-	 * uses it (smbsrv_req_file_id()).
+	 * uses it (smbsrv_req_file(), fileid.c).
 	 */
 	u64 fid_persistent;
 	u64 fid_volatile;
@@ -135,11 +137,15 @@ void *smbsrv_rsp_body(struct smbsrv_req *req, u32 size);
 u32 smbsrv_req_check_charge(struct smbsrv_req *req);
 
 /*
- * The FileId a request names, resolving the related-compound "use the
- * previous one" value (all 0xFF) to the chain's.
+ * The open the FileId at @field (16 bytes) names on the request's session
+ * and tree, the related-compound "use the previous one" value (all 0xFF)
+ * resolved to the chain's, referenced (smbsrv_open_put()); NULL when there is none: the handler
+ * answers STATUS_FILE_CLOSED.  smbsrv_req_file() finds only open files
+ * (file.h; drop it with smbsrv_file_put()), smbsrv_req_open() any kind
+ * (a named pipe's open is one of its own).
  */
-void smbsrv_req_file_id(struct smbsrv_req *req, const u8 *field,
-			u64 *persistent, u64 *volatile_id);
+struct smbsrv_open *smbsrv_req_open(struct smbsrv_req *req, const u8 *field);
+struct smbsrv_file *smbsrv_req_file(struct smbsrv_req *req, const u8 *field);
 
 /*
  * Going async (MS-SMB2 3.3.4.2): a handler that must wait (a lock, a
