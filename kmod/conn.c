@@ -17,8 +17,7 @@
 #include "hosts.h"
 #include "recv.h"
 #include "sched.h"
-#include "session.h"
-#include "smb2/smb2.h"
+#include "smb2/entry.h"
 #include "smbsrv.h"
 
 static DEFINE_XARRAY_ALLOC1(smbsrv_conns);
@@ -49,8 +48,7 @@ static void smbsrv_conn_close_work(struct work_struct *work)
 		container_of(work, struct smbsrv_conn, close_work);
 
 	smbsrv_recv_detach(conn);
-	smbsrv_cancel_all(conn);
-	smbsrv_sessions_close(conn);
+	smbsrv_smb2_conn_teardown(conn);
 	xa_erase(&smbsrv_conns, conn->id);
 	atomic_dec(&smbsrv_nr_conns);
 	smbsrv_conn_put(conn);

@@ -8,7 +8,7 @@
 #include <linux/string.h>
 
 #include "file.h"
-#include "smb2/notify.h"
+#include "smb2/entry.h"
 #include "stream.h"
 #include "vfs.h"
 #include "wire/fscc.h"

@@ -184,7 +184,4 @@ void smbsrv_file_set_change_time(struct smbsrv_file *f, u64 nt);
  */
 u64 smbsrv_inode_change_time(struct inode *inode, struct timespec64 ctime);
 
-/* Free an open's directory enumeration (smb2/dir.c), at its release. */
-void smbsrv_dirscan_free(struct smbsrv_dirscan *scan);
-
 #endif /* _SMBSRV_FILE_H */

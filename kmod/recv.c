@@ -23,7 +23,7 @@
 #include "conn.h"
 #include "recv.h"
 #include "sched.h"
-#include "smb2/smb2.h"
+#include "smb2/entry.h"
 #include "smbsrv.h"
 #include "wire/pdu.h"
 

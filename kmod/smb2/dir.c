@@ -36,6 +36,7 @@
 #include "../wire/fscc.h"
 #include "../wire/info.h"
 #include "../wire/name.h"
+#include "entry.h"
 #include "meta.h"
 #include "smb2.h"
 

@@ -19,6 +19,7 @@
 #include "../send.h"
 #include "../session.h"
 #include "../smbsrv.h"
+#include "entry.h"
 #include "sign.h"
 #include "smb2.h"
 
@@ -558,7 +559,8 @@ bool smbsrv_cancel_one(struct smbsrv_conn *conn, const struct smb2_hdr *hdr)
 	return true;
 }
 
-void smbsrv_cancel_all(struct smbsrv_conn *conn)
+/* Cancel every pending async request of @conn (teardown). */
+static void smbsrv_cancel_all(struct smbsrv_conn *conn)
 {
 	struct smbsrv_req *req, *found;
 
@@ -579,6 +581,12 @@ void smbsrv_cancel_all(struct smbsrv_conn *conn)
 		found->cancel(found);
 		smbsrv_req_put(found);
 	}
+}
+
+void smbsrv_smb2_conn_teardown(struct smbsrv_conn *conn)
+{
+	smbsrv_cancel_all(conn);
+	smbsrv_sessions_close(conn);
 }
 
 /* ---- the message -------------------------------------------------------- */

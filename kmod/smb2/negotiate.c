@@ -11,6 +11,7 @@
 #include "../send.h"
 #include "../smbsrv.h"
 #include "../wire/negotiate.h"
+#include "entry.h"
 #include "notify.h"
 #include "sign.h"
 #include "smb2.h"

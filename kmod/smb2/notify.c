@@ -33,9 +33,10 @@
 
 #include "../conn.h"
 #include "../file.h"
-#include "notify.h"
 #include "../wire/fscc.h"
 #include "../wire/notify.h"
+#include "entry.h"
+#include "notify.h"
 #include "smb2.h"
 
 #define SMBSRV_NOTIFY_EVENTS	(FS_CREATE | FS_DELETE | FS_MOVED_FROM | \

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smbsrv: the SMB2 command handler API.
+ * smbsrv: the SMB2 command handler API, for smb2/ only (the layers below
+ * call up through entry.h).
  *
  * A received message (one frame: a single PDU or a compound chain) is
  * processed by one worker.  For each PDU the dispatcher (dispatch.c)
@@ -196,22 +197,11 @@ u32 smbsrv_smb2_query_directory(struct smbsrv_req *req);
 /* Answer an SMB1 negotiate carrying the SMB2 dialect strings. */
 void smbsrv_smb1_negotiate(struct smbsrv_conn *conn, const u8 *buf, u32 len);
 
-/*
- * Hand a received message (kvmalloc()ed, now owned by the callee) to a
- * worker.  Returns 0, or -ENOMEM (the caller frees @buf).
- */
-int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len);
-
-int smbsrv_smb2_init(void);
-void smbsrv_smb2_exit(void);
-
 /* Server identity (negotiate.c). */
 extern u8 smbsrv_server_guid[16];
 u64 smbsrv_filetime_now(void);
 
 /* Cancel the pending request a CANCEL names; false when none matches. */
 bool smbsrv_cancel_one(struct smbsrv_conn *conn, const struct smb2_hdr *hdr);
-/* Cancel every pending async request of @conn (teardown). */
-void smbsrv_cancel_all(struct smbsrv_conn *conn);
 
 #endif /* _SMBSRV_SMB2_H */
