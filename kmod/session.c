@@ -10,7 +10,6 @@
 
 #include "conn.h"
 #include "session.h"
-#include "smb2/sign.h"
 #include "smbsrv.h"
 #include "upcall.h"
 
@@ -23,6 +22,22 @@ static atomic_t smbsrv_nr_sessions = ATOMIC_INIT(0);
 static void smbsrv_session_free_rcu(struct rcu_head *head)
 {
 	kfree_sensitive(container_of(head, struct smbsrv_session, rcu));
+}
+
+/* The session's keys, signer and ciphers (smb2/sign.c set them up). */
+static void smbsrv_session_free_keys(struct smbsrv_session *sess)
+{
+	if (sess->signer)
+		smbsrv_signer_free(sess->signer);
+	if (sess->encryptor)
+		smbsrv_cipher_free(sess->encryptor);
+	if (sess->decryptor)
+		smbsrv_cipher_free(sess->decryptor);
+	sess->signer = NULL;
+	sess->encryptor = NULL;
+	sess->decryptor = NULL;
+	memzero_explicit(&sess->keys, sizeof(sess->keys));
+	memzero_explicit(sess->session_key, sizeof(sess->session_key));
 }
 
 void smbsrv_session_put(struct smbsrv_session *sess)

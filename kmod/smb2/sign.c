@@ -48,21 +48,6 @@ static enum smbsrv_sign_alg smbsrv_sign_alg(const struct smbsrv_conn *conn)
 	return conn->signing_alg;
 }
 
-void smbsrv_session_free_keys(struct smbsrv_session *sess)
-{
-	if (sess->signer)
-		smbsrv_signer_free(sess->signer);
-	if (sess->encryptor)
-		smbsrv_cipher_free(sess->encryptor);
-	if (sess->decryptor)
-		smbsrv_cipher_free(sess->decryptor);
-	sess->signer = NULL;
-	sess->encryptor = NULL;
-	sess->decryptor = NULL;
-	memzero_explicit(&sess->keys, sizeof(sess->keys));
-	memzero_explicit(sess->session_key, sizeof(sess->session_key));
-}
-
 int smbsrv_session_derive_keys(struct smbsrv_session *sess)
 {
 	struct smbsrv_conn *conn = sess->conn;

@@ -21,11 +21,10 @@ int smbsrv_sign_pdu(struct smbsrv_session *sess, u8 *pdu, u32 len);
 int smbsrv_preauth_buf(u8 *hash, const void *data, u32 len);
 /*
  * Derive the session's keys (3.3.5.5.3) and key its signer and ciphers.
- * Called once per session, before it becomes valid.
+ * Called once per session, before it becomes valid; what it set up is
+ * freed with the session (session.c), also after a failure.
  */
 int smbsrv_session_derive_keys(struct smbsrv_session *sess);
-/* Free what smbsrv_session_derive_keys() set up. */
-void smbsrv_session_free_keys(struct smbsrv_session *sess);
 
 /*
  * Decrypt a TRANSFORM message in place.  On success *sess holds a
