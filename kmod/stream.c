@@ -7,8 +7,8 @@
 #include <linux/slab.h>
 #include <linux/xattr.h>
 
+#include "ea.h"
 #include "file.h"
-#include "smb2/meta.h"
 #include "stream.h"
 #include "wire/info.h"
 #include "wire/stream.h"

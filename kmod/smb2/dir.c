@@ -28,6 +28,7 @@
 #include <linux/slab.h>
 
 #include "../conn.h"
+#include "../ea.h"
 #include "../file.h"
 #include "../session.h"
 #include "../upcall.h"

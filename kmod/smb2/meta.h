@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * smbsrv: what the metadata handlers share (query.c, setinfo.c, dir.c,
- * security.c): QUERY_INFO replies, EAs as user.* xattrs, names of opens
- * relative to the share root, the volume's identity.
+ * security.c): QUERY_INFO replies, names of opens relative to the share
+ * root, the volume's identity.  EAs are ea.h's.
  */
 #ifndef _SMBSRV_SMB2_META_H
 #define _SMBSRV_SMB2_META_H
@@ -28,18 +28,6 @@ u8 *smbsrv_qinfo_out(struct smbsrv_req *req, u32 len);
  * goes out with the ERROR body.
  */
 void smbsrv_rsp_drop(struct smbsrv_req *req);
-
-/*
- * EAs are the user.* xattrs smbsrv does not keep for itself.  The names
- * of @dentry's xattrs into a kvmalloc()ed list (NUL-separated; kvfree()
- * it); returns its length, 0 with *@list NULL when there are none, or
- * -errno.
- */
-ssize_t smbsrv_ea_names(struct dentry *dentry, char **list);
-/* Whether @xattr (a name from that list) is an EA; *@name is its EA name. */
-bool smbsrv_ea_is_ea(const char *xattr, const char **name);
-/* FileEaInformation's EaSize: the length of the FILE_FULL_EA list. */
-u32 smbsrv_ea_size(struct dentry *dentry);
 
 /*
  * The path of @path below @tree's root, '\'-separated, in @buf (PATH_MAX
