@@ -4,7 +4,8 @@
 #
 #   make deps    install build/test dependencies (Debian 12, root), pin kernel
 #   make         build smbsrv.ko, smbsrvd, smbsrvctl
-#   make run     build, boot the test VM serving a share, show how to connect
+#   make run     build, boot the test VM serving a share to a demo user, use
+#                it with smbclient and a cifs mount, print what to try
 #   make check   build and run every test; last line "N passed, N failed"
 #   make regen   regenerate netlink code from Documentation/netlink/specs
 #   make lint    checkpatch --strict, sparse, generated-code freshness
