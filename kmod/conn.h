@@ -66,7 +66,7 @@ struct smbsrv_conn {
 	u8 *frame;			/* message being received, or NULL */
 	u32 frame_len;
 	u32 frame_got;
-	atomic_t inflight;		/* messages queued or being processed */
+	atomic_t inflight;		/* messages handed up, not yet done */
 
 	struct work_struct close_work;
 	/* Frames waiting for the sender (send.c); one sender at a time. */
@@ -158,8 +158,5 @@ u32 smbsrv_conn_count(void);
  * returns the next one (referenced) or NULL.
  */
 struct smbsrv_conn *smbsrv_conn_next(u32 after);
-
-/* A message finished processing: the receiver may resume. */
-void smbsrv_conn_msg_done(struct smbsrv_conn *conn);
 
 #endif /* _SMBSRV_CONN_H */

@@ -133,7 +133,7 @@ static void smbsrv_recv_work(struct work_struct *work)
 	while (!smbsrv_conn_closing(conn)) {
 		if (atomic_read(&conn->inflight) >= SMBSRV_INFLIGHT_MAX) {
 			set_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags);
-			/* Pairs with the barrier in smbsrv_recv_resume(). */
+			/* Pairs with the barrier in smbsrv_recv_msg_done(). */
 			smp_mb__after_atomic();
 			if (atomic_read(&conn->inflight) >= SMBSRV_INFLIGHT_MAX)
 				return;
@@ -165,7 +165,10 @@ static void smbsrv_recv_work(struct work_struct *work)
 
 		del_timer(&conn->frame_timer);
 		conn->frame_hdr_got = 0;
+		/* In flight until smbsrv_recv_msg_done(). */
+		atomic_inc(&conn->inflight);
 		if (smbsrv_msg_queue(conn, conn->frame, conn->frame_len)) {
+			atomic_dec(&conn->inflight);
 			kvfree(conn->frame);
 			conn->frame = NULL;
 			goto drop;
@@ -228,8 +231,11 @@ void smbsrv_recv_detach(struct smbsrv_conn *conn)
 	conn->frame = NULL;
 }
 
-void smbsrv_recv_resume(struct smbsrv_conn *conn)
+void smbsrv_recv_msg_done(struct smbsrv_conn *conn)
 {
+	atomic_dec(&conn->inflight);
+	/* Pairs with the barrier in smbsrv_recv_work(). */
+	smp_mb__after_atomic();
 	if (test_and_clear_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags))
 		smbsrv_sched_recv(conn);
 }

@@ -669,10 +669,7 @@ static void smbsrv_msg_free(struct smbsrv_msg *msg)
 		smbsrv_session_put(msg->enc_sess);
 	kvfree(msg->buf);
 	kfree(msg);
-	atomic_dec(&conn->inflight);
-	/* Pairs with the barrier in smbsrv_recv_work(). */
-	smp_mb__after_atomic();
-	smbsrv_recv_resume(conn);
+	smbsrv_recv_msg_done(conn);
 	smbsrv_conn_put(conn);
 }
 
@@ -727,7 +724,6 @@ int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len)
 	msg->conn = conn;
 	msg->buf = buf;
 	msg->len = len;
-	atomic_inc(&conn->inflight);
 	smbsrv_sched_msg(conn, &msg->sw, buf, len);
 	return 0;
 }

@@ -26,7 +26,8 @@ void smbsrv_smb2_exit(void);
 
 /*
  * Hand a received message (kvmalloc()ed, now owned by the callee) to a
- * worker (recv.c).  Returns 0, or -ENOMEM (the caller frees @buf).
+ * worker (recv.c).  Returns 0, or -ENOMEM (the caller frees @buf).  When
+ * it is done with, smb2/ calls smbsrv_recv_msg_done() (recv.h).
  */
 int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len);
 
