@@ -29,7 +29,7 @@ static atomic_t smbsrv_nr_alive = ATOMIC_INIT(0);
 static void smbsrv_conn_free(struct smbsrv_conn *conn)
 {
 	sock_release(conn->sock);
-	kfree(conn->seqwin_bits);
+	smbsrv_smb2_conn_free(conn);
 	kfree_rcu(conn, rcu);
 	if (atomic_dec_and_test(&smbsrv_nr_alive))
 		wake_up_var(&smbsrv_nr_alive);
@@ -160,12 +160,8 @@ void smbsrv_conn_accept(struct socket *sock)
 
 	if (smbsrv_conn_peer(conn) || !smbsrv_conn_admit(conn))
 		goto free;
-	/* One id for the initial NEGOTIATE (3.3.1.1); NEGOTIATE resizes. */
-	conn->max_credits = 1;
-	conn->seqwin_bits = kzalloc(1, GFP_KERNEL);
-	if (!conn->seqwin_bits)
+	if (smbsrv_smb2_conn_init(conn))
 		goto free;
-	smb2_seqwin_init(&conn->seqwin, conn->seqwin_bits, 1);
 
 	atomic_inc(&smbsrv_nr_alive);
 	atomic_inc(&smbsrv_nr_conns);
@@ -181,7 +177,7 @@ void smbsrv_conn_accept(struct socket *sock)
 	return;
 
 free:
-	kfree(conn->seqwin_bits);
+	smbsrv_smb2_conn_free(conn);
 	kfree(conn);
 refuse:
 	kernel_sock_shutdown(sock, SHUT_RDWR);

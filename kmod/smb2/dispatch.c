@@ -19,6 +19,7 @@
 #include "../send.h"
 #include "../session.h"
 #include "../smbsrv.h"
+#include "credits.h"
 #include "entry.h"
 #include "sign.h"
 #include "smb2.h"
@@ -58,19 +59,6 @@ void *smbsrv_rsp_body(struct smbsrv_req *req, u32 size)
 	return p + SMB2_HDR_SIZE;
 }
 
-u32 smbsrv_req_check_charge(struct smbsrv_req *req)
-{
-	u32 payload = smb2_payload_size(req->hdr.command, req->body,
-					req->body_len);
-
-	if (!req->conn->multi_credit || !req->hdr.credit_charge)
-		return payload > 65536 ? STATUS_INVALID_PARAMETER :
-					 STATUS_SUCCESS;
-	if (smb2_credits_for(payload) > req->hdr.credit_charge)
-		return STATUS_INVALID_PARAMETER;
-	return STATUS_SUCCESS;
-}
-
 static void smbsrv_req_put(struct smbsrv_req *req)
 {
 	if (!refcount_dec_and_test(&req->ref))
@@ -84,52 +72,6 @@ static void smbsrv_req_put(struct smbsrv_req *req)
 	kvfree(req->rsp);
 	smbsrv_conn_put(req->conn);
 	kfree(req);
-}
-
-/* ---- credits ----------------------------------------------------------- */
-
-/* Charge the ids a request uses; false: outside the window. */
-static bool smbsrv_credits_charge(struct smbsrv_req *req)
-{
-	struct smbsrv_conn *conn = req->conn;
-	u32 charge = 1;
-	int err;
-
-	if (conn->multi_credit && req->hdr.credit_charge > 1)
-		charge = req->hdr.credit_charge;
-	spin_lock(&conn->lock);
-	conn->requests++;
-	err = smb2_seqwin_consume(&conn->seqwin, req->hdr.message_id, charge);
-	if (!err)
-		conn->credits_inflight += charge;
-	spin_unlock(&conn->lock);
-	if (err)
-		return false;
-	req->charge = charge;
-	return true;
-}
-
-/*
- * Credits granted by a response (3.3.1.2): what the client asks for (at
- * least one), as long as what it holds and what is in flight stays within
- * the connection's maximum, and never leaving it with none.
- */
-static u16 smbsrv_credits_grant(struct smbsrv_req *req)
-{
-	struct smbsrv_conn *conn = req->conn;
-	u32 want = max_t(u32, req->hdr.credits, 1), held, room, grant;
-
-	spin_lock(&conn->lock);
-	conn->credits_inflight -= req->charge;
-	req->charge = 0;
-	held = conn->seqwin.avail + conn->credits_inflight;
-	room = conn->max_credits > held ? conn->max_credits - held : 0;
-	grant = min(want, room);
-	if (!grant && !held)
-		grant = 1;
-	grant = smb2_seqwin_grant(&conn->seqwin, grant);
-	spin_unlock(&conn->lock);
-	return grant;
 }
 
 /* ---- checks before the handler ----------------------------------------- */

@@ -25,6 +25,15 @@ int smbsrv_smb2_init(void);
 void smbsrv_smb2_exit(void);
 
 /*
+ * A connection starts (conn.c, before anything is read from it): its
+ * credits allow the first NEGOTIATE.  0 or -ENOMEM.  Whatever that set up
+ * goes with smbsrv_smb2_conn_free(), once the connection is freed (also
+ * when this failed or was never called).
+ */
+int smbsrv_smb2_conn_init(struct smbsrv_conn *conn);
+void smbsrv_smb2_conn_free(struct smbsrv_conn *conn);
+
+/*
  * Hand a received message (kvmalloc()ed, now owned by the callee) to a
  * worker (recv.c).  Returns 0, or -ENOMEM (the caller frees @buf).  When
  * it is done with, smb2/ calls smbsrv_recv_msg_done() (recv.h).

@@ -132,7 +132,7 @@ void *smbsrv_rsp_body(struct smbsrv_req *req, u32 size);
  * Check the CreditCharge of a request against the payload it moves
  * (MS-SMB2 3.3.5.2.5): READ, WRITE, IOCTL, QUERY_DIRECTORY and the like
  * call this; the payload is the larger of the request's send and response
- * payloads, as smb2_payload_size() reads them from its body.
+ * payloads, as smb2_payload_size() reads them from its body (credits.c).
  * Returns STATUS_SUCCESS or STATUS_INVALID_PARAMETER.
  */
 u32 smbsrv_req_check_charge(struct smbsrv_req *req);
