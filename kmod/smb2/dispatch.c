@@ -393,7 +393,8 @@ static bool smbsrv_early_cancel_take(struct smbsrv_conn *conn, u64 mid)
 	return false;
 }
 
-int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel)
+int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel,
+			void *priv, void (*priv_free)(struct smbsrv_req *req))
 {
 	struct smbsrv_conn *conn = req->conn;
 
@@ -411,6 +412,9 @@ int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel)
 	req->async = true;
 	req->async_id = conn->next_async_id++;
 	req->cancel = cancel;
+	/* Before a CANCEL can find it on the list. */
+	req->priv = priv;
+	req->priv_free = priv_free;
 	list_add_tail(&req->pending, &conn->pending);
 	spin_unlock(&conn->lock);
 	/* The message's reference; the completion has the first one. */

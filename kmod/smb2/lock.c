@@ -85,12 +85,9 @@ static u32 smbsrv_lock_wait(void *arg, struct smbsrv_file *f,
 	refcount_inc(&f->open.ref);
 	w->req = req;
 	smbsrv_brl_waiter_init(&w->bw, f, e, exclusive, &smbsrv_lock_wait_ops);
-	req->priv = w;
-	req->priv_free = smbsrv_lock_wait_free;
-	if (smbsrv_req_go_async(req, smbsrv_lock_cancel)) {
+	if (smbsrv_req_go_async(req, smbsrv_lock_cancel, w,
+				smbsrv_lock_wait_free)) {
 		/* The connection is going away: nobody to answer. */
-		req->priv = NULL;
-		req->priv_free = NULL;
 		smbsrv_file_put(f);
 		kfree(w);
 		return STATUS_CANCELLED;

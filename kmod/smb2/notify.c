@@ -587,12 +587,9 @@ static u32 smbsrv_notify_request(struct smbsrv_req *req, struct smbsrv_file *f,
 	wt->req = req;
 	wt->w = w;
 	wt->out_len = r->output_length;
-	req->priv = wt;
-	req->priv_free = smbsrv_notify_wait_free;
-	if (smbsrv_req_go_async(req, smbsrv_notify_cancel)) {
+	if (smbsrv_req_go_async(req, smbsrv_notify_cancel, wt,
+				smbsrv_notify_wait_free)) {
 		mutex_unlock(&w->wmutex);
-		req->priv = NULL;
-		req->priv_free = NULL;
 		smbsrv_watch_put(w);
 		kfree(wt);
 		return STATUS_CANCELLED;

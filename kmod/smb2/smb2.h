@@ -156,17 +156,21 @@ struct smbsrv_file *smbsrv_req_file(struct smbsrv_req *req, const u8 *field);
  * (req->msg is NULL: copy what you need from the body first).  Exactly one
  * smbsrv_req_complete() follows, from any process context, once the
  * handler has built its final response (or with an error status and no
- * body).  @cancel runs (once, in process context, with no lock held) when
- * CANCEL names the request, its session or tree goes away or the
- * connection closes; it must make the operation complete soon, typically
- * with STATUS_CANCELLED.  Only the last request of a compound may go
- * async: smbsrv_req_can_async() says whether this one may; others wait in
- * the worker.  smbsrv_req_go_async() fails when the connection is closing
- * or a CANCEL named the request while it was still being handled: the
- * handler then answers STATUS_CANCELLED itself.
+ * body).  @priv becomes req->priv, the state the completion and @cancel
+ * share; @priv_free (may be NULL) frees it when the request goes, after
+ * its final response, in process context.  @cancel runs (once, in
+ * process context, with no lock held) when CANCEL names the request, its
+ * session or tree goes away or the connection closes; it must make the
+ * operation complete soon, typically with STATUS_CANCELLED.  Only the
+ * last request of a compound may go async: smbsrv_req_can_async() says
+ * whether this one may; others wait in the worker.
+ * smbsrv_req_go_async() fails when the connection is closing or a CANCEL
+ * named the request while it was still being handled: the handler then
+ * frees @priv and answers STATUS_CANCELLED itself.
  */
 bool smbsrv_req_can_async(const struct smbsrv_req *req);
-int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel);
+int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel,
+			void *priv, void (*priv_free)(struct smbsrv_req *req));
 void smbsrv_req_complete(struct smbsrv_req *req, u32 status);
 
 /* Handlers of the protocol core. */
