@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smbsrv: open files (what a CREATE makes and a FileId names) and the
- * per-inode state all opens of one file share.
+ * smbsrv: open files (what a CREATE makes and a FileId names).
  *
  * A struct smbsrv_file embeds the session's table entry (struct
  * smbsrv_open: FileId, references, "gone" mark; session.h) and holds the
  * struct file, the granted access, the share access and the CreateOptions
- * of the open.  All opens of one inode hang off one struct smbsrv_fnode,
- * found in a server-wide hash by inode: it is where sharing violations
- * are decided (MS-FSA 2.1.5.1.2 share access checks against every other
- * open) and where "delete pending" lives, so that the last close of a
- * file marked for deletion removes it.
+ * of the open.  All opens of one inode hang off one struct smbsrv_fnode
+ * (fnode.h), where sharing violations are decided and "delete pending"
+ * lives, so that the last close of a file marked for deletion removes it.
  *
  * Life cycle: smbsrv_file_open() (CREATE) checks sharing, registers the
  * open with its fnode and in the session's table; it is found by
@@ -30,40 +27,11 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
-#include "brl.h"
+#include "fnode.h"
 #include "session.h"
 
 struct smbsrv_dirscan;
 struct smbsrv_watch;
-
-struct smbsrv_fnode {
-	refcount_t ref;
-	struct hlist_node hash;		/* smbsrv_fnodes, by inode */
-	struct inode *inode;		/* the key; pinned by the opens' files */
-	spinlock_t lock;		/* opens, delete_pending */
-	struct list_head opens;		/* struct smbsrv_file.fnode_node */
-	bool delete_pending;		/* removed at the last close */
-	/* Who set delete_pending: the removal runs with these rights. */
-	const struct cred *delete_cred;
-	struct smbsrv_brl_state brl;	/* byte-range locks (brl.c) */
-	/*
-	 * A ChangeTime a client set (SET_INFO basic; Linux cannot set
-	 * ctime): reported while the inode's ctime is still @ctime_then,
-	 * the ctime the set left, and as long as the file is open.
-	 */
-	u64 change_time;		/* 0: none */
-	struct timespec64 ctime_then;
-	/* A named stream's: its xattr name (the key with @inode), or NULL. */
-	char *stream;
-	/*
-	 * A stream's: its file was deleted while this stream was open; the
-	 * last close of the file's streams removes the file, with these
-	 * rights.  New opens of the file or its streams get DELETE_PENDING.
-	 */
-	const struct cred *base_delete_cred;
-	struct mutex stream_mutex;	/* a stream's read-modify-writes */
-	struct rcu_head rcu;
-};
 
 /* struct smbsrv_file.flags */
 #define SMBSRV_FILE_DIR			0x0001	/* a directory */
@@ -148,40 +116,5 @@ static inline void smbsrv_file_put(struct smbsrv_file *f)
  */
 void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending);
 bool smbsrv_file_delete_pending(struct smbsrv_file *f);
-
-/*
- * Give the stream of @f (and all its opens) the xattr name @xname
- * (consumed; the old name is returned through it, kfree() it).  -EBUSY
- * when that stream has opens of its own.
- */
-int smbsrv_file_stream_rekey(struct smbsrv_file *f, char **xname);
-
-/* Number of opens of the file of @f (this one included). */
-u32 smbsrv_file_open_count(struct smbsrv_file *f);
-
-/* Number of opens of @inode (0 when it has none). */
-u32 smbsrv_inode_open_count(struct inode *inode);
-
-/*
- * Whether an open of @inode with @access and @share would be a sharing
- * violation with an open there other than @except (which may be NULL).
- */
-bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,
-				 const struct smbsrv_file *except);
-
-/*
- * Whether anything below the directory @dir (not @dir itself) is open:
- * such a directory cannot be renamed (MS-FSA 2.1.5.14.11).
- */
-bool smbsrv_file_open_below(struct dentry *dir);
-
-/* Remember the ChangeTime @nt set on the file of @f (see fnode). */
-void smbsrv_file_set_change_time(struct smbsrv_file *f, u64 nt);
-
-/*
- * The ChangeTime set on @inode while open whose ctime is still @ctime,
- * or 0 when none (smbsrv_vfs_getattr() reports it instead of the ctime).
- */
-u64 smbsrv_inode_change_time(struct inode *inode, struct timespec64 ctime);
 
 #endif /* _SMBSRV_FILE_H */

@@ -13,7 +13,7 @@
 #include <linux/xattr.h>
 #include <uapi/linux/smbsrv.h>
 
-#include "file.h"
+#include "fnode.h"
 #include "session.h"
 #include "upcall.h"
 #include "vfs.h"
