@@ -24,8 +24,7 @@ static bool smbsrv_fnode_is(const struct smbsrv_fnode *fn,
 	return !strcmp(fn->stream, stream);
 }
 
-struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode,
-					     const char *stream)
+struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode, const char *stream)
 {
 	struct smbsrv_fnode *fn, *new = NULL;
 
@@ -114,72 +113,96 @@ static bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access,
 }
 
 /*
- * What the other fnodes of the inode (the file and its streams) say about
- * a new open of @fn: a file deleted while its streams stay open is
- * DELETE_PENDING for everyone; an open of the file with DELETE access
- * conflicts with any stream open that does not share delete (as Windows
- * opens each stream for delete then, smbtorture's smb2.streams.delete).
+ * Visit each fnode of @inode (the file's and its streams') but @skip,
+ * holding smbsrv_fnodes_lock and the fnode's lock, until @visit returns
+ * true.  The one walk over "the inode's opens" everything below uses.
  */
-static u32 smbsrv_fnode_check_others(struct smbsrv_fnode *fn,
-				     struct smbsrv_file *f)
+static void smbsrv_inode_for_each(struct inode *inode,
+				  const struct smbsrv_fnode *skip,
+				  bool (*visit)(struct smbsrv_fnode *fn,
+						void *arg),
+				  void *arg)
 {
-	struct smbsrv_fnode *o;
-	struct smbsrv_file *of;
-	u32 status = STATUS_SUCCESS;
+	struct smbsrv_fnode *fn;
+	bool stop;
 
 	spin_lock(&smbsrv_fnodes_lock);
-	hash_for_each_possible(smbsrv_fnodes, o, hash,
-			       (unsigned long)fn->inode) {
-		if (o == fn || o->inode != fn->inode)
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn == skip || fn->inode != inode)
 			continue;
-		spin_lock(&o->lock);
-		if (o->base_delete_cred && !list_empty(&o->opens))
-			status = STATUS_DELETE_PENDING;
-		else if (!o->stream && o->delete_pending)
-			status = STATUS_DELETE_PENDING;
-		else if (!fn->stream && o->stream && (f->access & DELETE))
-			list_for_each_entry(of, &o->opens, fnode_node)
-				if (!(of->share_access & FILE_SHARE_DELETE))
-					status = STATUS_SHARING_VIOLATION;
-		spin_unlock(&o->lock);
-		if (status)
+		spin_lock(&fn->lock);
+		stop = visit(fn, arg);
+		spin_unlock(&fn->lock);
+		if (stop)
 			break;
 	}
 	spin_unlock(&smbsrv_fnodes_lock);
-	return status;
+}
+
+struct smbsrv_fnode_check {
+	struct smbsrv_fnode *fn;	/* the new open's */
+	struct smbsrv_file *f;		/* the new open */
+	u32 status;
+};
+
+/*
+ * What another fnode @o of the inode (the file or a stream) says about a
+ * new open: a file deleted while its streams stay open is DELETE_PENDING
+ * for everyone; an open of the file with DELETE access conflicts with any
+ * stream open that does not share delete (as Windows opens each stream
+ * for delete then, smbtorture's smb2.streams.delete).
+ */
+static bool smbsrv_fnode_check_one(struct smbsrv_fnode *o, void *arg)
+{
+	struct smbsrv_fnode_check *c = arg;
+	struct smbsrv_file *of;
+
+	if (o->base_delete_cred && !list_empty(&o->opens))
+		c->status = STATUS_DELETE_PENDING;
+	else if (!o->stream && o->delete_pending)
+		c->status = STATUS_DELETE_PENDING;
+	else if (!c->fn->stream && o->stream && (c->f->access & DELETE))
+		list_for_each_entry(of, &o->opens, fnode_node)
+			if (!(of->share_access & FILE_SHARE_DELETE))
+				c->status = STATUS_SHARING_VIOLATION;
+	return c->status != STATUS_SUCCESS;
+}
+
+struct smbsrv_fnode_defer {
+	const struct cred *cred;
+	bool deferred;
+};
+
+static bool smbsrv_fnode_defer_one(struct smbsrv_fnode *o, void *arg)
+{
+	struct smbsrv_fnode_defer *d = arg;
+
+	if (!list_empty(&o->opens)) {
+		if (!o->base_delete_cred)
+			o->base_delete_cred = get_cred(d->cred);
+		d->deferred = true;
+	}
+	return false;
 }
 
 bool smbsrv_fnode_defer_delete(struct smbsrv_fnode *fn,
-				      const struct cred *cred)
+			       const struct cred *cred)
 {
-	struct smbsrv_fnode *o;
-	bool deferred = false;
+	struct smbsrv_fnode_defer d = { .cred = cred };
 
-	spin_lock(&smbsrv_fnodes_lock);
-	hash_for_each_possible(smbsrv_fnodes, o, hash,
-			       (unsigned long)fn->inode) {
-		if (o == fn || o->inode != fn->inode)
-			continue;
-		spin_lock(&o->lock);
-		if (!list_empty(&o->opens)) {
-			if (!o->base_delete_cred)
-				o->base_delete_cred = get_cred(cred);
-			deferred = true;
-		}
-		spin_unlock(&o->lock);
-	}
-	spin_unlock(&smbsrv_fnodes_lock);
-	return deferred;
+	smbsrv_inode_for_each(fn->inode, fn, smbsrv_fnode_defer_one, &d);
+	return d.deferred;
 }
 
 u32 smbsrv_fnode_add(struct smbsrv_fnode *fn, struct smbsrv_file *f)
 {
+	struct smbsrv_fnode_check c = { .fn = fn, .f = f };
 	struct smbsrv_file *o;
 	u32 status;
 
-	status = smbsrv_fnode_check_others(fn, f);
-	if (status)
-		return status;
+	smbsrv_inode_for_each(fn->inode, fn, smbsrv_fnode_check_one, &c);
+	if (c.status)
+		return c.status;
 	spin_lock(&fn->lock);
 	if (fn->delete_pending || fn->base_delete_cred) {
 		status = STATUS_DELETE_PENDING;
@@ -230,49 +253,57 @@ u32 smbsrv_file_open_count(struct smbsrv_file *f)
 	return n;
 }
 
+static bool smbsrv_fnode_count_one(struct smbsrv_fnode *fn, void *arg)
+{
+	struct smbsrv_file *o;
+
+	list_for_each_entry(o, &fn->opens, fnode_node)
+		(*(u32 *)arg)++;
+	return false;
+}
+
 u32 smbsrv_inode_open_count(struct inode *inode)
 {
-	struct smbsrv_fnode *fn;
-	struct smbsrv_file *o;
 	u32 n = 0;
 
-	spin_lock(&smbsrv_fnodes_lock);
-	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
-		if (fn->inode != inode)
-			continue;
-		spin_lock(&fn->lock);
-		list_for_each_entry(o, &fn->opens, fnode_node)
-			n++;
-		spin_unlock(&fn->lock);
-	}
-	spin_unlock(&smbsrv_fnodes_lock);
+	smbsrv_inode_for_each(inode, NULL, smbsrv_fnode_count_one, &n);
 	return n;
+}
+
+struct smbsrv_fnode_share {
+	u32 access;
+	u32 share;
+	const struct smbsrv_file *except;
+	bool conflict;
+};
+
+static bool smbsrv_fnode_share_one(struct smbsrv_fnode *fn, void *arg)
+{
+	struct smbsrv_fnode_share *c = arg;
+	struct smbsrv_file *o;
+
+	list_for_each_entry(o, &fn->opens, fnode_node) {
+		if (o != c->except &&
+		    smbsrv_share_conflict(c->access, c->share, o->access,
+					  o->share_access)) {
+			c->conflict = true;
+			break;
+		}
+	}
+	return c->conflict;
 }
 
 bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,
 				 const struct smbsrv_file *except)
 {
-	struct smbsrv_fnode *fn;
-	struct smbsrv_file *o;
-	bool conflict = false;
+	struct smbsrv_fnode_share c = {
+		.access = access,
+		.share = share,
+		.except = except,
+	};
 
-	spin_lock(&smbsrv_fnodes_lock);
-	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
-		if (fn->inode != inode)
-			continue;
-		spin_lock(&fn->lock);
-		list_for_each_entry(o, &fn->opens, fnode_node) {
-			if (o != except &&
-			    smbsrv_share_conflict(access, share, o->access,
-						  o->share_access)) {
-				conflict = true;
-				break;
-			}
-		}
-		spin_unlock(&fn->lock);
-	}
-	spin_unlock(&smbsrv_fnodes_lock);
-	return conflict;
+	smbsrv_inode_for_each(inode, NULL, smbsrv_fnode_share_one, &c);
+	return c.conflict;
 }
 
 bool smbsrv_file_open_below(struct dentry *dir)
@@ -312,20 +343,24 @@ void smbsrv_file_set_change_time(struct smbsrv_file *f, u64 nt)
 	spin_unlock(&fn->lock);
 }
 
+struct smbsrv_fnode_ctime {
+	struct timespec64 ctime;
+	u64 nt;
+};
+
+static bool smbsrv_fnode_ctime_one(struct smbsrv_fnode *fn, void *arg)
+{
+	struct smbsrv_fnode_ctime *c = arg;
+
+	if (fn->change_time && timespec64_equal(&fn->ctime_then, &c->ctime))
+		c->nt = fn->change_time;
+	return false;
+}
+
 u64 smbsrv_inode_change_time(struct inode *inode, struct timespec64 ctime)
 {
-	struct smbsrv_fnode *fn;
-	u64 nt = 0;
+	struct smbsrv_fnode_ctime c = { .ctime = ctime };
 
-	spin_lock(&smbsrv_fnodes_lock);
-	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
-		if (fn->inode != inode)
-			continue;
-		spin_lock(&fn->lock);
-		if (fn->change_time && timespec64_equal(&fn->ctime_then, &ctime))
-			nt = fn->change_time;
-		spin_unlock(&fn->lock);
-	}
-	spin_unlock(&smbsrv_fnodes_lock);
-	return nt;
+	smbsrv_inode_for_each(inode, NULL, smbsrv_fnode_ctime_one, &c);
+	return c.nt;
 }
