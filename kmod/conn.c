@@ -217,11 +217,6 @@ u32 smbsrv_conn_count(void)
 	return atomic_read(&smbsrv_nr_conns);
 }
 
-int smbsrv_conns_init(void)
-{
-	return 0;
-}
-
 void smbsrv_conns_exit(void)
 {
 	struct smbsrv_conn *conn;

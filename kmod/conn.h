@@ -122,7 +122,6 @@ struct smbsrv_conn {
 	struct rcu_head rcu;
 };
 
-int smbsrv_conns_init(void);
 /* Close every connection and wait until all of them are freed. */
 void smbsrv_conns_exit(void);
 

@@ -64,9 +64,6 @@ void smbsrv_sched_work_init(struct smbsrv_sched_work *sw, work_func_t func);
 void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
 		      const u8 *msg, u32 len);
 
-/* Queue other per-connection work (async completions, teardown steps). */
-void smbsrv_sched_other(struct work_struct *work);
-
 /* A worker of queue @q wrote @frames response frames in one go. */
 void smbsrv_sched_count_send(u8 q, unsigned int frames);
 

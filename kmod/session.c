@@ -202,11 +202,6 @@ struct smbsrv_session *smbsrv_session_next(u64 after)
 	return sess;
 }
 
-int smbsrv_sessions_init(void)
-{
-	return 0;
-}
-
 void smbsrv_sessions_exit(void)
 {
 	/* Every connection is gone, and with it every session. */

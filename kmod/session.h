@@ -122,7 +122,6 @@ struct smbsrv_open {
 	struct rcu_head rcu;
 };
 
-int smbsrv_sessions_init(void);
 void smbsrv_sessions_exit(void);
 
 /* A new in-progress session on @conn, in the tables; referenced. */

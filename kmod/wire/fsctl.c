@@ -182,7 +182,3 @@ void smb2_netif_encode(u8 *out, u32 ifindex, u32 caps, u64 speed,
 	}
 }
 
-void smb2_netif_link(u8 *entry, u32 next)
-{
-	put_unaligned_le32(next, entry);
-}

@@ -165,12 +165,11 @@ int smb_symlink_error_encode(u8 *out, u32 cap, const char *target, u32 len,
 
 /*
  * Encode one NETWORK_INTERFACE_INFO at @out (152 bytes) for an IPv4
- * (@addr_len 4) or IPv6 (16) address; Next is left 0 (link with
- * smb2_netif_link()).
+ * (@addr_len 4) or IPv6 (16) address; Next is left 0 (the server
+ * reports one interface).
  */
 void smb2_netif_encode(u8 *out, u32 ifindex, u32 caps, u64 speed,
 		       const u8 *addr, u32 addr_len, u32 scope_id);
-void smb2_netif_link(u8 *entry, u32 next);
 
 #ifdef __cplusplus
 }
