@@ -23,6 +23,7 @@
 #include "../wire/ioctl.h"
 #include "../wire/rw.h"
 #include "../wire/utf16.h"
+#include "fsctl.h"
 #include "pipe.h"
 #include "smb2.h"
 
@@ -268,11 +269,10 @@ u32 smbsrv_pipe_transceive(struct smbsrv_req *req,
 				  min_t(u32, r->max_out, SMBSRV_UPCALL_DATA_MAX),
 				  &out, &n);
 	if (smbsrv_pipe_has_data(status)) {
-		body = smbsrv_rsp_body(req, SMB2_IOCTL_RSP_FIXED + n);
+		body = smbsrv_ioctl_out(req, r, n);
 		if (body) {
-			smb2_ioctl_rsp_encode(body, r, n);
 			if (n)
-				memcpy(body + SMB2_IOCTL_RSP_FIXED, out, n);
+				memcpy(body, out, n);
 		} else {
 			status = STATUS_INSUFFICIENT_RESOURCES;
 		}
