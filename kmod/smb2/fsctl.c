@@ -58,16 +58,6 @@ struct smbsrv_fsctl {
 };
 
 /* Output of @len bytes; NULL when out of memory. */
-static u8 *smbsrv_fsctl_out(struct smbsrv_fsctl *x, u32 len)
-{
-	u8 *body = smbsrv_rsp_body(x->req, SMB2_IOCTL_RSP_FIXED + len);
-
-	if (!body)
-		return NULL;
-	smb2_ioctl_rsp_encode(body, x->r, len);
-	return body + SMB2_IOCTL_RSP_FIXED;
-}
-
 static struct inode *smbsrv_fsctl_inode(struct smbsrv_fsctl *x)
 {
 	return file_inode(x->f->filp);
@@ -196,7 +186,7 @@ static u32 smbsrv_fsctl_qar(struct smbsrv_fsctl *x)
 		kvfree(ranges);
 		return status;
 	}
-	out = smbsrv_fsctl_out(x, n * SMB_RANGE_SIZE);
+	out = smbsrv_ioctl_out(x->req, x->r, n * SMB_RANGE_SIZE);
 	if (!out) {
 		status = STATUS_INSUFFICIENT_RESOURCES;
 	} else {
@@ -303,17 +293,19 @@ static u64 smbsrv_fsctl_resume_tag(struct smbsrv_file *f)
 /* FSCTL_SRV_REQUEST_RESUME_KEY (3.3.5.15.5): FileId and the file's tag. */
 static u32 smbsrv_fsctl_resume_key(struct smbsrv_fsctl *x)
 {
+	struct smb2_resume_key key = {
+		.fid_persistent = x->f->open.id_persistent,
+		.fid_volatile = x->f->open.id_volatile,
+		.tag = smbsrv_fsctl_resume_tag(x->f),
+	};
 	u8 *out;
 
 	if (x->r->max_out < SMB2_RESUME_KEY_RSP_SIZE)
 		return STATUS_INVALID_PARAMETER;
-	out = smbsrv_fsctl_out(x, SMB2_RESUME_KEY_RSP_SIZE);
+	out = smbsrv_ioctl_out(x->req, x->r, SMB2_RESUME_KEY_RSP_SIZE);
 	if (!out)
 		return STATUS_INSUFFICIENT_RESOURCES;
-	put_unaligned_le64(x->f->open.id_persistent, out);
-	put_unaligned_le64(x->f->open.id_volatile, out + 8);
-	put_unaligned_le64(smbsrv_fsctl_resume_tag(x->f), out + 16);
-	/* ContextLength 0, then 4 reserved bytes. */
+	smb2_resume_key_rsp_encode(out, &key);
 	return STATUS_SUCCESS;
 }
 
@@ -321,7 +313,7 @@ static u32 smbsrv_fsctl_resume_key(struct smbsrv_fsctl *x)
 static u32 smbsrv_fsctl_copy_rsp(struct smbsrv_fsctl *x, u32 status,
 				 u32 chunks, u32 chunk_bytes, u32 total)
 {
-	u8 *out = smbsrv_fsctl_out(x, SMB2_COPYCHUNK_RSP_SIZE);
+	u8 *out = smbsrv_ioctl_out(x->req, x->r, SMB2_COPYCHUNK_RSP_SIZE);
 
 	if (!out)
 		return STATUS_INSUFFICIENT_RESOURCES;
@@ -395,6 +387,7 @@ static u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 {
 	struct smb2_copychunk_req cr;
 	struct smb2_copychunk c;
+	struct smb2_resume_key key;
 	struct smbsrv_file *src;
 	const struct cred *old;
 	u32 i, status = STATUS_SUCCESS, chunks = 0, partial = 0, copied;
@@ -409,12 +402,12 @@ static u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 		cr.key = x->r->in;
 		cr.count = SMBSRV_COPYCHUNK_MAX_CHUNKS + 1;	/* refused below */
 	}
-	src = smbsrv_file_lookup(x->req->sess, NULL,
-				 get_unaligned_le64(cr.key),
-				 get_unaligned_le64(cr.key + 8));
+	smb2_resume_key_decode(cr.key, &key);
+	src = smbsrv_file_lookup(x->req->sess, NULL, key.fid_persistent,
+				 key.fid_volatile);
 	if (!src)
 		return STATUS_OBJECT_NAME_NOT_FOUND;
-	if (get_unaligned_le64(cr.key + 16) != smbsrv_fsctl_resume_tag(src)) {
+	if (key.tag != smbsrv_fsctl_resume_tag(src)) {
 		status = STATUS_OBJECT_NAME_NOT_FOUND;
 		goto out;
 	}
@@ -507,7 +500,7 @@ static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
 	} else if (x->r->max_out < (u32)size) {
 		status = STATUS_BUFFER_TOO_SMALL;
 	} else {
-		out = smbsrv_fsctl_out(x, size);
+		out = smbsrv_ioctl_out(x->req, x->r, size);
 		status = out ? STATUS_SUCCESS : STATUS_INSUFFICIENT_RESOURCES;
 		if (out)
 			smb_symlink_reparse_encode(out, size, target,
@@ -620,9 +613,6 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
 
 /* ---- block cloning ------------------------------------------------------ */
 
-/* DUPLICATE_EXTENTS_DATA: source FileId, source and target offsets, count. */
-#define SMBSRV_DUP_EXTENTS_SIZE	40
-
 /*
  * FSCTL_DUPLICATE_EXTENTS_TO_FILE (MS-FSCC 2.3.8): a block clone from an
  * open of the same session, where the file system can share blocks
@@ -631,25 +621,25 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
  */
 static u32 smbsrv_fsctl_dup_extents(struct smbsrv_fsctl *x)
 {
-	const u8 *in = x->r->in;
+	struct smb_dup_extents d;
 	struct smbsrv_file *src;
 	const struct cred *old;
 	u64 soff, doff, len;
 	u32 status = STATUS_SUCCESS;
 	loff_t n;
 
-	if (x->r->in_len < SMBSRV_DUP_EXTENTS_SIZE)
+	if (smb_dup_extents_decode(x->r->in, x->r->in_len, &d))
 		return STATUS_INVALID_PARAMETER;
 	if (!smbsrv_fsctl_regular(x))
 		return STATUS_INVALID_PARAMETER;
 	if (!(x->f->access & FILE_WRITE_DATA))
 		return STATUS_ACCESS_DENIED;
-	soff = get_unaligned_le64(in + 16);
-	doff = get_unaligned_le64(in + 24);
-	len = get_unaligned_le64(in + 32);
+	soff = d.source_offset;
+	doff = d.target_offset;
+	len = d.length;
 	/* Windows answers an unknown source so, not STATUS_FILE_CLOSED. */
-	src = smbsrv_file_lookup(x->req->sess, NULL, get_unaligned_le64(in),
-				 get_unaligned_le64(in + 8));
+	src = smbsrv_file_lookup(x->req->sess, NULL, d.fid_persistent,
+				 d.fid_volatile);
 	if (!src)
 		return STATUS_INVALID_HANDLE;
 	if (!(src->access & FILE_READ_DATA))
@@ -687,23 +677,25 @@ static u32 smbsrv_fsctl_get_compression(struct smbsrv_fsctl *x)
 {
 	u8 *out;
 
-	if (x->r->max_out < 2)
+	if (x->r->max_out < SMB_COMPRESSION_SIZE)
 		return STATUS_INVALID_USER_BUFFER;
-	out = smbsrv_fsctl_out(x, 2);
+	out = smbsrv_ioctl_out(x->req, x->r, SMB_COMPRESSION_SIZE);
 	if (!out)
 		return STATUS_INSUFFICIENT_RESOURCES;
-	put_unaligned_le16(0, out);
+	smb_compression_encode(out, COMPRESSION_FORMAT_NONE);
 	return STATUS_SUCCESS;
 }
 
 static u32 smbsrv_fsctl_set_compression(struct smbsrv_fsctl *x)
 {
+	u16 format;
+
 	if (!(x->f->access & FILE_WRITE_DATA))
 		return STATUS_ACCESS_DENIED;
-	if (x->r->in_len < 2)
+	if (smb_compression_decode(x->r->in, x->r->in_len, &format))
 		return STATUS_INVALID_PARAMETER;
-	return get_unaligned_le16(x->r->in) ? STATUS_NOT_SUPPORTED :
-					      STATUS_SUCCESS;
+	return format != COMPRESSION_FORMAT_NONE ? STATUS_NOT_SUPPORTED :
+						   STATUS_SUCCESS;
 }
 
 /* ---- object ids, network interfaces ------------------------------------- */
@@ -720,14 +712,12 @@ static u32 smbsrv_fsctl_object_id(struct smbsrv_fsctl *x)
 
 	if (x->r->max_out < SMB_OBJECT_ID_SIZE)
 		return STATUS_BUFFER_TOO_SMALL;
-	out = smbsrv_fsctl_out(x, SMB_OBJECT_ID_SIZE);
+	out = smbsrv_ioctl_out(x->req, x->r, SMB_OBJECT_ID_SIZE);
 	if (!out)
 		return STATUS_INSUFFICIENT_RESOURCES;
-	put_unaligned_le64(inode->i_ino, out);
-	put_unaligned_le32(inode->i_generation, out + 8);
-	put_unaligned_le32(new_encode_dev(inode->i_sb->s_dev), out + 12);
-	memcpy(out + 16, smbsrv_server_guid, 16);	/* BirthVolumeId */
-	memcpy(out + 32, out, 16);			/* BirthObjectId */
+	smb_object_id_encode(out, inode->i_ino, inode->i_generation,
+			     new_encode_dev(inode->i_sb->s_dev),
+			     smbsrv_server_guid);
 	return STATUS_SUCCESS;
 }
 
@@ -843,7 +833,7 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 	 * IOCTL response (3.3.5.15), not the error body: the cifs client
 	 * refuses the latter and fails fallocate(PUNCH_HOLE) with EIO.
 	 */
-	if (status == STATUS_SUCCESS && !req->rsp && !smbsrv_fsctl_out(&x, 0))
+	if (status == STATUS_SUCCESS && !req->rsp && !smbsrv_ioctl_out(req, r, 0))
 		status = STATUS_INSUFFICIENT_RESOURCES;
 	smbsrv_file_put(x.f);
 	return status;
