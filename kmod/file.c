@@ -167,13 +167,8 @@ err:
 	return status;
 }
 
-struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_session *sess,
-				       struct smbsrv_tree *tree,
-				       u64 persistent, u64 volatile_id)
+struct smbsrv_file *smbsrv_file_from_open(struct smbsrv_open *op)
 {
-	struct smbsrv_open *op;
-
-	op = smbsrv_open_lookup(sess, tree, persistent, volatile_id);
 	if (!op)
 		return NULL;
 	if (op->ops != &smbsrv_file_ops) {
@@ -181,6 +176,14 @@ struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_session *sess,
 		return NULL;
 	}
 	return smbsrv_file_of(op);
+}
+
+struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_session *sess,
+				       struct smbsrv_tree *tree,
+				       u64 persistent, u64 volatile_id)
+{
+	return smbsrv_file_from_open(smbsrv_open_lookup(sess, tree, persistent,
+							volatile_id));
 }
 
 void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)

@@ -103,6 +103,13 @@ struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_session *sess,
 				       struct smbsrv_tree *tree,
 				       u64 persistent, u64 volatile_id);
 
+/*
+ * The open file @op is (a referenced open: the reference passes to the
+ * result), or NULL when @op is NULL or an open of another kind (a named
+ * pipe's; its reference is dropped then).
+ */
+struct smbsrv_file *smbsrv_file_from_open(struct smbsrv_open *op);
+
 static inline void smbsrv_file_put(struct smbsrv_file *f)
 {
 	smbsrv_open_put(&f->open);

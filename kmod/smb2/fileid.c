@@ -36,10 +36,5 @@ struct smbsrv_open *smbsrv_req_open(struct smbsrv_req *req, const u8 *field)
 
 struct smbsrv_file *smbsrv_req_file(struct smbsrv_req *req, const u8 *field)
 {
-	u64 p, v;
-
-	if (!req->sess || !req->tree)
-		return NULL;
-	smbsrv_req_file_id(req, field, &p, &v);
-	return smbsrv_file_lookup(req->sess, req->tree, p, v);
+	return smbsrv_file_from_open(smbsrv_req_open(req, field));
 }
