@@ -9,7 +9,8 @@
 #   make check   build and run every test; last line "N passed, N failed"
 #   make regen   regenerate netlink code from Documentation/netlink/specs
 #   make lint    checkpatch --strict, sparse, generated-code freshness
-#   make bench   benchmarks in the test VM (never part of make check)
+#   make bench   benchmarks in the test VM (never part of make check;
+#                about 1-2 hours; make bench-quick: a few minutes)
 #   make install [DESTDIR=...]  daemon, CLI, module sources for DKMS,
 #                systemd unit, example configuration, man pages
 
@@ -23,7 +24,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 export KVER
 
 .PHONY: all deps kmod userd run check unit lint regen clean distclean \
-	need-kver vm-initramfs install bench
+	need-kver vm-initramfs install bench bench-quick
 
 all: kmod userd
 
@@ -54,10 +55,17 @@ check: deps
 unit: userd
 	@$(TOP)/tests/run-all.sh --only unit
 
-# WRITE routing policies vs the in-tree ksmbd (Documentation/benchmarks.md).
+# READ throughput and QD1/QD4 latency beside the in-tree ksmbd and nfsd,
+# under the instruction-count clock (Documentation/benchmarks.md); options
+# through BENCH_ARGS (tools/bench/bench.sh --help).  WRITE routing:
+# tools/bench/route.sh.
 bench: deps
 	@$(MAKE) --no-print-directory all
-	@$(TOP)/tools/bench/route.sh
+	@$(TOP)/tools/bench/bench.sh $(BENCH_ARGS)
+
+bench-quick: deps
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/bench/bench.sh --quick $(BENCH_ARGS)
 
 lint: need-kver
 	@$(TOP)/tests/run-all.sh --only lint

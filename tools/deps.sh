@@ -29,7 +29,8 @@ pkgs_kernel=(
 pkgs_vm=(
 	qemu-system-x86 busybox-static iproute2
 	cifs-utils smbclient samba-testsuite python3-samba fio python3-impacket
-	ksmbd-tools dbench attr
+	dbench attr
+	nfs-kernel-server trace-cmd gnuplot-nox
 )
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")
 
@@ -54,6 +55,24 @@ if [ ${#missing[@]} -gt 0 ]; then
 		trap 'rm -f /usr/sbin/policy-rc.d' EXIT
 	fi
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# ksmbd-tools conflicts with Debian's samba package (a host may want smbd
+# for comparisons) and only the test VM runs it: unpack it under .deps
+# instead of installing it (tools/vm/mkinitramfs.sh takes it from there).
+kt="$top/.deps/ksmbd-tools"
+if [ ! -x "$kt/usr/libexec/ksmbd.tools" ]; then
+	say "unpacking ksmbd-tools into $kt"
+	d=$(mktemp -d)
+	chmod 755 "$d"
+	if ! (cd "$d" && apt-get download -qq ksmbd-tools >/dev/null 2>&1); then
+		apt-get update -qq
+		(cd "$d" && apt-get download -qq ksmbd-tools >/dev/null 2>&1)
+	fi
+	rm -rf "$kt"
+	mkdir -p "$kt"
+	dpkg-deb -x "$d"/ksmbd-tools_*.deb "$kt"
+	rm -rf "$d"
 fi
 
 # Pin the guest kernel: the version the metapackage points at, unless an

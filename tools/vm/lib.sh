@@ -14,7 +14,13 @@
 #
 # Environment: SMBSRV_VM_ACCEL (tcg|kvm, default: probe), SMBSRV_VM_SMP (2),
 # SMBSRV_VM_MEM (2048), SMBSRV_VM_SMB_PORT (host port forwarded to the
-# guest's 445, default: a free one), SMBSRV_VM_BOOT_TIMEOUT (180).
+# guest's 445, default: a free one), SMBSRV_VM_BOOT_TIMEOUT (180),
+# SMBSRV_VM_CLOCK (under TCG: "tcg", multi-threaded, the guest clock is
+# real time; "icount", one host thread and a guest clock that advances
+# 1 ns per guest instruction and skips idle time: the benchmark clock, see
+# Documentation/benchmarks.md), SMBSRV_VM_CPU (the -cpu model under TCG,
+# default "max"; "max,-erms,-fsrm" makes the kernel copy 8 bytes per
+# instruction instead of one per byte).
 
 VM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VM_OUT="$VM_TOP/build/vm"
@@ -114,9 +120,13 @@ vm_boot() {
 	echo "$accel" > "$dir/accel"
 	if [ "$accel" = kvm ]; then
 		cpu=(-accel kvm -cpu host)
+	elif [ "${SMBSRV_VM_CLOCK:-tcg}" = icount ]; then
+		cpu=(-accel tcg,thread=single -icount shift=0,sleep=off
+			-cpu "${SMBSRV_VM_CPU:-max}")
 	else
-		cpu=(-accel tcg,thread=multi -cpu max)
+		cpu=(-accel tcg,thread=multi -cpu "${SMBSRV_VM_CPU:-max}")
 	fi
+	echo "${cpu[*]}" > "$dir/clock"
 	: > "$dir/console.log"
 	date +%s.%N > "$dir/start"
 	setsid qemu-system-x86_64 "${cpu[@]}" -machine q35 \

@@ -5,12 +5,14 @@
 #
 #   build/vm/base.cpio     busybox, kmod, mount.cifs, fio, ksmbd-tools, GNU
 #                          cp and fallocate (copy_file_range, hole punching),
-#                          dbench (its load file comes with the test), the
+#                          dbench (its load file comes with the test),
+#                          nfs-utils' server and mount.nfs, trace-cmd, the
 #                          shared libraries of everything (ours included) and
 #                          the guest kernel's modules tests need.  Rebuilt
 #                          only when its inputs change.
 #   build/vm/overlay.cpio  smbsrv.ko, smbsrvd, smbsrvctl, the guest init,
-#                          agent and test scripts.  Rebuilt every time.
+#                          agent, test and benchmark scripts.  Rebuilt
+#                          every time.
 #   build/vm/initrd.cpio   both, concatenated (the kernel unpacks them in
 #                          order; later entries win).
 #
@@ -34,22 +36,28 @@ done
 
 mkdir -p "$out"
 
+# ksmbd-tools, unpacked by tools/deps.sh (it conflicts with samba).
+kt="$top/.deps/ksmbd-tools"
 # Host programs the guest gets, by their path on the host.
 host_bins=(
 	/bin/busybox /usr/bin/kmod /sbin/mount.cifs /usr/bin/fio
-	/usr/sbin/ksmbd.mountd /usr/sbin/ksmbd.adduser /usr/sbin/ksmbd.addshare
-	/usr/sbin/ksmbd.control /usr/bin/setpriv /usr/bin/strace
+	"$kt/usr/sbin/ksmbd.mountd" "$kt/usr/sbin/ksmbd.adduser"
+	"$kt/usr/sbin/ksmbd.addshare" "$kt/usr/sbin/ksmbd.control"
+	/usr/bin/setpriv /usr/bin/strace
 	/usr/bin/cp /usr/bin/fallocate /usr/bin/dbench
 	/usr/bin/getfattr /usr/bin/setfattr
+	/usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs /sbin/mount.nfs
+	/usr/bin/trace-cmd
 )
 host_bins_opt=(/usr/bin/strace)
 # Kernel modules (with their dependencies) and whole module directories.
-want_mods=(virtio_net cifs ksmbd nfsd loop virtio_blk xfs veth)
+want_mods=(virtio_net cifs ksmbd nfsd nfsv4 loop virtio_blk xfs veth)
 want_dirs=(kernel/crypto kernel/arch/x86/crypto kernel/fs/nls kernel/lib)
 
 # Map a host path to its place in the merged-/usr guest.
 guest_path() {
 	case "$1" in
+	"$kt"/*) echo "${1#"$kt"}" ;;
 	/bin/* | /sbin/* | /lib/* | /lib64/*) echo "/usr$1" ;;
 	*) echo "$1" ;;
 	esac
@@ -168,6 +176,10 @@ if [ ! -f "$out/base.cpio" ] || [ "$(cat "$out/base.key" 2>/dev/null)" != "$key"
 	family:x:1100:alice,bob
 	EOF
 	echo "smbsrv-vm" > "$root/etc/hostname"
+	# nfs-utils (the benchmark's nfsd) reads these through libtirpc.
+	cp /etc/netconfig /etc/protocols /etc/services /etc/rpc "$root/etc/"
+	ln -s mount.nfs "$root/usr/sbin/mount.nfs4"
+	mkdir -p "$root/var/lib/nfs"
 	echo "127.0.0.1 localhost smbsrv-vm" > "$root/etc/hosts"
 
 	(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
@@ -187,8 +199,10 @@ cp "${testbins[@]}" "$root/usr/sbin/"
 cp "$ko" "$root/usr/lib/modules/$KVER/updates/smbsrv.ko"
 install -m 755 "$top/tools/vm/guest/init" "$root/init"
 install -m 755 "$top/tools/vm/guest/vm-agent" "$root/usr/sbin/vm-agent"
+install -m 755 "$top/tools/trace/smbsrv-stages" "$root/usr/sbin/smbsrv-stages"
 cp "$top/tools/vm/guest/smbsrv.conf" "$root/etc/smbsrv/smbsrv.conf"
 cp -r "$top/tests/selftests/guest" "$root/usr/share/smbsrv/tests"
+cp -r "$top/tools/bench/guest" "$root/usr/share/smbsrv/bench"
 
 # Module index including smbsrv.ko, computed on the host.
 idx=$(mktemp -d)

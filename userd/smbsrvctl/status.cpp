@@ -8,6 +8,7 @@
 #include "ctl.hpp"
 #include "knobs_nl.hpp"
 #include "netlink.hpp"
+#include "params.hpp"
 
 namespace smbsrv::ctl {
 
@@ -38,6 +39,11 @@ int cmd_status(const Options &, const Args &args)
 		if (ki.field && !v.empty() && !std::isdigit(static_cast<unsigned char>(v.back())) &&
 		    std::isdigit(static_cast<unsigned char>(v.front())))
 			v = std::to_string(st.knobs.*ki.field).append(" (").append(v).append(")");
+		// A knob the module receives but does not act on yet says so,
+		// as --check-config and 'smbsrvctl set' do.
+		const ParamDef *def = find_param(ki.param);
+		if (def && def->effect == Effect::not_yet)
+			v += "  (accepted, not yet in effect)";
 		std::printf("  %-20s %s\n", std::string(ki.param).c_str(), v.c_str());
 	}
 	return 0;

@@ -1,0 +1,107 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Benchmark guest, step 1: three servers side by side, each on its own
+# tmpfs, each mounted by the guest's kernel client over loopback with
+# client caching bypassed:
+#
+#   smbsrv  /srv/b-smbsrv  port 445   -> /mnt/smbsrv  (cifs, cache=none)
+#   ksmbd   /srv/b-ksmbd   port 1445  -> /mnt/ksmbd   (cifs, cache=none)
+#   nfsd    /srv/b-nfsd    NFSv4.2    -> /mnt/nfsd    (nfs4, vers=4.2)
+#
+# and the same test file on each (read.bin, FILE_MB MiB, written with fio
+# verify headers every 4 KiB, so every READ checks where its data came
+# from), plus write.bin (64 MiB) for the WRITE runs to overwrite.
+# VERIFY is fio's verify type for READs: meta (the default: each 4 KiB
+# carries its offset and a checksum of that header; costs the client next
+# to nothing) or crc32c (a checksum of every byte; costs the client about
+# a tenth of a 1 MiB READ's instructions under the benchmark clock).
+# Usage: setup.sh FILE_MB [VERIFY]
+set -eu
+mb=${1:-128}
+verify=${2:-meta}
+echo "$verify" > /tmp/bench.verify
+users=username=demo,password=demopass,uid=1000,gid=1000
+cifs=$users,cache=none,vers=3.1.1
+
+for s in smbsrv ksmbd nfsd; do
+	mkdir -p /srv/b-$s /mnt/$s
+	mount -t tmpfs -o size=$((mb * 2 + 128))m tmpfs /srv/b-$s
+	chown demo:demo /srv/b-$s
+done
+
+# smbsrv
+cat > /etc/smbsrv/bench.conf <<EOC
+[global]
+	tcp port = 445
+[bench]
+	path = /srv/b-smbsrv
+	read only = no
+EOC
+echo demopass | smbsrvctl user add demo >/dev/null
+modprobe smbsrv
+smbsrvd -c /etc/smbsrv/bench.conf
+
+# ksmbd
+mkdir -p /etc/ksmbd
+cat > /etc/ksmbd/ksmbd.conf <<EOC
+[global]
+	tcp port = 1445
+[bench]
+	path = /srv/b-ksmbd
+	read only = no
+EOC
+ksmbd.adduser -a demo -p demopass >/dev/null 2>&1 || true
+modprobe ksmbd
+ksmbd.mountd
+
+# nfsd, NFSv4.2 only, no rpcbind; the shortest grace period it allows.
+modprobe nfsd
+mount -t nfsd nfsd /proc/fs/nfsd
+mkdir -p /var/lib/nfs/rpc_pipefs /var/lib/nfs/v4recovery
+: > /var/lib/nfs/etab
+: > /var/lib/nfs/rmtab
+echo '/srv/b-nfsd 127.0.0.1(rw,no_root_squash,insecure,no_subtree_check,fsid=1)' \
+	> /etc/exports
+echo 10 > /proc/fs/nfsd/nfsv4leasetime
+echo 10 > /proc/fs/nfsd/nfsv4gracetime
+# 1 MiB READs as one RPC, like SMB's (nfsd picks 256K for 2 GiB of RAM).
+echo 1048576 > /proc/fs/nfsd/max_block_size
+exportfs -ra
+rpc.mountd -N 2 -N 3 -u
+rpc.nfsd -N 3 -U 8
+sleep 1
+
+mount -t cifs //127.0.0.1/bench /mnt/smbsrv -o "$cifs"
+mount -t cifs //127.0.0.1/bench /mnt/ksmbd -o "$cifs,port=1445"
+# The NFSv4 grace period refuses OPENs for its first seconds; the client
+# retries by itself.
+mount -t nfs4 -o vers=4.2,proto=tcp,rsize=1048576,wsize=1048576 \
+	127.0.0.1:/srv/b-nfsd /mnt/nfsd
+grep -q ' /mnt/nfsd nfs4 .*rsize=1048576' /proc/mounts ||
+	{ echo "setup: nfs mount without 1 MiB rsize" >&2; exit 1; }
+
+# The test file, with a fio meta header (its own offset, a checksum of the
+# header) in every 4 KiB.
+fio --name=mk --filename=/srv/b-smbsrv/read.bin --rw=write --bs=1M \
+	--size=${mb}M --ioengine=psync --verify="$verify" --verify_interval=4096 \
+	--do_verify=0 >/dev/null
+chown demo:demo /srv/b-smbsrv/read.bin
+/usr/bin/cp -p /srv/b-smbsrv/read.bin /srv/b-ksmbd/read.bin
+/usr/bin/cp -p /srv/b-smbsrv/read.bin /srv/b-nfsd/read.bin
+# fio (3.33) with verify and an async engine reads its files once, even
+# time-based: READ runs go through 64 hard links of the file instead.
+for s in smbsrv ksmbd nfsd; do
+	for i in $(seq -w 0 63); do
+		ln /srv/b-$s/read.bin /srv/b-$s/r$i.bin
+	done
+done
+for s in smbsrv ksmbd nfsd; do
+	fio --name=mkw --filename=/srv/b-$s/write.bin --rw=write --bs=1M \
+		--size=64M --ioengine=psync --verify=meta --verify_interval=4096 \
+		--verify_pattern=0x5aa5c33c --do_verify=0 >/dev/null
+	chown demo:demo /srv/b-$s/write.bin
+done
+# bench.sh compares every mount's view with this at the end.
+md5sum /srv/b-smbsrv/read.bin | cut -d' ' -f1 > /tmp/read.md5
+echo "setup: ok"

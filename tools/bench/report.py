@@ -1,0 +1,415 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Tables and plots from a tools/bench/bench.sh results directory.
+
+    report.py DIR                 write DIR/report.md, DIR/results.json and,
+                                  when the sweep ran, DIR/sweep.png
+    report.py --compare A B       per-cell agreement of two runs (MiB/s and
+                                  CPU-s/GiB, B against A)
+
+Per run (DIR/runs/ROUND-SERVER-RW-BS-QD-JOBS): fio's JSON, the guest's
+/proc/stat 'cpu' line before and after, smbsrvctl stats before and after.
+CPU-seconds are the busy time of all guest CPUs (user, nice, system, irq,
+softirq, steal) over the run, client and server together.
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+USER_HZ = 100
+SIZES = {'k': 1 << 10, 'm': 1 << 20}
+
+
+def size_bytes(s):
+    return int(s[:-1]) * SIZES[s[-1]] if s[-1] in SIZES else int(s)
+
+
+def parse_stats(lines):
+    """smbsrvctl stats -> {name: number}: 'key: value' lines, and the queue
+    table's columns as QUEUE.COLUMN."""
+    out = {}
+    header = None
+    for line in lines:
+        m = re.match(r'^([A-Za-z][\w .()/-]*?):\s+(\d+)\s*$', line)
+        if m:
+            out[m.group(1).strip()] = int(m.group(2))
+            continue
+        f = line.split()
+        if f and f[0] == 'QUEUE':
+            header = f
+            continue
+        if header and len(f) == len(header):
+            for h, v in zip(header[2:], f[2:]):
+                try:
+                    out[f'{f[0]}.{h}'] = float(v)
+                except ValueError:
+                    pass
+    return out
+
+
+def stats_delta(s0, s1):
+    """Counters that moved during the run; a queue's WAIT-US is a mean, so
+    its delta is the mean wait of the messages started during the run."""
+    d = {}
+    for k, v in s1.items():
+        if k not in s0:
+            continue
+        if k.endswith('.WAIT-US') or k.endswith('.INFLIGHT') or k.endswith('.MAX') \
+                or k.endswith('.BATCH'):
+            continue
+        if v - s0[k]:
+            d[k] = v - s0[k]
+    for k in s1:
+        if not k.endswith('.WAIT-US'):
+            continue
+        q = k[:-len('.WAIT-US')]
+        try:
+            n0 = s0[q + '.COMPLETED'] + s0[q + '.INFLIGHT']
+            n1 = s1[q + '.COMPLETED'] + s1[q + '.INFLIGHT']
+        except KeyError:
+            continue
+        if n1 > n0:
+            d[k] = (s1[k] * n1 - s0[k] * n0) / (n1 - n0)
+    return d
+
+
+def parse_run(path):
+    sec = None
+    body = {'fio': [], 'stats0': [], 'stats1': [], 'err': []}
+    r = {}
+    for line in open(path, errors='replace'):
+        line = line.rstrip('\n')
+        if line.startswith('@@'):
+            tag, _, rest = line[2:].partition(' ')
+            if tag in ('stat0', 'stat1'):
+                r[tag] = [int(x) for x in rest.split()[1:]]
+            elif tag in ('fio-rc', 'verify-rc'):
+                r[tag] = int(rest)
+            elif tag == 'err':
+                body['err'].append(rest)
+            sec = tag if tag in body else None
+            continue
+        if sec:
+            body[sec].append(line)
+    if 'stat1' not in r or r.get('fio-rc') != 0 or r.get('verify-rc') != 0:
+        return None
+    fio = json.loads('\n'.join(body['fio']))
+    job = fio['jobs'][0]
+    base = os.path.basename(path)
+    rnd, rest = base.split('-', 1)
+    m = re.match(r'^(.*)-(read|write)-(\w+)-(\d+)-(\d+)$', rest)
+    server, rw, bs, qd, jobs = m.groups()
+    d = job[rw]
+    busy = sum(b - a for i, (a, b) in enumerate(zip(r['stat0'], r['stat1']))
+               if i in (0, 1, 2, 5, 6, 7)) / USER_HZ
+    pct = d['clat_ns'].get('percentile', {})
+    return {
+        'round': int(rnd), 'server': server, 'rw': rw, 'bs': bs,
+        'qd': int(qd), 'jobs': int(jobs),
+        'mibs': d['bw_bytes'] / (1 << 20),
+        'bytes': d['io_bytes'],
+        'cpu_s': busy,
+        'cpu_per_gib': busy / (d['io_bytes'] / (1 << 30)) if d['io_bytes'] else 0,
+        'p50_us': pct.get('50.000000', 0) / 1000,
+        'p99_us': pct.get('99.000000', 0) / 1000,
+        'clat_mean_us': d['clat_ns']['mean'] / 1000,
+        'counters': stats_delta(parse_stats(body['stats0']),
+                                parse_stats(body['stats1'])),
+    }
+
+
+def load(d):
+    meta = {}
+    for line in open(os.path.join(d, 'meta')):
+        k, _, v = line.rstrip('\n').partition(' ')
+        meta[k] = v
+    runs = []
+    failed = []
+    rd = os.path.join(d, 'runs')
+    for f in sorted(os.listdir(rd)):
+        r = parse_run(os.path.join(rd, f))
+        if r is None:
+            failed.append(f)
+        else:
+            runs.append(r)
+    cells = {}
+    for r in runs:
+        key = (r['server'], r['rw'], r['bs'], r['qd'], r['jobs'])
+        cells.setdefault(key, []).append(r)
+    agg = {}
+    for key, rs in cells.items():
+        mib = [x['mibs'] for x in rs]
+        cnt = {}
+        for x in rs:
+            for k, v in x['counters'].items():
+                cnt.setdefault(k, []).append(v)
+        agg[key] = {
+            'mibs': statistics.median(mib),
+            'mibs_min': min(mib), 'mibs_max': max(mib), 'n': len(rs),
+            'cpu_per_gib': statistics.median(x['cpu_per_gib'] for x in rs),
+            'p50_us': statistics.median(x['p50_us'] for x in rs),
+            'p99_us': statistics.median(x['p99_us'] for x in rs),
+            'p99_min': min(x['p99_us'] for x in rs),
+            'p99_max': max(x['p99_us'] for x in rs),
+            'counters': {k: statistics.median(v) for k, v in cnt.items()},
+            'ratios': {},
+        }
+    # Per-round ratios to the rivals, for the spread of a ratio.
+    for key in agg:
+        s, rw, bs, qd, j = key
+        for rival in ('ksmbd', 'nfsd'):
+            if s == rival or (rival, rw, bs, qd, j) not in cells:
+                continue
+            mine = {x['round']: x['mibs'] for x in cells[key]}
+            theirs = {x['round']: x['mibs'] for x in cells[(rival, rw, bs, qd, j)]}
+            rs = [mine[k] / theirs[k] for k in mine if k in theirs and theirs[k]]
+            if rs:
+                agg[key]['ratios'][rival] = (statistics.median(rs), min(rs), max(rs))
+    return meta, agg, failed
+
+
+def fmt(x, nd=1):
+    if x is None:
+        return '-'
+    if x >= 100:
+        return f'{x:.0f}'
+    return f'{x:.{nd}f}'
+
+
+def counters_text(c):
+    """The smbsrv counters that explain a cell, compact: per queue the
+    messages it ran, their mean wait from queueing to start, its socket
+    writes (how many carried several responses); then every other counter
+    that moved."""
+    parts = []
+    queues = sorted({k.rsplit('.', 1)[0] for k in c if k.endswith('.QUEUED')})
+    for q in queues:
+        t = f"{q}: {c.get(q + '.QUEUED', 0):.0f} msgs"
+        if q + '.WAIT-US' in c:
+            t += f", wait {c[q + '.WAIT-US']:.0f} µs"
+        if c.get(q + '.SENDS'):
+            t += f", {c[q + '.SENDS']:.0f} sends ({c.get(q + '.BATCHED', 0):.0f} batched)"
+        parts.append(t)
+    for k in sorted(c):
+        if '.' not in k:
+            parts.append(f'{k} {c[k]:.0f}')
+    return '; '.join(parts) if parts else '-'
+
+
+def header(meta, what):
+    return (f"{what}: commit {meta.get('commit')}, {meta.get('date')}, "
+            f"clock `{meta.get('clock')}` ({meta.get('qemu', '?')}), "
+            f"-smp {meta.get('smp')}, guest kernel {meta.get('kernel')}, "
+            f"{meta.get('secs')} s per run, {meta.get('rounds')} round(s), "
+            f"host load at start {meta.get('host_load')}.")
+
+
+def ratio_text(a, key, rival, spread):
+    r = a['ratios'].get(rival)
+    if not r:
+        return '-'
+    if spread and r[1] != r[2]:
+        return f'{r[0]:.2f} ({r[1]:.2f}–{r[2]:.2f})'
+    return f'{r[0]:.2f}'
+
+
+def mib_text(a, spread):
+    if spread and a['n'] > 1:
+        return f"{fmt(a['mibs'])} ({fmt(a['mibs_min'])}–{fmt(a['mibs_max'])})"
+    return fmt(a['mibs'])
+
+
+def report(d):
+    meta, agg, failed = load(d)
+    spread = int(meta.get('rounds', '1')) > 1
+    servers = []
+    for k in agg:
+        if k[0] not in servers:
+            servers.append(k[0])
+    order = ['smbsrv', 'smbsrv-splice', 'smbsrv-copy', 'smbsrv-noinline', 'ksmbd', 'nfsd']
+    servers.sort(key=lambda s: order.index(s) if s in order else 99)
+    out = []
+    w = out.append
+
+    # READ matrix: every cell with more than the latency trio's servers,
+    # or any 4-job cell.
+    mcells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg if rw == 'read'},
+                    key=lambda c: (size_bytes(c[0]), c[1], c[2]))
+    msrv = [s for s in servers if s != 'smbsrv-splice']
+    mcells = [c for c in mcells if not (c[1] == 8 and c[2] == 1) or
+              size_bytes(c[0]) in (4 << 10, 64 << 10, 1 << 20)]
+    w('### Sequential READ\n')
+    w(header(meta, 'READ') + '\n')
+    w('MiB/s' + (' (median, min–max over rounds)' if spread else '') +
+      ', smbsrv with its default knobs against each rival, guest CPU-seconds '
+      'per GiB read (client and server together), and smbsrv\'s counters over '
+      'the run.\n')
+    cols = [s for s in msrv if any((s, 'read', bs, qd, j) in agg for (bs, qd, j) in mcells)]
+    w('| size | QD | jobs | ' + ' | '.join(cols) +
+      ' | smbsrv/ksmbd | smbsrv/nfsd | CPU-s/GiB ' + ', '.join(cols) +
+      ' | smbsrv counters |')
+    w('|' + '---|' * (3 + len(cols) + 4))
+    for bs, qd, j in mcells:
+        row = [bs.upper(), str(qd), str(j)]
+        if not any((s, 'read', bs, qd, j) in agg for s in cols):
+            continue
+        for s in cols:
+            a = agg.get((s, 'read', bs, qd, j))
+            row.append(mib_text(a, spread) if a else '')
+        a = agg.get(('smbsrv', 'read', bs, qd, j))
+        row.append(ratio_text(a, None, 'ksmbd', spread) if a else '')
+        row.append(ratio_text(a, None, 'nfsd', spread) if a else '')
+        row.append(' / '.join(fmt(agg[(s, 'read', bs, qd, j)]['cpu_per_gib'], 2)
+                              if (s, 'read', bs, qd, j) in agg else '-' for s in cols))
+        row.append(counters_text(a['counters']) if a else '')
+        w('| ' + ' | '.join(row) + ' |')
+    w('')
+
+    # Size sweep: the servers that ran a size only the sweep has.
+    sw = sorted({bs for (s, rw, bs, qd, j) in agg
+                 if rw == 'read' and qd == 8 and j == 1}, key=size_bytes)
+    ssrv = [s for s in servers if ('read', '8k') in
+            {(k[1], k[2]) for k in agg if k[0] == s}]
+    if len(sw) > 3 and ssrv:
+        w('### READ size sweep (QD8, 1 job)\n')
+        w(header(meta, 'Sweep') + '\n')
+        w('MiB/s and guest CPU-seconds per GiB. smbsrv-splice: `splice threshold = 4K` '
+          '(every READ spliced); smbsrv-copy: `splice threshold = 64M` (none).\n')
+        pairs = [(a, b) for a, b in (('smbsrv-splice', 'smbsrv-copy'),
+                                     ('smbsrv-splice', 'ksmbd'), ('smbsrv', 'ksmbd'),
+                                     ('smbsrv-splice', 'nfsd'), ('smbsrv', 'nfsd'))
+                 if a in ssrv and b in ssrv]
+        w('| size | ' + ' | '.join(f'{s} MiB/s' for s in ssrv) + ' | ' +
+          ''.join(f'{a}/{b} | ' for a, b in pairs) +
+          ' | '.join(f'{s} CPU-s/GiB' for s in ssrv) + ' |')
+        w('|' + '---|' * (1 + 2 * len(ssrv) + len(pairs)))
+        rows = []
+        for bs in sw:
+            v = {s: agg.get((s, 'read', bs, 8, 1)) for s in ssrv}
+            row = [bs.upper()] + [fmt(v[s]['mibs']) if v[s] else '-' for s in ssrv]
+            row += [f"{v[a]['mibs'] / v[b]['mibs']:.2f}" if v[a] and v[b] else '-'
+                    for a, b in pairs]
+            row += [fmt(v[s]['cpu_per_gib'], 2) if v[s] else '-' for s in ssrv]
+            w('| ' + ' | '.join(row) + ' |')
+            rows.append((size_bytes(bs) >> 10, [v[s] for s in ssrv]))
+        w('')
+        plot(d, meta, ssrv, rows)
+
+    # Latency.
+    lcells = sorted({(rw, bs, qd) for (s, rw, bs, qd, j) in agg
+                     if j == 1 and qd in (1, 4) and s == 'smbsrv'
+                     and (('ksmbd', rw, bs, qd, j) in agg)},
+                    key=lambda c: (c[0], size_bytes(c[1]), c[2]))
+    if lcells:
+        lsrv = [s for s in ('smbsrv', 'ksmbd', 'nfsd')]
+        w('### Completion latency (fio clat, 1 job)\n')
+        w(header(meta, 'Latency') + '\n')
+        w('p50 / p99 in µs' + (' (medians over rounds; p99 min–max)' if spread else '') +
+          ', and MiB/s.\n')
+        w('| op | size | QD | ' + ' | '.join(f'{s} p50 / p99' for s in lsrv) +
+          ' | ' + ' | '.join(f'{s} MiB/s' for s in lsrv) +
+          ' | smbsrv/ksmbd MiB/s | smbsrv/ksmbd p99 |')
+        w('|' + '---|' * (3 + 2 * len(lsrv) + 2))
+        for rw, bs, qd in lcells:
+            v = [agg.get((s, rw, bs, qd, 1)) for s in lsrv]
+            row = [rw.upper(), bs.upper(), str(qd)]
+            for a in v:
+                if not a:
+                    row.append('-')
+                    continue
+                t = f"{fmt(a['p50_us'])} / {fmt(a['p99_us'])}"
+                if spread and a['n'] > 1:
+                    t += f" ({fmt(a['p99_min'])}–{fmt(a['p99_max'])})"
+                row.append(t)
+            row += [mib_text(a, spread) if a else '-' for a in v]
+            row.append(ratio_text(v[0], None, 'ksmbd', spread))
+            row.append(f"{v[0]['p99_us'] / v[1]['p99_us']:.2f}" if v[0] and v[1] and
+                       v[1]['p99_us'] else '-')
+            w('| ' + ' | '.join(row) + ' |')
+        w('')
+    if failed:
+        w('Failed runs (fio error or data check): ' + ', '.join(failed) + '\n')
+    text = '\n'.join(out)
+    with open(os.path.join(d, 'report.md'), 'w') as f:
+        f.write(text)
+    res = {'meta': meta, 'cells': {' '.join(map(str, k)): v for k, v in agg.items()}}
+    with open(os.path.join(d, 'results.json'), 'w') as f:
+        json.dump(res, f, indent=1)
+    print(text)
+
+
+def plot(d, meta, ssrv, rows):
+    """sweep.png: MiB/s and CPU-s/GiB against READ size, one line per server."""
+    dat = os.path.join(d, 'sweep.dat')
+    with open(dat, 'w') as f:
+        f.write('# KiB ' + ' '.join(f'{s}_mibs {s}_cpu' for s in ssrv) + '\n')
+        for kib, v in rows:
+            f.write(f'{kib} ' + ' '.join(
+                f"{a['mibs']:.3f} {a['cpu_per_gib']:.4f}" if a else '? ?'
+                for a in v) + '\n')
+    title = (f"READ size sweep, QD8 1 job; commit {meta.get('commit')}, "
+             f"clock {meta.get('clock')}, -cpu {meta.get('cpu')}")
+    lines = []
+    for what, col0, ylabel in (('MiB/s', 2, 'MiB/s (guest clock)'),
+                               ('CPU-s/GiB', 3, 'guest CPU-seconds per GiB')):
+        plots = ', '.join(
+            f"'{dat}' using 1:{col0 + 2 * i} with linespoints title '{s}'"
+            for i, s in enumerate(ssrv))
+        lines.append(f"set ylabel '{ylabel}'\nset title '{what}'\nplot {plots}")
+    script = f"""set terminal pngcairo size 1200,500 font ',10'
+set output '{os.path.join(d, 'sweep.png')}'
+set datafile missing '?'
+set multiplot layout 1,2 title "{title}"
+set logscale x 2
+set xlabel 'READ size (KiB)'
+set key left top
+set grid
+{lines[0]}
+set key right top
+{lines[1]}
+unset multiplot
+"""
+    try:
+        subprocess.run(['gnuplot'], input=script, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f'report: no plot ({e})', file=sys.stderr)
+
+
+def compare(a, b):
+    ma, ga, _ = load(a)
+    mb, gb, _ = load(b)
+    print(f"Agreement of two runs: A = commit {ma.get('commit')} {ma.get('date')}, "
+          f"B = commit {mb.get('commit')} {mb.get('date')}; clock `{ma.get('clock')}` / "
+          f"`{mb.get('clock')}`, -cpu {ma.get('cpu')} / {mb.get('cpu')}.\n")
+    print('| server | op | size | QD | jobs | A MiB/s | B MiB/s | B/A | A CPU-s/GiB | B CPU-s/GiB | B/A |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|')
+    worst = (0, None)
+    worst_cpu = (0, None)
+    for k in sorted(ga, key=lambda k: (k[1], size_bytes(k[2]), k[3], k[4], k[0])):
+        if k not in gb:
+            continue
+        x, y = ga[k], gb[k]
+        r = y['mibs'] / x['mibs'] if x['mibs'] else 0
+        rc = y['cpu_per_gib'] / x['cpu_per_gib'] if x['cpu_per_gib'] else 0
+        if abs(r - 1) > worst[0]:
+            worst = (abs(r - 1), k)
+        if abs(rc - 1) > worst_cpu[0]:
+            worst_cpu = (abs(rc - 1), k)
+        print(f'| {k[0]} | {k[1]} | {k[2].upper()} | {k[3]} | {k[4]} | {fmt(x["mibs"])} | '
+              f'{fmt(y["mibs"])} | {r:.3f} | {x["cpu_per_gib"]:.2f} | '
+              f'{y["cpu_per_gib"]:.2f} | {rc:.3f} |')
+    print(f'\nLargest MiB/s difference: {100 * worst[0]:.1f}% ({worst[1]}); '
+          f'largest CPU-s/GiB difference: {100 * worst_cpu[0]:.1f}% ({worst_cpu[1]}).')
+
+
+if __name__ == '__main__':
+    if len(sys.argv) == 4 and sys.argv[1] == '--compare':
+        compare(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 2:
+        report(sys.argv[1])
+    else:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
