@@ -31,11 +31,15 @@ import sys
 LAYERS = [
     (0, "pure", [r"wire/.*", r"crypto(_test)?\.[ch]"]),
     (1, "base", [r"smbsrv\.h", r"knobs\.[ch]", r"hosts\.[ch]", r"upcall\.[ch]",
-                 r"netlink-gen\.[ch]"]),
+                 r"netlink-gen\.[ch]", r"trace\.[ch]", r"splice\.[ch]",
+                 r"readstats\.[ch]"]),
     (2, "connection", [r"sched\.[ch]", r"transport\.[ch]", r"conn\.[ch]",
                        r"recv\.[ch]", r"send\.[ch]"]),
     (3, "objects", [r"session\.[ch]", r"fnode\.[ch]", r"file\.[ch]",
-                    r"vfs\.[ch]", r"stream\.[ch]", r"brl\.[ch]", r"ea\.[ch]"]),
+                    r"vfs\.[ch]", r"stream\.[ch]", r"brl\.[ch]", r"ea\.[ch]",
+                    r"oplock\.[ch]", r"durable\.[ch]", r"acl\.[ch]",
+                    r"fold\.[ch]", r"share\.[ch]", r"times\.[ch]",
+                    r"wtime\.[ch]"]),
     (4, "smb2", [r"smb2/.*"]),
     (5, "control", [r"main\.c", r"netlink\.[ch]", r"admin\.c",
                     r"selftest\.[ch]"]),
@@ -50,6 +54,15 @@ HOOKS = {
         "the stream is unusable or ended: the connection goes",
     ("send.c", "smbsrv_conn_close"):
         "a short or failed write: the connection goes",
+}
+
+# What still breaks a rule and is not a hook: to be moved (design.md,
+# "Layers", lists the same).  Calls: (calling file, called function): why.
+# Includes: (including file, included header): why.  An entry that no
+# longer occurs is an error too, so the lists only shrink.
+REMAINING_CALLS = {
+}
+REMAINING_INCLUDES = {
 }
 
 # Generated: the genl ops table names every doit/dumpit handler.
@@ -102,6 +115,7 @@ def check(kmod, graph=False):
             errors.append(f"{rel}: in no layer (place it in tools/layers.py)")
 
     # Rule 1: includes.
+    seen_inc, seen_call = set(), set()
     for rel in files:
         lay = layer_of(rel)
         for m in re.finditer(r'^#include "([^"]+)"', text[rel], re.M):
@@ -109,6 +123,9 @@ def check(kmod, graph=False):
                                                 m.group(1)))
             tl = layer_of(tgt)
             if lay is None or tl is None or tl <= lay or tgt == ENTRY:
+                continue
+            if (rel, tgt) in REMAINING_INCLUDES:
+                seen_inc.add((rel, tgt))
                 continue
             errors.append(f"{rel}: includes {tgt} (layer {tl} above "
                           f"{lay}); call up through {ENTRY} only")
@@ -136,7 +153,17 @@ def check(kmod, graph=False):
             b = node_of(defs[tok])
             if a == b or tok in entry_fns or (rel, tok) in HOOKS:
                 continue
+            if (rel, tok) in REMAINING_CALLS:
+                seen_call.add((rel, tok))
+                continue
             edges.setdefault(a, {}).setdefault(b, set()).add(tok)
+
+    for rel, tgt in sorted(set(REMAINING_INCLUDES) - seen_inc):
+        errors.append(f"{rel}: no longer includes {tgt}: drop it from "
+                      "REMAINING_INCLUDES (and design.md)")
+    for rel, fn in sorted(set(REMAINING_CALLS) - seen_call):
+        errors.append(f"{rel}: no longer calls {fn}: drop it from "
+                      "REMAINING_CALLS (and design.md)")
 
     if graph:
         for a in sorted(edges):
@@ -182,6 +209,74 @@ def check(kmod, graph=False):
     return errors
 
 
+def raw_cycle(kmod):
+    """The largest include/call cycle counting every file and every edge
+    (hooks, entry.h and remaining edges too; a header stands for its .c):
+    the size issue 13 measured, printed for design.md's record."""
+    files = sources(kmod)
+    text = {rel: strip(open(os.path.join(kmod, rel), encoding="utf-8").read())
+            for rel in files}
+
+    def unit(rel):
+        c = re.sub(r"\.h$", ".c", rel)
+        return c if c in text else rel
+
+    defs = {}
+    for rel in files:
+        if rel.endswith(".c") and not rel.startswith("wire/"):
+            for m in DEF.finditer(text[rel]):
+                line = text[rel][m.start():].split("\n", 1)[0]
+                if not line.rstrip().endswith(";"):
+                    defs[m.group(1)] = rel
+    edges = {}
+    for rel in files:
+        a = unit(rel)
+        for m in re.finditer(r'^#include "([^"]+)"', text[rel], re.M):
+            tgt = os.path.normpath(os.path.join(os.path.dirname(rel),
+                                                m.group(1)))
+            if tgt in text and unit(tgt) != a:
+                edges.setdefault(a, set()).add(unit(tgt))
+        if rel.endswith(".c") and rel not in REGISTRATION:
+            for tok in set(re.findall(r"\b[a-z_][a-z0-9_]*\b", text[rel])):
+                if tok in defs and defs[tok] != a:
+                    edges.setdefault(a, set()).add(defs[tok])
+    best = []
+    for comp in scc(edges):
+        if len(comp) > len(best):
+            best = sorted(comp)
+    return best
+
+
+def scc(edges):
+    index, low, stack, on, comps = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges.get(v, {}):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            comps.append(comp)
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return comps
+
+
 def self_test():
     import tempfile
     cases = {
@@ -208,8 +303,17 @@ def self_test():
             "vfs.c": "void smbsrv_vfs_b(void)\n{\n\tsmbsrv_file_a();\n}\n",
         }, ["call cycle of 2: file.c vfs.c"]),
     }
+    # A remaining edge is left out of the graph; one that went is stale.
+    cycle = cases["call cycle"][0]
+    cases["remaining edge"] = (cycle, [], {("vfs.c", "smbsrv_file_a")})
+    cases["stale remaining edge"] = (cases["clean"][0], [
+        "vfs.c: no longer calls smbsrv_file_a"], {("vfs.c", "smbsrv_file_a")})
     bad = 0
-    for name, (tree, want) in cases.items():
+    for name, case in cases.items():
+        tree, want = case[0], case[1]
+        REMAINING_CALLS.clear()
+        REMAINING_CALLS.update({e: "test" for e in
+                                (case[2] if len(case) > 2 else ())})
         with tempfile.TemporaryDirectory() as d:
             for sub in ("smb2", "wire"):
                 os.makedirs(os.path.join(d, sub))
@@ -221,12 +325,19 @@ def self_test():
             (want or not got)
         print(f"{'ok' if ok else 'FAILED'}: {name}: {got}")
         bad += not ok
+    REMAINING_CALLS.clear()
     return 1 if bad else 0
 
 
 def main():
     if "--self-test" in sys.argv:
         return self_test()
+    if "--raw-cycle" in sys.argv:
+        args = [a for a in sys.argv[1:] if not a.startswith("--")]
+        comp = raw_cycle(args[0] if args else os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "..", "kmod"))
+        print(f"{len(comp)} files: {' '.join(comp)}")
+        return 0
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     kmod = args[0] if args else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "kmod")
