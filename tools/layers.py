@@ -308,6 +308,8 @@ def self_test():
     cases["remaining edge"] = (cycle, [], {("vfs.c", "smbsrv_file_a")})
     cases["stale remaining edge"] = (cases["clean"][0], [
         "vfs.c: no longer calls smbsrv_file_a"], {("vfs.c", "smbsrv_file_a")})
+    saved = dict(REMAINING_CALLS), dict(REMAINING_INCLUDES)
+    REMAINING_INCLUDES.clear()
     bad = 0
     for name, case in cases.items():
         tree, want = case[0], case[1]
@@ -326,6 +328,8 @@ def self_test():
         print(f"{'ok' if ok else 'FAILED'}: {name}: {got}")
         bad += not ok
     REMAINING_CALLS.clear()
+    REMAINING_CALLS.update(saved[0])
+    REMAINING_INCLUDES.update(saved[1])
     return 1 if bad else 0
 
 
