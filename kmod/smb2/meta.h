@@ -29,17 +29,6 @@ u8 *smbsrv_qinfo_out(struct smbsrv_req *req, u32 len);
  */
 void smbsrv_rsp_drop(struct smbsrv_req *req);
 
-/*
- * The path of @path below @tree's root, '\'-separated, in @buf (PATH_MAX
- * bytes): "" for the root, with a leading '\' when @lead.  NULL when it
- * is not below the root (another mount) or has no name any more.
- */
-char *smbsrv_meta_path(const struct smbsrv_tree *tree, const struct path *path,
-		       char *buf, bool lead);
-
-/* VolumeSerialNumber of the file system @sb (FS volume, FileIdInformation). */
-u32 smbsrv_meta_serial(const struct super_block *sb);
-
 /* security.c: SMB2_0_INFO_SECURITY queries and sets. */
 u32 smbsrv_query_security(struct smbsrv_req *req, struct smbsrv_file *f,
 			  const struct smb2_query_info_req *r);

@@ -50,8 +50,13 @@ void smbsrv_rsp_drop(struct smbsrv_req *req)
 
 /* ---- names and the volume ----------------------------------------------- */
 
-char *smbsrv_meta_path(const struct smbsrv_tree *tree, const struct path *path,
-		       char *buf, bool lead)
+/*
+ * The path of @path below @tree's root, '\'-separated, in @buf (PATH_MAX
+ * bytes): "" for the root, with a leading '\' when @lead.  NULL when it
+ * is not below the root (another mount) or has no name any more.
+ */
+static char *smbsrv_meta_path(const struct smbsrv_tree *tree,
+			      const struct path *path, char *buf, bool lead)
 {
 	char *p, *r, *rel, *rbuf;
 	size_t rlen;
@@ -85,7 +90,8 @@ char *smbsrv_meta_path(const struct smbsrv_tree *tree, const struct path *path,
 	return rel;
 }
 
-u32 smbsrv_meta_serial(const struct super_block *sb)
+/* VolumeSerialNumber of the file system @sb (FS volume, FileIdInformation). */
+static u32 smbsrv_meta_serial(const struct super_block *sb)
 {
 	u32 h = 2166136261u, i;
 
