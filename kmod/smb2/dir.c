@@ -424,6 +424,6 @@ put:
 free:
 	kfree(q);
 	if (status && status != STATUS_BUFFER_OVERFLOW)
-		smbsrv_rsp_drop(req);
+		smbsrv_rsp_free(req);
 	return status;
 }

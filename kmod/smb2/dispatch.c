@@ -285,8 +285,7 @@ static bool smbsrv_rsp_ensure(struct smbsrv_req *req)
 		WARN_ONCE(1, "smbsrv: %s returned STATUS_PENDING without going async\n",
 			  smbsrv_cmds[req->hdr.command].name);
 		req->status = STATUS_INTERNAL_ERROR;
-		kvfree(req->rsp);
-		req->rsp = NULL;
+		smbsrv_rsp_free(req);
 	}
 	if (req->rsp)
 		return true;

@@ -23,12 +23,6 @@ struct smb2_set_info_req;
  */
 u8 *smbsrv_qinfo_out(struct smbsrv_req *req, u32 len);
 
-/*
- * Drop a response body built before an error turned up, so the error
- * goes out with the ERROR body.
- */
-void smbsrv_rsp_drop(struct smbsrv_req *req);
-
 /* security.c: SMB2_0_INFO_SECURITY queries and sets. */
 u32 smbsrv_query_security(struct smbsrv_req *req, struct smbsrv_file *f,
 			  const struct smb2_query_info_req *r);

@@ -42,12 +42,6 @@ u8 *smbsrv_qinfo_out(struct smbsrv_req *req, u32 len)
 	return body + SMB2_QINFO_RSP_FIXED;
 }
 
-void smbsrv_rsp_drop(struct smbsrv_req *req)
-{
-	kvfree(req->rsp);
-	req->rsp = NULL;
-}
-
 /* ---- names and the volume ----------------------------------------------- */
 
 /*
@@ -579,6 +573,6 @@ u32 smbsrv_smb2_query_info(struct smbsrv_req *req)
 	/* Errors go out with the ERROR body; BUFFER_OVERFLOW with ours. */
 	if (status && status != STATUS_BUFFER_OVERFLOW &&
 	    status != STATUS_BUFFER_TOO_SMALL)
-		smbsrv_rsp_drop(req);
+		smbsrv_rsp_free(req);
 	return status;
 }

@@ -121,10 +121,8 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 	}
 	smb2_write_rsp_encode(body, n);
 out:
-	if (status) {
-		kvfree(req->rsp);
-		req->rsp = NULL;
-	}
+	if (status)
+		smbsrv_rsp_free(req);
 	smbsrv_file_put(f);
 	return status;
 }
@@ -160,10 +158,8 @@ u32 smbsrv_smb2_flush(struct smbsrv_req *req)
 		status = smbsrv_vfs_status(err);
 	}
 out:
-	if (status) {
-		kvfree(req->rsp);
-		req->rsp = NULL;
-	}
+	if (status)
+		smbsrv_rsp_free(req);
 	smbsrv_file_put(f);
 	return status;
 }
