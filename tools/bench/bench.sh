@@ -22,6 +22,7 @@
 #   tools/bench/bench.sh [--quick] [--secs S] [--clock icount|tcg]
 #       [--cpu MODEL] [--rounds N] [--sections "matrix sweep latency"]
 #       [--servers "smbsrv ksmbd ..."] [--sweep-servers "..."]
+#       [--sizes "4k 1m"] [--qds "1 8"] (the matrix's READ sizes, depths)
 #       [--verify meta|crc32c] [--out DIR]
 #
 # --quick: 4K and 1M READ at QD1 and QD8 (1 job) and the latency cells at
@@ -38,6 +39,8 @@ cpu=max
 rounds=1
 sections="matrix sweep latency"
 servers=""
+sizes_opt=""
+qds_opt=""
 sweep_servers=""
 out=""
 verify=meta
@@ -50,6 +53,8 @@ while [ $# -gt 0 ]; do
 	--rounds) rounds=$2; shift ;;
 	--sections) sections=$2; shift ;;
 	--servers) servers=$2; shift ;;
+	--sizes) sizes_opt=$2; shift ;;
+	--qds) qds_opt=$2; shift ;;
 	--sweep-servers) sweep_servers=$2; shift ;;
 	--out) out=$2; shift ;;
 	--verify) verify=$2; shift ;;
@@ -81,6 +86,8 @@ else
 	lat_sizes="4k 1m"
 	lat_qds="1 4"
 fi
+sizes_matrix=${sizes_opt:-$sizes_matrix}
+qds_matrix=${qds_opt:-$qds_matrix}
 sweep_sizes="4k 8k 16k 32k 64k 128k 256k 512k 1m"
 sweep_servers=${sweep_servers:-"smbsrv-splice smbsrv-copy ksmbd nfsd"}
 
