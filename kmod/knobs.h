@@ -33,6 +33,8 @@ struct sk_buff;
 #define SMBSRV_DEFAULT_MAX_SESSIONS	1024
 #define SMBSRV_DEFAULT_MAX_OPEN_FILES	10000
 #define SMBSRV_DEFAULT_DEADTIME		0	/* minutes; never */
+/* smbsrv's own: a connection must log on this soon (0: no deadline). */
+#define SMBSRV_DEFAULT_LOGON_TIMEOUT	20	/* seconds */
 /* smbsrv's own: ksmbd waits 2 s for its daemon, which TCG cannot meet. */
 #define SMBSRV_DEFAULT_UPCALL_TIMEOUT	10	/* seconds */
 /* ksmbd reads a frame with a 7 s receive timeout and two retries. */
@@ -68,6 +70,7 @@ struct smbsrv_knobs {
 	u32 splice_threshold;		/* bytes */
 	u32 response_batch;
 	u32 inline_reads;		/* boolean */
+	u32 logon_timeout;		/* seconds, 0: none */
 	char netbios_name[SMBSRV_NETBIOS_NAME_MAX + 1];
 };
 

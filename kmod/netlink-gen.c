@@ -37,7 +37,7 @@ static const struct netlink_range_validation smbsrv_a_knobs_smb2_max_credits_ran
 };
 
 /* Common nested types */
-const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_NETBIOS_NAME + 1] = {
+const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_LOGON_TIMEOUT + 1] = {
 	[SMBSRV_A_KNOBS_TCP_PORT] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_tcp_port_range),
 	[SMBSRV_A_KNOBS_MAX_CONNECTIONS] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_SMB2_MAX_READ] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_smb2_max_read_range),
@@ -59,6 +59,7 @@ const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_NETBIOS_NAME + 1] 
 	[SMBSRV_A_KNOBS_RESPONSE_BATCH] = NLA_POLICY_MAX(NLA_U32, 256),
 	[SMBSRV_A_KNOBS_INLINE_READS] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_NETBIOS_NAME] = { .type = NLA_NUL_STRING, .len = 64, },
+	[SMBSRV_A_KNOBS_LOGON_TIMEOUT] = NLA_POLICY_MAX(NLA_U32, 3600),
 };
 
 const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_MAX_CONNECTIONS + 1] = {

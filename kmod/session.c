@@ -3,9 +3,11 @@
  * smbsrv: sessions, tree connects and open files.
  */
 #include <linux/cred.h>
+#include <linux/jiffies.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "conn.h"
@@ -202,8 +204,65 @@ struct smbsrv_session *smbsrv_session_next(u64 after)
 	return sess;
 }
 
+/* ---- idle connections (the deadtime knob) ------------------------------ */
+
+#define SMBSRV_IDLE_SCAN	(15 * HZ)
+
+static void smbsrv_idle_scan(struct work_struct *work);
+static DECLARE_DELAYED_WORK(smbsrv_idle_work, smbsrv_idle_scan);
+
+static bool smbsrv_conn_has_opens(struct smbsrv_conn *conn)
+{
+	struct smbsrv_session *sess;
+	bool any = false;
+
+	spin_lock(&conn->lock);
+	list_for_each_entry(sess, &conn->sessions, conn_node) {
+		if (atomic_read(&sess->nr_opens)) {
+			any = true;
+			break;
+		}
+	}
+	spin_unlock(&conn->lock);
+	return any;
+}
+
+/*
+ * Every SMBSRV_IDLE_SCAN, while there are connections: close those that
+ * established a session, received nothing for deadtime minutes and have
+ * no open file (a pending lock or notify has one), as ksmbd and Samba do.
+ * Connections that never logged on are the logon timeout's (conn.c).
+ */
+static void smbsrv_idle_scan(struct work_struct *work)
+{
+	u32 deadtime = READ_ONCE(smbsrv_server.knobs.deadtime);
+	unsigned long idle = (unsigned long)deadtime * 60 * HZ;
+	struct smbsrv_conn *conn;
+	u32 after = 0;
+
+	while (deadtime && (conn = smbsrv_conn_next(after))) {
+		after = conn->id;
+		if (test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags) &&
+		    !atomic_read(&conn->inflight) &&
+		    time_after(jiffies, READ_ONCE(conn->last_active) + idle) &&
+		    !smbsrv_conn_has_opens(conn))
+			smbsrv_conn_close_idle(conn);
+		smbsrv_conn_put(conn);
+	}
+	if (smbsrv_conn_count())
+		queue_delayed_work(smbsrv_ctl_wq, &smbsrv_idle_work,
+				   SMBSRV_IDLE_SCAN);
+}
+
+void smbsrv_sessions_idle_watch(void)
+{
+	queue_delayed_work(smbsrv_ctl_wq, &smbsrv_idle_work, SMBSRV_IDLE_SCAN);
+}
+
 void smbsrv_sessions_exit(void)
 {
+	/* No session is established any more: the scan stops for good. */
+	cancel_delayed_work_sync(&smbsrv_idle_work);
 	/* Every connection is gone, and with it every session. */
 	WARN_ON(!xa_empty(&smbsrv_sessions));
 	rcu_barrier();

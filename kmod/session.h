@@ -122,6 +122,11 @@ struct smbsrv_open {
 	struct rcu_head rcu;
 };
 
+/*
+ * A session was established: make sure idle connections are looked for
+ * (the deadtime knob) while there are connections.
+ */
+void smbsrv_sessions_idle_watch(void);
 void smbsrv_sessions_exit(void);
 
 /* A new in-progress session on @conn, in the tables; referenced. */

@@ -181,7 +181,8 @@ static u32 smbsrv_session_leg(struct smbsrv_req *req,
 			WRITE_ONCE(sess->state, SMBSRV_SESSION_VALID);
 			if (!sess->start)
 				sess->start = ktime_get_boottime_seconds();
-			set_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags);
+			smbsrv_conn_authenticated(conn);
+			smbsrv_sessions_idle_watch();
 			smbsrv_session_drop_previous(sess, r->prev_session_id);
 		}
 	} else if (status == STATUS_MORE_PROCESSING_REQUIRED) {

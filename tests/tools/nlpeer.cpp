@@ -79,6 +79,7 @@ const std::map<std::string, int> u32_knobs = {
 	{"splice-threshold", SMBSRV_A_KNOBS_SPLICE_THRESHOLD},
 	{"response-batch", SMBSRV_A_KNOBS_RESPONSE_BATCH},
 	{"inline-reads", SMBSRV_A_KNOBS_INLINE_READS},
+	{"logon-timeout", SMBSRV_A_KNOBS_LOGON_TIMEOUT},
 };
 
 [[noreturn]] void die(const std::string &what)

@@ -50,6 +50,8 @@ const KnobInfo knobs[] = {
 	 &Knobs::response_batch},
 	{"inline-reads", "inline reads", SMBSRV_A_KNOBS_INLINE_READS,
 	 &Knobs::inline_reads},
+	{"logon-timeout", "logon timeout", SMBSRV_A_KNOBS_LOGON_TIMEOUT,
+	 &Knobs::logon_timeout},
 	{"netbios-name", "netbios name", SMBSRV_A_KNOBS_NETBIOS_NAME, nullptr},
 };
 

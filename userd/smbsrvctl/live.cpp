@@ -153,6 +153,14 @@ int cmd_stats(const Options &, const Args &args)
 	GenlChannel nl;
 	ServerStatus st = nl.status();
 	std::printf("connections: %u\nsessions:    %u\n", st.connections, st.sessions);
+	// Admission and idleness since the module was loaded, one counter a
+	// line ("name: N", as benchmark scripts read them).
+	std::printf("connections refused: %llu\nconnections evicted: %llu\n"
+		    "connections logon timeouts: %llu\nconnections idle closed: %llu\n",
+		    static_cast<unsigned long long>(st.conns_refused),
+		    static_cast<unsigned long long>(st.conns_evicted),
+		    static_cast<unsigned long long>(st.conns_logon_expired),
+		    static_cast<unsigned long long>(st.conns_idle_closed));
 	const KnobInfo *rp = find_knob("route-policy");
 	std::printf("route policy: %s\nresponse batch: %u\n",
 		    rp ? knob_text(*rp, st.knobs).c_str() : "?", st.knobs.response_batch);
