@@ -458,6 +458,9 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	else
 		err = smbsrv_do_rename(f, &parent, &last,
 				       rn.flags & FILE_RENAME_REPLACE_IF_EXISTS);
+	/* Other clients' cached handles name the old path (oplock.c). */
+	if (!err && !link)
+		smbsrv_cache_break_handles(f);
 	mnt_drop_write(parent.mnt);
 	status = err == -ENOENT ? STATUS_OBJECT_NAME_NOT_FOUND :
 		 smbsrv_vfs_status(err);
@@ -552,6 +555,9 @@ static u32 smbsrv_set_disposition(struct smbsrv_req *req,
 		return err == -ENOENT ? STATUS_SUCCESS : smbsrv_vfs_status(err);
 	}
 	smbsrv_file_set_delete_pending(f, del);
+	/* Other clients' cached handles keep it from going (oplock.c). */
+	if (del)
+		smbsrv_cache_break_handles(f);
 	return STATUS_SUCCESS;
 }
 
@@ -585,6 +591,8 @@ static u32 smbsrv_set_size(struct smbsrv_req *req, struct smbsrv_file *f,
 		return STATUS_INVALID_PARAMETER;
 	if (size > (u64)S64_MAX)
 		return STATUS_INVALID_PARAMETER;
+	/* Other clients caching reads lose it (oplock.c). */
+	smbsrv_cache_break_write(f);
 	if (smbsrv_file_is_stream(f))
 		return smbsrv_set_stream_size(f, cls, size);
 	if (cls == FILE_END_OF_FILE_INFORMATION)
