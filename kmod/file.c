@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "durable.h"
 #include "file.h"
 #include "smb2/notify.h"
 #include "smb2/smb2.h"
@@ -71,7 +72,29 @@ static struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode,
 		spin_lock_init(&new->lock);
 		INIT_LIST_HEAD(&new->opens);
 		smbsrv_brl_init(&new->brl);
+		smbsrv_fnode_cache_init(&new->cache);
 	}
+}
+
+struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode, const char *stream)
+{
+	struct smbsrv_fnode *fn;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (smbsrv_fnode_is(fn, inode, stream)) {
+			refcount_inc(&fn->ref);
+			spin_unlock(&smbsrv_fnodes_lock);
+			return fn;
+		}
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return NULL;
+}
+
+void smbsrv_fnode_hold(struct smbsrv_fnode *fn)
+{
+	refcount_inc(&fn->ref);
 }
 
 static void smbsrv_fnode_put(struct smbsrv_fnode *fn)
@@ -83,6 +106,7 @@ static void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 	}
 	hash_del(&fn->hash);
 	spin_unlock(&smbsrv_fnodes_lock);
+	smbsrv_fnode_cache_exit(&fn->cache);
 	if (fn->delete_cred)
 		put_cred(fn->delete_cred);
 	if (fn->base_delete_cred)
@@ -91,12 +115,16 @@ static void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 	kfree(fn);
 }
 
+void smbsrv_fnode_release(struct smbsrv_fnode *fn)
+{
+	smbsrv_fnode_put(fn);
+}
+
 /*
  * MS-FSA 2.1.5.1.2: only opens with data access take part in sharing;
  * each side's access must be allowed by the other side's share access.
  */
-static bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access,
-				  u32 o_share)
+bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access, u32 o_share)
 {
 	if (!(access & FILE_DATA_ACCESS) || !(o_access & FILE_DATA_ACCESS))
 		return false;
@@ -213,15 +241,31 @@ out:
 /* ---- the open ----------------------------------------------------------- */
 
 /* What an open holds; after its close, at the last reference. */
+/* Which of the fnode's own-open counters @filp counts in, or NULL. */
+static atomic_t *smbsrv_own_count(struct smbsrv_fnode *fn, struct file *filp)
+{
+	if (filp->f_mode & FMODE_WRITE)
+		return &fn->own_writers;
+	if (filp->f_mode & FMODE_READ)
+		return &fn->own_readers;
+	return NULL;
+}
+
 static void smbsrv_file_drop(struct smbsrv_file *f)
 {
+	atomic_t *own = NULL;
 	const struct cred *old;
 
 	if (f->filp) {
+		if (f->fnode)
+			own = smbsrv_own_count(f->fnode, f->filp);
 		/* The file's own release (locks, leases) with its rights. */
 		old = override_creds(f->cred);
 		__fput_sync(f->filp);
 		revert_creds(old);
+		/* After the release: never more counted than the inode has. */
+		if (own)
+			atomic_dec(own);
 	}
 	if (f->fnode)
 		smbsrv_fnode_put(f->fnode);
@@ -241,6 +285,8 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	bool now_pending = false;
 	int err;
 
+	/* Closed for good: no durable life after this. */
+	smbsrv_durable_forget(f);
 	/* Its byte-range locks go, and its waiting LOCK requests end. */
 	smbsrv_brl_close(f);
 	/* So do its change notifications. */
@@ -258,6 +304,11 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	if (list_empty(&fn->opens) && fn->base_delete_cred)
 		base_del = get_cred(fn->base_delete_cred);
 	spin_unlock(&fn->lock);
+	/* Others' cached handles keep a file pending deletion (oplock.c). */
+	if (now_pending && !del)
+		smbsrv_cache_break_handles(f);
+	/* Its oplock or lease goes; opens waiting on it look again. */
+	smbsrv_cache_close(f);
 	if (now_pending && !del && smbsrv_file_is_dir(f))
 		smbsrv_notify_delete_pending(fn->inode);
 
@@ -310,10 +361,17 @@ static void smbsrv_file_free(struct smbsrv_open *op)
 	kfree(f);
 }
 
+/* Its connection went: a durable handle stays for its client. */
+static bool smbsrv_file_detach(struct smbsrv_open *op)
+{
+	return smbsrv_durable_detach(smbsrv_file_of(op));
+}
+
 static const struct smbsrv_open_ops smbsrv_file_ops = {
 	.close = smbsrv_file_close,
 	.release = smbsrv_file_release,
 	.free = smbsrv_file_free,
+	.detach = smbsrv_file_detach,
 };
 
 u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
@@ -322,6 +380,7 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 		     struct smbsrv_file **out)
 {
 	struct smbsrv_file *f;
+	atomic_t *own;
 	u32 status;
 	int err;
 
@@ -337,12 +396,16 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 	f->options = options;
 	f->flags = flags;
 	INIT_LIST_HEAD(&f->fnode_node);
+	smbsrv_open_cache_init(&f->cache);
 	f->name = kstrdup(name, GFP_KERNEL);
 	f->fnode = smbsrv_fnode_get(file_inode(filp), stream);
 	if (!f->name || !f->fnode) {
 		status = STATUS_INSUFFICIENT_RESOURCES;
 		goto err;
 	}
+	own = smbsrv_own_count(f->fnode, filp);
+	if (own)
+		atomic_inc(own);
 	status = smbsrv_fnode_add(f->fnode, f);
 	if (status)
 		goto err;
@@ -397,6 +460,25 @@ struct smbsrv_file *smbsrv_file_lookup_session(struct smbsrv_session *sess,
 		   op->ops != &smbsrv_file_ops || READ_ONCE(op->gone) ||
 		   !refcount_inc_not_zero(&op->ref)))
 		op = NULL;
+	rcu_read_unlock();
+	return op ? smbsrv_file_of(op) : NULL;
+}
+
+struct smbsrv_file *smbsrv_file_next(struct smbsrv_session *sess,
+				     unsigned long *id)
+{
+	struct smbsrv_open *op;
+
+	rcu_read_lock();
+	for (;;) {
+		(*id)++;
+		op = xa_find(&sess->opens, id, U32_MAX, XA_PRESENT);
+		if (!op)
+			break;
+		if (op->ops == &smbsrv_file_ops && !READ_ONCE(op->gone) &&
+		    refcount_inc_not_zero(&op->ref))
+			break;
+	}
 	rcu_read_unlock();
 	return op ? smbsrv_file_of(op) : NULL;
 }
@@ -479,6 +561,22 @@ u32 smbsrv_inode_open_count(struct inode *inode)
 	}
 	spin_unlock(&smbsrv_fnodes_lock);
 	return n;
+}
+
+void smbsrv_inode_own_opens(struct inode *inode, u32 *writers, u32 *readers)
+{
+	struct smbsrv_fnode *fn;
+
+	*writers = 0;
+	*readers = 0;
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn->inode != inode)
+			continue;
+		*writers += atomic_read(&fn->own_writers);
+		*readers += atomic_read(&fn->own_readers);
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
 }
 
 bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,

@@ -30,6 +30,7 @@
 #include <linux/types.h>
 
 #include "brl.h"
+#include "oplock.h"
 #include "session.h"
 
 struct smbsrv_req;
@@ -62,6 +63,14 @@ struct smbsrv_fnode {
 	 */
 	const struct cred *base_delete_cred;
 	struct mutex stream_mutex;	/* a stream's read-modify-writes */
+	struct smbsrv_fnode_cache cache;	/* oplocks, leases (oplock.c) */
+	/*
+	 * smbsrv's own struct files of the inode open for writing, and
+	 * for reading only, until they are released (what they add to
+	 * i_writecount and i_readcount): local opens are the rest.
+	 */
+	atomic_t own_writers;
+	atomic_t own_readers;
 	struct rcu_head rcu;
 };
 
@@ -89,6 +98,8 @@ struct smbsrv_file {
 	/* FileFullEaInformation queries: the next EA to return (query.c). */
 	u32 ea_next;
 	struct smbsrv_watch *watch;	/* CHANGE_NOTIFY (smb2/notify.c) */
+	struct smbsrv_open_cache cache;	/* oplock or lease (oplock.c) */
+	struct smbsrv_durable *durable;	/* a durable handle (durable.c) */
 };
 
 static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)
@@ -140,6 +151,13 @@ struct smbsrv_file *smbsrv_file_lookup_session(struct smbsrv_session *sess,
 					       u64 persistent,
 					       u64 volatile_id);
 
+/*
+ * The open file of @sess after volatile id *@id, referenced, moving *@id
+ * to it; NULL after the last (smbsrvctl opens).
+ */
+struct smbsrv_file *smbsrv_file_next(struct smbsrv_session *sess,
+				     unsigned long *id);
+
 static inline void smbsrv_file_put(struct smbsrv_file *f)
 {
 	smbsrv_open_put(&f->open);
@@ -168,6 +186,12 @@ u32 smbsrv_file_open_count(struct smbsrv_file *f);
 u32 smbsrv_inode_open_count(struct inode *inode);
 
 /*
+ * How many struct files smbsrv's opens of @inode hold open for writing,
+ * and for reading only (what i_writecount and i_readcount count of them).
+ */
+void smbsrv_inode_own_opens(struct inode *inode, u32 *writers, u32 *readers);
+
+/*
  * Whether an open of @inode with @access and @share would be a sharing
  * violation with an open there other than @except (which may be NULL).
  */
@@ -188,6 +212,20 @@ void smbsrv_file_set_change_time(struct smbsrv_file *f, u64 nt);
  * or 0 when none (smbsrv_vfs_getattr() reports it instead of the ctime).
  */
 u64 smbsrv_inode_change_time(struct inode *inode, struct timespec64 ctime);
+
+/*
+ * The fnode of @inode (and named stream @stream, or NULL), referenced, or
+ * NULL when it has none (no open); hold and release references.
+ */
+struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode, const char *stream);
+void smbsrv_fnode_hold(struct smbsrv_fnode *fn);
+void smbsrv_fnode_release(struct smbsrv_fnode *fn);
+
+/*
+ * MS-FSA 2.1.5.1.2: whether an open with @access and @share conflicts
+ * with one that has @o_access and @o_share.
+ */
+bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access, u32 o_share);
 
 /* Free an open's directory enumeration (smb2/dir.c), at its release. */
 void smbsrv_dirscan_free(struct smbsrv_dirscan *scan);

@@ -176,6 +176,7 @@ static void smbsrv_recv_work(struct work_struct *work)
 
 		del_timer(&conn->frame_timer);
 		conn->frame_hdr_got = 0;
+		WRITE_ONCE(conn->last_active, jiffies);
 		trace_smbsrv_pdu_complete(conn->id, conn->frame, conn->frame_len,
 					  conn->frame_start_ns);
 		/* The message owns it now (it may even be done with it). */

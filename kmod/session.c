@@ -3,9 +3,11 @@
  * smbsrv: sessions, tree connects and open files.
  */
 #include <linux/cred.h>
+#include <linux/jiffies.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "conn.h"
@@ -163,6 +165,8 @@ void smbsrv_sessions_close(struct smbsrv_conn *conn)
 		spin_unlock(&conn->lock);
 		if (!sess)
 			break;
+		/* The connection went: durable opens outlive it. */
+		WRITE_ONCE(sess->disconnecting, true);
 		smbsrv_session_end(sess);
 		smbsrv_session_put(sess);
 	}
@@ -189,6 +193,61 @@ struct smbsrv_session *smbsrv_session_next(u64 after)
 	return sess;
 }
 
+/* ---- idle connections (the deadtime knob) ------------------------------ */
+
+#define SMBSRV_IDLE_SCAN	(15 * HZ)
+
+static void smbsrv_idle_scan(struct work_struct *work);
+static DECLARE_DELAYED_WORK(smbsrv_idle_work, smbsrv_idle_scan);
+
+static bool smbsrv_conn_has_opens(struct smbsrv_conn *conn)
+{
+	struct smbsrv_session *sess;
+	bool any = false;
+
+	spin_lock(&conn->lock);
+	list_for_each_entry(sess, &conn->sessions, conn_node) {
+		if (atomic_read(&sess->nr_opens)) {
+			any = true;
+			break;
+		}
+	}
+	spin_unlock(&conn->lock);
+	return any;
+}
+
+/*
+ * Every SMBSRV_IDLE_SCAN, while there are connections: close those that
+ * established a session, received nothing for deadtime minutes and have
+ * no open file (a pending lock or notify has one), as ksmbd and Samba do.
+ * Connections that never logged on are the logon timeout's (conn.c).
+ */
+static void smbsrv_idle_scan(struct work_struct *work)
+{
+	u32 deadtime = READ_ONCE(smbsrv_server.knobs.deadtime);
+	unsigned long idle = (unsigned long)deadtime * 60 * HZ;
+	struct smbsrv_conn *conn;
+	u32 after = 0;
+
+	while (deadtime && (conn = smbsrv_conn_next(after))) {
+		after = conn->id;
+		if (test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags) &&
+		    !atomic_read(&conn->inflight) &&
+		    time_after(jiffies, READ_ONCE(conn->last_active) + idle) &&
+		    !smbsrv_conn_has_opens(conn))
+			smbsrv_conn_close_idle(conn);
+		smbsrv_conn_put(conn);
+	}
+	if (smbsrv_conn_count())
+		queue_delayed_work(smbsrv_ctl_wq, &smbsrv_idle_work,
+				   SMBSRV_IDLE_SCAN);
+}
+
+void smbsrv_sessions_idle_watch(void)
+{
+	queue_delayed_work(smbsrv_ctl_wq, &smbsrv_idle_work, SMBSRV_IDLE_SCAN);
+}
+
 int smbsrv_sessions_init(void)
 {
 	return 0;
@@ -196,6 +255,8 @@ int smbsrv_sessions_init(void)
 
 void smbsrv_sessions_exit(void)
 {
+	/* No session is established any more: the scan stops for good. */
+	cancel_delayed_work_sync(&smbsrv_idle_work);
 	/* Every connection is gone, and with it every session. */
 	WARN_ON(!xa_empty(&smbsrv_sessions));
 	rcu_barrier();
@@ -318,7 +379,8 @@ void smbsrv_open_put(struct smbsrv_open *op)
 		return;
 	if (op->ops->release)
 		op->ops->release(op);
-	smbsrv_tree_put(op->tree);
+	if (op->tree)
+		smbsrv_tree_put(op->tree);
 	call_rcu(&op->rcu, smbsrv_open_free_rcu);
 }
 
@@ -380,7 +442,49 @@ void smbsrv_open_end(struct smbsrv_open *op)
 	if (xa_cmpxchg(&sess->opens, op->id_volatile, op, NULL, 0) != op)
 		return;
 	WRITE_ONCE(op->gone, true);
-	op->ops->close(op);
 	atomic_dec(&sess->nr_opens);
+	/* A durable open outlives its connection, holding the reference. */
+	if (READ_ONCE(sess->disconnecting) && op->ops->detach &&
+	    op->ops->detach(op))
+		return;
+	op->ops->close(op);
 	smbsrv_open_put(op);
+}
+
+int smbsrv_open_attach(struct smbsrv_tree *tree, struct smbsrv_open *op)
+{
+	struct smbsrv_session *sess = tree->sess;
+	u32 max = READ_ONCE(smbsrv_server.knobs.max_open_files);
+	struct smbsrv_tree *old;
+	u32 id;
+	int err;
+
+	if (max && atomic_inc_return(&sess->nr_opens) > max) {
+		atomic_dec(&sess->nr_opens);
+		return -EMFILE;
+	} else if (!max) {
+		atomic_inc(&sess->nr_opens);
+	}
+	xa_lock(&sess->opens);
+	if (READ_ONCE(tree->gone))
+		err = -ENOENT;
+	else
+		err = __xa_alloc(&sess->opens, &id, op,
+				 XA_LIMIT(1, U32_MAX - 1), GFP_NOWAIT);
+	if (!err) {
+		/* The old tree stays valid for whoever still looked it up. */
+		old = op->tree;
+		op->id_volatile = id;
+		refcount_inc(&tree->ref);
+		WRITE_ONCE(op->tree, tree);
+		WRITE_ONCE(op->gone, false);
+	}
+	xa_unlock(&sess->opens);
+	if (err) {
+		atomic_dec(&sess->nr_opens);
+		return err;
+	}
+	if (old)
+		smbsrv_tree_put(old);
+	return 0;
 }

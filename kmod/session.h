@@ -71,6 +71,12 @@ struct smbsrv_session {
 	struct xarray trees;		/* TreeId -> struct smbsrv_tree */
 	struct xarray opens;		/* volatile FileId -> struct smbsrv_open */
 	atomic_t nr_opens;
+	/*
+	 * Ending because its connection went, its client logged off or a
+	 * reconnecting client named it PreviousSessionId: durable opens
+	 * stay (TREE_DISCONNECT and CLOSE end them).
+	 */
+	bool disconnecting;
 	struct rcu_head rcu;
 };
 
@@ -109,6 +115,12 @@ struct smbsrv_open_ops {
 	 * grace period: runs in softirq context, must not sleep.
 	 */
 	void (*free)(struct smbsrv_open *op);
+	/*
+	 * Its session ends with its connection: true when the open stays
+	 * (a durable handle), taking over the table's reference; it is
+	 * then neither closed nor put here.  May be NULL.
+	 */
+	bool (*detach)(struct smbsrv_open *op);
 };
 
 /*
@@ -124,6 +136,12 @@ struct smbsrv_open {
 	const struct smbsrv_open_ops *ops;
 	struct rcu_head rcu;
 };
+
+/*
+ * A session was established: make sure idle connections are looked for
+ * (the deadtime knob) while there are connections.
+ */
+void smbsrv_sessions_idle_watch(void);
 
 int smbsrv_sessions_init(void);
 void smbsrv_sessions_exit(void);
@@ -188,6 +206,12 @@ struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_req *req,
 				       u64 persistent, u64 volatile_id);
 /* Drop a reference; the last one releases the open (may sleep). */
 void smbsrv_open_put(struct smbsrv_open *op);
+/*
+ * Put a detached open (ops->detach kept it) back into the table of
+ * @tree's session with a new volatile FileId; its persistent one stays.
+ * The reference the detach kept becomes the table's.  -EMFILE, -ENOENT.
+ */
+int smbsrv_open_attach(struct smbsrv_tree *tree, struct smbsrv_open *op);
 /* Remove from the table and close.  Idempotent. */
 void smbsrv_open_end(struct smbsrv_open *op);
 

@@ -13,6 +13,7 @@
 #include <linux/xattr.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "acl.h"
 #include "file.h"
 #include "session.h"
 #include "upcall.h"
@@ -32,7 +33,8 @@ const struct cred *smbsrv_vfs_tree_cred(const struct cred *sess,
 	struct cred *c;
 
 	if (!fuid && !fgid)
-		return get_cred(sess);
+		return share->flags & SMBSRV_SHARE_FLAGS_ACL_XATTR ?
+		       smbsrv_acl_cred(sess) : get_cred(sess);
 	if (fuid) {
 		/* Someone else entirely: no groups of the session user. */
 		c = prepare_kernel_cred(&init_task);
@@ -68,6 +70,8 @@ const struct cred *smbsrv_vfs_tree_cred(const struct cred *sess,
 	c->egid = c->gid;
 	c->sgid = c->gid;
 	c->fsgid = c->gid;
+	if (share->flags & SMBSRV_SHARE_FLAGS_ACL_XATTR)
+		smbsrv_acl_cred_caps(c);
 	return c;
 }
 
@@ -318,8 +322,11 @@ static u32 smbsrv_vfs_mode_access(const struct smbsrv_tree *tree,
 u32 smbsrv_vfs_maximal_access(const struct smbsrv_tree *tree,
 			      const struct path *path)
 {
-	u32 a = smbsrv_vfs_mode_access(tree, path);
+	u32 a;
 
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR)
+		return smbsrv_acl_maximal_access(tree, path);
+	a = smbsrv_vfs_mode_access(tree, path);
 	if (tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY)
 		a &= ~FILE_MODIFY_ACCESS;
 	return a;

@@ -32,6 +32,9 @@ u32 smbsrv_smb2_lock(struct smbsrv_req *req)
 		status = STATUS_ACCESS_DENIED;
 	else
 		status = smbsrv_brl_request(req, f, &r);
+	/* Read caching cannot cover locked ranges (oplock.c). */
+	if (status == STATUS_SUCCESS || status == STATUS_PENDING)
+		smbsrv_cache_break_write(f);
 	smbsrv_file_put(f);
 	return status;
 }
