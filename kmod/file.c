@@ -6,6 +6,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "durable.h"
 #include "file.h"
 #include "smb2/entry.h"
 #include "stream.h"
@@ -14,15 +15,31 @@
 #include "wire/ntstatus.h"
 
 /* What an open holds; after its close, at the last reference. */
+/* Which of the fnode's own-open counters @filp counts in, or NULL. */
+static atomic_t *smbsrv_own_count(struct smbsrv_fnode *fn, struct file *filp)
+{
+	if (filp->f_mode & FMODE_WRITE)
+		return &fn->own_writers;
+	if (filp->f_mode & FMODE_READ)
+		return &fn->own_readers;
+	return NULL;
+}
+
 static void smbsrv_file_drop(struct smbsrv_file *f)
 {
+	atomic_t *own = NULL;
 	const struct cred *old;
 
 	if (f->filp) {
+		if (f->fnode)
+			own = smbsrv_own_count(f->fnode, f->filp);
 		/* The file's own release (locks, leases) with its rights. */
 		old = override_creds(f->cred);
 		__fput_sync(f->filp);
 		revert_creds(old);
+		/* After the release: never more counted than the inode has. */
+		if (own)
+			atomic_dec(own);
 	}
 	if (f->fnode)
 		smbsrv_fnode_put(f->fnode);
@@ -42,6 +59,8 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	bool now_pending = false;
 	int err;
 
+	/* Closed for good: no durable life after this. */
+	smbsrv_durable_forget(f);
 	/* Its byte-range locks go, and its waiting LOCK requests end. */
 	smbsrv_brl_close(f);
 	/* So do its change notifications. */
@@ -59,6 +78,11 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	if (list_empty(&fn->opens) && fn->base_delete_cred)
 		base_del = get_cred(fn->base_delete_cred);
 	spin_unlock(&fn->lock);
+	/* Others' cached handles keep a file pending deletion (oplock.c). */
+	if (now_pending && !del)
+		smbsrv_cache_break_handles(f);
+	/* Its oplock or lease goes; opens waiting on it look again. */
+	smbsrv_cache_close(f);
 	if (now_pending && !del && smbsrv_file_is_dir(f))
 		smbsrv_notify_delete_pending(fn->inode);
 
@@ -111,10 +135,17 @@ static void smbsrv_file_free(struct smbsrv_open *op)
 	kfree(f);
 }
 
+/* Its connection went: a durable handle stays for its client. */
+static bool smbsrv_file_detach(struct smbsrv_open *op)
+{
+	return smbsrv_durable_detach(smbsrv_file_of(op));
+}
+
 static const struct smbsrv_open_ops smbsrv_file_ops = {
 	.close = smbsrv_file_close,
 	.release = smbsrv_file_release,
 	.free = smbsrv_file_free,
+	.detach = smbsrv_file_detach,
 };
 
 u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
@@ -123,6 +154,7 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 		     struct smbsrv_file **out)
 {
 	struct smbsrv_file *f;
+	atomic_t *own;
 	u32 status;
 	int err;
 
@@ -138,12 +170,16 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 	f->options = options;
 	f->flags = flags;
 	INIT_LIST_HEAD(&f->fnode_node);
+	smbsrv_open_cache_init(&f->cache);
 	f->name = kstrdup(name, GFP_KERNEL);
 	f->fnode = smbsrv_fnode_get(file_inode(filp), stream);
 	if (!f->name || !f->fnode) {
 		status = STATUS_INSUFFICIENT_RESOURCES;
 		goto err;
 	}
+	own = smbsrv_own_count(f->fnode, filp);
+	if (own)
+		atomic_inc(own);
 	status = smbsrv_fnode_add(f->fnode, f);
 	if (status)
 		goto err;
@@ -184,6 +220,25 @@ struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_session *sess,
 {
 	return smbsrv_file_from_open(smbsrv_open_lookup(sess, tree, persistent,
 							volatile_id));
+}
+
+struct smbsrv_file *smbsrv_file_next(struct smbsrv_session *sess,
+				     unsigned long *id)
+{
+	struct smbsrv_open *op;
+
+	rcu_read_lock();
+	for (;;) {
+		(*id)++;
+		op = xa_find(&sess->opens, id, U32_MAX, XA_PRESENT);
+		if (!op)
+			break;
+		if (op->ops == &smbsrv_file_ops && !READ_ONCE(op->gone) &&
+		    refcount_inc_not_zero(&op->ref))
+			break;
+	}
+	rcu_read_unlock();
+	return op ? smbsrv_file_of(op) : NULL;
 }
 
 void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)

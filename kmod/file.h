@@ -28,6 +28,7 @@
 #include <linux/types.h>
 
 #include "fnode.h"
+#include "oplock.h"
 #include "session.h"
 
 struct smbsrv_dirscan;
@@ -57,6 +58,8 @@ struct smbsrv_file {
 	/* FileFullEaInformation queries: the next EA to return (query.c). */
 	u32 ea_next;
 	struct smbsrv_watch *watch;	/* CHANGE_NOTIFY (smb2/notify.c) */
+	struct smbsrv_open_cache cache;	/* oplock or lease (oplock.c) */
+	struct smbsrv_durable *durable;	/* a durable handle (durable.c) */
 };
 
 static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)
@@ -109,6 +112,13 @@ struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_session *sess,
  * pipe's; its reference is dropped then).
  */
 struct smbsrv_file *smbsrv_file_from_open(struct smbsrv_open *op);
+
+/*
+ * The open file of @sess after volatile id *@id, referenced, moving *@id
+ * to it; NULL after the last (smbsrvctl opens).
+ */
+struct smbsrv_file *smbsrv_file_next(struct smbsrv_session *sess,
+				     unsigned long *id);
 
 static inline void smbsrv_file_put(struct smbsrv_file *f)
 {

@@ -64,7 +64,29 @@ struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode, const char *stream)
 		spin_lock_init(&new->lock);
 		INIT_LIST_HEAD(&new->opens);
 		smbsrv_brl_init(&new->brl);
+		smbsrv_fnode_cache_init(&new->cache);
 	}
+}
+
+struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode, const char *stream)
+{
+	struct smbsrv_fnode *fn;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (smbsrv_fnode_is(fn, inode, stream)) {
+			refcount_inc(&fn->ref);
+			spin_unlock(&smbsrv_fnodes_lock);
+			return fn;
+		}
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return NULL;
+}
+
+void smbsrv_fnode_hold(struct smbsrv_fnode *fn)
+{
+	refcount_inc(&fn->ref);
 }
 
 void smbsrv_fnode_put(struct smbsrv_fnode *fn)
@@ -76,6 +98,7 @@ void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 	}
 	hash_del(&fn->hash);
 	spin_unlock(&smbsrv_fnodes_lock);
+	smbsrv_fnode_cache_exit(&fn->cache);
 	if (fn->delete_cred)
 		put_cred(fn->delete_cred);
 	if (fn->base_delete_cred)
@@ -88,8 +111,7 @@ void smbsrv_fnode_put(struct smbsrv_fnode *fn)
  * MS-FSA 2.1.5.1.2: only opens with data access take part in sharing;
  * each side's access must be allowed by the other side's share access.
  */
-static bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access,
-				  u32 o_share)
+bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access, u32 o_share)
 {
 	if (!(access & FILE_DATA_ACCESS) || !(o_access & FILE_DATA_ACCESS))
 		return false;
@@ -291,6 +313,22 @@ static bool smbsrv_fnode_share_one(struct smbsrv_fnode *fn, void *arg)
 		}
 	}
 	return c->conflict;
+}
+
+void smbsrv_inode_own_opens(struct inode *inode, u32 *writers, u32 *readers)
+{
+	struct smbsrv_fnode *fn;
+
+	*writers = 0;
+	*readers = 0;
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn->inode != inode)
+			continue;
+		*writers += atomic_read(&fn->own_writers);
+		*readers += atomic_read(&fn->own_readers);
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
 }
 
 bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,

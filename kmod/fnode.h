@@ -24,6 +24,7 @@
 #include <linux/types.h>
 
 #include "brl.h"
+#include "oplock.h"
 
 struct dentry;
 struct smbsrv_file;
@@ -54,6 +55,14 @@ struct smbsrv_fnode {
 	 */
 	const struct cred *base_delete_cred;
 	struct mutex stream_mutex;	/* a stream's read-modify-writes */
+	struct smbsrv_fnode_cache cache;	/* oplocks, leases (oplock.c) */
+	/*
+	 * smbsrv's own struct files of the inode open for writing, and
+	 * for reading only, until they are released (what they add to
+	 * i_writecount and i_readcount): local opens are the rest.
+	 */
+	atomic_t own_writers;
+	atomic_t own_readers;
 	struct rcu_head rcu;
 };
 
@@ -63,6 +72,19 @@ struct smbsrv_fnode {
  */
 struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode, const char *stream);
 void smbsrv_fnode_put(struct smbsrv_fnode *fn);
+
+/*
+ * The fnode of @inode (and named stream @stream, or NULL), referenced, or
+ * NULL when it has none (no open); hold another reference.
+ */
+struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode, const char *stream);
+void smbsrv_fnode_hold(struct smbsrv_fnode *fn);
+
+/*
+ * MS-FSA 2.1.5.1.2: whether an open with @access and @share conflicts
+ * with one that has @o_access and @o_share.
+ */
+bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access, u32 o_share);
 
 /*
  * Add the new open @f to the opens of @fn unless it conflicts with them
@@ -92,6 +114,12 @@ u32 smbsrv_file_open_count(struct smbsrv_file *f);
 
 /* Number of opens of @inode (0 when it has none). */
 u32 smbsrv_inode_open_count(struct inode *inode);
+
+/*
+ * How many struct files smbsrv's opens of @inode hold open for writing,
+ * and for reading only (what i_writecount and i_readcount count of them).
+ */
+void smbsrv_inode_own_opens(struct inode *inode, u32 *writers, u32 *readers);
 
 /*
  * Whether an open of @inode with @access and @share would be a sharing

@@ -44,6 +44,9 @@ struct sk_buff;
 #define SMBSRV_DEFAULT_RESPONSE_BATCH	16
 #define SMBSRV_DEFAULT_INLINE_READS	1
 #define SMBSRV_DEFAULT_NETBIOS_NAME	"SMBSRV"
+#define SMBSRV_DEFAULT_SMB2_LEASES	0	/* ksmbd: smb2 leases = no */
+#define SMBSRV_DEFAULT_DURABLE_HANDLES	0	/* ksmbd: durable handles = no */
+#define SMBSRV_DEFAULT_DURABLE_TIMEOUT	60	/* seconds */
 
 #define SMBSRV_NETBIOS_NAME_MAX		64
 /* The NEGOTIATE response's SecurityBufferLength is a 16-bit field. */
@@ -71,6 +74,9 @@ struct smbsrv_knobs {
 	u32 response_batch;
 	u32 inline_reads;		/* boolean */
 	u32 logon_timeout;		/* seconds, 0: none */
+	u32 smb2_leases;		/* boolean */
+	u32 durable_handles;		/* boolean */
+	u32 durable_timeout;		/* seconds */
 	char netbios_name[SMBSRV_NETBIOS_NAME_MAX + 1];
 };
 

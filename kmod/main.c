@@ -8,7 +8,9 @@
 #include "conn.h"
 #include "crypto.h"
 #include "hosts.h"
+#include "durable.h"
 #include "netlink.h"
+#include "oplock.h"
 #include "sched.h"
 #include "selftest.h"
 #include "session.h"
@@ -42,6 +44,8 @@ static int __init smbsrv_init(void)
 	err = smbsrv_smb2_init();
 	if (err)
 		goto err_sched;
+	smbsrv_cache_init();
+	smbsrv_durable_init();
 
 	err = smbsrv_netlink_init();
 	if (err)
@@ -79,6 +83,8 @@ static void __exit smbsrv_exit(void)
 	/* No connection is accepted any more: close the ones there are. */
 	smbsrv_conns_exit();
 	smbsrv_sessions_exit();
+	smbsrv_durable_exit();
+	smbsrv_cache_exit();
 	smbsrv_smb2_exit();
 	smbsrv_sched_exit();
 	destroy_workqueue(smbsrv_ctl_wq);

@@ -18,6 +18,7 @@
 #include "netlink-gen.h"
 #include "netlink.h"
 #include "session.h"
+#include "share.h"
 #include "smbsrv.h"
 #include "transport.h"
 #include "upcall.h"
@@ -68,6 +69,9 @@ static int smbsrv_reply_server(struct genl_info *info, bool status)
 	     nla_put_u64_64bit(msg, SMBSRV_A_SERVER_CONNS_IDLE_CLOSED,
 			       cst.idle_closed, 0)))
 		goto nospace;
+	/* Each share with trees: as many as fit (one per share in use). */
+	if (status)
+		smbsrv_share_use_put_all(msg, SMBSRV_A_SERVER_SHARE_USE);
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 

@@ -12,6 +12,7 @@
 
 #include "conn.h"
 #include "session.h"
+#include "share.h"
 #include "smbsrv.h"
 #include "upcall.h"
 
@@ -178,6 +179,8 @@ void smbsrv_sessions_close(struct smbsrv_conn *conn)
 		spin_unlock(&conn->lock);
 		if (!sess)
 			break;
+		/* The connection went: durable opens outlive it. */
+		WRITE_ONCE(sess->disconnecting, true);
 		smbsrv_session_end(sess);
 		smbsrv_session_put(sess);
 	}
@@ -283,6 +286,8 @@ void smbsrv_tree_put(struct smbsrv_tree *tree)
 		path_put(&tree->root);
 	if (tree->cred)
 		put_cred(tree->cred);
+	if (tree->use)
+		smbsrv_share_use_put(tree->use);
 	smbsrv_share_info_put(tree->share);
 	smbsrv_session_put(tree->sess);
 	call_rcu(&tree->rcu, smbsrv_tree_free_rcu);
@@ -383,7 +388,8 @@ void smbsrv_open_put(struct smbsrv_open *op)
 		return;
 	if (op->ops->release)
 		op->ops->release(op);
-	smbsrv_tree_put(op->tree);
+	if (op->tree)
+		smbsrv_tree_put(op->tree);
 	call_rcu(&op->rcu, smbsrv_open_free_rcu);
 }
 
@@ -447,7 +453,49 @@ void smbsrv_open_end(struct smbsrv_open *op)
 	if (xa_cmpxchg(&sess->opens, op->id_volatile, op, NULL, 0) != op)
 		return;
 	WRITE_ONCE(op->gone, true);
-	op->ops->close(op);
 	atomic_dec(&sess->nr_opens);
+	/* A durable open outlives its connection, holding the reference. */
+	if (READ_ONCE(sess->disconnecting) && op->ops->detach &&
+	    op->ops->detach(op))
+		return;
+	op->ops->close(op);
 	smbsrv_open_put(op);
+}
+
+int smbsrv_open_attach(struct smbsrv_tree *tree, struct smbsrv_open *op)
+{
+	struct smbsrv_session *sess = tree->sess;
+	u32 max = READ_ONCE(smbsrv_server.knobs.max_open_files);
+	struct smbsrv_tree *old;
+	u32 id;
+	int err;
+
+	if (max && atomic_inc_return(&sess->nr_opens) > max) {
+		atomic_dec(&sess->nr_opens);
+		return -EMFILE;
+	} else if (!max) {
+		atomic_inc(&sess->nr_opens);
+	}
+	xa_lock(&sess->opens);
+	if (READ_ONCE(tree->gone))
+		err = -ENOENT;
+	else
+		err = __xa_alloc(&sess->opens, &id, op,
+				 XA_LIMIT(1, U32_MAX - 1), GFP_NOWAIT);
+	if (!err) {
+		/* The old tree stays valid for whoever still looked it up. */
+		old = op->tree;
+		op->id_volatile = id;
+		refcount_inc(&tree->ref);
+		WRITE_ONCE(op->tree, tree);
+		WRITE_ONCE(op->gone, false);
+	}
+	xa_unlock(&sess->opens);
+	if (err) {
+		atomic_dec(&sess->nr_opens);
+		return err;
+	}
+	if (old)
+		smbsrv_tree_put(old);
+	return 0;
 }

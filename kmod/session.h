@@ -30,6 +30,7 @@
 
 struct smbsrv_conn;
 struct smbsrv_share_info;
+struct smbsrv_share_use;
 
 enum smbsrv_session_state {
 	SMBSRV_SESSION_IN_PROGRESS,	/* authentication legs under way */
@@ -69,6 +70,12 @@ struct smbsrv_session {
 	struct xarray trees;		/* TreeId -> struct smbsrv_tree */
 	struct xarray opens;		/* volatile FileId -> struct smbsrv_open */
 	atomic_t nr_opens;
+	/*
+	 * Ending because its connection went, its client logged off or a
+	 * reconnecting client named it PreviousSessionId: durable opens
+	 * stay (TREE_DISCONNECT and CLOSE end them).
+	 */
+	bool disconnecting;
 	struct rcu_head rcu;
 };
 
@@ -78,6 +85,7 @@ struct smbsrv_tree {
 	bool gone;			/* disconnected; set under sess lock */
 	struct smbsrv_session *sess;	/* referenced */
 	struct smbsrv_share_info *share;	/* referenced */
+	struct smbsrv_share_use *use;	/* counts it for max connections */
 	u32 share_flags;		/* enum smbsrv_share_flags (uapi) */
 	u32 maximal_access;
 	/*
@@ -106,6 +114,12 @@ struct smbsrv_open_ops {
 	 * grace period: runs in softirq context, must not sleep.
 	 */
 	void (*free)(struct smbsrv_open *op);
+	/*
+	 * Its session ends with its connection: true when the open stays
+	 * (a durable handle), taking over the table's reference; it is
+	 * then neither closed nor put here.  May be NULL.
+	 */
+	bool (*detach)(struct smbsrv_open *op);
 };
 
 /*
@@ -195,6 +209,12 @@ struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_session *sess,
 				       u64 persistent, u64 volatile_id);
 /* Drop a reference; the last one releases the open (may sleep). */
 void smbsrv_open_put(struct smbsrv_open *op);
+/*
+ * Put a detached open (ops->detach kept it) back into the table of
+ * @tree's session with a new volatile FileId; its persistent one stays.
+ * The reference the detach kept becomes the table's.  -EMFILE, -ENOENT.
+ */
+int smbsrv_open_attach(struct smbsrv_tree *tree, struct smbsrv_open *op);
 /* Remove from the table and close.  Idempotent. */
 void smbsrv_open_end(struct smbsrv_open *op);
 

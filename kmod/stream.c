@@ -134,13 +134,19 @@ static ssize_t smbsrv_stream_get(struct smbsrv_file *f, u8 **val, size_t want)
 	return m;
 }
 
-/* The size, under fnode->stream_mutex (a rename changes the name). */
+/*
+ * The size, under fnode->stream_mutex (a rename changes the name).  A
+ * stream's size is an attribute, as a file's is to stat(): asking needs
+ * no read permission (an open for READ_ATTRIBUTES reports it), so the
+ * xattr's length comes without the permission check of a read.
+ */
 static ssize_t smbsrv_stream_size_locked(struct smbsrv_file *f)
 {
+	struct dentry *dentry = f->filp->f_path.dentry;
 	ssize_t n;
 
-	n = vfs_getxattr(&nop_mnt_idmap, f->filp->f_path.dentry,
-			 smbsrv_stream_xname(f), NULL, 0);
+	n = __vfs_getxattr(dentry, d_inode(dentry), smbsrv_stream_xname(f),
+			   NULL, 0);
 	return n == -ENODATA ? -ENOENT : n;
 }
 

@@ -13,6 +13,7 @@
 #include <linux/xattr.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "acl.h"
 #include "fnode.h"
 #include "session.h"
 #include "upcall.h"
@@ -32,7 +33,8 @@ const struct cred *smbsrv_vfs_tree_cred(const struct cred *sess,
 	struct cred *c;
 
 	if (!fuid && !fgid)
-		return get_cred(sess);
+		return share->flags & SMBSRV_SHARE_FLAGS_ACL_XATTR ?
+		       smbsrv_acl_cred(sess) : get_cred(sess);
 	if (fuid) {
 		/* Someone else entirely: no groups of the session user. */
 		c = prepare_kernel_cred(&init_task);
@@ -68,6 +70,8 @@ const struct cred *smbsrv_vfs_tree_cred(const struct cred *sess,
 	c->egid = c->gid;
 	c->sgid = c->gid;
 	c->fsgid = c->gid;
+	if (share->flags & SMBSRV_SHARE_FLAGS_ACL_XATTR)
+		smbsrv_acl_cred_caps(c);
 	return c;
 }
 
@@ -271,32 +275,58 @@ static bool smbsrv_vfs_may_delete(const struct smbsrv_tree *tree,
 	return ok;
 }
 
-u32 smbsrv_vfs_maximal_access(const struct smbsrv_tree *tree,
-			      const struct path *path)
+/*
+ * Access from the POSIX permissions alone (a share without NT ACLs), the
+ * mapping design.md describes under "Access".
+ */
+static u32 smbsrv_vfs_mode_access(const struct smbsrv_tree *tree,
+				  const struct path *path)
 {
 	struct mnt_idmap *idmap = mnt_idmap(path->mnt);
 	struct inode *inode = d_inode(path->dentry);
+	bool dir = S_ISDIR(inode->i_mode);
 	u32 a = FILE_READ_ATTRIBUTES | READ_CONTROL | SYNCHRONIZE;
 
-	if (!inode_permission(idmap, inode, MAY_READ))
+	if (!inode_permission(idmap, inode, MAY_READ)) {
 		a |= FILE_READ_DATA | FILE_READ_EA;
+		/*
+		 * A file's x bit says whether the kernel may execute it
+		 * locally; over SMB, EXECUTE only reads the data to run it,
+		 * which read permission allows anyway.  So EXECUTE goes with
+		 * read, whatever the x bit (Samba's "acl allow execute
+		 * always", what ksmbd does by ignoring it): a file made
+		 * under "create mask = 0666" opens for GENERIC_ALL.
+		 */
+		if (!dir)
+			a |= FILE_EXECUTE;
+	}
 	if (!inode_permission(idmap, inode, MAY_WRITE)) {
 		a |= FILE_WRITE_DATA | FILE_APPEND_DATA | FILE_WRITE_EA |
 		     FILE_WRITE_ATTRIBUTES;
-		if (S_ISDIR(inode->i_mode) &&
-		    !inode_permission(idmap, inode, MAY_EXEC))
+		if (dir && !inode_permission(idmap, inode, MAY_EXEC))
 			a |= FILE_DELETE_CHILD;
 	}
-	if (!inode_permission(idmap, inode, MAY_EXEC))
+	/* A directory's x bit is TRAVERSE: searching it. */
+	if (dir && !inode_permission(idmap, inode, MAY_EXEC))
 		a |= FILE_EXECUTE;
 	if (inode_owner_or_capable(idmap, inode))
 		a |= WRITE_DAC | WRITE_OWNER | FILE_WRITE_ATTRIBUTES;
 	if (smbsrv_vfs_may_delete(tree, path))
 		a |= DELETE;
 	/* A file with everything but DELETE_CHILD gets that too (Windows). */
-	if (!S_ISDIR(inode->i_mode) && (a & FILE_WRITE_DATA) &&
-	    (a & FILE_EXECUTE))
+	if (!dir && (a & FILE_WRITE_DATA) && (a & FILE_EXECUTE))
 		a |= FILE_DELETE_CHILD;
+	return a;
+}
+
+u32 smbsrv_vfs_maximal_access(const struct smbsrv_tree *tree,
+			      const struct path *path)
+{
+	u32 a;
+
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR)
+		return smbsrv_acl_maximal_access(tree, path);
+	a = smbsrv_vfs_mode_access(tree, path);
 	if (tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY)
 		a &= ~FILE_MODIFY_ACCESS;
 	return a;

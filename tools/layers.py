@@ -54,6 +54,13 @@ HOOKS = {
         "the stream is unusable or ended: the connection goes",
     ("send.c", "smbsrv_conn_close"):
         "a short or failed write: the connection goes",
+    ("fnode.c", "smbsrv_fnode_cache_init"):
+        "an fnode's life is its caching state's (oplock.c): made with it",
+    ("fnode.c", "smbsrv_fnode_cache_exit"):
+        "an fnode's life is its caching state's (oplock.c): freed with it",
+    ("oplock.c", "smbsrv_durable_expire_now"):
+        "a handle-caching break a disconnected durable open cannot "
+        "acknowledge ends that open",
 }
 
 # What still breaks a rule and is not a hook: to be moved (design.md,
@@ -61,8 +68,23 @@ HOOKS = {
 # Includes: (including file, included header): why.  An entry that no
 # longer occurs is an error too, so the lists only shrink.
 REMAINING_CALLS = {
+    ("oplock.c", "smbsrv_req_can_async"):
+        "a CREATE waiting for a break is parked in oplock.c: to smb2/oplock.c",
+    ("oplock.c", "smbsrv_req_go_async"):
+        "a CREATE waiting for a break is parked in oplock.c: to smb2/oplock.c",
+    ("oplock.c", "smbsrv_req_complete"):
+        "a CREATE waiting for a break is parked in oplock.c: to smb2/oplock.c",
+    ("oplock.c", "smbsrv_encrypt_send"):
+        "break notifications are built and sent in oplock.c: to smb2/oplock.c",
 }
 REMAINING_INCLUDES = {
+    ("oplock.c", "smb2/smb2.h"):
+        "the parked CREATE (above)",
+    ("oplock.c", "smb2/sign.h"):
+        "the break notifications (above)",
+    ("durable.c", "smb2/smb2.h"):
+        "smbsrv_durable_reconnect() takes the CREATE request: it wants "
+        "(session, tree, ClientGuid)",
 }
 
 # Generated: the genl ops table names every doit/dumpit handler.

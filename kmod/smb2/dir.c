@@ -26,7 +26,9 @@
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
+#include <uapi/linux/smbsrv.h>
 
+#include "../acl.h"
 #include "../conn.h"
 #include "../ea.h"
 #include "../file.h"
@@ -179,9 +181,25 @@ static void smbsrv_dir_rewind(struct smbsrv_file *f, struct smbsrv_dirscan *s)
 /* ---- one entry ---------------------------------------------------------- */
 
 /*
+ * hide unreadable (access-based enumeration, as Samba does it): a name is
+ * listed only if the user may read it: with NT ACLs, what its descriptor
+ * grants (acl.c); otherwise its mode's read permission.
+ */
+static bool smbsrv_dir_visible(const struct smbsrv_tree *tree,
+			       const struct path *p)
+{
+	if (!(tree->share_flags & SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE))
+		return true;
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR)
+		return smbsrv_acl_may_see(tree, p);
+	return !inode_permission(mnt_idmap(p->mnt), d_inode(p->dentry),
+				 MAY_READ);
+}
+
+/*
  * Fill @e for the record @rec of the directory @dir: the entry itself
  * stat()ed ("." the directory, ".." its parent, or the directory again at
- * the share root).  false: the name is gone (skip it).
+ * the share root).  false: the name is gone or hidden (skip it).
  */
 static bool smbsrv_dir_entry(struct smbsrv_req *req, const struct path *dir,
 			     struct smbsrv_dirrec *rec, u8 cls,
@@ -209,12 +227,16 @@ static bool smbsrv_dir_entry(struct smbsrv_req *req, const struct path *dir,
 					dir->dentry, rec->len);
 		if (IS_ERR(d)) {
 			/* Not searchable by this user: the name and its type. */
+			if (tree->share_flags &
+			    SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE)
+				return false;
 			e->attributes = rec->type == DT_DIR ?
 					FILE_ATTRIBUTE_DIRECTORY :
 					FILE_ATTRIBUTE_NORMAL;
 			goto names;
 		}
-		if (d_is_negative(d)) {
+		p.dentry = d;
+		if (d_is_negative(d) || !smbsrv_dir_visible(tree, &p)) {
 			dput(d);
 			return false;
 		}

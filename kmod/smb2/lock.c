@@ -120,6 +120,9 @@ u32 smbsrv_smb2_lock(struct smbsrv_req *req)
 		status = smbsrv_brl_unlock(f, &r);
 	else
 		status = smbsrv_brl_lock(f, &r, smbsrv_lock_wait, req);
+	/* Read caching cannot cover locked ranges (oplock.c). */
+	if (status == STATUS_SUCCESS || status == STATUS_PENDING)
+		smbsrv_cache_break_write(f);
 	if (status == STATUS_SUCCESS) {
 		body = smbsrv_rsp_body(req, SMB2_LOCK_RSP_SIZE);
 		if (body)

@@ -66,6 +66,10 @@ static void smbsrv_conn_set_dialect(struct smbsrv_conn *conn, u16 dialect)
 	conn->server_caps = 0;
 	if (dialect >= SMB2_DIALECT_210)
 		conn->server_caps |= SMB2_GLOBAL_CAP_LARGE_MTU;
+	/* Leases from 2.1, with smb2 leases = yes (oplock.c). */
+	if (dialect >= SMB2_DIALECT_210 &&
+	    READ_ONCE(smbsrv_server.knobs.smb2_leases))
+		conn->server_caps |= SMB2_GLOBAL_CAP_LEASING;
 	if ((dialect == SMB2_DIALECT_300 || dialect == SMB2_DIALECT_302) &&
 	    !smbsrv_encryption_off() &&
 	    (conn->client_caps & SMB2_GLOBAL_CAP_ENCRYPTION)) {

@@ -15,6 +15,7 @@
 #include "../conn.h"
 #include "../brl.h"
 #include "../file.h"
+#include "../oplock.h"
 #include "../session.h"
 #include "../stream.h"
 #include "../vfs.h"
@@ -85,6 +86,8 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		status = smbsrv_brl_check_io(f, r.offset, r.length, true);
 	if (status)
 		goto out;
+	/* Other clients caching reads lose it (oplock.c). */
+	smbsrv_cache_break_write(f);
 	body = smbsrv_rsp_body(req, SMB2_WRITE_RSP_FIXED);
 	if (!body) {
 		status = STATUS_INSUFFICIENT_RESOURCES;

@@ -136,8 +136,11 @@ static void smbsrv_session_drop_previous(struct smbsrv_session *sess,
 		return;
 	if (smbsrv_session_valid(old) && old->cred &&
 	    uid_eq(old->cred->fsuid, sess->cred->fsuid) &&
-	    !strcmp(old->user, sess->user))
+	    !strcmp(old->user, sess->user)) {
+		/* Its client reconnects: its durable opens stay for that. */
+		WRITE_ONCE(old->disconnecting, true);
 		smbsrv_session_end(old);
+	}
 	smbsrv_session_put(old);
 }
 
@@ -278,6 +281,11 @@ u32 smbsrv_smb2_logoff(struct smbsrv_req *req)
 	if (!smbsrv_rsp_body(req, SMB2_SIMPLE_SIZE))
 		return STATUS_INSUFFICIENT_RESOURCES;
 	smb2_simple_rsp_encode(req->rsp + SMB2_HDR_SIZE);
+	/*
+	 * Durable handles outlive a LOGOFF, for a new session of the same
+	 * user to reclaim (as on Windows and Samba: smbtorture's reopen4).
+	 */
+	WRITE_ONCE(req->sess->disconnecting, true);
 	smbsrv_session_end(req->sess);
 	return STATUS_SUCCESS;
 }

@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../acl.h"
 #include "../conn.h"
 #include "../file.h"
 #include "../session.h"
@@ -235,11 +236,19 @@ static int smbsrv_new_parent(struct smbsrv_tree *tree, const char *path,
 }
 
 /* May @target (positive) be replaced?  Not a directory, not open. */
-static int smbsrv_may_replace(struct dentry *target)
+static int smbsrv_may_replace(struct smbsrv_file *f, const struct path *parent,
+			      struct dentry *target)
 {
+	const struct smbsrv_tree *tree = f->open.tree;
+	struct path t = { .mnt = parent->mnt, .dentry = target };
+
 	if (d_is_dir(target))
 		return -EACCES;
 	if (smbsrv_inode_open_count(d_inode(target)))
+		return -EACCES;
+	/* NT ACLs: replacing a file deletes it (acl.c). */
+	if ((tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR) &&
+	    !(smbsrv_acl_maximal_access(tree, &t) & DELETE))
 		return -EACCES;
 	return 0;
 }
@@ -278,7 +287,7 @@ static int smbsrv_do_rename(struct smbsrv_file *f, const struct path *parent,
 		err = -EEXIST;
 		if (!replace)
 			goto put;
-		err = smbsrv_may_replace(target);
+		err = smbsrv_may_replace(f, parent, target);
 		if (err)
 			goto put;
 	}
@@ -319,7 +328,7 @@ static int smbsrv_do_link(struct smbsrv_file *f, const struct path *parent,
 		err = -EEXIST;
 		if (!replace)
 			goto put;
-		err = smbsrv_may_replace(target);
+		err = smbsrv_may_replace(f, parent, target);
 		if (!err)
 			err = vfs_unlink(idmap, dir, target, NULL);
 		if (err)
@@ -417,6 +426,13 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 		status = STATUS_NOT_SAME_DEVICE;
 		goto put;
 	}
+	/* NT ACLs: the new name is added to its parent as a create would. */
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR) {
+		status = smbsrv_acl_may_create(tree, &parent,
+					       smbsrv_file_is_dir(f));
+		if (status)
+			goto put;
+	}
 	/*
 	 * A rename adds an entry to the new parent, as a create there
 	 * would (FILE_ADD_FILE or FILE_ADD_SUBDIRECTORY, sharing read and
@@ -442,6 +458,9 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	else
 		err = smbsrv_do_rename(f, &parent, &last,
 				       rn.flags & FILE_RENAME_REPLACE_IF_EXISTS);
+	/* Other clients' cached handles name the old path (oplock.c). */
+	if (!err && !link)
+		smbsrv_cache_break_handles(f);
 	mnt_drop_write(parent.mnt);
 	status = err == -ENOENT ? STATUS_OBJECT_NAME_NOT_FOUND :
 		 smbsrv_vfs_status(err);
@@ -536,6 +555,9 @@ static u32 smbsrv_set_disposition(struct smbsrv_req *req,
 		return err == -ENOENT ? STATUS_SUCCESS : smbsrv_vfs_status(err);
 	}
 	smbsrv_file_set_delete_pending(f, del);
+	/* Other clients' cached handles keep it from going (oplock.c). */
+	if (del)
+		smbsrv_cache_break_handles(f);
 	return STATUS_SUCCESS;
 }
 
@@ -569,6 +591,8 @@ static u32 smbsrv_set_size(struct smbsrv_req *req, struct smbsrv_file *f,
 		return STATUS_INVALID_PARAMETER;
 	if (size > (u64)S64_MAX)
 		return STATUS_INVALID_PARAMETER;
+	/* Other clients caching reads lose it (oplock.c). */
+	smbsrv_cache_break_write(f);
 	if (smbsrv_file_is_stream(f))
 		return smbsrv_set_stream_size(f, cls, size);
 	if (cls == FILE_END_OF_FILE_INFORMATION)

@@ -120,7 +120,7 @@ struct smbsrv_req {
 struct smbsrv_cmd {
 	const char *name;
 	u32 (*handler)(struct smbsrv_req *req);
-	u16 struct_size;		/* the request's StructureSize */
+	u16 struct_size;		/* the request's StructureSize; 0: any */
 	unsigned int needs;		/* SMBSRV_NEED_* */
 };
 
@@ -209,6 +209,9 @@ u32 smbsrv_smb2_ioctl(struct smbsrv_req *req);
 
 /* File service III: lock.c. */
 u32 smbsrv_smb2_lock(struct smbsrv_req *req);
+
+/* Client caching: oplock.c (acknowledgements of breaks). */
+u32 smbsrv_smb2_oplock_break(struct smbsrv_req *req);
 
 /* File service I: create.c, close.c, rw.c. */
 u32 smbsrv_smb2_create(struct smbsrv_req *req);

@@ -3,8 +3,9 @@
  * smbsrv: TREE_CONNECT and TREE_DISCONNECT (MS-SMB2 3.3.5.7, 3.3.5.8).
  *
  * Whether a session may connect to a share, and what the share is, is
- * the daemon's decision (upcall.h); the module resolves the share root
- * with the user's credentials and keeps the tree.
+ * the daemon's decision (upcall.h); the module enforces the share's
+ * `max connections` (share.h), resolves the share root with the user's
+ * credentials and keeps the tree.
  */
 #include <linux/cred.h>
 #include <linux/namei.h>
@@ -12,6 +13,7 @@
 
 #include "../conn.h"
 #include "../session.h"
+#include "../share.h"
 #include "../smbsrv.h"
 #include "../trace.h"
 #include "../upcall.h"
@@ -58,6 +60,7 @@ u32 smbsrv_smb2_tree_connect(struct smbsrv_req *req)
 	struct smbsrv_conn *conn = req->conn;
 	struct smbsrv_session *sess = req->sess;
 	struct smbsrv_share_info *share = NULL;
+	struct smbsrv_share_use *use;
 	struct smbsrv_tree *tree;
 	struct smb2_tcon_req r;
 	u32 status, flags = 0, access;
@@ -103,13 +106,27 @@ u32 smbsrv_smb2_tree_connect(struct smbsrv_req *req)
 		goto out;
 	}
 
+	/* The share's `max connections` (Share.MaxUses): trees, not users. */
+	use = smbsrv_share_use_get(share->name, share->max_connections);
+	if (IS_ERR(use)) {
+		if (PTR_ERR(use) == -EUSERS)
+			pr_info_ratelimited("smbsrv: share %s: %u connections (max connections)\n",
+					    share->name, share->max_connections);
+		status = PTR_ERR(use) == -EUSERS ?
+			STATUS_REQUEST_NOT_ACCEPTED :
+			STATUS_INSUFFICIENT_RESOURCES;
+		goto out;
+	}
 	tree = smbsrv_tree_new(sess, share);
 	if (IS_ERR(tree)) {
+		smbsrv_share_use_put(use);
 		status = PTR_ERR(tree) == -ENOENT ?
 			STATUS_USER_SESSION_DELETED :
 			STATUS_INSUFFICIENT_RESOURCES;
 		goto out;
 	}
+	/* Given back with the tree's last reference. */
+	tree->use = use;
 	if (!ipc) {
 		status = smbsrv_tree_open_root(sess, tree);
 		if (status) {
@@ -130,6 +147,8 @@ u32 smbsrv_smb2_tree_connect(struct smbsrv_req *req)
 		flags |= SMB2_SHAREFLAG_ENCRYPT_DATA;
 	if (ipc)
 		flags |= SMB2_SHAREFLAG_NO_CACHING;
+	if (share->flags & SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE)
+		flags |= SMB2_SHAREFLAG_ACCESS_BASED_DIRECTORY_ENUM;
 
 	body = smbsrv_rsp_body(req, SMB2_TCON_RSP_SIZE);
 	if (!body) {

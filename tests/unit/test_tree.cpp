@@ -68,6 +68,7 @@ const char *kConf = R"(
 	create mask = 0640
 	veto files = /*.exe/.DS_Store/
 	hide dot files = no
+	hide unreadable = yes
 	oplocks = no
 	follow symlinks = yes
 [office]
@@ -125,7 +126,8 @@ TEST_CASE("share flags, masks and paths come from the configuration", "[tree]")
 	CHECK_FALSE((f & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS)); // ksmbd's default
 	CHECK_FALSE((f & (SMBSRV_SHARE_FLAGS_IPC | SMBSRV_SHARE_FLAGS_STREAMS |
 			  SMBSRV_SHARE_FLAGS_ACL_XATTR | SMBSRV_SHARE_FLAGS_GUEST_OK |
-			  SMBSRV_SHARE_FLAGS_ENCRYPT)));
+			  SMBSRV_SHARE_FLAGS_ENCRYPT |
+			  SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE))); // Samba's default
 	CHECK(demo->create_mask == 0744);
 	CHECK(demo->directory_mask == 0755);
 	CHECK_FALSE(demo->force_uid);
@@ -141,6 +143,7 @@ TEST_CASE("share flags, masks and paths come from the configuration", "[tree]")
 	CHECK((docs->flags & SMBSRV_SHARE_FLAGS_STREAMS));
 	CHECK((docs->flags & SMBSRV_SHARE_FLAGS_ACL_XATTR));
 	CHECK_FALSE((docs->flags & SMBSRV_SHARE_FLAGS_HIDE_DOT_FILES));
+	CHECK((docs->flags & SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE));
 	CHECK_FALSE((docs->flags & SMBSRV_SHARE_FLAGS_OPLOCKS));
 	CHECK((docs->flags & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS));
 	CHECK(docs->force_uid == 1000u);
@@ -155,6 +158,29 @@ TEST_CASE("share flags, masks and paths come from the configuration", "[tree]")
 
 	// A force user that does not exist refuses rather than guesses.
 	CHECK(decide_tree_connect(c, req("ghost"), a).status == nt::ACCESS_DENIED);
+}
+
+TEST_CASE("a share's max connections: its own, never [global]'s", "[tree]")
+{
+	Config c = conf("[global]\n\tmax connections = 50\n"
+			"[limited]\n\tpath = /srv/l\n\tmax connections = 3\n"
+			"[open]\n\tpath = /srv/o\n"
+			"[zero]\n\tpath = /srv/z\n\tmax connections = 0\n");
+	FakeAccounts a = accounts();
+	CHECK(c.knobs.max_connections == 50);
+	auto limited = decide_tree_connect(c, req("limited"), a).share;
+	REQUIRE(limited);
+	CHECK(limited->max_connections == 3);
+	// No limit unless the share sets one (Samba's and ksmbd's default).
+	auto open = decide_tree_connect(c, req("open"), a).share;
+	REQUIRE(open);
+	CHECK(open->max_connections == 0);
+	CHECK_FALSE(c.share("open")->params.has("max connections"));
+	CHECK(dump_share(*c.share("open"), true).find("max connections") == std::string::npos);
+	// 0, as above 65536, is 65536: no limit in effect either.
+	auto zero = decide_tree_connect(c, req("zero"), a).share;
+	REQUIRE(zero);
+	CHECK(zero->max_connections == 65536);
 }
 
 TEST_CASE("read only, read list and write list", "[tree]")

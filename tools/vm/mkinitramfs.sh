@@ -45,13 +45,13 @@ host_bins=(
 	"$kt/usr/sbin/ksmbd.addshare" "$kt/usr/sbin/ksmbd.control"
 	/usr/bin/setpriv /usr/bin/strace
 	/usr/bin/cp /usr/bin/fallocate /usr/bin/dbench
-	/usr/bin/getfattr /usr/bin/setfattr
+	/usr/bin/getfattr /usr/bin/setfattr /usr/bin/ss
 	/usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs /sbin/mount.nfs
 	/usr/bin/trace-cmd
 )
 host_bins_opt=(/usr/bin/strace)
 # Kernel modules (with their dependencies) and whole module directories.
-want_mods=(virtio_net cifs ksmbd nfsd nfsv4 loop virtio_blk xfs veth)
+want_mods=(virtio_net cifs ksmbd nfsd nfsv4 loop virtio_blk xfs veth tcp_diag)
 want_dirs=(kernel/crypto kernel/arch/x86/crypto kernel/fs/nls kernel/lib)
 
 # Map a host path to its place in the merged-/usr guest.

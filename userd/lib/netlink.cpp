@@ -86,6 +86,22 @@ void parse_server(ByteView msg, ServerStatus &st)
 	get_u64(tb[SMBSRV_A_SERVER_CONNS_LOGON_EXPIRED], st.conns_logon_expired);
 	get_u64(tb[SMBSRV_A_SERVER_CONNS_IDLE_CLOSED], st.conns_idle_closed);
 	st.knobs_reported = parse_knobs(tb[SMBSRV_A_SERVER_KNOBS], st.knobs);
+	// share-use is a multi-attr: every one, not tb's last.
+	genlmsghdr *g = genlmsg_hdr(hdr(msg));
+	nlattr *a = nullptr;
+	int rem = 0;
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		if (nla_type(a) != SMBSRV_A_SERVER_SHARE_USE)
+			continue;
+		nlattr *u[SMBSRV_A_SHARE_USE_MAX + 1] = {};
+		if (nla_parse_nested(u, SMBSRV_A_SHARE_USE_MAX, a, nullptr) < 0)
+			continue;
+		ShareUse su;
+		su.name = get_string(u[SMBSRV_A_SHARE_USE_NAME]);
+		get_u32(u[SMBSRV_A_SHARE_USE_TREES], su.trees);
+		get_u32(u[SMBSRV_A_SHARE_USE_MAX_CONNECTIONS], su.max_connections);
+		st.share_uses.push_back(std::move(su));
+	}
 }
 
 // Every netlink message of a datagram, each checked to fit.

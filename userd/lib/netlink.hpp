@@ -30,6 +30,13 @@ struct nl_sock;
 
 namespace smbsrv {
 
+// A share with tree connects now (its max connections, 0: none).
+struct ShareUse {
+	std::string name;
+	uint32_t trees = 0;
+	uint32_t max_connections = 0;
+};
+
 struct ServerStatus {
 	std::string module_version;
 	bool daemon_running = false;
@@ -44,6 +51,7 @@ struct ServerStatus {
 	uint64_t conns_idle_closed = 0;
 	Knobs knobs;
 	std::vector<int> knobs_reported; // SMBSRV_A_KNOBS_* the module sent
+	std::vector<ShareUse> share_uses;
 };
 
 // A failed exchange with the module: errno-style code and the module's

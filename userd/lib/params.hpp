@@ -119,6 +119,9 @@ struct Knobs {
 	uint32_t response_batch = 16;
 	uint32_t inline_reads = 1;
 	uint32_t logon_timeout = 20;
+	uint32_t smb2_leases = 0;
+	uint32_t durable_handles = 0;
+	uint32_t durable_handle_timeout = 60;
 	std::string netbios_name = "SMBSRV";
 	// [global]'s hosts allow/deny, for the module to check at accept
 	// (encode_host_rules(); not a knob of the knobs nest).

@@ -3,6 +3,7 @@
 // smbsrvctl's commands, one file per family.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,6 +40,7 @@ int cmd_reload(const Options &o, const Args &args);
 int cmd_share(const Options &o, const Args &args);
 int cmd_user(const Options &o, const Args &args);
 int cmd_sessions(const Options &o, const Args &args);
+int cmd_opens(const Options &o, const Args &args);
 int cmd_connections(const Options &o, const Args &args);
 int cmd_kill(const Options &o, const Args &args);
 int cmd_set(const Options &o, const Args &args);
@@ -48,5 +50,9 @@ int cmd_stats(const Options &o, const Args &args);
 // `required`, a daemon that is not running is an error; otherwise a note.
 // Returns the exit status for the command.
 int reload_daemon(const Options &o, bool required);
+
+// "N tree connects" + @when, and "(max connections M, enforced)" when the
+// share has a limit (M below 65536): status and share show say it alike.
+std::string share_use_text(uint32_t trees, uint32_t max_connections, const char *when = "");
 
 } // namespace smbsrv::ctl

@@ -12,6 +12,14 @@
 
 namespace smbsrv::ctl {
 
+std::string share_use_text(uint32_t trees, uint32_t max_connections, const char *when)
+{
+	std::string t = std::to_string(trees) + " tree connect" + (trees == 1 ? "" : "s") + when;
+	if (max_connections && max_connections < 65536)
+		t += " (max connections " + std::to_string(max_connections) + ", enforced)";
+	return t;
+}
+
 int cmd_status(const Options &, const Args &args)
 {
 	if (args.size() > 1)
@@ -29,6 +37,9 @@ int cmd_status(const Options &, const Args &args)
 					 : std::string("no"));
 	row("connections:", std::to_string(st.connections));
 	row("sessions:", std::to_string(st.sessions));
+	// Each share with tree connects, against its max connections.
+	for (const auto &u : st.share_uses)
+		row(("share " + u.name + ":").c_str(), share_use_text(u.trees, u.max_connections));
 	std::printf("knobs:\n");
 	for (const auto &ki : knob_table()) {
 		if (std::find(st.knobs_reported.begin(), st.knobs_reported.end(),
