@@ -33,6 +33,7 @@
 #include "../ea.h"
 #include "../file.h"
 #include "../session.h"
+#include "../status.h"
 #include "../upcall.h"
 #include "../vfs.h"
 #include "../wire/dir.h"
@@ -389,7 +390,7 @@ static u32 smbsrv_dir_query(struct smbsrv_req *req, struct smbsrv_file *f,
 	o.cap = cap;
 	err = smbsrv_dir_fill(req, f, s, q, &o, &used, &count, &cut);
 	if (err && !count) {
-		status = smbsrv_vfs_status(err);
+		status = smbsrv_errno_status(err);
 		goto out;
 	}
 	if (!count) {

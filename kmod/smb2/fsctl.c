@@ -34,6 +34,7 @@
 #include "../file.h"
 #include "../session.h"
 #include "../smbsrv.h"
+#include "../status.h"
 #include "../vfs.h"
 #include "../wire/dosattr.h"
 #include "../wire/fscc.h"
@@ -131,7 +132,7 @@ static u32 smbsrv_fsctl_set_sparse(struct smbsrv_fsctl *x)
 		}
 	}
 	smbsrv_vfs_creds_end(old);
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }
 
 /* FSCTL_QUERY_ALLOCATED_RANGES (MS-FSA 2.1.5.9.23). */
@@ -268,7 +269,7 @@ static u32 smbsrv_fsctl_zero_data(struct smbsrv_fsctl *x)
 	if (err == -EOPNOTSUPP)
 		err = smbsrv_fsctl_write_zeros(filp, off, end - off);
 	smbsrv_vfs_creds_end(old);
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }
 
 /* ---- server-side copy --------------------------------------------------- */
@@ -464,7 +465,7 @@ static u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 		total += copied;
 		if (err) {
 			partial = copied;
-			status = smbsrv_vfs_status(err);
+			status = smbsrv_errno_status(err);
 			break;
 		}
 		chunks++;
@@ -492,7 +493,7 @@ static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
 		return STATUS_NOT_A_REPARSE_POINT;
 	target = vfs_get_link(dentry, &done);
 	if (IS_ERR(target))
-		return smbsrv_vfs_status(PTR_ERR(target));
+		return smbsrv_errno_status(PTR_ERR(target));
 	size = smb_symlink_reparse_encode(NULL, 0, target, strlen(target),
 					  target[0] != '/');
 	if (size < 0) {
@@ -608,7 +609,7 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
 	kfree(buf);
 	if (err == -ENOTEMPTY)
 		return STATUS_NOT_SUPPORTED;
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }
 
 /* ---- block cloning ------------------------------------------------------ */
@@ -658,7 +659,7 @@ static u32 smbsrv_fsctl_dup_extents(struct smbsrv_fsctl *x)
 	if (n == -EOPNOTSUPP || n == -EXDEV)
 		status = STATUS_NOT_SUPPORTED;
 	else if (n < 0)
-		status = smbsrv_vfs_status(n);
+		status = smbsrv_errno_status(n);
 	else if (n != len)
 		status = STATUS_IO_DEVICE_ERROR;
 out:

@@ -23,6 +23,7 @@
 #include "../ea.h"
 #include "../file.h"
 #include "../session.h"
+#include "../status.h"
 #include "../stream.h"
 #include "../upcall.h"
 #include "../vfs.h"
@@ -114,7 +115,7 @@ static u32 smbsrv_query_finfo(struct smbsrv_req *req, struct smbsrv_file *f,
 
 	err = smbsrv_vfs_getattr(tree, path, &fa);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	memset(fi, 0, sizeof(*fi));
 	fi->creation_time = fa.creation_time;
 	fi->access_time = fa.access_time;
@@ -130,7 +131,7 @@ static u32 smbsrv_query_finfo(struct smbsrv_req *req, struct smbsrv_file *f,
 		/* The base's times and attributes, the stream's sizes. */
 		ssize = smbsrv_stream_size(f);
 		if (ssize < 0)
-			return smbsrv_vfs_status(ssize);
+			return smbsrv_errno_status(ssize);
 		fi->eof = ssize;
 		fi->allocation = smbsrv_stream_allocation(ssize);
 		fi->attributes &= ~FILE_ATTRIBUTE_DIRECTORY;
@@ -227,7 +228,7 @@ static u32 smbsrv_query_streams(struct smbsrv_req *req, struct smbsrv_file *f,
 
 	err = smbsrv_vfs_getattr(req->tree, &f->filp->f_path, &fa);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	if (out_len < SMB_STREAM_INFO_MIN)
 		return STATUS_INFO_LENGTH_MISMATCH;
 	ents = kvmalloc_array(SMBSRV_STREAMS_MAX + 1, sizeof(*ents),
@@ -246,7 +247,7 @@ static u32 smbsrv_query_streams(struct smbsrv_req *req, struct smbsrv_file *f,
 		err = smbsrv_stream_list(f->filp->f_path.dentry, ents + n,
 					 SMBSRV_STREAMS_MAX, &list);
 		if (err < 0) {
-			status = smbsrv_vfs_status(err);
+			status = smbsrv_errno_status(err);
 			goto out;
 		}
 		n += err;
@@ -371,7 +372,7 @@ static u32 smbsrv_query_eas(struct smbsrv_req *req, struct smbsrv_file *f,
 	if (len < 0) {
 		kvfree(val);
 		kvfree(out);
-		return smbsrv_vfs_status(len);
+		return smbsrv_errno_status(len);
 	}
 	for (p = list; list && p < list + len; p += strlen(p) + 1) {
 		if (!smbsrv_ea_is_ea(p, &name))
@@ -481,7 +482,7 @@ static u32 smbsrv_query_fs(struct smbsrv_req *req, struct smbsrv_file *f,
 	memset(&fs, 0, sizeof(fs));
 	err = vfs_statfs(path, &st);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	fs.bytes_per_sector = 512;
 	fs.sectors_per_unit = max_t(u32, st.f_bsize / 512, 1);
 	fs.total_units = st.f_blocks * (st.f_bsize ? st.f_bsize : 512) /

@@ -23,6 +23,7 @@
 #include "../session.h"
 #include "../smbsrv.h"
 #include "../splice.h"
+#include "../status.h"
 #include "../stream.h"
 #include "../vfs.h"
 #include "../wire/fscc.h"
@@ -157,7 +158,7 @@ u32 smbsrv_smb2_read(struct smbsrv_req *req)
 	}
 	if (how < 0) {
 		if (n < 0) {
-			status = smbsrv_vfs_status((int)n);
+			status = smbsrv_errno_status((int)n);
 			goto out;
 		}
 	} else {
@@ -180,7 +181,7 @@ u32 smbsrv_smb2_read(struct smbsrv_req *req)
 				goto out;
 			}
 			if (n < 0) {
-				status = smbsrv_vfs_status((int)n);
+				status = smbsrv_errno_status((int)n);
 				goto out;
 			}
 		}

@@ -17,6 +17,7 @@
 #include "../file.h"
 #include "../oplock.h"
 #include "../session.h"
+#include "../status.h"
 #include "../stream.h"
 #include "../vfs.h"
 #include "../wire/fscc.h"
@@ -117,7 +118,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		}
 		smbsrv_vfs_creds_end(old);
 		if (n < 0) {
-			status = smbsrv_vfs_status((int)n);
+			status = smbsrv_errno_status((int)n);
 			goto out;
 		}
 		f->position = pos;
@@ -158,7 +159,7 @@ u32 smbsrv_smb2_flush(struct smbsrv_req *req)
 		old = smbsrv_vfs_creds_begin(req->tree);
 		err = vfs_fsync(f->filp, 0);
 		smbsrv_vfs_creds_end(old);
-		status = smbsrv_vfs_status(err);
+		status = smbsrv_errno_status(err);
 	}
 out:
 	if (status)
