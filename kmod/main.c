@@ -44,17 +44,22 @@ static int __init smbsrv_init(void)
 	err = smbsrv_smb2_init();
 	if (err)
 		goto err_sched;
-	smbsrv_cache_init();
+	err = smbsrv_cache_init();
+	if (err)
+		goto err_smb2;
 	smbsrv_durable_init();
 
 	err = smbsrv_netlink_init();
 	if (err)
-		goto err_smb2;
+		goto err_cache;
 
 	pr_info("smbsrv: version %s loaded\n", SMBSRV_VERSION);
 	smbsrv_selftest_init();
 	return 0;
 
+err_cache:
+	smbsrv_durable_exit();
+	smbsrv_cache_exit();
 err_smb2:
 	smbsrv_smb2_exit();
 err_sched:

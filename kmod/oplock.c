@@ -17,6 +17,7 @@
 #include <linux/jhash.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/fsnotify_backend.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <uapi/linux/smbsrv.h>
@@ -424,6 +425,194 @@ static int smbsrv_klease_want(struct smbsrv_fnode *fn)
 	return bits & SMB2_LEASE_READ ? F_RDLCK : F_UNLCK;
 }
 
+/* ---- directory leases: a directory's entries change -------------------- */
+
+/*
+ * A directory whose leases cache its listing carries an fsnotify inode
+ * mark (as CHANGE_NOTIFY watches do, smb2/notify.c): an entry created,
+ * deleted or renamed in it, by an SMB client or by anyone on the server,
+ * breaks those leases to none, as Windows breaks a directory lease when
+ * its listing changes.  The break is sent after the change (fsnotify
+ * reports it done); nobody waits for it.  The mark holds the fnode and
+ * goes with the directory's last lease (smbsrv_klease_sync()).
+ */
+#define SMBSRV_DIRLEASE_EVENTS	(FS_CREATE | FS_DELETE | FS_MOVED_FROM | \
+				 FS_MOVED_TO)
+
+struct smbsrv_dirmark {
+	struct fsnotify_mark mark;	/* first: container_of */
+	struct smbsrv_fnode *fn;	/* referenced */
+};
+
+static struct fsnotify_group *smbsrv_dirlease_group;
+
+/* smbsrv_dir_actor's, while their change runs. */
+static DEFINE_SPINLOCK(smbsrv_dir_actors_lock);
+static LIST_HEAD(smbsrv_dir_actors);
+
+void smbsrv_dir_actor_begin(struct smbsrv_dir_actor *a, const u8 *guid,
+			    const struct smbsrv_cache_req *r)
+{
+	a->task = NULL;
+	if (!r->lease || r->rqls.version != 2 ||
+	    !(r->rqls.flags & SMB2_LEASE_FLAG_PARENT_LEASE_KEY_SET))
+		return;
+	a->task = current;
+	memcpy(a->client_guid, guid, 16);
+	memcpy(a->parent_key, r->rqls.parent_key, 16);
+	spin_lock(&smbsrv_dir_actors_lock);
+	list_add(&a->node, &smbsrv_dir_actors);
+	spin_unlock(&smbsrv_dir_actors_lock);
+}
+
+void smbsrv_dir_actor_end(struct smbsrv_dir_actor *a)
+{
+	if (!a->task)
+		return;
+	spin_lock(&smbsrv_dir_actors_lock);
+	list_del(&a->node);
+	spin_unlock(&smbsrv_dir_actors_lock);
+}
+
+/* The lease the change running in this task spares: its key, or false. */
+static bool smbsrv_dir_actor_find(u8 *guid, u8 *key)
+{
+	struct smbsrv_dir_actor *a;
+	bool found = false;
+
+	if (list_empty_careful(&smbsrv_dir_actors))
+		return false;
+	spin_lock(&smbsrv_dir_actors_lock);
+	list_for_each_entry(a, &smbsrv_dir_actors, node) {
+		if (a->task != current)
+			continue;
+		memcpy(guid, a->client_guid, 16);
+		memcpy(key, a->parent_key, 16);
+		found = true;
+		break;
+	}
+	spin_unlock(&smbsrv_dir_actors_lock);
+	return found;
+}
+
+static int smbsrv_dirlease_event(struct fsnotify_mark *mark, u32 mask,
+				 struct inode *inode, struct inode *dir,
+				 const struct qstr *name, u32 cookie)
+{
+	struct smbsrv_fnode *fn =
+		container_of(mark, struct smbsrv_dirmark, mark)->fn;
+	struct smbsrv_lease *l;
+	u8 guid[16], key[16];
+	LIST_HEAD(notes);
+	bool spare;
+
+	if (!(mask & SMBSRV_DIRLEASE_EVENTS))
+		return 0;
+	spare = smbsrv_dir_actor_find(guid, key);
+	spin_lock(&fn->lock);
+	list_for_each_entry(l, &fn->cache.leases, fnode_node)
+		if (l->sm.state && !(spare && smbsrv_lease_is(l, guid, key)))
+			smbsrv_lease_break_locked(l, SMB2_LEASE_NONE, &notes);
+	spin_unlock(&fn->lock);
+	smbsrv_notes_send(&notes);
+	return 0;
+}
+
+/*
+ * A file modified through @f was closed: its directory's listing (size,
+ * times) changed, so the directory's leases break, but for the one @f's
+ * own lease names as its parent.
+ */
+static void smbsrv_dirlease_break_parent(struct smbsrv_file *f,
+					 const u8 *guid, const u8 *key)
+{
+	struct smbsrv_fnode *dfn;
+	struct smbsrv_lease *l;
+	struct dentry *parent;
+	LIST_HEAD(notes);
+
+	parent = dget_parent(f->filp->f_path.dentry);
+	dfn = smbsrv_fnode_find(d_inode(parent), NULL);
+	dput(parent);
+	if (!dfn)
+		return;
+	if (READ_ONCE(dfn->cache.dmark)) {
+		spin_lock(&dfn->lock);
+		list_for_each_entry(l, &dfn->cache.leases, fnode_node)
+			if (l->sm.state && !(key && smbsrv_lease_is(l, guid, key)))
+				smbsrv_lease_break_locked(l, SMB2_LEASE_NONE,
+							  &notes);
+		spin_unlock(&dfn->lock);
+		smbsrv_notes_send(&notes);
+	}
+	smbsrv_fnode_put(dfn);
+}
+
+static void smbsrv_dirlease_free_mark(struct fsnotify_mark *mark)
+{
+	struct smbsrv_dirmark *m = container_of(mark, struct smbsrv_dirmark,
+						mark);
+
+	smbsrv_fnode_put(m->fn);
+	kfree(m);
+}
+
+static const struct fsnotify_ops smbsrv_dirlease_ops = {
+	.handle_inode_event = smbsrv_dirlease_event,
+	.free_mark = smbsrv_dirlease_free_mark,
+};
+
+/* Before a directory lease caching @type is granted: the mark, or F_UNLCK. */
+static int smbsrv_dirmark_raise(struct smbsrv_fnode *fn, int type)
+{
+	struct smbsrv_dirmark *m;
+	int err;
+
+	mutex_lock(&fn->cache.kmutex);
+	if (fn->cache.dmark)
+		goto out;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m) {
+		type = F_UNLCK;
+		goto out;
+	}
+	fsnotify_init_mark(&m->mark, smbsrv_dirlease_group);
+	m->mark.mask = SMBSRV_DIRLEASE_EVENTS;
+	smbsrv_fnode_hold(fn);
+	m->fn = fn;
+	err = fsnotify_add_inode_mark(&m->mark, fn->inode, 0);
+	if (err) {
+		fsnotify_put_mark(&m->mark);	/* frees it, drops @fn */
+		type = F_UNLCK;
+		goto out;
+	}
+	WRITE_ONCE(fn->cache.dmark, m);
+out:
+	mutex_unlock(&fn->cache.kmutex);
+	return type;
+}
+
+/* The directory's leases went down: no lease caches it, no mark. */
+static void smbsrv_dirmark_sync(struct smbsrv_fnode *fn)
+{
+	struct smbsrv_dirmark *m = NULL;
+	int want;
+
+	mutex_lock(&fn->cache.kmutex);
+	spin_lock(&fn->lock);
+	want = smbsrv_klease_want(fn);
+	spin_unlock(&fn->lock);
+	if (want == F_UNLCK) {
+		m = fn->cache.dmark;
+		WRITE_ONCE(fn->cache.dmark, NULL);
+	}
+	mutex_unlock(&fn->cache.kmutex);
+	if (m) {
+		fsnotify_destroy_mark(&m->mark, smbsrv_dirlease_group);
+		fsnotify_put_mark(&m->mark);
+	}
+}
+
 /* A local process wants the file: break the SMB holders for it. */
 static bool smbsrv_klease_break(struct file_lease *fl)
 {
@@ -519,6 +708,8 @@ static int smbsrv_klease_raise(struct smbsrv_fnode *fn,
 	struct file *kfile;
 	int got;
 
+	if (!fn->stream && S_ISDIR(fn->inode->i_mode))
+		return smbsrv_dirmark_raise(fn, type);
 	if (fn->stream || !S_ISREG(fn->inode->i_mode))
 		return type;	/* no kernel lease: SMB clients only */
 	mutex_lock(&fn->cache.kmutex);
@@ -553,6 +744,10 @@ static void smbsrv_klease_sync(struct smbsrv_fnode *fn)
 {
 	int want, err;
 
+	if (READ_ONCE(fn->cache.dmark)) {
+		smbsrv_dirmark_sync(fn);
+		return;
+	}
 	if (!READ_ONCE(fn->cache.kfile))
 		return;
 	mutex_lock(&fn->cache.kmutex);
@@ -622,7 +817,7 @@ void smbsrv_fnode_cache_init(struct smbsrv_fnode_cache *c)
 
 void smbsrv_fnode_cache_exit(struct smbsrv_fnode_cache *c)
 {
-	WARN_ON_ONCE(c->kfile);
+	WARN_ON_ONCE(c->kfile || c->dmark);
 }
 
 void smbsrv_open_cache_init(struct smbsrv_open_cache *c)
@@ -781,6 +976,16 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 	if (!lease && (r->oplock == SMB2_OPLOCK_LEVEL_LEASE ||
 		       r->oplock == SMB2_OPLOCK_LEVEL_NONE))
 		return STATUS_SUCCESS;
+	/*
+	 * No oplock on 3.x where leases are not offered: the Linux client
+	 * (6.12) ignores a plain oplock break on 3.x (smb3_downgrade_oplock
+	 * acts only on a newer lease epoch) and would keep caching writes
+	 * and byte-range locks after it.  With leasing offered it asks for
+	 * leases; others asking for an oplock then get one.
+	 */
+	if (!lease && conn->dialect >= SMB2_DIALECT_300 &&
+	    !smbsrv_leases_on(conn))
+		return STATUS_SUCCESS;
 	if (lease) {
 		nl = kzalloc(sizeof(*nl), GFP_KERNEL);
 		if (!nl)
@@ -832,7 +1037,10 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 		return STATUS_INVALID_PARAMETER;
 	}
 	if (l) {
-		smb_lease_sm_upgrade(&l->sm, in.requested, granted);
+		/* A directory's lease never caches writes: RHW asks for RH. */
+		smb_lease_sm_upgrade(&l->sm, in.dir ?
+				     in.requested & ~SMB2_LEASE_WRITE :
+				     in.requested, granted);
 	} else {
 		l = nl;
 		nl = NULL;
@@ -843,6 +1051,11 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 		l->sm.state = granted;
 		/* A v2 lease starts one past the client's epoch. */
 		l->sm.epoch = r->rqls.epoch + 1;
+		if (l->version == 2 && (r->rqls.flags &
+					SMB2_LEASE_FLAG_PARENT_LEASE_KEY_SET)) {
+			memcpy(l->parent_key, r->rqls.parent_key, 16);
+			l->parent_flag = SMB2_LEASE_FLAG_PARENT_LEASE_KEY_SET;
+		}
 		l->fn = fn;
 		smbsrv_fnode_hold(fn);
 		INIT_LIST_HEAD(&l->opens);
@@ -877,6 +1090,8 @@ void smbsrv_cache_close(struct smbsrv_file *f)
 {
 	struct smbsrv_fnode *fn = f->fnode;
 	struct smbsrv_lease *drop = NULL, *l;
+	u8 guid[16], pkey[16];
+	bool spare = false;
 	LIST_HEAD(woken);
 
 	spin_lock(&fn->lock);
@@ -885,6 +1100,11 @@ void smbsrv_cache_close(struct smbsrv_file *f)
 		break;
 	case SMB2_OPLOCK_LEVEL_LEASE:
 		l = f->cache.lease;
+		if (l->parent_flag) {
+			memcpy(guid, l->client_guid, 16);
+			memcpy(pkey, l->parent_key, 16);
+			spare = true;
+		}
 		list_del_init(&f->cache.lease_node);
 		f->cache.lease = NULL;
 		if (list_empty(&l->opens)) {
@@ -910,6 +1130,8 @@ void smbsrv_cache_close(struct smbsrv_file *f)
 	if (drop)
 		smbsrv_lease_put(drop);
 	smbsrv_klease_sync(fn);
+	if (READ_ONCE(f->cache.wrote) && !fn->stream)
+		smbsrv_dirlease_break_parent(f, guid, spare ? pkey : NULL);
 }
 
 void smbsrv_cache_break_write(struct smbsrv_file *f)
@@ -919,6 +1141,8 @@ void smbsrv_cache_break_write(struct smbsrv_file *f)
 	struct smbsrv_file *o;
 	LIST_HEAD(notes);
 
+	if (!READ_ONCE(f->cache.wrote))
+		WRITE_ONCE(f->cache.wrote, true);
 	if (!READ_ONCE(fn->cache.holders))
 		return;
 	spin_lock(&fn->lock);
@@ -1294,9 +1518,11 @@ void smbsrv_cache_describe(struct smbsrv_file *f, u8 *oplock, u32 *lease,
 	spin_unlock(&fn->lock);
 }
 
-void smbsrv_cache_init(void)
+int smbsrv_cache_init(void)
 {
 	INIT_DELAYED_WORK(&smbsrv_brk_work, smbsrv_brk_timeout);
+	smbsrv_dirlease_group = fsnotify_alloc_group(&smbsrv_dirlease_ops, 0);
+	return PTR_ERR_OR_ZERO(smbsrv_dirlease_group);
 }
 
 void smbsrv_cache_exit(void)
@@ -1304,4 +1530,7 @@ void smbsrv_cache_exit(void)
 	/* Every open is closed by now: no break is in progress. */
 	cancel_delayed_work_sync(&smbsrv_brk_work);
 	WARN_ON(!list_empty(&smbsrv_brk_list));
+	/* ... and no directory lease: its marks are on their way out. */
+	fsnotify_wait_marks_destroyed();
+	fsnotify_put_group(smbsrv_dirlease_group);
 }

@@ -27,11 +27,13 @@
 
 struct inode;
 struct smbsrv_conn;
+struct smbsrv_dirmark;
 struct smbsrv_fnode;
 struct smbsrv_file;
 struct smbsrv_lease;
 struct smbsrv_req;
 struct smbsrv_tree;
+struct task_struct;
 
 /* Not NTSTATUSes: the CREATE must wait for breaks; must run again now. */
 #define SMBSRV_CACHE_WAIT	0xfffffffeu
@@ -56,6 +58,8 @@ struct smbsrv_open_cache {
 	struct smbsrv_lease *lease;	/* level LEASE */
 	struct list_head lease_node;	/* lease->opens */
 	struct smbsrv_brk brk;		/* an oplock break in progress */
+	/* Modified through: its close breaks its directory's leases. */
+	bool wrote;
 };
 
 /* An fnode's (in struct smbsrv_fnode), under its lock. */
@@ -75,6 +79,12 @@ struct smbsrv_fnode_cache {
 	int ktype;			/* F_UNLCK, F_RDLCK, F_WRLCK */
 	u8 klocal;
 	struct work_struct kwork;	/* breaks the SMB holders for it */
+	/*
+	 * A directory's instead (directory leases): an fsnotify mark that
+	 * breaks the leases when an entry is created, deleted or renamed
+	 * in it; set and dropped under @kmutex.
+	 */
+	struct smbsrv_dirmark *dmark;
 };
 
 /* What a CREATE asks for. */
@@ -96,7 +106,7 @@ struct smbsrv_cache_answer {
 	struct smb2_lease_ctx rqls;
 };
 
-void smbsrv_cache_init(void);
+int smbsrv_cache_init(void);
 void smbsrv_cache_exit(void);
 
 void smbsrv_fnode_cache_init(struct smbsrv_fnode_cache *c);
@@ -145,6 +155,22 @@ void smbsrv_cache_break_handles(struct smbsrv_file *f);
  */
 u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
 		      u32 gen, u32 (*run)(struct smbsrv_req *req));
+
+/*
+ * Around a change smbsrv makes to a directory's entries for a CREATE
+ * whose v2 lease names a ParentLeaseKey: the same client's lease of that
+ * key on the directory is not broken by it (the client knows).
+ */
+struct smbsrv_dir_actor {
+	struct list_head node;
+	struct task_struct *task;	/* NULL: no parent key, not listed */
+	u8 client_guid[16];
+	u8 parent_key[16];
+};
+
+void smbsrv_dir_actor_begin(struct smbsrv_dir_actor *a, const u8 *guid,
+			    const struct smbsrv_cache_req *r);
+void smbsrv_dir_actor_end(struct smbsrv_dir_actor *a);
 
 /* OPLOCK_BREAK acknowledgments (smb2/oplock.c). */
 u32 smbsrv_cache_oplock_ack(struct smbsrv_file *f, u8 level, u8 *granted);

@@ -19,7 +19,9 @@
 #   long   only with --only long (make check-long), never in make check:
 #          VM scripts that run for many minutes (tests/selftests/long/*.sh,
 #          host-side like the above), such as the READ races for 30 s each
-# Every suite speaks TAP; logs are kept in build/test-logs/.
+# Every suite speaks TAP; logs are kept in build/test-logs/.  VM suites run
+# two at a time and lint beside them (SMBSRV_TEST_JOBS, default 2; 1 runs
+# everything one after the other).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -87,7 +89,7 @@ suite_unit() {
 	tally interop/impacket-rpc "$log"
 }
 
-suite_lint() {
+lint_run() {
 	local log="$logs/lint.tap" n=0 kdir f out
 	kdir=/lib/modules/$(cat "$top/.kver")/build
 	: > "$log"
@@ -109,8 +111,15 @@ suite_lint() {
 			grep -vE '^total: 0 errors, 0 warnings, 0 checks')
 		emit $([ -z "$out" ] && echo 0 || echo 1) "checkpatch --strict ${f#"$top"/}" "$out"
 	done
-	# sparse: rebuild every object with C=2 and fail on any report.
-	out=$(make -s -C "$kdir" M="$top/kmod" C=2 modules 2>&1 |
+	# sparse: rebuild every object with C=2 and fail on any report, in a
+	# copy of the sources, so that the module the VM suites pack (they may
+	# run beside this) is never rewritten under them.
+	local sp="$top/build/lint-kmod"
+	rm -rf "$sp"
+	mkdir -p "$sp"
+	(cd "$top/kmod" && git ls-files -co --exclude-standard -z . |
+		xargs -0 cp --parents -t "$sp")
+	out=$(make -s -C "$kdir" M="$sp" C=2 modules 2>&1 |
 		grep -E 'warning:|error:')
 	emit $([ -z "$out" ] && echo 0 || echo 1) "sparse (make C=2) reports nothing" "$out"
 	out=$("$top/tools/ynl-regen.sh" --check 2>&1)
@@ -134,7 +143,17 @@ suite_lint() {
 		grep -E 'error:|warning:')
 	emit $([ -z "$out" ] && echo 0 || echo 1) "clang-tidy on the C++ sources" "$out"
 	echo "1..$n" >> "$log"
-	tally lint "$log"
+}
+
+suite_lint() {
+	lint_run
+	tally lint "$logs/lint.tap"
+}
+
+# lint as a job of the pool below: its TAP goes to the job's output.
+lint_job() {
+	lint_run > "$logs/lint.out" 2>&1
+	cat "$logs/lint.tap"
 }
 
 suite_fuzz() {
@@ -168,6 +187,42 @@ suite_fuzz() {
 	tally fuzz "$log"
 }
 
+# VM suites run SMBSRV_TEST_JOBS at a time (default 2), each in its own
+# guest, and lint runs beside them in a full run: a suite spends much of
+# its time with the guest waiting (timeouts, sleeps, host-side clients);
+# Documentation/testing.md has the measured saving.  Results are tallied
+# as the suites finish.  SMBSRV_TEST_JOBS=1 runs them
+# one after the other.
+njobs=${SMBSRV_TEST_JOBS:-2}
+declare -A pool=()	# pid -> "name log"
+
+pool_reap() {
+	local pid entry
+	wait -n -p pid "${!pool[@]}"
+	entry=${pool[$pid]}
+	unset "pool[$pid]"
+	tally "${entry%% *}" "${entry#* }"
+}
+
+# pool_run NAME LOG COMMAND...: start COMMAND (output to LOG) when a slot
+# is free.
+pool_run() {
+	local name=$1 log=$2
+	shift 2
+	while [ "${#pool[@]}" -ge "$njobs" ]; do pool_reap; done
+	"$@" > "$log" 2>&1 &
+	pool[$!]="$name $log"
+}
+
+pool_drain() {
+	while [ "${#pool[@]}" -gt 0 ]; do pool_reap; done
+}
+
+# The slowest suites first, so that the two slots end close together.
+vm_order=(host/flood host/cifs host/torture-files host/torture-io host/read
+	host/cache host/acl host/shares host/torture-core host/torture-meta
+	host/run-demo)
+
 suite_vm() {
 	# shellcheck source=../tools/vm/lib.sh
 	. "$top/tools/vm/lib.sh"
@@ -177,26 +232,31 @@ suite_vm() {
 		tally vm-initramfs "$logs/vm-initramfs.tap"
 		return
 	fi
-	local s name log
-	for s in "$top"/tests/selftests/guest/*.sh; do
-		name=$(basename "$s" .sh)
-		[ "$name" = lib ] && continue
-		[ -n "$filter" ] && ! [[ "vm/$name" =~ $filter ]] && continue
-		log="$logs/vm-$name.tap"
-		vm_run "t-$name" "/usr/share/smbsrv/tests/$name.sh" 1200 > "$log" 2>&1
-		# Only TAP lines count; the console also carries kernel noise.
-		tally "vm/$name" "$log"
-		echo "   boot to script: see $(vm_dir "t-$name")/console.log"
+	local s name all=() first
+	for first in "${vm_order[@]}"; do
+		[ -f "$top/tests/selftests/$first.sh" ] && all+=("$first")
 	done
-	for s in "$top"/tests/selftests/host/*.sh; do
+	for s in "$top"/tests/selftests/host/*.sh "$top"/tests/selftests/guest/*.sh; do
 		[ -f "$s" ] || continue
 		name=$(basename "$s" .sh)
 		[ "$name" = lib ] && continue
-		[ -n "$filter" ] && ! [[ "host/$name" =~ $filter ]] && continue
-		log="$logs/host-$name.tap"
-		timeout 2400 bash "$s" > "$log" 2>&1
-		tally "host/$name" "$log"
+		case "$s" in */guest/*) name=vm/$name ;; *) name=host/$name ;; esac
+		[[ " ${all[*]} " == *" $name "* ]] || all+=("$name")
 	done
+	for name in "${all[@]}"; do
+		[ -n "$filter" ] && ! [[ "$name" =~ $filter ]] && continue
+		case "$name" in
+		vm/*)
+			# Only TAP lines count; the console also carries kernel
+			# noise (boot to script: $(vm_dir t-NAME)/console.log).
+			pool_run "$name" "$logs/vm-${name#vm/}.tap" \
+				vm_run "t-${name#vm/}" "/usr/share/smbsrv/tests/${name#vm/}.sh" 1200 ;;
+		host/*)
+			pool_run "$name" "$logs/host-${name#host/}.tap" \
+				timeout 2400 bash "$top/tests/selftests/$name.sh" ;;
+		esac
+	done
+	pool_drain
 }
 
 suite_long() {
@@ -219,12 +279,20 @@ suite_install() {
 	tally install "$log"
 }
 
+# In a full run lint (CPU only, a few minutes) takes a slot of the pool
+# from the start, beside the other suites.
+if [ -z "$only" ] && [ "$njobs" -gt 1 ]; then
+	echo "== suite lint (beside the others; tallied when it ends)"
+	pool_run lint "$logs/lint-job.tap" lint_job
+fi
 for s in unit lint install fuzz vm long; do
 	[ -n "$only" ] && [ "$only" != "$s" ] && continue
 	[ "$s" = long ] && [ "$only" != long ] && continue
+	[ "$s" = lint ] && [ -z "$only" ] && [ "$njobs" -gt 1 ] && continue
 	echo "== suite $s"
 	"suite_$s"
 done
+pool_drain
 
 echo "== $(($(date +%s) - t0)) s; logs in ${logs#"$top"/}/"
 echo "$passed passed, $failed failed"

@@ -31,6 +31,7 @@ pkgs_vm=(
 	cifs-utils smbclient samba-testsuite python3-samba samba-vfs-modules
 	fio python3-impacket dbench attr
 	nfs-kernel-server trace-cmd gnuplot-nox
+	python3-matplotlib
 )
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")
 

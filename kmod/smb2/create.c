@@ -226,6 +226,7 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 {
 	struct smbsrv_tree *tree = req->tree;
 	bool dir = c->r.options & FILE_DIRECTORY_FILE;
+	struct smbsrv_dir_actor actor;
 	bool acl = tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR;
 	umode_t mode;
 	u32 status;
@@ -249,7 +250,9 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	}
 	/* With NT ACLs, mode 0 until the descriptor is in place (acl.c). */
 	mode = acl ? 0 : smbsrv_create_mode(tree, c, lk, dir);
+	smbsrv_dir_actor_begin(&actor, req->conn->client_guid, &c->cr);
 	err = smbsrv_vfs_create(lk, mode, dir);
+	smbsrv_dir_actor_end(&actor);
 	if (err)
 		return smbsrv_errno_status(err);
 	c->obj.mnt = mntget(lk->parent.mnt);

@@ -143,16 +143,29 @@ static u32 smbsrv_req_signature(struct smbsrv_req *req)
 		if (cmd == SMB2_NEGOTIATE)
 			return STATUS_INVALID_PARAMETER;
 		if (!sess) {
+			u64 id = req->hdr.session_id;
+
 			/* SESSION_SETUP of a live session, ECHO, CANCEL. */
-			sess = smbsrv_session_lookup(req->conn,
-						     req->hdr.session_id);
+			sess = smbsrv_session_lookup(req->conn, id);
+			/*
+			 * A SESSION_SETUP naming another connection's
+			 * session (a binding request): its keys check the
+			 * signature and sign the answer, the handler refuses
+			 * it (3.3.5.5.2); nothing else ever sees it.
+			 */
+			if (!sess && cmd == SMB2_SESSION_SETUP)
+				sess = smbsrv_session_lookup_any(id);
 			if (!sess)
 				return STATUS_USER_SESSION_DELETED;
 			req->sess = sess;
 		}
 		if (!smbsrv_session_has_keys(sess) ||
-		    smbsrv_sign_verify(sess, req->pdu, req->pdu_len))
+		    smbsrv_sign_verify(sess, req->pdu, req->pdu_len)) {
+			/* Not signed as far as binding goes: refused there. */
+			if (sess->conn != req->conn)
+				return STATUS_SUCCESS;
 			return STATUS_ACCESS_DENIED;
+		}
 		req->signed_in = true;
 		return STATUS_SUCCESS;
 	}
@@ -188,6 +201,9 @@ static u32 smbsrv_req_related(struct smbsrv_req *req, struct smbsrv_req *prev)
 	if (req->msg && req->msg->create_err)
 		return req->msg->create_err;
 	if (smbsrv_status_error(prev->status) && !prev->sess)
+		return STATUS_INVALID_PARAMETER;
+	/* Another connection's session (a refused bind) is not passed on. */
+	if (prev->sess && prev->sess->conn != req->conn)
 		return STATUS_INVALID_PARAMETER;
 	if (prev->sess) {
 		smbsrv_session_get(prev->sess);

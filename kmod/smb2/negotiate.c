@@ -70,6 +70,10 @@ static void smbsrv_conn_set_dialect(struct smbsrv_conn *conn, u16 dialect)
 	if (dialect >= SMB2_DIALECT_210 &&
 	    READ_ONCE(smbsrv_server.knobs.smb2_leases))
 		conn->server_caps |= SMB2_GLOBAL_CAP_LEASING;
+	/* Directory leases from 3.0 (oplock.c, "directory leases"). */
+	if (dialect >= SMB2_DIALECT_300 &&
+	    READ_ONCE(smbsrv_server.knobs.smb2_leases))
+		conn->server_caps |= SMB2_GLOBAL_CAP_DIRECTORY_LEASING;
 	if ((dialect == SMB2_DIALECT_300 || dialect == SMB2_DIALECT_302) &&
 	    !smbsrv_encryption_off() &&
 	    (conn->client_caps & SMB2_GLOBAL_CAP_ENCRYPTION)) {

@@ -229,7 +229,8 @@ def report(d):
     for k in agg:
         if k[0] not in servers:
             servers.append(k[0])
-    order = ['smbsrv', 'smbsrv-splice', 'smbsrv-copy', 'smbsrv-noinline', 'ksmbd', 'nfsd']
+    order = ['smbsrv', 'smbsrv-splice', 'smbsrv-copy', 'smbsrv-noinline', 'ksmbd', 'nfsd',
+             'smbsrv-sign', 'ksmbd-sign']
     servers.sort(key=lambda s: order.index(s) if s in order else 99)
     out = []
     w = out.append
@@ -238,7 +239,7 @@ def report(d):
     # or any 4-job cell.
     mcells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg if rw == 'read'},
                     key=lambda c: (size_bytes(c[0]), c[1], c[2]))
-    msrv = [s for s in servers if s != 'smbsrv-splice']
+    msrv = [s for s in servers if not s.endswith('-sign')]
     mcells = [c for c in mcells if not (c[1] == 8 and c[2] == 1) or
               size_bytes(c[0]) in (4 << 10, 64 << 10, 1 << 20)]
     w('### Sequential READ\n')
@@ -267,6 +268,30 @@ def report(d):
         row.append(counters_text(a['counters']) if a else '')
         w('| ' + ' | '.join(row) + ' |')
     w('')
+
+    # Signed sessions: smbsrv against ksmbd, both mounted with `sign`.
+    scells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg if s == 'smbsrv-sign'},
+                    key=lambda c: (size_bytes(c[0]), c[1], c[2]))
+    if scells:
+        w('### Sequential READ on a signed session\n')
+        w(header(meta, 'Signed READ') + '\n')
+        w('cifs mounts with `sign` (SMB 3.1.1, AES-CMAC) of the same shares; smbsrv with '
+          'its default knobs.\n')
+        w('| size | QD | jobs | smbsrv signed MiB/s | ksmbd signed MiB/s | ratio | '
+          'CPU-s/GiB smbsrv / ksmbd | smbsrv counters |')
+        w('|---|---|---|---|---|---|---|---|')
+        for bs, qd, j in scells:
+            a = agg.get(('smbsrv-sign', 'read', bs, qd, j))
+            b = agg.get(('ksmbd-sign', 'read', bs, qd, j))
+            r = '-'
+            if a and b and b['mibs']:
+                r = f"{a['mibs'] / b['mibs']:.2f}"
+            w(f"| {bs.upper()} | {qd} | {j} | {mib_text(a, spread) if a else '-'} | "
+              f"{mib_text(b, spread) if b else '-'} | {r} | "
+              f"{fmt(a['cpu_per_gib'], 2) if a else '-'} / "
+              f"{fmt(b['cpu_per_gib'], 2) if b else '-'} | "
+              f"{counters_text(a['counters']) if a else '-'} |")
+        w('')
 
     # Size sweep: the servers that ran a size only the sweep has.
     sw = sorted({bs for (s, rw, bs, qd, j) in agg
@@ -342,7 +367,39 @@ def report(d):
 
 
 def plot(d, meta, ssrv, rows):
-    """sweep.png: MiB/s and CPU-s/GiB against READ size, one line per server."""
+    """sweep.png: MiB/s and CPU-s/GiB against READ size, one line per
+    server; matplotlib (Debian's python3-matplotlib), else gnuplot."""
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return plot_gnuplot(d, meta, ssrv, rows)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    kib = [k for k, _ in rows]
+    for ax, what, key, ylabel in ((axes[0], 'READ throughput', 'mibs', 'MiB/s (guest clock)'),
+                                  (axes[1], 'CPU per GiB read', 'cpu_per_gib',
+                                   'guest CPU-seconds per GiB (client + server)')):
+        for i, s in enumerate(ssrv):
+            pts = [(k, v[i][key]) for k, v in rows if v[i]]
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker='o', label=s)
+        ax.set_xscale('log', base=2)
+        ax.set_xticks(kib)
+        ax.set_xticklabels([f'{k}K' if k < 1024 else f'{k >> 10}M' for k in kib])
+        ax.set_xlabel('READ size (QD8, 1 job)')
+        ax.set_ylabel(ylabel)
+        ax.set_title(what)
+        ax.grid(True, alpha=0.4)
+        ax.legend()
+    fig.suptitle(f"READ size sweep; commit {meta.get('commit')}, clock {meta.get('clock')}, "
+                 f"-cpu {meta.get('cpu')}, -smp {meta.get('smp')}, {meta.get('secs')} s per run")
+    fig.tight_layout()
+    fig.savefig(os.path.join(d, 'sweep.png'), dpi=100)
+    plt.close(fig)
+
+
+def plot_gnuplot(d, meta, ssrv, rows):
+    """sweep.png through gnuplot."""
     dat = os.path.join(d, 'sweep.dat')
     with open(dat, 'w') as f:
         f.write('# KiB ' + ' '.join(f'{s}_mibs {s}_cpu' for s in ssrv) + '\n')

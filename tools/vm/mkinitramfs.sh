@@ -21,6 +21,11 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out="$top/build/vm"
+# One at a time: VM suites run two at a time (tests/run-all.sh) and each
+# packs the current module here when its guest starts.
+mkdir -p "$out"
+exec 9> "$out/.mkinitramfs.lock"
+flock 9
 KVER=${KVER:-$(cat "$top/.kver" 2>/dev/null || true)}
 [ -n "$KVER" ] || { echo "mkinitramfs: no .kver: run 'make deps'" >&2; exit 1; }
 moddir=/lib/modules/$KVER

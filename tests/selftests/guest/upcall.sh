@@ -68,7 +68,7 @@ for kv in "tcp-port 445" "max-connections 128" "smb2-max-read 4194304" \
 	"signing 0" "encryption 1" "max-ip-connections 0" \
 	"max-sessions 1024" "max-open-files 10000" "deadtime 0" \
 	"upcall-timeout 10" "frame-timeout 20" "route-policy 0" \
-	"splice-threshold 65536" "response-batch 16" "inline-reads 1" \
+	"splice-threshold 4096" "response-batch 16" "inline-reads 1" \
 	"logon-timeout 20" "netbios-name SMBSRV"; do
 	check "default knob $kv" grep -qx "knob $kv" /tmp/status0
 done

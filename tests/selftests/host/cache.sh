@@ -13,10 +13,17 @@
 #   3. A process on the server writes the file directly: the kernel
 #      lease smbsrv holds for A's caching makes the local open break it
 #      first, and A then reads the local process's data.
-#   4. `ss -K` kills A's TCP connection while a file is open for writing
+#   4. A lists a directory: it caches the listing under a directory
+#      lease (smbsrvctl shows it; listing again sends no QUERY_DIRECTORY);
+#      B, and a process on the server, each creating, renaming and
+#      deleting a file in it break the lease, and A then lists what is
+#      there.
+#   5. `ss -K` kills A's TCP connection while a file is open for writing
 #      through it: cifs reconnects, reclaims the durable handle (the same
 #      persistent FileId before and after in smbsrvctl opens) and the
 #      writes through the still-open descriptor land in the file.
+#   6. With `smb2 leases = no`, an SMB 2.1 mount gets an oplock and an
+#      SMB 3.1.1 mount none.
 . "$(dirname "$0")/lib.sh"
 
 srv=/srv/cache
@@ -56,10 +63,24 @@ caching() {
 	t_guest "$ctl opens | awk -v p='$1' -v s='${2:-}' '\$NF == p && (s == \"\" || \$1 == s) { print \$4 }'"
 }
 
-# cifs' own count of READs sent through A (/proc/fs/cifs/Stats, A's tree
-# connect section: the one ending in "cache").
+# cifs' own count of requests of a kind (Reads, QueryDirectories) sent
+# through A (/proc/fs/cifs/Stats, A's tree connect section: the one
+# ending in "cache").
+sent_a() {
+	t_guest "awk '/\\\\cache\$/ { a = 1; next } /^[0-9]+\\) / { a = 0 } a && /^$1:/ { print \$2; exit }' /proc/fs/cifs/Stats"
+}
 reads_a() {
-	t_guest "awk '/\\\\cache\$/ { a = 1; next } /^[0-9]+\\) / { a = 0 } a && /^Reads:/ { print \$2; exit }' /proc/fs/cifs/Stats"
+	sent_a Reads
+}
+
+# Wait (up to 10 s) until the caching of PATH [by SESSION] is no longer RE.
+caching_not() {
+	for _ in $(seq 1 20); do
+		caching "$1" "${3:-}" | grep -qE -- "$2" || return 0
+		sleep 0.5
+	done
+	caching "$1" "${3:-}"
+	return 1
 }
 
 # --- 1. a read-caching lease, visible and used --------------------------
@@ -103,7 +124,41 @@ t_check_output "A reads the local process's data" "^v3-local$" \
 	t_guest "cat $A/f"
 t_guest_check "A's holder closes" "kill \$(cat /tmp/holder); sleep 1"
 
-# --- 4. ss -K: the connection dies, the durable handle is reclaimed -----
+# --- 4. a directory lease: A caches a listing, B and the server change it
+t_guest_check "a directory on the server, listed through A" "
+set -e
+mkdir $srv/dir
+echo x > $srv/dir/one
+chown -R demo:demo $srv/dir
+ls $A/dir > /dev/null"
+t_check_output "smbsrvctl opens: A caches the listing of dir under a lease" \
+	"^lease:RH$" caching dir "$sa"
+q1=$(sent_a QueryDirectories)
+t_check_output "A lists dir again from its cache" "^one$" t_guest "ls $A/dir"
+q2=$(sent_a QueryDirectories)
+t_check "... sending no QUERY_DIRECTORY (cifs Stats: $q1 then $q2)" \
+	test -n "$q1" -a "$q1" = "$q2" -a "${q1:-0}" -gt 0
+# dir_change WHAT COMMAND LISTING: COMMAND changes dir (A caching its
+# listing), which breaks A's lease; A then lists LISTING (one line), and
+# caches the listing again.
+dir_change() {
+	t_guest_check "$1" "$2"
+	t_check "... breaks A's directory lease" caching_not dir "^lease:RH$" "$sa"
+	t_check_output "... A lists: $3" "^$3\$" \
+		t_guest "ls $A/dir | tr '\\n' ' ' | sed 's/ \$//'"
+	t_check_output "... A caches the listing again" "^lease:RH$" caching dir "$sa"
+}
+dir_change "B creates a file in dir" "echo b > $B/dir/from-b" "from-b one"
+dir_change "a local process on the server removes a file in dir" \
+	"rm $srv/dir/one" "from-b"
+dir_change "B renames a file in dir" "mv $B/dir/from-b $B/dir/b2" "b2"
+dir_change "a local process creates a file in dir" "echo l > $srv/dir/l" \
+	"b2 l"
+dir_change "a local process renames a file in dir" \
+	"mv $srv/dir/l $srv/dir/l2" "b2 l2"
+dir_change "B deletes a file in dir" "rm $B/dir/b2" "l2"
+
+# --- 5. ss -K: the connection dies, the durable handle is reclaimed -----
 t_guest_check "B unmounted: only A's connection goes to port 445" "umount $B"
 t_guest_check "A opens d for writing and writes through it" "
 set -e
@@ -134,7 +189,34 @@ t_guest_check "the writer closes" "rm -f /tmp/go; sleep 1"
 t_check_output "both writes are in the file on the server" "^one two$" \
 	t_guest "tr '\\n' ' ' < $srv/d | sed 's/ \$//'"
 
-# --- 5. unloading with a lease and a disconnected durable handle --------
+# --- 6. smb2 leases = no: oplocks on SMB 2.x only ----------------------
+# Without leases the Linux client takes oplocks, and on SMB 3.x it ignores
+# their breaks; smbsrv grants 3.x connections none (admin guide).
+t_guest_check "smb2 leases = no (live): C mounts with SMB 3.1.1, D with SMB 2.1" "
+set -e
+$ctl set smb2-leases no >/dev/null
+mkdir -p /mnt/c /mnt/d
+mount -t cifs //127.0.0.1/cache /mnt/c -o $opts,nosharesock
+mount -t cifs //127.0.0.1/cache /mnt/d -o username=demo,password=demo,vers=2.1,nosharesock
+echo o3 > $srv/o3; echo o2 > $srv/o2; chown demo:demo $srv/o3 $srv/o2
+sleep 600 < /mnt/c/o3 > /dev/null 2>&1 &
+echo \$! > /tmp/hold3
+sleep 600 < /mnt/d/o2 > /dev/null 2>&1 &
+echo \$! > /tmp/hold2
+sleep 1
+[ \"\$(cat /mnt/c/o3)\" = o3 ] && [ \"\$(cat /mnt/d/o2)\" = o2 ]"
+t_check_output "SMB 3.1.1 without leases: C's open of o3 holds no oplock" \
+	"^none$" caching o3
+t_check_output "SMB 2.1 without leases: D's open of o2 holds an oplock" \
+	"^(batch|exclusive|level2)$" caching o2
+t_guest_check "C and D unmounted; smb2 leases = yes again" "
+set -e
+kill \$(cat /tmp/hold3) \$(cat /tmp/hold2)
+sleep 0.5
+umount /mnt/c /mnt/d
+$ctl set smb2-leases yes >/dev/null"
+
+# --- 7. unloading with a lease and a disconnected durable handle --------
 t_guest_check "A holds e open with a lease; its connection dies" "
 set -e
 echo x > $A/e

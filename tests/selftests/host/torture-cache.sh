@@ -37,7 +37,7 @@ lease_pass="break_twice nobreakself statopen statopen2 statopen3
 	breaking2 breaking3 v2_breaking3 breaking4 breaking5 breaking6 lock1
 	complex1 v2_epoch1 v2_epoch2 v2_epoch3 v2_complex1 v2_complex2 v2_rename
 	timeout timeout-disconnect duplicate_create duplicate_open v1_bug15148
-	v2_bug15148"
+	v2_bug15148 request v2_request v2_request_parent"
 durable_pass="open-oplock open-lease reopen1 reopen1a reopen1a-lease
 	reopen2 reopen2-lease reopen2-lease-v2 reopen2a reopen3 reopen4
 	delete_on_close1 delete_on_close2 file-position oplock lease lock-oplock
@@ -48,7 +48,14 @@ durable_v2_pass="create-blob open-oplock open-lease reopen1 reopen1a
 session_pass="reconnect1 reconnect2 reauth1 reauth2 reauth3 reauth4 reauth6
 	two_logoff signing-hmac-sha-256 signing-aes-128-cmac
 	signing-aes-128-gmac encryption-aes-128-ccm encryption-aes-128-gcm
-	encryption-aes-256-ccm encryption-aes-256-gcm ntlmssp_bug14932"
+	encryption-aes-256-ccm encryption-aes-256-gcm ntlmssp_bug14932
+	$(for n in 210s 210d 2to3s 2to3d 3to2s 3to2d 3to3s 3to3d 3encGtoCs \
+		3encGtoCd 3signCtoGs 3signCtoGd 3signHtoGs 3signHtoGd \
+		3signGtoCs 3signGtoCd 3signGtoHs 3signGtoHd 3sneGtoCs \
+		3sneGtoCd 3sneGtoHs 3sneGtoHd 3sneCtoGs 3sneCtoGd 3sneHtoGs \
+		3sneHtoGd 3signC30toGs 3signC30toGd 3signH2XtoGs \
+		3signH2XtoGd 3signGtoC30s 3signGtoC30d 3signGtoH2Xs \
+		3signGtoH2Xd; do echo "bind_negative_smb$n"; done)"
 # In make check: quick ones that cover grants, breaks, acknowledgments,
 # upgrades, epochs, waiting, streams and byte-range locks.
 oplock_quick="exclusive1 exclusive4 exclusive5 batch1 batch9 batch10

@@ -9,6 +9,9 @@
 #   ksmbd   /srv/b-ksmbd   port 1445  -> /mnt/ksmbd   (cifs, cache=none)
 #   nfsd    /srv/b-nfsd    NFSv4.2    -> /mnt/nfsd    (nfs4, vers=4.2)
 #
+# and smbsrv and ksmbd once more through a signed session (cifs `sign`:
+# /mnt/smbsrv-sign, /mnt/ksmbd-sign, the same shares),
+#
 # and the same test file on each (read.bin, FILE_MB MiB, written with fio
 # verify headers every 4 KiB, so every READ checks where its data came
 # from), plus write.bin (64 MiB) for the WRITE runs to overwrite.
@@ -23,6 +26,12 @@ verify=${2:-meta}
 echo "$verify" > /tmp/bench.verify
 users=username=demo,password=demopass,uid=1000,gid=1000
 cifs=$users,cache=none,vers=3.1.1
+
+# The CPU's AES, GHASH and SHA-256 instructions, as udev loads them on a
+# real machine (this guest has no udev): without them signing and
+# encryption, of the clients and of both SMB servers, run aes-generic.
+modprobe -a aesni_intel ghash_clmulni_intel sha256_ssse3 2>/dev/null || true
+grep -E '^(name|driver) .*(aes|cmac|ghash)' /proc/crypto | paste - - | head -n 8 || true
 
 for s in smbsrv ksmbd nfsd; do
 	mkdir -p /srv/b-$s /mnt/$s
@@ -74,6 +83,9 @@ sleep 1
 
 mount -t cifs //127.0.0.1/bench /mnt/smbsrv -o "$cifs"
 mount -t cifs //127.0.0.1/bench /mnt/ksmbd -o "$cifs,port=1445"
+mkdir -p /mnt/smbsrv-sign /mnt/ksmbd-sign
+mount -t cifs //127.0.0.1/bench /mnt/smbsrv-sign -o "$cifs,sign"
+mount -t cifs //127.0.0.1/bench /mnt/ksmbd-sign -o "$cifs,sign,port=1445"
 # The NFSv4 grace period refuses OPENs for its first seconds; the client
 # retries by itself.
 mount -t nfs4 -o vers=4.2,proto=tcp,rsize=1048576,wsize=1048576 \
@@ -104,4 +116,6 @@ for s in smbsrv ksmbd nfsd; do
 done
 # bench.sh compares every mount's view with this at the end.
 md5sum /srv/b-smbsrv/read.bin | cut -d' ' -f1 > /tmp/read.md5
+# Which sessions sign (the cifs client's own view), for setup.log.
+grep -iE 'signing|sign' /proc/fs/cifs/DebugData || true
 echo "setup: ok"
