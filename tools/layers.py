@@ -82,9 +82,6 @@ REMAINING_INCLUDES = {
         "the parked CREATE (above)",
     ("oplock.c", "smb2/sign.h"):
         "the break notifications (above)",
-    ("durable.c", "smb2/smb2.h"):
-        "smbsrv_durable_reconnect() takes the CREATE request: it wants "
-        "(session, tree, ClientGuid)",
 }
 
 # Generated: the genl ops table names every doit/dumpit handler.

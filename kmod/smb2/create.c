@@ -909,7 +909,8 @@ static u32 smbsrv_create_reconnect(struct smbsrv_req *req,
 	u32 status;
 
 	old = smbsrv_vfs_creds_begin(req->tree);
-	status = smbsrv_durable_reconnect(req, &c->r,
+	status = smbsrv_durable_reconnect(req->sess, req->tree,
+					  req->conn->client_guid, &c->r,
 					  c->cr.lease ? c->cr.rqls.key : NULL,
 					  c->path, &c->f);
 	if (!status)
