@@ -29,7 +29,7 @@
 #include "sched.h"
 #include "send.h"
 #include "session.h"
-#include "smb2/sign.h"
+#include "sign.h"
 #include "smb2/smb2.h"
 #include "smbsrv.h"
 #include "wire/fscc.h"

@@ -27,7 +27,7 @@ static void smbsrv_session_free_rcu(struct rcu_head *head)
 	kfree_sensitive(container_of(head, struct smbsrv_session, rcu));
 }
 
-/* The session's keys, signer and ciphers (smb2/sign.c set them up). */
+/* The session's keys, signer and ciphers (sign.c set them up). */
 static void smbsrv_session_free_keys(struct smbsrv_session *sess)
 {
 	if (sess->signer)

@@ -39,7 +39,7 @@ LAYERS = [
                     r"vfs\.[ch]", r"stream\.[ch]", r"brl\.[ch]", r"ea\.[ch]",
                     r"oplock\.[ch]", r"durable\.[ch]", r"acl\.[ch]",
                     r"fold\.[ch]", r"share\.[ch]", r"times\.[ch]",
-                    r"wtime\.[ch]"]),
+                    r"wtime\.[ch]", r"sign\.[ch]"]),
     (4, "smb2", [r"smb2/.*"]),
     (5, "control", [r"main\.c", r"netlink\.[ch]", r"admin\.c",
                     r"selftest\.[ch]"]),
@@ -74,14 +74,10 @@ REMAINING_CALLS = {
         "a CREATE waiting for a break is parked in oplock.c: to smb2/oplock.c",
     ("oplock.c", "smbsrv_req_complete"):
         "a CREATE waiting for a break is parked in oplock.c: to smb2/oplock.c",
-    ("oplock.c", "smbsrv_encrypt_send"):
-        "break notifications are built and sent in oplock.c: to smb2/oplock.c",
 }
 REMAINING_INCLUDES = {
     ("oplock.c", "smb2/smb2.h"):
         "the parked CREATE (above)",
-    ("oplock.c", "smb2/sign.h"):
-        "the break notifications (above)",
 }
 
 # Generated: the genl ops table names every doit/dumpit handler.

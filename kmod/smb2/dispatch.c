@@ -19,13 +19,13 @@
 #include "../sched.h"
 #include "../send.h"
 #include "../session.h"
+#include "../sign.h"
 #include "../smbsrv.h"
 #include "../splice.h"
 #include "../trace.h"
 #include "../wire/route.h"
 #include "credits.h"
 #include "entry.h"
-#include "sign.h"
 #include "smb2.h"
 
 struct smbsrv_msg {

@@ -9,12 +9,12 @@
 #include "../conn.h"
 #include "../sched.h"
 #include "../send.h"
+#include "../sign.h"
 #include "../smbsrv.h"
 #include "../wire/negotiate.h"
 #include "credits.h"
 #include "entry.h"
 #include "notify.h"
-#include "sign.h"
 #include "smb2.h"
 
 u8 smbsrv_server_guid[16];

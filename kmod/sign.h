@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * smbsrv: signing, encryption and preauth integrity of SMB2 messages,
- * as the dispatcher and the handlers need them (built on crypto.h, which
- * does the cryptography).
+ * as the dispatcher, the handlers and oplock.c's break notifications need
+ * them: a session's keys over crypto.h, which does the cryptography.
  */
-#ifndef _SMBSRV_SMB2_SIGN_H
-#define _SMBSRV_SMB2_SIGN_H
+#ifndef _SMBSRV_SIGN_H
+#define _SMBSRV_SIGN_H
 
 #include <linux/types.h>
 #include <linux/uio.h>
@@ -60,4 +60,4 @@ int smbsrv_encrypt_send_pages(struct smbsrv_conn *conn, u8 queue,
 			      struct smbsrv_session *sess,
 			      struct smbsrv_pages *p, u32 rsp_len);
 
-#endif /* _SMBSRV_SMB2_SIGN_H */
+#endif /* _SMBSRV_SIGN_H */

@@ -8,13 +8,13 @@
 #include <linux/err.h>
 #include <linux/slab.h>
 
-#include "../conn.h"
-#include "../crypto.h"
-#include "../send.h"
-#include "../session.h"
-#include "../splice.h"
-#include "../wire/pdu.h"
+#include "conn.h"
+#include "crypto.h"
+#include "send.h"
+#include "session.h"
 #include "sign.h"
+#include "splice.h"
+#include "wire/pdu.h"
 
 int smbsrv_preauth_buf(u8 *hash, const void *data, u32 len)
 {
