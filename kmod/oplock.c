@@ -30,7 +30,6 @@
 #include "send.h"
 #include "session.h"
 #include "sign.h"
-#include "smb2/smb2.h"
 #include "smbsrv.h"
 #include "wire/fscc.h"
 #include "wire/ntstatus.h"
@@ -60,18 +59,6 @@ struct smbsrv_note {
 	struct smbsrv_session *crypt;	/* whose keys encrypt it, or NULL */
 	u32 len;
 	u8 buf[SMB2_HDR_SIZE + SMB2_LEASE_BREAK_NOTIFY_SIZE];
-};
-
-/* A request parked until the caching of an fnode changes. */
-struct smbsrv_cache_wait {
-	struct list_head node;		/* fn->cache.waiters */
-	struct smbsrv_fnode *fn;	/* referenced while parked */
-	bool parked;			/* under smbsrv_wait_lock */
-	bool cancelled;			/* ... CANCEL came while running */
-	struct smbsrv_req *req;
-	u8 *pdu;			/* the request's copy */
-	u32 (*run)(struct smbsrv_req *req);
-	struct work_struct work;
 };
 
 #define SMBSRV_LEASE_HASH_BITS	10
@@ -1205,112 +1192,24 @@ void smbsrv_cache_break_handles(struct smbsrv_file *f)
 
 /* ---- waiting ------------------------------------------------------------ */
 
-static void smbsrv_cache_rerun(struct work_struct *work)
+void smbsrv_cache_wait_init(struct smbsrv_cache_wait *w, work_func_t run)
 {
-	struct smbsrv_cache_wait *w = container_of(work,
-						   struct smbsrv_cache_wait,
-						   work);
-	struct smbsrv_req *req = w->req;
-	u32 status;
-
-	status = w->run(req);
-	if (status != STATUS_PENDING)
-		smbsrv_req_complete(req, status);
-}
-
-static void smbsrv_cache_cancel(struct smbsrv_req *req)
-{
-	struct smbsrv_cache_wait *w = req->priv;
-	struct smbsrv_fnode *fn = NULL;
-	bool mine;
-
-	spin_lock(&smbsrv_wait_lock);
-	mine = w->parked;
-	if (mine) {
-		w->parked = false;
-		list_del_init(&w->node);
-		fn = w->fn;
-		w->fn = NULL;
-	} else {
-		/* Running again right now: it must not park after this. */
-		w->cancelled = true;
-	}
-	spin_unlock(&smbsrv_wait_lock);
-	if (!mine)
-		return;
-	smbsrv_fnode_put(fn);
-	smbsrv_req_complete(req, STATUS_CANCELLED);
-}
-
-static void smbsrv_cache_wait_free(struct smbsrv_req *req)
-{
-	struct smbsrv_cache_wait *w = req->priv;
-
-	if (w->fn)
-		smbsrv_fnode_put(w->fn);
-	atomic_dec(&req->conn->cache_parked);
-	kfree(w->pdu);
-	kfree(w);
-}
-
-/* Go async with a copy of the request to run again; 0 or a status. */
-static u32 smbsrv_cache_go_async(struct smbsrv_req *req,
-				 u32 (*run)(struct smbsrv_req *req))
-{
-	struct smbsrv_conn *conn = req->conn;
-	struct smbsrv_cache_wait *w;
-
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
-	if (w)
-		w->pdu = kmemdup(req->pdu, req->pdu_len, GFP_KERNEL);
-	if (!w || !w->pdu) {
-		kfree(w);
-		return STATUS_INSUFFICIENT_RESOURCES;
-	}
 	INIT_LIST_HEAD(&w->node);
-	INIT_WORK(&w->work, smbsrv_cache_rerun);
-	w->req = req;
-	w->run = run;
-	atomic_inc(&conn->cache_parked);
-	if (smbsrv_req_go_async(req, smbsrv_cache_cancel, w,
-				smbsrv_cache_wait_free)) {
-		/* The connection is going, or CANCEL came first. */
-		atomic_dec(&conn->cache_parked);
-		kfree(w->pdu);
-		kfree(w);
-		return STATUS_CANCELLED;
-	}
-	/* The message goes once the handler returns: run on the copy. */
-	req->pdu = w->pdu;
-	req->body = w->pdu + SMB2_HDR_SIZE;
-	return STATUS_SUCCESS;
+	INIT_WORK(&w->work, run);
 }
 
-u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
-		      u32 gen, u32 (*run)(struct smbsrv_req *req))
+void smbsrv_cache_wait_sync(struct smbsrv_fnode *fn, u32 gen)
 {
-	struct smbsrv_cache_wait *w;
-	bool again = false, cancelled = false;
-	u32 status;
+	wait_event_timeout(smbsrv_cache_wq, READ_ONCE(fn->cache.gen) != gen,
+			   SMBSRV_BREAK_TIMEOUT + HZ);
+	smbsrv_fnode_put(fn);
+}
 
-	if (!req->async) {
-		if (!smbsrv_req_can_async(req) ||
-		    atomic_read(&req->conn->cache_parked) >=
-		    SMBSRV_CACHE_PARKED_MAX) {
-			/* Wait in the worker, bounded by the break timeout. */
-			wait_event_timeout(smbsrv_cache_wq,
-					   READ_ONCE(fn->cache.gen) != gen,
-					   SMBSRV_BREAK_TIMEOUT + HZ);
-			smbsrv_fnode_put(fn);
-			return SMBSRV_CACHE_AGAIN;
-		}
-		status = smbsrv_cache_go_async(req, run);
-		if (status) {
-			smbsrv_fnode_put(fn);
-			return status;
-		}
-	}
-	w = req->priv;
+u32 smbsrv_cache_wait_park(struct smbsrv_cache_wait *w,
+			   struct smbsrv_fnode *fn, u32 gen)
+{
+	bool again = false, cancelled = false;
+
 	spin_lock(&fn->lock);
 	spin_lock(&smbsrv_wait_lock);
 	if (w->cancelled) {
@@ -1332,6 +1231,34 @@ u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
 	if (again)
 		smbsrv_sched_other(&w->work);
 	return STATUS_PENDING;
+}
+
+bool smbsrv_cache_wait_cancel(struct smbsrv_cache_wait *w)
+{
+	struct smbsrv_fnode *fn = NULL;
+	bool mine;
+
+	spin_lock(&smbsrv_wait_lock);
+	mine = w->parked;
+	if (mine) {
+		w->parked = false;
+		list_del_init(&w->node);
+		fn = w->fn;
+		w->fn = NULL;
+	} else {
+		/* Running again right now: it must not park after this. */
+		w->cancelled = true;
+	}
+	spin_unlock(&smbsrv_wait_lock);
+	if (mine)
+		smbsrv_fnode_put(fn);
+	return mine;
+}
+
+void smbsrv_cache_wait_release(struct smbsrv_cache_wait *w)
+{
+	if (w->fn)
+		smbsrv_fnode_put(w->fn);
 }
 
 /* ---- acknowledgments --------------------------------------------------- */

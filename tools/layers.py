@@ -68,16 +68,8 @@ HOOKS = {
 # Includes: (including file, included header): why.  An entry that no
 # longer occurs is an error too, so the lists only shrink.
 REMAINING_CALLS = {
-    ("oplock.c", "smbsrv_req_can_async"):
-        "a CREATE waiting for a break is parked in oplock.c: to smb2/oplock.c",
-    ("oplock.c", "smbsrv_req_go_async"):
-        "a CREATE waiting for a break is parked in oplock.c: to smb2/oplock.c",
-    ("oplock.c", "smbsrv_req_complete"):
-        "a CREATE waiting for a break is parked in oplock.c: to smb2/oplock.c",
 }
 REMAINING_INCLUDES = {
-    ("oplock.c", "smb2/smb2.h"):
-        "the parked CREATE (above)",
 }
 
 # Generated: the genl ops table names every doit/dumpit handler.

@@ -26,6 +26,7 @@
 
 struct smbsrv_conn;
 struct smbsrv_file;
+struct smbsrv_fnode;
 struct smbsrv_msg;
 struct smbsrv_open;
 struct smbsrv_pages;
@@ -212,6 +213,15 @@ u32 smbsrv_smb2_lock(struct smbsrv_req *req);
 
 /* Client caching: oplock.c (acknowledgements of breaks). */
 u32 smbsrv_smb2_oplock_break(struct smbsrv_req *req);
+/*
+ * Park @req (which ran into SMBSRV_CACHE_WAIT on @fn, consumed, at @gen)
+ * until the caching of @fn changes, then run @run(req) again on a copy of
+ * the PDU and complete it with the result.  Returns STATUS_PENDING
+ * (parked: the handler returns it), SMBSRV_CACHE_AGAIN (a request that
+ * cannot go async waited in place: run again now) or a final status.
+ */
+u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
+		      u32 gen, u32 (*run)(struct smbsrv_req *req));
 
 /* File service I: create.c, close.c, rw.c. */
 u32 smbsrv_smb2_create(struct smbsrv_req *req);
