@@ -16,6 +16,7 @@
 #include "acl.h"
 #include "file.h"
 #include "session.h"
+#include "status.h"
 #include "vfs.h"
 #include "wire/fscc.h"
 #include "wire/ntacl.h"
@@ -535,7 +536,7 @@ u32 smbsrv_acl_may_create(const struct smbsrv_tree *tree,
 	if (tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY)
 		return STATUS_ACCESS_DENIED;
 	if (!(smbsrv_acl_rights(tree, parent->dentry, &err) & need))
-		return err ? smbsrv_vfs_status(err) : STATUS_ACCESS_DENIED;
+		return err ? smbsrv_errno_status(err) : STATUS_ACCESS_DENIED;
 	return STATUS_SUCCESS;
 }
 
@@ -630,7 +631,7 @@ u32 smbsrv_acl_new_object(const struct smbsrv_tree *tree,
 	}
 	err = smbsrv_sd_load(parent->dentry, &psd);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	smb_sid_unix_user(&owner, from_kuid(&init_user_ns, uid));
 	smb_sid_unix_group(&group, from_kgid(&init_user_ns, gid));
 	n = smb_sd_create(NULL, 0, &psd.sd, pcreator, dir, &owner, &group);
@@ -681,7 +682,7 @@ u32 smbsrv_acl_new_object(const struct smbsrv_tree *tree,
 	smbsrv_sd_free(&nsd);
 	if (err)
 		pr_debug("smbsrv: descriptor of a new object: error %d\n", err);
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }
 
 /* ---- QUERY_INFO and SET_INFO ------------------------------------------------ */
@@ -727,7 +728,7 @@ u32 smbsrv_acl_set(const struct smbsrv_tree *tree, struct smbsrv_file *f,
 		return STATUS_SUCCESS;
 	err = smbsrv_sd_load(path->dentry, &cur);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	/* A new owner must be one the user may give (the same one is). */
 	smbsrv_acl_token(tree, &tok);
 	if ((info & OWNER_SECURITY_INFORMATION) && req.has_owner &&
@@ -763,5 +764,5 @@ u32 smbsrv_acl_set(const struct smbsrv_tree *tree, struct smbsrv_file *f,
 		err = smbsrv_sd_store(path, &nsd.sd, NULL, NULL);
 out:
 	smbsrv_sd_free(&nsd);
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }

@@ -28,8 +28,7 @@
 #include "hosts.h"
 #include "recv.h"
 #include "sched.h"
-#include "session.h"
-#include "smb2/smb2.h"
+#include "smb2/entry.h"
 #include "smbsrv.h"
 #include "trace.h"
 
@@ -76,7 +75,7 @@ static void smbsrv_peer_put(struct smbsrv_peer *peer);
 static void smbsrv_conn_free(struct smbsrv_conn *conn)
 {
 	sock_release(conn->sock);
-	kfree(conn->seqwin_bits);
+	smbsrv_smb2_conn_free(conn);
 	kfree_rcu(conn, rcu);
 	if (atomic_dec_and_test(&smbsrv_nr_alive))
 		wake_up_var(&smbsrv_nr_alive);
@@ -96,8 +95,7 @@ static void smbsrv_conn_close_work(struct work_struct *work)
 
 	smbsrv_recv_detach(conn);
 	timer_shutdown_sync(&conn->logon_timer);
-	smbsrv_cancel_all(conn);
-	smbsrv_sessions_close(conn);
+	smbsrv_smb2_conn_teardown(conn);
 	xa_erase(&smbsrv_conns, conn->id);
 	spin_lock(&smbsrv_admit_lock);
 	list_del_init(&conn->unauth_node);
@@ -345,12 +343,8 @@ void smbsrv_conn_accept(struct socket *sock)
 
 	if (smbsrv_conn_peer(conn))
 		goto free;
-	/* One id for the initial NEGOTIATE (3.3.1.1); NEGOTIATE resizes. */
-	conn->max_credits = 1;
-	conn->seqwin_bits = kzalloc(1, GFP_KERNEL);
-	if (!conn->seqwin_bits)
+	if (smbsrv_smb2_conn_init(conn))
 		goto free;
-	smb2_seqwin_init(&conn->seqwin, conn->seqwin_bits, 1);
 	if (!smbsrv_conn_admit(conn))
 		goto free;
 
@@ -376,7 +370,7 @@ void smbsrv_conn_accept(struct socket *sock)
 	return;
 
 free:
-	kfree(conn->seqwin_bits);
+	smbsrv_smb2_conn_free(conn);
 	kfree(conn);
 refuse:
 	atomic64_inc(&smbsrv_nr_refused);
@@ -415,11 +409,6 @@ struct smbsrv_conn *smbsrv_conn_next(u32 after)
 u32 smbsrv_conn_count(void)
 {
 	return atomic_read(&smbsrv_nr_conns);
-}
-
-int smbsrv_conns_init(void)
-{
-	return 0;
 }
 
 void smbsrv_conns_exit(void)

@@ -76,7 +76,7 @@ struct smbsrv_conn {
 	/* Inline reads left in this run of the receive work (sched.c). */
 	u32 inline_left;
 	u32 inline_bytes_left;
-	atomic_t inflight;		/* messages queued or being processed */
+	atomic_t inflight;		/* messages handed up, not yet done */
 
 	struct work_struct close_work;
 	/* Frames waiting for the sender (send.c); one sender at a time. */
@@ -133,7 +133,6 @@ struct smbsrv_conn {
 	struct rcu_head rcu;
 };
 
-int smbsrv_conns_init(void);
 /* Close every connection and wait until all of them are freed. */
 void smbsrv_conns_exit(void);
 
@@ -188,8 +187,5 @@ u32 smbsrv_conn_count(void);
  * returns the next one (referenced) or NULL.
  */
 struct smbsrv_conn *smbsrv_conn_next(u32 after);
-
-/* A message finished processing: the receiver may resume. */
-void smbsrv_conn_msg_done(struct smbsrv_conn *conn);
 
 #endif /* _SMBSRV_CONN_H */

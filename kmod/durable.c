@@ -21,7 +21,6 @@
 #include "file.h"
 #include "oplock.h"
 #include "session.h"
-#include "smb2/smb2.h"
 #include "smbsrv.h"
 #include "upcall.h"
 #include "wire/create.h"
@@ -286,7 +285,8 @@ static void smbsrv_durable_scavenge(struct work_struct *work)
 	}
 }
 
-u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
+u32 smbsrv_durable_reconnect(struct smbsrv_session *sess,
+			     struct smbsrv_tree *tree, const u8 *client_guid,
 			     const struct smb2_create_req *r,
 			     const u8 *lease_key, const char *path,
 			     struct smbsrv_file **out)
@@ -295,7 +295,6 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 	const struct smb2_create_ctx *x =
 		&r->ctx[v2 ? SMB2_CTX_DURABLE_RECONNECT_V2 :
 			     SMB2_CTX_DURABLE_RECONNECT];
-	struct smbsrv_session *sess = req->sess;
 	struct smbsrv_durable *d;
 	struct smb2_dh_reconnect rc;
 	struct smbsrv_file *f;
@@ -325,7 +324,7 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 	 * zeroes for a v1 handle (smbtorture's reopen2b, reopen2c).
 	 */
 	if (!d || !d->disconnected ||
-	    strcmp(d->share->name, req->tree->share->name))
+	    strcmp(d->share->name, tree->share->name))
 		goto unlock;
 	if (v2 && memcmp(d->create_guid, rc.create_guid, 16))
 		goto unlock;
@@ -340,7 +339,7 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 	if (leased != !!lease_key ||
 	    (lease_key && memcmp(key, lease_key, 16)))
 		goto unlock;
-	if (lease_key && memcmp(d->client_guid, req->conn->client_guid, 16))
+	if (lease_key && memcmp(d->client_guid, client_guid, 16))
 		goto unlock;
 	if (lease_key && strcmp(f->name, path)) {
 		status = STATUS_INVALID_PARAMETER;
@@ -354,7 +353,7 @@ u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
 	d->session_id = sess->id;
 	spin_unlock(&smbsrv_durable_lock);
 
-	err = smbsrv_open_attach(req->tree, &f->open);
+	err = smbsrv_open_attach(tree, &f->open);
 	if (err) {
 		/* Back where it was, with its deadline. */
 		spin_lock(&smbsrv_durable_lock);

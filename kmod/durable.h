@@ -18,7 +18,8 @@
 #include <linux/types.h>
 
 struct smbsrv_file;
-struct smbsrv_req;
+struct smbsrv_session;
+struct smbsrv_tree;
 struct smb2_create_req;
 
 /* Disconnected durable opens kept at most, server-wide. */
@@ -58,13 +59,15 @@ struct smbsrv_file *smbsrv_durable_replay(const u8 *client_guid,
 					  u64 session_id);
 
 /*
- * Reconnect (DHnC, DH2C): find the disconnected durable open the request
- * names and hand it, attached to the request's tree with a new volatile
- * id, in *out (referenced).  STATUS_OBJECT_NAME_NOT_FOUND when there is
- * none for this client, STATUS_ACCESS_DENIED for another user.
+ * Reconnect (DHnC, DH2C) for a CREATE @r of session @sess on @tree from
+ * the client @client_guid: find the disconnected durable open it names
+ * and hand it, attached to @tree with a new volatile id, in *out
+ * (referenced).  STATUS_OBJECT_NAME_NOT_FOUND when there is none for this
+ * client, STATUS_ACCESS_DENIED for another user.
  * @lease_key: the RqLs key asked (NULL: none).
  */
-u32 smbsrv_durable_reconnect(struct smbsrv_req *req,
+u32 smbsrv_durable_reconnect(struct smbsrv_session *sess,
+			     struct smbsrv_tree *tree, const u8 *client_guid,
 			     const struct smb2_create_req *r,
 			     const u8 *lease_key, const char *path,
 			     struct smbsrv_file **out);

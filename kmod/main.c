@@ -14,7 +14,7 @@
 #include "sched.h"
 #include "selftest.h"
 #include "session.h"
-#include "smb2/smb2.h"
+#include "smb2/entry.h"
 #include "smbsrv.h"
 #include "transport.h"
 

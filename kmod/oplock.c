@@ -29,8 +29,7 @@
 #include "sched.h"
 #include "send.h"
 #include "session.h"
-#include "smb2/sign.h"
-#include "smb2/smb2.h"
+#include "sign.h"
 #include "smbsrv.h"
 #include "wire/fscc.h"
 #include "wire/ntstatus.h"
@@ -60,18 +59,6 @@ struct smbsrv_note {
 	struct smbsrv_session *crypt;	/* whose keys encrypt it, or NULL */
 	u32 len;
 	u8 buf[SMB2_HDR_SIZE + SMB2_LEASE_BREAK_NOTIFY_SIZE];
-};
-
-/* A request parked until the caching of an fnode changes. */
-struct smbsrv_cache_wait {
-	struct list_head node;		/* fn->cache.waiters */
-	struct smbsrv_fnode *fn;	/* referenced while parked */
-	bool parked;			/* under smbsrv_wait_lock */
-	bool cancelled;			/* ... CANCEL came while running */
-	struct smbsrv_req *req;
-	u8 *pdu;			/* the request's copy */
-	u32 (*run)(struct smbsrv_req *req);
-	struct work_struct work;
 };
 
 #define SMBSRV_LEASE_HASH_BITS	10
@@ -119,7 +106,7 @@ static void smbsrv_lease_put(struct smbsrv_lease *l)
 {
 	if (!refcount_dec_and_test(&l->ref))
 		return;
-	smbsrv_fnode_release(l->fn);
+	smbsrv_fnode_put(l->fn);
 	kfree(l);
 }
 
@@ -391,7 +378,7 @@ static void smbsrv_cache_run_woken(struct list_head *woken)
 		w->fn = NULL;
 		/* May complete (and free) @w: nothing touches it after. */
 		smbsrv_sched_other(&w->work);
-		smbsrv_fnode_release(fn);
+		smbsrv_fnode_put(fn);
 	}
 	wake_up_all(&smbsrv_cache_wq);
 }
@@ -545,7 +532,7 @@ static void smbsrv_dirlease_break_parent(struct smbsrv_file *f,
 		spin_unlock(&dfn->lock);
 		smbsrv_notes_send(&notes);
 	}
-	smbsrv_fnode_release(dfn);
+	smbsrv_fnode_put(dfn);
 }
 
 static void smbsrv_dirlease_free_mark(struct fsnotify_mark *mark)
@@ -553,7 +540,7 @@ static void smbsrv_dirlease_free_mark(struct fsnotify_mark *mark)
 	struct smbsrv_dirmark *m = container_of(mark, struct smbsrv_dirmark,
 						mark);
 
-	smbsrv_fnode_release(m->fn);
+	smbsrv_fnode_put(m->fn);
 	kfree(m);
 }
 
@@ -625,7 +612,7 @@ static bool smbsrv_klease_break(struct file_lease *fl)
 	/* The work holds the fnode; if queued already, that one does. */
 	if (refcount_inc_not_zero(&fn->ref) &&
 	    !smbsrv_sched_other(&fn->cache.kwork))
-		smbsrv_fnode_release(fn);
+		smbsrv_fnode_put(fn);
 	/* Keep the lease: smbsrv lowers it once the holders answered. */
 	return false;
 }
@@ -799,7 +786,7 @@ static void smbsrv_klease_work(struct work_struct *work)
 	smbsrv_notes_send(&notes);
 	/* What needed no answer (level II, R) is lowered already. */
 	smbsrv_klease_sync(fn);
-	smbsrv_fnode_release(fn);
+	smbsrv_fnode_put(fn);
 }
 
 /* ---- CREATE ------------------------------------------------------------- */
@@ -857,7 +844,7 @@ u32 smbsrv_cache_open_check(struct smbsrv_tree *tree, struct inode *inode,
 	/* A file pending deletion breaks nothing: the open fails anyway. */
 	if (fn->delete_pending) {
 		spin_unlock(&fn->lock);
-		smbsrv_fnode_release(fn);
+		smbsrv_fnode_put(fn);
 		return STATUS_DELETE_PENDING;
 	}
 	list_for_each_entry(o, &fn->opens, fnode_node)
@@ -911,7 +898,7 @@ out:
 		*wait = fn;
 		return SMBSRV_CACHE_WAIT;
 	}
-	smbsrv_fnode_release(fn);
+	smbsrv_fnode_put(fn);
 	return violation ? STATUS_SHARING_VIOLATION : STATUS_SUCCESS;
 }
 
@@ -1205,115 +1192,24 @@ void smbsrv_cache_break_handles(struct smbsrv_file *f)
 
 /* ---- waiting ------------------------------------------------------------ */
 
-static void smbsrv_cache_rerun(struct work_struct *work)
+void smbsrv_cache_wait_init(struct smbsrv_cache_wait *w, work_func_t run)
 {
-	struct smbsrv_cache_wait *w = container_of(work,
-						   struct smbsrv_cache_wait,
-						   work);
-	struct smbsrv_req *req = w->req;
-	u32 status;
-
-	status = w->run(req);
-	if (status != STATUS_PENDING)
-		smbsrv_req_complete(req, status);
-}
-
-static void smbsrv_cache_cancel(struct smbsrv_req *req)
-{
-	struct smbsrv_cache_wait *w = req->priv;
-	struct smbsrv_fnode *fn = NULL;
-	bool mine;
-
-	spin_lock(&smbsrv_wait_lock);
-	mine = w->parked;
-	if (mine) {
-		w->parked = false;
-		list_del_init(&w->node);
-		fn = w->fn;
-		w->fn = NULL;
-	} else {
-		/* Running again right now: it must not park after this. */
-		w->cancelled = true;
-	}
-	spin_unlock(&smbsrv_wait_lock);
-	if (!mine)
-		return;
-	smbsrv_fnode_release(fn);
-	smbsrv_req_complete(req, STATUS_CANCELLED);
-}
-
-static void smbsrv_cache_wait_free(struct smbsrv_req *req)
-{
-	struct smbsrv_cache_wait *w = req->priv;
-
-	if (w->fn)
-		smbsrv_fnode_release(w->fn);
-	atomic_dec(&req->conn->cache_parked);
-	kfree(w->pdu);
-	kfree(w);
-}
-
-/* Go async with a copy of the request to run again; 0 or a status. */
-static u32 smbsrv_cache_go_async(struct smbsrv_req *req,
-				 u32 (*run)(struct smbsrv_req *req))
-{
-	struct smbsrv_conn *conn = req->conn;
-	struct smbsrv_cache_wait *w;
-
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
-	if (w)
-		w->pdu = kmemdup(req->pdu, req->pdu_len, GFP_KERNEL);
-	if (!w || !w->pdu) {
-		kfree(w);
-		return STATUS_INSUFFICIENT_RESOURCES;
-	}
 	INIT_LIST_HEAD(&w->node);
-	INIT_WORK(&w->work, smbsrv_cache_rerun);
-	w->req = req;
-	w->run = run;
-	atomic_inc(&conn->cache_parked);
-	req->priv = w;
-	req->priv_free = smbsrv_cache_wait_free;
-	if (smbsrv_req_go_async(req, smbsrv_cache_cancel)) {
-		/* The connection is going, or CANCEL came first. */
-		req->priv = NULL;
-		req->priv_free = NULL;
-		atomic_dec(&conn->cache_parked);
-		kfree(w->pdu);
-		kfree(w);
-		return STATUS_CANCELLED;
-	}
-	/* The message goes once the handler returns: run on the copy. */
-	req->pdu = w->pdu;
-	req->body = w->pdu + SMB2_HDR_SIZE;
-	return STATUS_SUCCESS;
+	INIT_WORK(&w->work, run);
 }
 
-u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
-		      u32 gen, u32 (*run)(struct smbsrv_req *req))
+void smbsrv_cache_wait_sync(struct smbsrv_fnode *fn, u32 gen)
 {
-	struct smbsrv_cache_wait *w;
-	bool again = false, cancelled = false;
-	u32 status;
+	wait_event_timeout(smbsrv_cache_wq, READ_ONCE(fn->cache.gen) != gen,
+			   SMBSRV_BREAK_TIMEOUT + HZ);
+	smbsrv_fnode_put(fn);
+}
 
-	if (!req->async) {
-		if (!smbsrv_req_can_async(req) ||
-		    atomic_read(&req->conn->cache_parked) >=
-		    SMBSRV_CACHE_PARKED_MAX) {
-			/* Wait in the worker, bounded by the break timeout. */
-			wait_event_timeout(smbsrv_cache_wq,
-					   READ_ONCE(fn->cache.gen) != gen,
-					   SMBSRV_BREAK_TIMEOUT + HZ);
-			smbsrv_fnode_release(fn);
-			return SMBSRV_CACHE_AGAIN;
-		}
-		status = smbsrv_cache_go_async(req, run);
-		if (status) {
-			smbsrv_fnode_release(fn);
-			return status;
-		}
-	}
-	w = req->priv;
+u32 smbsrv_cache_wait_park(struct smbsrv_cache_wait *w,
+			   struct smbsrv_fnode *fn, u32 gen)
+{
+	bool again = false, cancelled = false;
+
 	spin_lock(&fn->lock);
 	spin_lock(&smbsrv_wait_lock);
 	if (w->cancelled) {
@@ -1329,12 +1225,40 @@ u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
 	spin_unlock(&smbsrv_wait_lock);
 	spin_unlock(&fn->lock);
 	if (cancelled || again)
-		smbsrv_fnode_release(fn);
+		smbsrv_fnode_put(fn);
 	if (cancelled)
 		return STATUS_CANCELLED;
 	if (again)
 		smbsrv_sched_other(&w->work);
 	return STATUS_PENDING;
+}
+
+bool smbsrv_cache_wait_cancel(struct smbsrv_cache_wait *w)
+{
+	struct smbsrv_fnode *fn = NULL;
+	bool mine;
+
+	spin_lock(&smbsrv_wait_lock);
+	mine = w->parked;
+	if (mine) {
+		w->parked = false;
+		list_del_init(&w->node);
+		fn = w->fn;
+		w->fn = NULL;
+	} else {
+		/* Running again right now: it must not park after this. */
+		w->cancelled = true;
+	}
+	spin_unlock(&smbsrv_wait_lock);
+	if (mine)
+		smbsrv_fnode_put(fn);
+	return mine;
+}
+
+void smbsrv_cache_wait_release(struct smbsrv_cache_wait *w)
+{
+	if (w->fn)
+		smbsrv_fnode_put(w->fn);
 }
 
 /* ---- acknowledgments --------------------------------------------------- */

@@ -11,7 +11,8 @@
  *
  * CREATE calls smbsrv_cache_open_check() before it opens an existing
  * object (breaking what the new open conflicts with: the CREATE then waits
- * and runs again, smbsrv_cache_park()), and smbsrv_cache_grant() once its
+ * and runs again, smbsrv_cache_park() in smb2/oplock.c, parked on a
+ * struct smbsrv_cache_wait here), and smbsrv_cache_grant() once its
  * open is registered.  WRITE-like operations call smbsrv_cache_break_write().
  * CLOSE (the file's close op) calls smbsrv_cache_close().
  */
@@ -31,7 +32,6 @@ struct smbsrv_dirmark;
 struct smbsrv_fnode;
 struct smbsrv_file;
 struct smbsrv_lease;
-struct smbsrv_req;
 struct smbsrv_tree;
 struct task_struct;
 
@@ -147,14 +147,37 @@ void smbsrv_cache_break_write(struct smbsrv_file *f);
 void smbsrv_cache_break_handles(struct smbsrv_file *f);
 
 /*
- * Park @req (which ran into SMBSRV_CACHE_WAIT on @fn, consumed, at @gen)
- * until the caching of @fn changes, then run @run(req) again on a copy of
- * the PDU and complete it with the result.  Returns STATUS_PENDING
- * (parked: the handler returns it), SMBSRV_CACHE_AGAIN (a request that
- * cannot go async waited in place: run again now) or a final status.
+ * Waiting for the caching of an fnode to change (a CREATE that ran into
+ * SMBSRV_CACHE_WAIT: smbsrv_cache_park() in smb2/oplock.c, which owns the
+ * request).  A struct smbsrv_cache_wait is parked on the fnode; when its
+ * caching changes, @work runs (in a worker) and owns it again.
  */
-u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
-		      u32 gen, u32 (*run)(struct smbsrv_req *req));
+struct smbsrv_cache_wait {
+	struct list_head node;		/* fn->cache.waiters */
+	struct smbsrv_fnode *fn;	/* referenced while parked */
+	bool parked;			/* under the wait lock */
+	bool cancelled;			/* ... CANCEL came while running */
+	struct work_struct work;	/* runs it again */
+};
+
+void smbsrv_cache_wait_init(struct smbsrv_cache_wait *w, work_func_t run);
+/* Wait in place, bounded by the break timeout, for a change after @gen. */
+void smbsrv_cache_wait_sync(struct smbsrv_fnode *fn, u32 gen);
+/*
+ * Park @w on @fn until its caching changes after @gen: STATUS_PENDING
+ * (parked, or changed already and @work scheduled), or STATUS_CANCELLED
+ * when smbsrv_cache_wait_cancel() came first.  Consumes @fn's reference
+ * (the parked @w holds it).
+ */
+u32 smbsrv_cache_wait_park(struct smbsrv_cache_wait *w,
+			   struct smbsrv_fnode *fn, u32 gen);
+/*
+ * Take @w off its fnode: true when it was parked (the caller completes
+ * it), false when its @work runs now (it will not park again).
+ */
+bool smbsrv_cache_wait_cancel(struct smbsrv_cache_wait *w);
+/* @w goes: the fnode reference it may hold goes with it. */
+void smbsrv_cache_wait_release(struct smbsrv_cache_wait *w);
 
 /*
  * Around a change smbsrv makes to a directory's entries for a CREATE

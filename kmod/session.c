@@ -13,8 +13,6 @@
 #include "conn.h"
 #include "session.h"
 #include "share.h"
-#include "smb2/sign.h"
-#include "smb2/smb2.h"
 #include "smbsrv.h"
 #include "upcall.h"
 
@@ -27,6 +25,22 @@ static atomic_t smbsrv_nr_sessions = ATOMIC_INIT(0);
 static void smbsrv_session_free_rcu(struct rcu_head *head)
 {
 	kfree_sensitive(container_of(head, struct smbsrv_session, rcu));
+}
+
+/* The session's keys, signer and ciphers (sign.c set them up). */
+static void smbsrv_session_free_keys(struct smbsrv_session *sess)
+{
+	if (sess->signer)
+		smbsrv_signer_free(sess->signer);
+	if (sess->encryptor)
+		smbsrv_cipher_free(sess->encryptor);
+	if (sess->decryptor)
+		smbsrv_cipher_free(sess->decryptor);
+	sess->signer = NULL;
+	sess->encryptor = NULL;
+	sess->decryptor = NULL;
+	memzero_explicit(&sess->keys, sizeof(sess->keys));
+	memzero_explicit(sess->session_key, sizeof(sess->session_key));
 }
 
 void smbsrv_session_put(struct smbsrv_session *sess)
@@ -248,11 +262,6 @@ void smbsrv_sessions_idle_watch(void)
 	queue_delayed_work(smbsrv_ctl_wq, &smbsrv_idle_work, SMBSRV_IDLE_SCAN);
 }
 
-int smbsrv_sessions_init(void)
-{
-	return 0;
-}
-
 void smbsrv_sessions_exit(void)
 {
 	/* No session is established any more: the scan stops for good. */
@@ -419,16 +428,18 @@ int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 	return err;
 }
 
-struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_req *req,
+struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_session *sess,
+				       struct smbsrv_tree *tree,
 				       u64 persistent, u64 volatile_id)
 {
 	struct smbsrv_open *op;
 
-	if (!req->sess || !req->tree || !volatile_id || volatile_id > U32_MAX)
+	if (!volatile_id || volatile_id > U32_MAX)
 		return NULL;
 	rcu_read_lock();
-	op = xa_load(&req->sess->opens, volatile_id);
-	if (op && (op->id_persistent != persistent || op->tree != req->tree ||
+	op = xa_load(&sess->opens, volatile_id);
+	if (op && (op->id_persistent != persistent ||
+		   (tree && op->tree != tree) ||
 		   READ_ONCE(op->gone) || !refcount_inc_not_zero(&op->ref)))
 		op = NULL;
 	rcu_read_unlock();

@@ -29,7 +29,6 @@
 #include "upcall.h"
 
 struct smbsrv_conn;
-struct smbsrv_req;
 struct smbsrv_share_info;
 struct smbsrv_share_use;
 
@@ -142,8 +141,6 @@ struct smbsrv_open {
  * (the deadtime knob) while there are connections.
  */
 void smbsrv_sessions_idle_watch(void);
-
-int smbsrv_sessions_init(void);
 void smbsrv_sessions_exit(void);
 
 /* A new in-progress session on @conn, in the tables; referenced. */
@@ -202,7 +199,13 @@ u32 smbsrv_tree_count(struct smbsrv_session *sess);
  */
 int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 		       const struct smbsrv_open_ops *ops);
-struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_req *req,
+/*
+ * The open of @sess with FileId {@persistent, @volatile_id}, referenced:
+ * one of @tree's, or of any tree of the session when @tree is NULL (a
+ * server-side copy's source).  NULL when there is none, or it is ending.
+ */
+struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_session *sess,
+				       struct smbsrv_tree *tree,
 				       u64 persistent, u64 volatile_id);
 /* Drop a reference; the last one releases the open (may sleep). */
 void smbsrv_open_put(struct smbsrv_open *op);

@@ -126,6 +126,12 @@ lint_run() {
 	emit $([ -z "$out" ] && echo 0 || echo 1) "sparse (make C=2) reports nothing" "$out"
 	out=$("$top/tools/ynl-regen.sh" --check 2>&1)
 	emit $? "generated netlink code matches the YNL spec" "$out"
+	# The module's layers (design.md, "Layers"): the checker finds what it
+	# must on made-up trees, then finds nothing in kmod/.
+	out=$(/usr/bin/python3 "$top/tools/layers.py" --self-test 2>&1)
+	emit $? "tools/layers.py finds upward includes and call cycles" "$out"
+	out=$(/usr/bin/python3 "$top/tools/layers.py" "$top/kmod" 2>&1)
+	emit $? "kmod layers: includes go down, calls have no cycle" "$out"
 	# Every C++ source, two at a time (the machine has two cores); files
 	# whose preprocessed text was already found clean are skipped.  The
 	# cache lives in the repository's common git directory, so every

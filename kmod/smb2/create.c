@@ -26,6 +26,7 @@
 #include "../file.h"
 #include "../oplock.h"
 #include "../session.h"
+#include "../status.h"
 #include "../stream.h"
 #include "../upcall.h"
 #include "../vfs.h"
@@ -253,7 +254,7 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	err = smbsrv_vfs_create(lk, mode, dir);
 	smbsrv_dir_actor_end(&actor);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	c->obj.mnt = mntget(lk->parent.mnt);
 	c->obj.dentry = dget(lk->dentry);
 	smbsrv_vfs_lookup_unlock(lk);
@@ -327,7 +328,7 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
 
 	err = smbsrv_vfs_getattr(tree, &c->obj, &c->fa);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	attrs = c->fa.attributes;
 	c->maximal = smbsrv_vfs_maximal_access(tree, &c->obj);
 	/* A read-only file keeps its data (MS-FSA 2.1.5.1.2). */
@@ -376,7 +377,7 @@ static u32 smbsrv_create_stopped_on_symlink(struct smbsrv_req *req,
 
 	target = vfs_get_link(dentry, &done);
 	if (IS_ERR(target))
-		return smbsrv_vfs_status(PTR_ERR(target));
+		return smbsrv_errno_status(PTR_ERR(target));
 	/* Two UTF-16 names of at most two bytes per byte, and the header. */
 	cap = 32 + 4 * strlen(target);
 	data = kmalloc(cap, GFP_KERNEL);
@@ -415,7 +416,7 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 		/* Something on the way is missing or not a directory. */
 		if (err == -ENOENT || err == -ENOTDIR)
 			return STATUS_OBJECT_PATH_NOT_FOUND;
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	}
 	if (d_really_is_negative(lk.dentry)) {
 		status = smbsrv_create_new(req, c, &lk);
@@ -438,7 +439,7 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 		/* Only where the share follows symlinks, beneath the root. */
 		err = smbsrv_vfs_resolve(tree, c->path, &c->obj);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 	}
 	return smbsrv_create_existing(req, c);
 }
@@ -516,12 +517,12 @@ static u32 smbsrv_create_finish(struct smbsrv_req *req,
 	if (c->overwrite) {
 		err = vfs_truncate(&c->obj, 0);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 		/* A new file's data: the named streams go with the old. */
 		if (tree->share_flags & SMBSRV_SHARE_FLAGS_STREAMS) {
 			err = smbsrv_stream_remove_all(&c->obj);
 			if (err)
-				return smbsrv_vfs_status(err);
+				return smbsrv_errno_status(err);
 		}
 	}
 	if ((c->created || c->overwrite) &&
@@ -553,13 +554,13 @@ static u32 smbsrv_create_finish(struct smbsrv_req *req,
 			err = vfs_fallocate(c->f->filp, FALLOC_FL_KEEP_SIZE, 0,
 					    alloc);
 			if (err && err != -EOPNOTSUPP)
-				return smbsrv_vfs_status(err);
+				return smbsrv_errno_status(err);
 		}
 	}
 	if (c->created)
 		smbsrv_notify_created_done(d_inode(c->obj.dentry));
 	err = smbsrv_vfs_getattr(tree, &c->obj, &c->fa);
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }
 
 static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
@@ -578,7 +579,7 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 		c->overwrite;
 	filp = smbsrv_vfs_open(&c->obj, write);
 	if (IS_ERR(filp))
-		return smbsrv_vfs_status(PTR_ERR(filp));
+		return smbsrv_errno_status(PTR_ERR(filp));
 	if (c->r.options & FILE_DELETE_ON_CLOSE)
 		c->flags |= SMBSRV_FILE_DELETE_ON_CLOSE;
 	status = smbsrv_file_open(req->tree, filp, c->path, NULL, c->granted,
@@ -614,10 +615,10 @@ static u32 smbsrv_create_stream_attrs(struct smbsrv_req *req,
 
 	err = smbsrv_vfs_getattr(req->tree, &c->obj, &c->fa);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	size = smbsrv_stream_size(c->f);
 	if (size < 0)
-		return smbsrv_vfs_status(size);
+		return smbsrv_errno_status(size);
 	c->fa.eof = size;
 	c->fa.allocation = smbsrv_stream_allocation(size);
 	c->fa.attributes &= ~FILE_ATTRIBUTE_DIRECTORY;
@@ -663,7 +664,7 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 				      strlen(c->stream), &exists);
 	if (IS_ERR(xname)) {
 		status = PTR_ERR(xname) == -EINVAL ? STATUS_OBJECT_NAME_INVALID :
-			 smbsrv_vfs_status(PTR_ERR(xname));
+			 smbsrv_errno_status(PTR_ERR(xname));
 		goto undo;
 	}
 	c->overwrite = false;
@@ -705,7 +706,7 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 	}
 	filp = dentry_open(&c->obj, O_PATH, current_cred());
 	if (IS_ERR(filp)) {
-		status = smbsrv_vfs_status(PTR_ERR(filp));
+		status = smbsrv_errno_status(PTR_ERR(filp));
 		goto out;
 	}
 	if (options & FILE_DELETE_ON_CLOSE)
@@ -722,7 +723,7 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 	if (!exists || c->overwrite) {
 		err = smbsrv_stream_set_empty(&c->obj, xname);
 		if (err) {
-			status = smbsrv_vfs_status(err);
+			status = smbsrv_errno_status(err);
 			goto close;
 		}
 		made = !exists;
@@ -893,7 +894,7 @@ static u32 smbsrv_create_existing_reply(struct smbsrv_req *req,
 	smbsrv_cache_current(c->f, &c->ca);
 	err = smbsrv_vfs_getattr(req->tree, &c->f->filp->f_path, &c->fa);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	return smbsrv_create_reply(req, c);
 }
 
@@ -908,7 +909,8 @@ static u32 smbsrv_create_reconnect(struct smbsrv_req *req,
 	u32 status;
 
 	old = smbsrv_vfs_creds_begin(req->tree);
-	status = smbsrv_durable_reconnect(req, &c->r,
+	status = smbsrv_durable_reconnect(req->sess, req->tree,
+					  req->conn->client_guid, &c->r,
 					  c->cr.lease ? c->cr.rqls.key : NULL,
 					  c->path, &c->f);
 	if (!status)

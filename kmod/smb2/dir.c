@@ -30,14 +30,17 @@
 
 #include "../acl.h"
 #include "../conn.h"
+#include "../ea.h"
 #include "../file.h"
 #include "../session.h"
+#include "../status.h"
 #include "../upcall.h"
 #include "../vfs.h"
 #include "../wire/dir.h"
 #include "../wire/fscc.h"
 #include "../wire/info.h"
 #include "../wire/name.h"
+#include "entry.h"
 #include "meta.h"
 #include "smb2.h"
 
@@ -387,7 +390,7 @@ static u32 smbsrv_dir_query(struct smbsrv_req *req, struct smbsrv_file *f,
 	o.cap = cap;
 	err = smbsrv_dir_fill(req, f, s, q, &o, &used, &count, &cut);
 	if (err && !count) {
-		status = smbsrv_vfs_status(err);
+		status = smbsrv_errno_status(err);
 		goto out;
 	}
 	if (!count) {
@@ -416,7 +419,7 @@ u32 smbsrv_smb2_query_directory(struct smbsrv_req *req)
 	status = smb2_query_dir_req_decode(req->pdu, req->pdu_len, &q->r);
 	if (status)
 		goto free;
-	f = smbsrv_file_lookup(req, q->r.file_id);
+	f = smbsrv_req_file(req, q->r.file_id);
 	if (!f) {
 		status = STATUS_FILE_CLOSED;
 		goto free;
@@ -444,6 +447,6 @@ put:
 free:
 	kfree(q);
 	if (status && status != STATUS_BUFFER_OVERFLOW)
-		smbsrv_rsp_drop(req);
+		smbsrv_rsp_free(req);
 	return status;
 }

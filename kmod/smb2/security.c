@@ -27,6 +27,7 @@
 #include "../conn.h"
 #include "../file.h"
 #include "../session.h"
+#include "../status.h"
 #include "../vfs.h"
 #include "../wire/fscc.h"
 #include "../wire/info.h"
@@ -68,7 +69,7 @@ u32 smbsrv_query_security(struct smbsrv_req *req, struct smbsrv_file *f,
 				       (SMBSRV_SECINFO_KEPT |
 					SACL_SECURITY_INFORMATION), &sd, &full);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 	} else {
 		smbsrv_sec_owner(file_inode(f->filp), &po);
 		full = smb_sd_from_posix(NULL, 0, info, &po);
@@ -181,5 +182,5 @@ u32 smbsrv_set_security(struct smbsrv_req *req, struct smbsrv_file *f,
 	err = smbsrv_sec_apply(path, &ia);
 	if (err == -EPERM && (ia.ia_valid & ATTR_UID))
 		return STATUS_INVALID_OWNER;
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }

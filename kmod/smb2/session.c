@@ -14,11 +14,11 @@
 
 #include "../conn.h"
 #include "../session.h"
+#include "../sign.h"
 #include "../smbsrv.h"
 #include "../trace.h"
 #include "../upcall.h"
 #include "../wire/logon.h"
-#include "sign.h"
 #include "smb2.h"
 
 /* The credentials file access runs with for this user. */

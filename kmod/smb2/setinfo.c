@@ -31,6 +31,7 @@
 #include "../conn.h"
 #include "../file.h"
 #include "../session.h"
+#include "../status.h"
 #include "../stream.h"
 #include "../upcall.h"
 #include "../vfs.h"
@@ -103,14 +104,14 @@ static u32 smbsrv_set_basic(struct smbsrv_req *req, struct smbsrv_file *f,
 		ia.ia_valid |= ATTR_CTIME;
 		err = mnt_want_write(path->mnt);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 		inode_lock(inode);
 		err = notify_change(mnt_idmap(path->mnt), path->dentry, &ia,
 				    NULL);
 		inode_unlock(inode);
 		mnt_drop_write(path->mnt);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 	}
 
 	status = smbsrv_set_dos(req, f, &b, dos);
@@ -142,14 +143,14 @@ static u32 smbsrv_set_dos(struct smbsrv_req *req, struct smbsrv_file *f,
 			err = smbsrv_vfs_chmod(path, inode->i_mode | 0200);
 		else
 			err = 0;
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	}
 	if (S_ISLNK(inode->i_mode))
 		return STATUS_SUCCESS;
 	/* Merge with what is stored; the creation time stays unless set. */
 	err = smbsrv_vfs_get_dosattr(path->dentry, &da);
 	if (err && err != -ENODATA && err != -EINVAL)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	if (!(da.valid & SMB_DOSINFO_CREATE_TIME)) {
 		struct smbsrv_fattr fa;
 
@@ -181,7 +182,7 @@ static u32 smbsrv_set_dos(struct smbsrv_req *req, struct smbsrv_file *f,
 		da.create_time = b.creation_time;
 	}
 	err = smbsrv_vfs_set_dosattr(path, &da);
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }
 
 /* ---- rename and hard links ---------------------------------------------- */
@@ -373,7 +374,7 @@ static u32 smbsrv_set_stream_name(struct smbsrv_file *f,
 		err = smbsrv_stream_rename(f, stream, strlen(stream),
 					   rn->flags & FILE_RENAME_REPLACE_IF_EXISTS);
 		status = err == -EINVAL ? STATUS_OBJECT_NAME_INVALID :
-			 smbsrv_vfs_status(err);
+			 smbsrv_errno_status(err);
 	}
 	kfree(path);
 	return status;
@@ -419,7 +420,7 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	err = smbsrv_new_parent(tree, path, &parent, &last, &name);
 	if (err) {
 		status = err == -ENOENT || err == -ENOTDIR ?
-			 STATUS_OBJECT_PATH_NOT_FOUND : smbsrv_vfs_status(err);
+			 STATUS_OBJECT_PATH_NOT_FOUND : smbsrv_errno_status(err);
 		goto out;
 	}
 	if (parent.mnt != f->filp->f_path.mnt) {
@@ -449,7 +450,7 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	}
 	err = mnt_want_write(parent.mnt);
 	if (err) {
-		status = smbsrv_vfs_status(err);
+		status = smbsrv_errno_status(err);
 		goto put;
 	}
 	if (link)
@@ -463,7 +464,7 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 		smbsrv_cache_break_handles(f);
 	mnt_drop_write(parent.mnt);
 	status = err == -ENOENT ? STATUS_OBJECT_NAME_NOT_FOUND :
-		 smbsrv_vfs_status(err);
+		 smbsrv_errno_status(err);
 put:
 	path_put(&parent);
 	putname(name);
@@ -524,14 +525,14 @@ static u32 smbsrv_set_disposition(struct smbsrv_req *req,
 			return STATUS_CANNOT_DELETE;
 		err = smbsrv_vfs_getattr(req->tree, path, &fa);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 		if ((fa.attributes & FILE_ATTRIBUTE_READONLY) &&
 		    !(flags & FILE_DISPOSITION_IGNORE_READONLY_ATTRIBUTE))
 			return STATUS_CANNOT_DELETE;
 		if (smbsrv_file_is_dir(f)) {
 			err = smbsrv_dir_empty(path, &empty);
 			if (err)
-				return smbsrv_vfs_status(err);
+				return smbsrv_errno_status(err);
 			if (!empty)
 				return STATUS_DIRECTORY_NOT_EMPTY;
 		}
@@ -552,7 +553,7 @@ static u32 smbsrv_set_disposition(struct smbsrv_req *req,
 			err = smbsrv_stream_delete(f);
 		else
 			err = smbsrv_vfs_remove(path);
-		return err == -ENOENT ? STATUS_SUCCESS : smbsrv_vfs_status(err);
+		return err == -ENOENT ? STATUS_SUCCESS : smbsrv_errno_status(err);
 	}
 	smbsrv_file_set_delete_pending(f, del);
 	/* Other clients' cached handles keep it from going (oplock.c). */
@@ -571,11 +572,11 @@ static u32 smbsrv_set_stream_size(struct smbsrv_file *f, u8 cls, u64 size)
 	if (cls != FILE_END_OF_FILE_INFORMATION) {
 		n = smbsrv_stream_size(f);
 		if (n < 0)
-			return smbsrv_vfs_status(n);
+			return smbsrv_errno_status(n);
 		if (size >= n)
 			return STATUS_SUCCESS;
 	}
-	return smbsrv_vfs_status(smbsrv_stream_truncate(f, size));
+	return smbsrv_errno_status(smbsrv_stream_truncate(f, size));
 }
 
 static u32 smbsrv_set_size(struct smbsrv_req *req, struct smbsrv_file *f,
@@ -596,20 +597,20 @@ static u32 smbsrv_set_size(struct smbsrv_req *req, struct smbsrv_file *f,
 	if (smbsrv_file_is_stream(f))
 		return smbsrv_set_stream_size(f, cls, size);
 	if (cls == FILE_END_OF_FILE_INFORMATION)
-		return smbsrv_vfs_status(vfs_truncate(path, size));
+		return smbsrv_errno_status(vfs_truncate(path, size));
 	/*
 	 * FileAllocationInformation: less than the data truncates it; more
 	 * reserves space where the file system can.
 	 */
 	err = smbsrv_vfs_getattr(req->tree, path, &fa);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	if (size < fa.eof)
-		return smbsrv_vfs_status(vfs_truncate(path, size));
+		return smbsrv_errno_status(vfs_truncate(path, size));
 	if (size > fa.allocation && size <= MAX_LFS_FILESIZE) {
 		err = vfs_fallocate(f->filp, FALLOC_FL_KEEP_SIZE, 0, size);
 		if (err && err != -EOPNOTSUPP)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 	}
 	return STATUS_SUCCESS;
 }
@@ -649,7 +650,7 @@ static u32 smbsrv_set_eas(struct smbsrv_file *f, const u8 *buf, u32 len)
 		err = smbsrv_vfs_set_ea(&f->filp->f_path, ea.name, ea.value,
 					ea.value_len);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 	}
 	return STATUS_SUCCESS;
 }
@@ -730,7 +731,7 @@ u32 smbsrv_smb2_set_info(struct smbsrv_req *req)
 	status = smbsrv_req_check_charge(req);
 	if (status)
 		return status;
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	old = smbsrv_vfs_creds_begin(req->tree);
