@@ -74,10 +74,15 @@ bench-quick: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/bench/bench.sh --quick $(BENCH_ARGS)
 
-# The client caching suites whole, beside ksmbd (make check runs a part).
+# The client caching suites whole, beside ksmbd (make check runs a part),
+# then the per-suite counts and what each server failed, as Markdown
+# (Documentation/benchmarks.md has the last run's).
 torture-cache: deps
 	@$(MAKE) --no-print-directory all
-	@TT_FULL=1 $(TOP)/tests/run-all.sh --only vm --vm-filter 'host/torture-cache$$'
+	@TT_FULL=1 $(TOP)/tests/run-all.sh --only vm --vm-filter 'host/torture-cache$$'; \
+	rc=$$?; \
+	$(TOP)/tools/bench/torture-table.py $(BUILD)/test-logs/torture-torture-cache.txt; \
+	exit $$rc
 
 lint: need-kver
 	@$(TOP)/tests/run-all.sh --only lint
