@@ -76,7 +76,7 @@ bench-quick: deps
 
 # The client caching suites whole, beside ksmbd (make check runs a part),
 # then the per-suite counts and what each server failed, as Markdown
-# (Documentation/benchmarks.md has the last run's).
+# (Documentation/testing.md has the last run's).
 torture-cache: deps
 	@$(MAKE) --no-print-directory all
 	@TT_FULL=1 $(TOP)/tests/run-all.sh --only vm --vm-filter 'host/torture-cache$$'; \
