@@ -16,8 +16,9 @@
 #   signed   1M READ at QD1 and QD8, 1 job, through mounts with `sign`:
 #            smbsrv (default knobs) and ksmbd
 #   lease    client caching: a buffered 1M READ of a 128 MiB file and
-#            its re-READ (--reread-loops times) through cifs mounts with
-#            cache=strict, smbsrv and ksmbd both with `smb2 leases = yes`
+#            its re-READ through cifs mounts with cache=strict, smbsrv
+#            and ksmbd both with `smb2 leases = yes`, and smbsrv with
+#            `oplocks = no` (no caching) for reference
 #            (tools/bench/guest/reread.sh); under a read-caching lease
 #            the client re-reads from its own page cache
 #
@@ -29,7 +30,6 @@
 #   tools/bench/bench.sh [--quick] [--secs S] [--clock icount|tcg]
 #       [--cpu MODEL] [--rounds N] [--sections "matrix sweep signed latency"]
 #       [--servers "smbsrv ksmbd ..."] [--sweep-servers "..."]
-#       [--reread-loops N] (lease section, default 4)
 #       [--sizes "4k 1m"] [--qds "1 8"] [--jobs "1 4"] (the matrix's
 #       READ sizes, queue depths, fio jobs)
 #       [--extra "SERVER read BS QD JOBS, ..."] (more cells)
@@ -45,7 +45,8 @@
 # Servers: smbsrv (default knobs), smbsrv-splice (splice threshold 4K),
 # smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
 # no), smbsrv-sign and ksmbd-sign (signed mounts), ksmbd, nfsd; in the
-# lease section smbsrv-lease and ksmbd-lease (cache=strict mounts).
+# lease section smbsrv-lease, ksmbd-lease and smbsrv-nolease (cache=strict
+# mounts; smbsrv-nolease: a share with oplocks = no).
 # Environment: SMBSRV_VM_SMP, SMBSRV_VM_MEM as for tools/vm/lib.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -61,7 +62,6 @@ clock=icount
 cpu=max
 rounds=1
 sections="matrix sweep signed latency lease"
-reread_loops=4
 servers=""
 sizes_opt=""
 qds_opt=""
@@ -88,8 +88,7 @@ while [ $# -gt 0 ]; do
 	--resume) out=$2; resume=1; shift ;;
 	--verify) verify=$2; shift ;;
 	--extra) extra=$2; shift ;;
-	--reread-loops) reread_loops=$2; shift ;;
-	*) sed -n '3,49s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	*) sed -n '3,50s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
 done
@@ -166,7 +165,7 @@ for sec in $sections; do
 			add_cell "smbsrv-sign ksmbd-sign" read 1m "$qd" 1
 		done ;;
 	lease)
-		add_cell "smbsrv-lease ksmbd-lease" reread 1m 1 1 ;;
+		add_cell "smbsrv-lease ksmbd-lease smbsrv-nolease" reread 1m 1 1 ;;
 	*) echo "bench: unknown section $sec" >&2; exit 2 ;;
 	esac
 done
@@ -191,7 +190,6 @@ trap 'vm_stop "$vm" >/dev/null 2>&1 || true' EXIT
 	echo "rounds $rounds"
 	echo "file_mb $file_mb"
 	echo "verify $verify"
-	echo "reread_loops $reread_loops"
 	echo "host_load $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/meta"
 
@@ -199,8 +197,6 @@ if [ $resume = 1 ]; then
 	secs=$(sed -n 's/^secs //p' "$out/meta")
 	rounds=$(sed -n 's/^rounds //p' "$out/meta")
 	verify=$(sed -n 's/^verify //p' "$out/meta")
-	reread_loops=$(sed -n 's/^reread_loops //p' "$out/meta")
-	reread_loops=${reread_loops:-4}
 	[ "$(sed -n 's/^commit //p' "$out/meta")" = "$commit" ] ||
 		echo "bench: resuming a run of commit $(sed -n 's/^commit //p' "$out/meta") with $commit" >&2
 fi
@@ -217,7 +213,7 @@ variant() {
 	smbsrv-splice) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	smbsrv-noinline) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads no" ;;
 	smbsrv-sign) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
-	smbsrv-lease) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
+	smbsrv-lease | smbsrv-nolease) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	*) echo : ;;
 	esac
 }
@@ -229,7 +225,7 @@ mount_of() {
 # The guest's command for one run.
 run_cmd() {	# SERVER RW BS QD JOBS
 	case $2 in
-	reread) echo "sh /usr/share/smbsrv/bench/reread.sh ${1%-lease} $3 $reread_loops" ;;
+	reread) echo "sh /usr/share/smbsrv/bench/reread.sh $1 $3" ;;
 	*) echo "sh /usr/share/smbsrv/bench/run.sh $(mount_of "$1") $2 $3 $4 $5 $secs" ;;
 	esac
 }
@@ -292,7 +288,7 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 # The whole file once more, byte for byte, through every mount.
-vm_exec "$vm" 'for s in smbsrv ksmbd nfsd smbsrv-sign ksmbd-sign smbsrv-lease ksmbd-lease; do
+vm_exec "$vm" 'for s in smbsrv ksmbd nfsd smbsrv-sign ksmbd-sign smbsrv-lease ksmbd-lease smbsrv-nolease; do
 	[ "$(md5sum /mnt/$s/read.bin | cut -d" " -f1)" = "$(cat /tmp/read.md5)" ] ||
 		{ echo "read.bin differs through /mnt/$s"; exit 1; }
 done; dmesg | grep -E "BUG|WARNING|Oops" || true' > "$out/final.log" 2>&1 ||

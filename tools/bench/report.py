@@ -106,6 +106,8 @@ def parse_reread(path):
                 r[tag] = int(rest)
             elif tag == 'mount':
                 r['mount'] = rest
+            elif tag == 'dmesg-warnings':
+                r['warnings'] = int(rest)
             elif tag == 'err':
                 body['err'].append(rest)
             sec = tag if tag in body else None
@@ -136,7 +138,8 @@ def parse_reread(path):
         })
     caching = [ln.split()[3] for ln in body['opens'][1:] if len(ln.split()) > 3]
     return {'round': int(rnd), 'server': server, 'phases': phases,
-            'caching': caching, 'mount': r.get('mount', '')}
+            'caching': caching, 'mount': r.get('mount', ''),
+            'warnings': r.get('warnings', 0)}
 
 
 def parse_run(path):
@@ -297,24 +300,40 @@ def count_text(x):
     return '-' if x is None else f'{x:.0f}'
 
 
+def phase_counters(x):
+    if not x['server'].startswith('smbsrv'):
+        return '-'
+    return '; '.join(f"{ph}: {counters_text(p['counters']) if p['counters'] else 'none moved'}"
+                     for ph, p in zip(('READ', 're-READ'), x['phases']))
+
+
+def short_mount(opts):
+    keep = ('vers=', 'cache=', 'rsize=', 'nosharesock', 'closetimeo=', 'actimeo=')
+    return ','.join(o for o in opts.split(',') if o.startswith(keep))
+
+
 def reread_table(meta, rereads, w):
     """The lease cell: READ and re-READ per server and round, then the
     ratios."""
     if not rereads:
         return
     w('### Client caching: READ and re-READ through cifs cache=strict\n')
-    w(header(meta, 'Lease cell') + '\n')
-    w(f"A buffered 1 MiB READ of a 128 MiB file through a cifs mount with cache=strict, "
-      f"then {meta.get('reread_loops', '?')} more passes over it (re-READ) while a holder "
-      f"keeps it open; both servers with `smb2 leases = yes`. MiB/s is fio's, "
-      f"per phase; READs sent: the client's count (/proc/fs/cifs/Stats); READs served: "
-      f"smbsrv's (read spliced + read copied); caching: smbsrvctl opens for the file "
-      f"between the phases.\n")
+    w(f"Lease cell: commit {meta.get('commit')}, {meta.get('date')}, clock "
+      f"`{meta.get('clock')}` ({meta.get('qemu', '?')}), -smp {meta.get('smp')}, guest kernel "
+      f"{meta.get('kernel')}, {meta.get('rounds')} round(s), host load at start "
+      f"{meta.get('host_load')}.\n")
+    w("A buffered 1 MiB READ (fio psync) of a 128 MiB file through a cifs mount with "
+      "cache=strict after the guest's page cache was dropped, then a second pass over it "
+      "(re-READ), while a holder keeps the file open; smbsrv and ksmbd with `smb2 leases = "
+      "yes`, smbsrv-nolease a share of smbsrv with `oplocks = no` (no caching granted). "
+      "MiB/s is fio's, per phase; READs sent: the client's count (/proc/fs/cifs/Stats); "
+      "READs served: smbsrv's (read spliced + read copied); caching: smbsrvctl opens for "
+      "the file between the phases.\n")
     w('| round | server | READ MiB/s | re-READ MiB/s | re-READ/READ | READs sent (READ / '
       're-READ) | READs served (READ / re-READ) | caching | CPU-s/GiB READ / re-READ | '
-      'smbsrv counters, re-READ |')
+      'smbsrv counters, READ; re-READ |')
     w('|---|---|---|---|---|---|---|---|---|---|')
-    order = {'smbsrv-lease': 0, 'ksmbd-lease': 1}
+    order = {'smbsrv-lease': 0, 'ksmbd-lease': 1, 'smbsrv-nolease': 2}
     for x in sorted(rereads, key=lambda x: (x['round'], order.get(x['server'], 9))):
         a, b = x['phases']
         w(f"| {x['round']} | {x['server']} | {fmt(a['mibs'])} | {fmt(b['mibs'])} | "
@@ -322,7 +341,7 @@ def reread_table(meta, rereads, w):
           f"{count_text(a['served'])} / {count_text(b['served'])} | "
           f"{' '.join(x['caching']) or '-'} | {fmt(a['cpu_per_gib'], 2)} / "
           f"{fmt(b['cpu_per_gib'], 2)} | "
-          f"{counters_text(b['counters']) if x['server'].startswith('smbsrv') else '-'} |")
+          f"{phase_counters(x)} |")
     w('')
     rounds = sorted({x['round'] for x in rereads})
     by = {(x['round'], x['server']): x for x in rereads}
@@ -338,8 +357,10 @@ def reread_table(meta, rereads, w):
         for row in rows:
             w(row)
         w('')
-    mounts = sorted({f"{x['server']}: {x['mount']}" for x in rereads})
-    w('Mounts: ' + '; '.join(f'`{m}`' for m in mounts) + '\n')
+    mounts = sorted({short_mount(x['mount']) for x in rereads})
+    w('Mount options (cifs, as /proc/mounts shows them): ' +
+      '; '.join(f'`{m}`' for m in mounts) + '. Kernel warnings in the guest by the last '
+      f"run: {max(x['warnings'] for x in rereads)}.\n")
 
 
 def report(d):
@@ -362,6 +383,23 @@ def report(d):
     msrv = [s for s in servers if not s.endswith('-sign')]
     mcells = [c for c in mcells if not (c[1] == 8 and c[2] == 1) or
               size_bytes(c[0]) in (4 << 10, 64 << 10, 1 << 20)]
+    if mcells:
+        matrix_table(meta, agg, mcells, msrv, spread, w)
+    signed_sweep_latency(d, meta, agg, servers, spread, w)
+    reread_table(meta, rereads, w)
+    if failed:
+        w('Failed runs (fio error or data check): ' + ', '.join(failed) + '\n')
+    text = '\n'.join(out)
+    with open(os.path.join(d, 'report.md'), 'w') as f:
+        f.write(text)
+    res = {'meta': meta, 'cells': {' '.join(map(str, k)): v for k, v in agg.items()},
+           'reread': rereads}
+    with open(os.path.join(d, 'results.json'), 'w') as f:
+        json.dump(res, f, indent=1)
+    print(text)
+
+
+def matrix_table(meta, agg, mcells, msrv, spread, w):
     w('### Sequential READ\n')
     w(header(meta, 'READ') + '\n')
     w('MiB/s' + (' (median, min–max over rounds)' if spread else '') +
@@ -389,6 +427,8 @@ def report(d):
         w('| ' + ' | '.join(row) + ' |')
     w('')
 
+
+def signed_sweep_latency(d, meta, agg, servers, spread, w):
     # Signed sessions: smbsrv against ksmbd, both mounted with `sign`.
     scells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg if s == 'smbsrv-sign'},
                     key=lambda c: (size_bytes(c[0]), c[1], c[2]))
@@ -475,16 +515,6 @@ def report(d):
                        v[1]['p99_us'] else '-')
             w('| ' + ' | '.join(row) + ' |')
         w('')
-    reread_table(meta, rereads, w)
-    if failed:
-        w('Failed runs (fio error or data check): ' + ', '.join(failed) + '\n')
-    text = '\n'.join(out)
-    with open(os.path.join(d, 'report.md'), 'w') as f:
-        f.write(text)
-    res = {'meta': meta, 'cells': {' '.join(map(str, k)): v for k, v in agg.items()}}
-    with open(os.path.join(d, 'results.json'), 'w') as f:
-        json.dump(res, f, indent=1)
-    print(text)
 
 
 def plot(d, meta, ssrv, rows):

@@ -17,8 +17,9 @@
 # (so that the client's statistics tell the mounts apart) on the same
 # tmpfs, on a connection of its own (nosharesock):
 #
-#   smbsrv  lease-smbsrv  -> /mnt/smbsrv-lease   (cifs, cache=strict)
-#   ksmbd   lease-ksmbd   -> /mnt/ksmbd-lease    (cifs, cache=strict)
+#   smbsrv  smbsrv-lease    -> /mnt/smbsrv-lease    (cifs, cache=strict)
+#   ksmbd   ksmbd-lease     -> /mnt/ksmbd-lease     (cifs, cache=strict)
+#   smbsrv  smbsrv-nolease  -> /mnt/smbsrv-nolease  (the same, oplocks = no)
 #
 # Both servers run with `smb2 leases = yes` (ksmbd's default is no);
 # over the cache=none mounts a lease changes nothing (the client caches
@@ -59,9 +60,13 @@ cat > /etc/smbsrv/bench.conf <<EOC
 [bench]
 	path = /srv/b-smbsrv
 	read only = no
-[lease-smbsrv]
+[smbsrv-lease]
 	path = /srv/b-smbsrv
 	read only = no
+[smbsrv-nolease]
+	path = /srv/b-smbsrv
+	read only = no
+	oplocks = no
 EOC
 echo demopass | smbsrvctl user add demo >/dev/null
 modprobe smbsrv
@@ -76,7 +81,7 @@ cat > /etc/ksmbd/ksmbd.conf <<EOC
 [bench]
 	path = /srv/b-ksmbd
 	read only = no
-[lease-ksmbd]
+[ksmbd-lease]
 	path = /srv/b-ksmbd
 	read only = no
 EOC
@@ -106,10 +111,11 @@ mount -t cifs //127.0.0.1/bench /mnt/ksmbd -o "$cifs,port=1445"
 mkdir -p /mnt/smbsrv-sign /mnt/ksmbd-sign
 mount -t cifs //127.0.0.1/bench /mnt/smbsrv-sign -o "$cifs,sign"
 mount -t cifs //127.0.0.1/bench /mnt/ksmbd-sign -o "$cifs,sign,port=1445"
-mkdir -p /mnt/smbsrv-lease /mnt/ksmbd-lease
+mkdir -p /mnt/smbsrv-lease /mnt/ksmbd-lease /mnt/smbsrv-nolease
 strict=$users,cache=strict,vers=3.1.1,nosharesock
-mount -t cifs //127.0.0.1/lease-smbsrv /mnt/smbsrv-lease -o "$strict"
-mount -t cifs //127.0.0.1/lease-ksmbd /mnt/ksmbd-lease -o "$strict,port=1445"
+mount -t cifs //127.0.0.1/smbsrv-lease /mnt/smbsrv-lease -o "$strict"
+mount -t cifs //127.0.0.1/ksmbd-lease /mnt/ksmbd-lease -o "$strict,port=1445"
+mount -t cifs //127.0.0.1/smbsrv-nolease /mnt/smbsrv-nolease -o "$strict"
 # The NFSv4 grace period refuses OPENs for its first seconds; the client
 # retries by itself.
 mount -t nfs4 -o vers=4.2,proto=tcp,rsize=1048576,wsize=1048576 \
