@@ -976,6 +976,16 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 	if (!lease && (r->oplock == SMB2_OPLOCK_LEVEL_LEASE ||
 		       r->oplock == SMB2_OPLOCK_LEVEL_NONE))
 		return STATUS_SUCCESS;
+	/*
+	 * No oplock on 3.x where leases are not offered: the Linux client
+	 * (6.12) ignores a plain oplock break on 3.x (smb3_downgrade_oplock
+	 * acts only on a newer lease epoch) and would keep caching writes
+	 * and byte-range locks after it.  With leasing offered it asks for
+	 * leases; others asking for an oplock then get one.
+	 */
+	if (!lease && conn->dialect >= SMB2_DIALECT_300 &&
+	    !smbsrv_leases_on(conn))
+		return STATUS_SUCCESS;
 	if (lease) {
 		nl = kzalloc(sizeof(*nl), GFP_KERNEL);
 		if (!nl)

@@ -183,9 +183,9 @@ suite_fuzz() {
 
 # VM suites run SMBSRV_TEST_JOBS at a time (default 2), each in its own
 # guest, and lint runs beside them in a full run: a suite spends much of
-# its time with the guest waiting (timeouts, sleeps, host-side clients),
-# so two at a time on two cores take far less than one after the other.
-# Results are tallied as the suites finish.  SMBSRV_TEST_JOBS=1 runs them
+# its time with the guest waiting (timeouts, sleeps, host-side clients);
+# Documentation/testing.md has the measured saving.  Results are tallied
+# as the suites finish.  SMBSRV_TEST_JOBS=1 runs them
 # one after the other.
 njobs=${SMBSRV_TEST_JOBS:-2}
 declare -A pool=()	# pid -> "name log"

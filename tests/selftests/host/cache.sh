@@ -22,6 +22,8 @@
 #      through it: cifs reconnects, reclaims the durable handle (the same
 #      persistent FileId before and after in smbsrvctl opens) and the
 #      writes through the still-open descriptor land in the file.
+#   6. With `smb2 leases = no`, an SMB 2.1 mount gets an oplock and an
+#      SMB 3.1.1 mount none.
 . "$(dirname "$0")/lib.sh"
 
 srv=/srv/cache
@@ -187,7 +189,34 @@ t_guest_check "the writer closes" "rm -f /tmp/go; sleep 1"
 t_check_output "both writes are in the file on the server" "^one two$" \
 	t_guest "tr '\\n' ' ' < $srv/d | sed 's/ \$//'"
 
-# --- 6. unloading with a lease and a disconnected durable handle --------
+# --- 6. smb2 leases = no: oplocks on SMB 2.x only ----------------------
+# Without leases the Linux client takes oplocks, and on SMB 3.x it ignores
+# their breaks; smbsrv grants 3.x connections none (admin guide).
+t_guest_check "smb2 leases = no (live): C mounts with SMB 3.1.1, D with SMB 2.1" "
+set -e
+$ctl set smb2-leases no >/dev/null
+mkdir -p /mnt/c /mnt/d
+mount -t cifs //127.0.0.1/cache /mnt/c -o $opts,nosharesock
+mount -t cifs //127.0.0.1/cache /mnt/d -o username=demo,password=demo,vers=2.1,nosharesock
+echo o3 > $srv/o3; echo o2 > $srv/o2; chown demo:demo $srv/o3 $srv/o2
+sleep 600 < /mnt/c/o3 > /dev/null 2>&1 &
+echo \$! > /tmp/hold3
+sleep 600 < /mnt/d/o2 > /dev/null 2>&1 &
+echo \$! > /tmp/hold2
+sleep 1
+[ \"\$(cat /mnt/c/o3)\" = o3 ] && [ \"\$(cat /mnt/d/o2)\" = o2 ]"
+t_check_output "SMB 3.1.1 without leases: C's open of o3 holds no oplock" \
+	"^none$" caching o3
+t_check_output "SMB 2.1 without leases: D's open of o2 holds an oplock" \
+	"^(batch|exclusive|level2)$" caching o2
+t_guest_check "C and D unmounted; smb2 leases = yes again" "
+set -e
+kill \$(cat /tmp/hold3) \$(cat /tmp/hold2)
+sleep 0.5
+umount /mnt/c /mnt/d
+$ctl set smb2-leases yes >/dev/null"
+
+# --- 7. unloading with a lease and a disconnected durable handle --------
 t_guest_check "A holds e open with a lease; its connection dies" "
 set -e
 echo x > $A/e
