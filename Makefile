@@ -13,7 +13,7 @@
 #   make bench   benchmarks in the test VM (never part of make check;
 #                about 1-2 hours; make bench-quick: a few minutes)
 #   make torture-cache  smbtorture's oplock, lease, durable handle and
-#                session suites whole, beside ksmbd (about 30 minutes)
+#                session suites whole, beside ksmbd (16 minutes under load)
 #   make install [DESTDIR=...]  daemon, CLI, module sources for DKMS,
 #                systemd unit, example configuration, man pages
 
