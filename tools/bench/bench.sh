@@ -15,6 +15,12 @@
 #            p50/p99 for smbsrv, ksmbd, nfsd
 #   signed   1M READ at QD1 and QD8, 1 job, through mounts with `sign`:
 #            smbsrv (default knobs) and ksmbd
+#   lease    client caching: a buffered 1M READ of a 128 MiB file and
+#            its re-READ through cifs mounts with cache=strict, smbsrv
+#            and ksmbd both with `smb2 leases = yes`, and smbsrv with
+#            `oplocks = no` (no caching) for reference
+#            (tools/bench/guest/reread.sh); under a read-caching lease
+#            the client re-reads from its own page cache
 #
 # Every run checks its data (tools/bench/guest/run.sh).  smbsrv's
 # variants (default knobs, copy only, no inline reads) are switched live
@@ -38,7 +44,9 @@
 # DIR/crash-N.log and the crash counted in DIR/meta.
 # Servers: smbsrv (default knobs), smbsrv-splice (splice threshold 4K),
 # smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
-# no), smbsrv-sign and ksmbd-sign (signed mounts), ksmbd, nfsd.
+# no), smbsrv-sign and ksmbd-sign (signed mounts), ksmbd, nfsd; in the
+# lease section smbsrv-lease, ksmbd-lease and smbsrv-nolease (cache=strict
+# mounts; smbsrv-nolease: a share with oplocks = no).
 # Environment: SMBSRV_VM_SMP, SMBSRV_VM_MEM as for tools/vm/lib.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -53,7 +61,7 @@ secs=""
 clock=icount
 cpu=max
 rounds=1
-sections="matrix sweep signed latency"
+sections="matrix sweep signed latency lease"
 servers=""
 sizes_opt=""
 qds_opt=""
@@ -80,7 +88,7 @@ while [ $# -gt 0 ]; do
 	--resume) out=$2; resume=1; shift ;;
 	--verify) verify=$2; shift ;;
 	--extra) extra=$2; shift ;;
-	*) sed -n '3,42s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	*) sed -n '3,50s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
 done
@@ -156,6 +164,8 @@ for sec in $sections; do
 		for qd in 1 8; do
 			add_cell "smbsrv-sign ksmbd-sign" read 1m "$qd" 1
 		done ;;
+	lease)
+		add_cell "smbsrv-lease ksmbd-lease smbsrv-nolease" reread 1m 1 1 ;;
 	*) echo "bench: unknown section $sec" >&2; exit 2 ;;
 	esac
 done
@@ -203,12 +213,21 @@ variant() {
 	smbsrv-splice) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	smbsrv-noinline) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads no" ;;
 	smbsrv-sign) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
+	smbsrv-lease | smbsrv-nolease) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	*) echo : ;;
 	esac
 }
 
 mount_of() {
 	case $1 in *-sign) echo "$1" ;; smbsrv*) echo smbsrv ;; *) echo "$1" ;; esac
+}
+
+# The guest's command for one run.
+run_cmd() {	# SERVER RW BS QD JOBS
+	case $2 in
+	reread) echo "sh /usr/share/smbsrv/bench/reread.sh $1 $3" ;;
+	*) echo "sh /usr/share/smbsrv/bench/run.sh $(mount_of "$1") $2 $3 $4 $5 $secs" ;;
+	esac
 }
 
 total=$(($(wc -l < "$plan") * rounds))
@@ -239,7 +258,7 @@ for r in $(seq 1 "$rounds"); do
 				s=${who[$(((i + ci + r) % k))]}
 				f="$out/runs/$r-$s-$rw-$bs-$qd-$jobs"
 				vm_exec "$vm" "$(variant "$s") >/dev/null &&
-					sh /usr/share/smbsrv/bench/run.sh $(mount_of "$s") $rw $bs $qd $jobs $secs" \
+					$(run_cmd "$s" "$rw" "$bs" "$qd" "$jobs")" \
 					> "$f" 2>&1 || true
 				if ! vm_alive "$vm"; then
 					crashed=1
@@ -269,7 +288,7 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 # The whole file once more, byte for byte, through every mount.
-vm_exec "$vm" 'for s in smbsrv ksmbd nfsd smbsrv-sign ksmbd-sign; do
+vm_exec "$vm" 'for s in smbsrv ksmbd nfsd smbsrv-sign ksmbd-sign smbsrv-lease ksmbd-lease smbsrv-nolease; do
 	[ "$(md5sum /mnt/$s/read.bin | cut -d" " -f1)" = "$(cat /tmp/read.md5)" ] ||
 		{ echo "read.bin differs through /mnt/$s"; exit 1; }
 done; dmesg | grep -E "BUG|WARNING|Oops" || true' > "$out/final.log" 2>&1 ||
