@@ -177,33 +177,8 @@ def check(kmod, graph=False):
             for b in sorted(edges[a]):
                 print(f"{a} -> {b}: {' '.join(sorted(edges[a][b]))}")
 
-    # Tarjan's strongly connected components.
-    index, low, stack, on, comps = {}, {}, [], set(), []
-
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in edges.get(v, {}):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            comps.append(comp)
-
-    sys.setrecursionlimit(10000)
-    for v in sorted(edges):
-        if v not in index:
-            visit(v)
+    # Every strongly connected component of two or more files is a cycle.
+    comps = scc(edges)
     for comp in comps:
         if len(comp) < 2:
             continue
