@@ -393,20 +393,29 @@ void smbsrv_open_put(struct smbsrv_open *op)
 	call_rcu(&op->rcu, smbsrv_open_free_rcu);
 }
 
+/* Count one more open of @sess; false (nothing counted) past max open files. */
+static bool smbsrv_session_charge_open(struct smbsrv_session *sess)
+{
+	u32 max = READ_ONCE(smbsrv_server.knobs.max_open_files);
+
+	if (max && atomic_inc_return(&sess->nr_opens) > max) {
+		atomic_dec(&sess->nr_opens);
+		return false;
+	}
+	if (!max)
+		atomic_inc(&sess->nr_opens);
+	return true;
+}
+
 int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 		       const struct smbsrv_open_ops *ops)
 {
 	struct smbsrv_session *sess = tree->sess;
-	u32 max = READ_ONCE(smbsrv_server.knobs.max_open_files);
 	u32 id;
 	int err;
 
-	if (max && atomic_inc_return(&sess->nr_opens) > max) {
-		atomic_dec(&sess->nr_opens);
+	if (!smbsrv_session_charge_open(sess))
 		return -EMFILE;
-	} else if (!max) {
-		atomic_inc(&sess->nr_opens);
-	}
 	refcount_set(&op->ref, 2);	/* the table's and the caller's */
 	op->ops = ops;
 	op->tree = tree;
@@ -465,17 +474,12 @@ void smbsrv_open_end(struct smbsrv_open *op)
 int smbsrv_open_attach(struct smbsrv_tree *tree, struct smbsrv_open *op)
 {
 	struct smbsrv_session *sess = tree->sess;
-	u32 max = READ_ONCE(smbsrv_server.knobs.max_open_files);
 	struct smbsrv_tree *old;
 	u32 id;
 	int err;
 
-	if (max && atomic_inc_return(&sess->nr_opens) > max) {
-		atomic_dec(&sess->nr_opens);
+	if (!smbsrv_session_charge_open(sess))
 		return -EMFILE;
-	} else if (!max) {
-		atomic_inc(&sess->nr_opens);
-	}
 	xa_lock(&sess->opens);
 	if (READ_ONCE(tree->gone))
 		err = -ENOENT;
