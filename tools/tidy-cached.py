@@ -4,7 +4,9 @@
 # clang-tidy over C++ sources, skipping files whose result is known to be
 # clean: a clean run is remembered under a key made of the file's
 # preprocessed text (so every header it includes counts), its compile
-# command and .clang-tidy.  A clean clone has no cache and checks all.
+# command and every .clang-tidy that applies to it (the top one and any in
+# the file's directories below it).  A clean clone has no cache and checks
+# all.
 # The tree's own absolute path is taken out of the key, so the worktrees
 # of one repository can share a cache (run-all.sh keeps it in the
 # repository's common git directory).
@@ -48,7 +50,23 @@ def key_of(entry, config, top):
     return h.hexdigest()
 
 
-def check(path, entry, build, cache, config, top):
+def config_of(path, top):
+    """The text of every .clang-tidy from the top down to path's directory."""
+    d = os.path.dirname(os.path.realpath(path))
+    parts = []
+    while True:
+        f = os.path.join(d, ".clang-tidy")
+        if os.path.exists(f):
+            with open(f, "rb") as fh:
+                parts.append(fh.read())
+        if d == top or d == os.path.dirname(d):
+            break
+        d = os.path.dirname(d)
+    return b"\0".join(reversed(parts))
+
+
+def check(path, entry, build, cache, top):
+    config = config_of(path, top)
     key = key_of(entry, config, top) if entry else None
     if key and os.path.exists(os.path.join(cache, key)):
         return ""
@@ -70,12 +88,10 @@ def main():
               encoding="utf-8") as f:
         db = {os.path.realpath(e["file"]): e for e in json.load(f)}
     top = os.path.dirname(os.path.abspath(os.path.dirname(sys.argv[0])))
-    with open(os.path.join(top, ".clang-tidy"), "rb") as f:
-        config = f.read()
     bad = False
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         jobs = [pool.submit(check, p, db.get(os.path.realpath(p)),
-                            build, cache, config, top) for p in files]
+                            build, cache, top) for p in files]
         for j in jobs:
             d = j.result()
             if d:
