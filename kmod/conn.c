@@ -329,6 +329,7 @@ void smbsrv_conn_accept(struct socket *sock)
 	conn->start = ktime_get_boottime_seconds();
 	INIT_LIST_HEAD(&conn->node);
 	INIT_LIST_HEAD(&conn->pending);
+	INIT_LIST_HEAD(&conn->cancelled);
 	INIT_LIST_HEAD(&conn->sessions);
 	INIT_LIST_HEAD(&conn->unauth_node);
 	timer_setup(&conn->logon_timer, smbsrv_logon_timeout, 0);

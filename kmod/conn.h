@@ -95,6 +95,8 @@ struct smbsrv_conn {
 	u32 max_credits;
 	u32 credits_inflight;		/* charged to requests not answered */
 	struct list_head pending;	/* async and cancellable requests */
+	u32 n_async;			/* of them async, at most max_credits */
+	struct list_head cancelled;	/* pending ones cancel() was called for */
 	u64 next_async_id;
 	/*
 	 * MessageIds a CANCEL named before their request went async (the

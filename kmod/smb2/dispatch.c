@@ -499,6 +499,15 @@ int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel,
 		spin_unlock(&conn->lock);
 		return -ECANCELED;
 	}
+	/*
+	 * The interim response gives the request's credit back, so credits
+	 * do not bound what waits: the connection's credit maximum does.
+	 */
+	if (conn->n_async >= conn->max_credits) {
+		spin_unlock(&conn->lock);
+		return -EBUSY;
+	}
+	conn->n_async++;
 	req->async = true;
 	req->async_id = conn->next_async_id++;
 	req->cancel = cancel;
@@ -545,7 +554,10 @@ void smbsrv_req_complete(struct smbsrv_req *req, u32 status)
 	trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
 				  req->hdr.command, status);
 	spin_lock(&conn->lock);
-	list_del_init(&req->pending);
+	if (!list_empty(&req->pending)) {
+		list_del_init(&req->pending);
+		conn->n_async--;
+	}
 	req->status = status;
 	interim_out = req->interim_out;
 	req->final_ready = true;
@@ -576,12 +588,10 @@ bool smbsrv_cancel_one(struct smbsrv_conn *conn, const struct smb2_hdr *hdr)
 
 	spin_lock(&conn->lock);
 	list_for_each_entry(req, &conn->pending, pending) {
-		if (req->cancelled)
-			continue;
 		if ((hdr->flags & SMB2_FLAGS_ASYNC_COMMAND) ?
 		    req->async_id == hdr->async_id :
 		    req->hdr.message_id == hdr->message_id) {
-			req->cancelled = true;
+			list_move_tail(&req->pending, &conn->cancelled);
 			refcount_inc(&req->ref);
 			found = req;
 			break;
@@ -597,27 +607,28 @@ bool smbsrv_cancel_one(struct smbsrv_conn *conn, const struct smb2_hdr *hdr)
 	return true;
 }
 
-/* Cancel every pending async request of @conn (teardown). */
+/*
+ * Cancel every pending async request of @conn (teardown; none goes async
+ * any more).  A cancelled request moves to conn->cancelled until it
+ * completes, so each one is found once: linear in what is pending.
+ */
 static void smbsrv_cancel_all(struct smbsrv_conn *conn)
 {
-	struct smbsrv_req *req, *found;
+	struct smbsrv_req *req;
 
 	for (;;) {
-		found = NULL;
 		spin_lock(&conn->lock);
-		list_for_each_entry(req, &conn->pending, pending) {
-			if (!req->cancelled) {
-				req->cancelled = true;
-				refcount_inc(&req->ref);
-				found = req;
-				break;
-			}
+		req = list_first_entry_or_null(&conn->pending,
+					       struct smbsrv_req, pending);
+		if (req) {
+			list_move_tail(&req->pending, &conn->cancelled);
+			refcount_inc(&req->ref);
 		}
 		spin_unlock(&conn->lock);
-		if (!found)
+		if (!req)
 			return;
-		found->cancel(found);
-		smbsrv_req_put(found);
+		req->cancel(req);
+		smbsrv_req_put(req);
 	}
 }
 

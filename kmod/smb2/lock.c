@@ -75,6 +75,7 @@ static u32 smbsrv_lock_wait(void *arg, struct smbsrv_file *f,
 {
 	struct smbsrv_req *req = arg;
 	struct smbsrv_lock_wait *w;
+	int err;
 
 	/* Only the last request of a compound may go async. */
 	if (!smbsrv_req_can_async(req))
@@ -85,12 +86,14 @@ static u32 smbsrv_lock_wait(void *arg, struct smbsrv_file *f,
 	refcount_inc(&f->open.ref);
 	w->req = req;
 	smbsrv_brl_waiter_init(&w->bw, f, e, exclusive, &smbsrv_lock_wait_ops);
-	if (smbsrv_req_go_async(req, smbsrv_lock_cancel, w,
-				smbsrv_lock_wait_free)) {
-		/* The connection is going away: nobody to answer. */
+	err = smbsrv_req_go_async(req, smbsrv_lock_cancel, w,
+				  smbsrv_lock_wait_free);
+	if (err) {
+		/* Too many waiting, or the connection is going away. */
 		smbsrv_file_put(f);
 		kfree(w);
-		return STATUS_CANCELLED;
+		return err == -EBUSY ? STATUS_INSUFFICIENT_RESOURCES :
+				       STATUS_CANCELLED;
 	}
 	*bw = &w->bw;
 	return STATUS_PENDING;

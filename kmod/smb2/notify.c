@@ -551,6 +551,7 @@ static u32 smbsrv_notify_request(struct smbsrv_req *req, struct smbsrv_file *f,
 	struct smbsrv_watch *w;
 	LIST_HEAD(events);
 	bool overflow;
+	int err;
 
 	w = smbsrv_notify_watch(f, r->output_length);
 	if (IS_ERR(w))
@@ -587,12 +588,14 @@ static u32 smbsrv_notify_request(struct smbsrv_req *req, struct smbsrv_file *f,
 	wt->req = req;
 	wt->w = w;
 	wt->out_len = r->output_length;
-	if (smbsrv_req_go_async(req, smbsrv_notify_cancel, wt,
-				smbsrv_notify_wait_free)) {
+	err = smbsrv_req_go_async(req, smbsrv_notify_cancel, wt,
+				  smbsrv_notify_wait_free);
+	if (err) {
 		mutex_unlock(&w->wmutex);
 		smbsrv_watch_put(w);
 		kfree(wt);
-		return STATUS_CANCELLED;
+		return err == -EBUSY ? STATUS_INSUFFICIENT_RESOURCES :
+				       STATUS_CANCELLED;
 	}
 	wt->waiting = true;
 	list_add_tail(&wt->node, &w->waiters);

@@ -58,6 +58,7 @@ static u32 smbsrv_cache_go_async(struct smbsrv_req *req,
 {
 	struct smbsrv_conn *conn = req->conn;
 	struct smbsrv_cache_park *p;
+	int err;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (p)
@@ -70,13 +71,15 @@ static u32 smbsrv_cache_go_async(struct smbsrv_req *req,
 	p->req = req;
 	p->run = run;
 	atomic_inc(&conn->cache_parked);
-	if (smbsrv_req_go_async(req, smbsrv_cache_cancel, p,
-				smbsrv_cache_park_free)) {
-		/* The connection is going, or CANCEL came first. */
+	err = smbsrv_req_go_async(req, smbsrv_cache_cancel, p,
+				  smbsrv_cache_park_free);
+	if (err) {
+		/* Too many waiting, the connection is going, or CANCEL came. */
 		atomic_dec(&conn->cache_parked);
 		kfree(p->pdu);
 		kfree(p);
-		return STATUS_CANCELLED;
+		return err == -EBUSY ? STATUS_INSUFFICIENT_RESOURCES :
+				       STATUS_CANCELLED;
 	}
 	/* The message goes once the handler returns: run on the copy. */
 	req->pdu = p->pdu;

@@ -107,12 +107,12 @@ struct smbsrv_req {
 
 	/* Async state (smbsrv_req_go_async()), under conn->lock. */
 	bool async;
-	bool cancelled;
 	bool interim_out;		/* the interim response was sent */
 	bool final_ready;		/* smbsrv_req_complete() was called */
 	u64 async_id;
 	smbsrv_cancel_fn cancel;
-	struct list_head pending;	/* conn->pending, under conn->lock */
+	/* On conn->pending, then conn->cancelled; under conn->lock. */
+	struct list_head pending;
 	void *priv;			/* the handler's, for async completion */
 	/* Frees @priv when the request goes (process context, no locks). */
 	void (*priv_free)(struct smbsrv_req *req);
@@ -190,8 +190,10 @@ struct smbsrv_file *smbsrv_req_file(struct smbsrv_req *req, const u8 *field);
  * last request of a compound may go async: smbsrv_req_can_async() says
  * whether this one may; others wait in the worker.
  * smbsrv_req_go_async() fails when the connection is closing or a CANCEL
- * named the request while it was still being handled: the handler then
- * frees @priv and answers STATUS_CANCELLED itself.
+ * named the request while it was still being handled (the handler then
+ * frees @priv and answers STATUS_CANCELLED itself), and with -EBUSY when
+ * the connection already has as many async requests as its credit
+ * maximum (the handler answers STATUS_INSUFFICIENT_RESOURCES).
  */
 bool smbsrv_req_can_async(const struct smbsrv_req *req);
 int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel,
