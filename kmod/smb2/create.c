@@ -158,14 +158,15 @@ static umode_t smbsrv_create_mode(const struct smbsrv_tree *tree,
 	const struct smbsrv_share_info *s = tree->share;
 	umode_t mode, pmode;
 
+	pmode = d_inode(lk->parent.dentry)->i_mode & 07777 & ~S_ISUID;
 	if (tree->share_flags & SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS) {
-		pmode = d_inode(lk->parent.dentry)->i_mode & 07777 & ~S_ISUID;
 		if (dir)
 			return pmode | 0200;
 		mode = pmode & 0666;
-	} else if (dir) {
-		return (0777 & s->directory_mask) | s->force_directory_mode;
 	} else {
+		if (dir)
+			return (0777 & s->directory_mask) |
+			       s->force_directory_mode;
 		mode = (0777 & s->create_mask) | s->force_create_mode;
 	}
 	/* Without stored DOS attributes, READONLY is the lack of write bits. */
