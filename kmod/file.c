@@ -87,8 +87,30 @@ static void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 		put_cred(fn->delete_cred);
 	if (fn->base_delete_cred)
 		put_cred(fn->base_delete_cred);
+	smbsrv_wtime_free(fn);
 	kfree(fn->stream);
 	kfree(fn);
+}
+
+struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode)
+{
+	struct smbsrv_fnode *fn;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (smbsrv_fnode_is(fn, inode, NULL)) {
+			refcount_inc(&fn->ref);
+			spin_unlock(&smbsrv_fnodes_lock);
+			return fn;
+		}
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return NULL;
+}
+
+void smbsrv_fnode_release(struct smbsrv_fnode *fn)
+{
+	smbsrv_fnode_put(fn);
 }
 
 /*
@@ -238,7 +260,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	struct smbsrv_file *f = smbsrv_file_of(op);
 	struct smbsrv_fnode *fn = f->fnode;
 	const struct cred *del = NULL, *base_del = NULL, *old;
-	bool now_pending = false;
+	bool now_pending = false, last;
 	int err;
 
 	/* Its byte-range locks go, and its waiting LOCK requests end. */
@@ -253,6 +275,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 		now_pending = true;
 	}
 	list_del_init(&f->fnode_node);
+	last = list_empty(&fn->opens);
 	if (list_empty(&fn->opens) && fn->delete_pending)
 		del = get_cred(fn->delete_cred);
 	if (list_empty(&fn->opens) && fn->base_delete_cred)
@@ -260,6 +283,9 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	spin_unlock(&fn->lock);
 	if (now_pending && !del && smbsrv_file_is_dir(f))
 		smbsrv_notify_delete_pending(fn->inode);
+	/* LastWriteTime: the close's, or what a client set (wtime.h). */
+	if (!del)
+		smbsrv_wtime_close(f, last);
 
 	/* The file goes once its streams are closed too. */
 	if (del && !fn->stream && smbsrv_fnode_defer_delete(fn, del)) {
@@ -531,33 +557,4 @@ bool smbsrv_file_open_below(struct dentry *dir)
 	}
 	spin_unlock(&smbsrv_fnodes_lock);
 	return found;
-}
-
-void smbsrv_file_set_change_time(struct smbsrv_file *f, u64 nt)
-{
-	struct smbsrv_fnode *fn = f->fnode;
-	struct timespec64 now = inode_get_ctime(file_inode(f->filp));
-
-	spin_lock(&fn->lock);
-	fn->change_time = nt;
-	fn->ctime_then = now;
-	spin_unlock(&fn->lock);
-}
-
-u64 smbsrv_inode_change_time(struct inode *inode, struct timespec64 ctime)
-{
-	struct smbsrv_fnode *fn;
-	u64 nt = 0;
-
-	spin_lock(&smbsrv_fnodes_lock);
-	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
-		if (fn->inode != inode)
-			continue;
-		spin_lock(&fn->lock);
-		if (fn->change_time && timespec64_equal(&fn->ctime_then, &ctime))
-			nt = fn->change_time;
-		spin_unlock(&fn->lock);
-	}
-	spin_unlock(&smbsrv_fnodes_lock);
-	return nt;
 }

@@ -31,6 +31,7 @@
 
 #include "brl.h"
 #include "session.h"
+#include "wtime.h"
 
 struct smbsrv_req;
 struct smbsrv_dirscan;
@@ -46,13 +47,6 @@ struct smbsrv_fnode {
 	/* Who set delete_pending: the removal runs with these rights. */
 	const struct cred *delete_cred;
 	struct smbsrv_brl_state brl;	/* byte-range locks (brl.c) */
-	/*
-	 * A ChangeTime a client set (SET_INFO basic; Linux cannot set
-	 * ctime): reported while the inode's ctime is still @ctime_then,
-	 * the ctime the set left, and as long as the file is open.
-	 */
-	u64 change_time;		/* 0: none */
-	struct timespec64 ctime_then;
 	/* A named stream's: its xattr name (the key with @inode), or NULL. */
 	char *stream;
 	/*
@@ -62,6 +56,7 @@ struct smbsrv_fnode {
 	 */
 	const struct cred *base_delete_cred;
 	struct mutex stream_mutex;	/* a stream's read-modify-writes */
+	struct smbsrv_wtime wt;		/* LastWriteTime (wtime.h), @lock */
 	struct rcu_head rcu;
 };
 
@@ -88,7 +83,15 @@ struct smbsrv_file {
 	struct smbsrv_dirscan *scan;
 	/* FileFullEaInformation queries: the next EA to return (query.c). */
 	u32 ea_next;
+	/*
+	 * A ChangeTime this open set (times.h), 0 for none: what it later
+	 * changes through the open keeps it, as on Windows.
+	 */
+	u64 change_time;
 	struct smbsrv_watch *watch;	/* CHANGE_NOTIFY (smb2/notify.c) */
+	/* wtime.h, under fnode->lock: wrote since update @wt_wrote - 1. */
+	u32 wt_wrote;
+	bool wt_hold;			/* LastWriteTime -1: writes keep it */
 };
 
 static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)
@@ -180,14 +183,12 @@ bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,
  */
 bool smbsrv_file_open_below(struct dentry *dir);
 
-/* Remember the ChangeTime @nt set on the file of @f (see fnode). */
-void smbsrv_file_set_change_time(struct smbsrv_file *f, u64 nt);
-
 /*
- * The ChangeTime set on @inode while open whose ctime is still @ctime,
- * or 0 when none (smbsrv_vfs_getattr() reports it instead of the ctime).
+ * The fnode of @inode's data (not of a stream), referenced, or NULL when
+ * nothing has it open; smbsrv_fnode_release() drops it.
  */
-u64 smbsrv_inode_change_time(struct inode *inode, struct timespec64 ctime);
+struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode);
+void smbsrv_fnode_release(struct smbsrv_fnode *fn);
 
 /* Free an open's directory enumeration (smb2/dir.c), at its release. */
 void smbsrv_dirscan_free(struct smbsrv_dirscan *scan);

@@ -7,6 +7,7 @@
 
 #include "conn.h"
 #include "crypto.h"
+#include "fold.h"
 #include "hosts.h"
 #include "netlink.h"
 #include "sched.h"
@@ -14,6 +15,7 @@
 #include "session.h"
 #include "smb2/smb2.h"
 #include "smbsrv.h"
+#include "times.h"
 #include "transport.h"
 
 struct smbsrv_server smbsrv_server = {
@@ -82,6 +84,8 @@ static void __exit smbsrv_exit(void)
 	smbsrv_smb2_exit();
 	smbsrv_sched_exit();
 	destroy_workqueue(smbsrv_ctl_wq);
+	smbsrv_fold_exit();
+	smbsrv_times_exit();
 	smbsrv_negotiate_blob_exit();
 	smbsrv_hosts_exit();
 	smbsrv_crypto_exit();

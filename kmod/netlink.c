@@ -13,11 +13,13 @@
 #include <net/netlink.h>
 
 #include "conn.h"
+#include "fold.h"
 #include "hosts.h"
 #include "knobs.h"
 #include "netlink-gen.h"
 #include "netlink.h"
 #include "session.h"
+#include "share.h"
 #include "smbsrv.h"
 #include "transport.h"
 #include "upcall.h"
@@ -27,6 +29,17 @@
  * Reply with the server's state, and with the NEGOTIATE blob for
  * status-get; called with smbsrv_server.lock held.
  */
+static int smbsrv_put_fold_stats(struct sk_buff *msg)
+{
+	struct smbsrv_fold_stats st;
+
+	smbsrv_fold_stats(&st);
+	return nla_put_u64_64bit(msg, SMBSRV_A_SERVER_FOLD_SCANS, st.scans, 0) ||
+	       nla_put_u64_64bit(msg, SMBSRV_A_SERVER_FOLD_ENTRIES, st.entries,
+				 0) ||
+	       nla_put_u64_64bit(msg, SMBSRV_A_SERVER_FOLD_CACHED, st.cached, 0);
+}
+
 static int smbsrv_reply_server(struct genl_info *info, bool status)
 {
 	struct smbsrv_server *srv = &smbsrv_server;
@@ -56,7 +69,9 @@ static int smbsrv_reply_server(struct genl_info *info, bool status)
 	    (nla_put_u32(msg, SMBSRV_A_SERVER_CONNECTIONS, smbsrv_conn_count()) ||
 	     nla_put_u32(msg, SMBSRV_A_SERVER_SESSIONS,
 			 smbsrv_session_count()) ||
-	     smbsrv_negotiate_blob_put(msg, SMBSRV_A_SERVER_NEGOTIATE_BLOB)))
+	     smbsrv_negotiate_blob_put(msg, SMBSRV_A_SERVER_NEGOTIATE_BLOB) ||
+	     smbsrv_put_fold_stats(msg) ||
+	     smbsrv_share_use_put_all(msg, SMBSRV_A_SERVER_SHARE_USE)))
 		goto nospace;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);

@@ -8,6 +8,8 @@
  */
 #include <linux/err.h>
 #include <linux/list.h>
+#include <net/netlink.h>
+#include <uapi/linux/smbsrv.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -17,6 +19,7 @@
 struct smbsrv_share_use {
 	struct list_head node;
 	u32 trees;
+	u32 max;		/* the limit at the latest tree connect */
 	char name[];
 };
 
@@ -51,6 +54,7 @@ struct smbsrv_share_use *smbsrv_share_use_get(const char *name, u32 max)
 		memcpy(u->name, name, len + 1);
 		list_add(&u->node, &smbsrv_share_uses);
 	}
+	u->max = max;
 	/* At the limit the entry has trees (max > 0): it stays. */
 	if (max && u->trees >= max)
 		u = ERR_PTR(-EUSERS);
@@ -72,6 +76,29 @@ void smbsrv_share_use_put(struct smbsrv_share_use *u)
 	spin_unlock(&smbsrv_share_uses_lock);
 	if (last)
 		kfree(u);
+}
+
+int smbsrv_share_use_put_all(struct sk_buff *msg, int type)
+{
+	struct smbsrv_share_use *u;
+	struct nlattr *nest;
+
+	spin_lock(&smbsrv_share_uses_lock);
+	list_for_each_entry(u, &smbsrv_share_uses, node) {
+		nest = nla_nest_start(msg, type);
+		if (!nest)
+			break;
+		if (nla_put_string(msg, SMBSRV_A_SHARE_USE_NAME, u->name) ||
+		    nla_put_u32(msg, SMBSRV_A_SHARE_USE_TREES, u->trees) ||
+		    nla_put_u32(msg, SMBSRV_A_SHARE_USE_MAX_CONNECTIONS,
+				u->max)) {
+			nla_nest_cancel(msg, nest);
+			break;
+		}
+		nla_nest_end(msg, nest);
+	}
+	spin_unlock(&smbsrv_share_uses_lock);
+	return 0;
 }
 
 u32 smbsrv_share_use_count(const char *name)

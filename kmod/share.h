@@ -26,4 +26,11 @@ void smbsrv_share_use_put(struct smbsrv_share_use *use);
 /* The trees connected to share @name now. */
 u32 smbsrv_share_use_count(const char *name);
 
+struct sk_buff;
+/*
+ * Each share in use as a nest @type (attribute set share-use), as many
+ * as fit in @msg; never fails.
+ */
+int smbsrv_share_use_put_all(struct sk_buff *msg, int type);
+
 #endif /* _SMBSRV_SHARE_H */

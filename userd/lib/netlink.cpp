@@ -82,6 +82,25 @@ void parse_server(ByteView msg, ServerStatus &st)
 	get_u32(tb[SMBSRV_A_SERVER_CONNECTIONS], st.connections);
 	get_u32(tb[SMBSRV_A_SERVER_SESSIONS], st.sessions);
 	st.knobs_reported = parse_knobs(tb[SMBSRV_A_SERVER_KNOBS], st.knobs);
+	get_u64(tb[SMBSRV_A_SERVER_FOLD_SCANS], st.fold_scans);
+	get_u64(tb[SMBSRV_A_SERVER_FOLD_ENTRIES], st.fold_entries);
+	get_u64(tb[SMBSRV_A_SERVER_FOLD_CACHED], st.fold_cached);
+	// share-use is a multi-attr: every one, not tb's last.
+	genlmsghdr *g = genlmsg_hdr(hdr(msg));
+	nlattr *a = nullptr;
+	int rem = 0;
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		if (nla_type(a) != SMBSRV_A_SERVER_SHARE_USE)
+			continue;
+		nlattr *u[SMBSRV_A_SHARE_USE_MAX + 1] = {};
+		if (nla_parse_nested(u, SMBSRV_A_SHARE_USE_MAX, a, nullptr) < 0)
+			continue;
+		ShareUse su;
+		su.name = get_string(u[SMBSRV_A_SHARE_USE_NAME]);
+		get_u32(u[SMBSRV_A_SHARE_USE_TREES], su.trees);
+		get_u32(u[SMBSRV_A_SHARE_USE_MAX_CONNECTIONS], su.max_connections);
+		st.share_uses.push_back(std::move(su));
+	}
 }
 
 // Every netlink message of a datagram, each checked to fit.
@@ -501,6 +520,8 @@ void GenlChannel::tree_connect_done(const TreeConnectDone &d)
 				      s.force_directory_mode) == 0 &&
 			  (s.veto_files.empty() ||
 			   nla_put_string(m, SMBSRV_A_SHARE_VETO_FILES, s.veto_files.c_str()) == 0) &&
+			  (s.hide_files.empty() ||
+			   nla_put_string(m, SMBSRV_A_SHARE_HIDE_FILES, s.hide_files.c_str()) == 0) &&
 			  nla_put_u32(m, SMBSRV_A_SHARE_MAX_CONNECTIONS, s.max_connections) == 0;
 		if (ok)
 			nla_nest_end(m, nest);

@@ -30,6 +30,13 @@ struct nl_sock;
 
 namespace smbsrv {
 
+// A share with tree connects now (its max connections, 0: none).
+struct ShareUse {
+	std::string name;
+	uint32_t trees = 0;
+	uint32_t max_connections = 0;
+};
+
 struct ServerStatus {
 	std::string module_version;
 	bool daemon_running = false;
@@ -39,6 +46,10 @@ struct ServerStatus {
 	uint32_t sessions = 0;
 	Knobs knobs;
 	std::vector<int> knobs_reported; // SMBSRV_A_KNOBS_* the module sent
+	// Names matched without case: directories read, entries read, names
+	// answered from a cached listing.
+	uint64_t fold_scans = 0, fold_entries = 0, fold_cached = 0;
+	std::vector<ShareUse> share_uses;
 };
 
 // A failed exchange with the module: errno-style code and the module's
@@ -106,6 +117,7 @@ struct ShareInfo {
 	uint32_t create_mask = 0744, directory_mask = 0755;
 	uint32_t force_create_mode = 0, force_directory_mode = 0;
 	std::string veto_files; // "/pattern/pattern/", empty for none
+	std::string hide_files; // the same syntax: reported hidden
 	uint32_t max_connections = 0;
 };
 

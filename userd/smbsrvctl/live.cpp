@@ -126,6 +126,12 @@ int cmd_stats(const Options &, const Args &args)
 	GenlChannel nl;
 	ServerStatus st = nl.status();
 	std::printf("connections: %u\nsessions:    %u\n", st.connections, st.sessions);
+	// Names matched without case (case sensitive = no): directories read,
+	// the entries those reads went through, names answered from a cache.
+	std::printf("fold scans: %llu\nfold entries: %llu\nfold cached: %llu\n",
+		    static_cast<unsigned long long>(st.fold_scans),
+		    static_cast<unsigned long long>(st.fold_entries),
+		    static_cast<unsigned long long>(st.fold_cached));
 	const KnobInfo *rp = find_knob("route-policy");
 	std::printf("route policy: %s\nresponse batch: %u\n\n",
 		    rp ? knob_text(*rp, st.knobs).c_str() : "?", st.knobs.response_batch);

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "atomic_file.hpp"
 #include "config.hpp"
 #include "ctl.hpp"
+#include "netlink.hpp"
 #include "params.hpp"
 #include "share_admin.hpp"
 
@@ -54,6 +56,26 @@ int show(const Options &o, const std::string &name, bool all)
 		return 1;
 	}
 	std::fputs(dump_share(*s, all).c_str(), stdout);
+	// With the module loaded: the share's tree connects now, and whether
+	// its max connections is what limits them.
+	try {
+		GenlChannel nl;
+		ServerStatus st = nl.status();
+		uint32_t trees = 0;
+		for (const auto &u : st.share_uses)
+			if (strcasecmp(u.name.c_str(), s->name.c_str()) == 0)
+				trees = u.trees;
+		uint64_t most = s->params.has("max connections")
+					? s->params.number("max connections")
+					: 0;
+		std::string limit;
+		if (most && most < 65536)
+			limit = " (max connections " + std::to_string(most) + ", enforced)";
+		std::printf("; %u tree connect%s now%s\n", trees, trees == 1 ? "" : "s",
+			    limit.c_str());
+	} catch (const std::exception &) {
+		// No module, or no permission: the configuration is all there is.
+	}
 	return 0;
 }
 

@@ -28,6 +28,14 @@ int cmd_status(const Options &, const Args &args)
 					 : std::string("no"));
 	row("connections:", std::to_string(st.connections));
 	row("sessions:", std::to_string(st.sessions));
+	// Each share with tree connects, against its max connections.
+	for (const auto &u : st.share_uses)
+		row(("share " + u.name + ":").c_str(),
+		    std::to_string(u.trees) + " tree connect" + (u.trees == 1 ? "" : "s") +
+			    (u.max_connections && u.max_connections < 65536
+				     ? " (max connections " + std::to_string(u.max_connections) +
+					       ", enforced)"
+				     : ""));
 	std::printf("knobs:\n");
 	for (const auto &ki : knob_table()) {
 		if (std::find(st.knobs_reported.begin(), st.knobs_reported.end(),

@@ -169,6 +169,15 @@ rm -rf "$tmp"
 t_checks "$py" "$checks" "$T_SMB_PORT" limited limit alice alicepw 3
 t_guest_check "the kernel log says why a tree connect was refused" \
 	'dmesg | grep -q "share limited: 3 connections (max connections)"'
+t_guest_check "smbsrvctl status and share show: limited's tree connects, enforced" '
+set -e
+mkdir -p /mnt/limited
+mount -t cifs //127.0.0.1/limited /mnt/limited -o username=alice,password=alicepw
+smbsrvctl status | tee /dev/stderr |
+	grep -q "share limited: *1 tree connect (max connections 3, enforced)"
+smbsrvctl -c /etc/smbsrv/shares.conf share show limited | tee /dev/stderr |
+	grep -q "^; 1 tree connect now (max connections 3, enforced)"
+umount /mnt/limited'
 
 t_guest "umount /mnt/m0666-a /mnt/m0666-b /mnt/m0640-a /mnt/m0640-b" \
 	>/dev/null
