@@ -20,6 +20,7 @@
 #include "session.h"
 #include "smb2/smb2.h"
 #include "smbsrv.h"
+#include "trace.h"
 
 static DEFINE_XARRAY_ALLOC1(smbsrv_conns);
 static u32 smbsrv_conn_next_id;
@@ -60,6 +61,7 @@ void smbsrv_conn_close(struct smbsrv_conn *conn)
 {
 	if (test_and_set_bit(SMBSRV_CONN_CLOSING, &conn->flags))
 		return;
+	trace_smbsrv_conn_closed(conn->id);
 	/* The table's reference keeps conn alive until the work ran. */
 	queue_work(smbsrv_ctl_wq, &conn->close_work);
 }
@@ -179,6 +181,7 @@ void smbsrv_conn_accept(struct socket *sock)
 		atomic_dec(&smbsrv_nr_alive);
 		goto free;
 	}
+	trace_smbsrv_conn_accepted(conn->id, conn->addr);
 	smbsrv_recv_attach(conn);
 	return;
 

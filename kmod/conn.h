@@ -66,6 +66,7 @@ struct smbsrv_conn {
 	u8 *frame;			/* message being received, or NULL */
 	u32 frame_len;
 	u32 frame_got;
+	u64 frame_start_ns;		/* first byte read; 0 unless traced */
 	atomic_t inflight;		/* messages queued or being processed */
 
 	struct work_struct close_work;

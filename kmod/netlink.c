@@ -25,10 +25,7 @@
 #include "upcall.h"
 #include "wire/hosts.h"
 
-/*
- * Reply with the server's state, and with the NEGOTIATE blob for
- * status-get; called with smbsrv_server.lock held.
- */
+/* Names matched without case: the work done (fold.h). */
 static int smbsrv_put_fold_stats(struct sk_buff *msg)
 {
 	struct smbsrv_fold_stats st;
@@ -40,6 +37,10 @@ static int smbsrv_put_fold_stats(struct sk_buff *msg)
 	       nla_put_u64_64bit(msg, SMBSRV_A_SERVER_FOLD_CACHED, st.cached, 0);
 }
 
+/*
+ * Reply with the server's state, and with the NEGOTIATE blob for
+ * status-get; called with smbsrv_server.lock held.
+ */
 static int smbsrv_reply_server(struct genl_info *info, bool status)
 {
 	struct smbsrv_server *srv = &smbsrv_server;
@@ -70,9 +71,11 @@ static int smbsrv_reply_server(struct genl_info *info, bool status)
 	     nla_put_u32(msg, SMBSRV_A_SERVER_SESSIONS,
 			 smbsrv_session_count()) ||
 	     smbsrv_negotiate_blob_put(msg, SMBSRV_A_SERVER_NEGOTIATE_BLOB) ||
-	     smbsrv_put_fold_stats(msg) ||
-	     smbsrv_share_use_put_all(msg, SMBSRV_A_SERVER_SHARE_USE)))
+	     smbsrv_put_fold_stats(msg)))
 		goto nospace;
+	/* Each share with trees: as many as fit (one per share in use). */
+	if (status)
+		smbsrv_share_use_put_all(msg, SMBSRV_A_SERVER_SHARE_USE);
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 

@@ -25,6 +25,7 @@
 #include "sched.h"
 #include "smb2/smb2.h"
 #include "smbsrv.h"
+#include "trace.h"
 #include "wire/pdu.h"
 
 static void smbsrv_data_ready(struct sock *sk)
@@ -33,8 +34,10 @@ static void smbsrv_data_ready(struct sock *sk)
 
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
-	if (conn)
+	if (conn) {
+		trace_smbsrv_data_ready(conn->id);
 		smbsrv_sched_recv(conn);
+	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
@@ -146,8 +149,12 @@ static void smbsrv_recv_work(struct work_struct *work)
 					     conn->frame_hdr_got);
 			if (n <= 0)
 				break;
-			if (!conn->frame_hdr_got)
+			if (!conn->frame_hdr_got) {
 				smbsrv_frame_start_timer(conn);
+				conn->frame_start_ns =
+					trace_smbsrv_pdu_complete_enabled() ?
+					ktime_get_ns() : 0;
+			}
 			conn->frame_hdr_got += n;
 			if (conn->frame_hdr_got < SMB2_FRAME_HDR_SIZE)
 				continue;
@@ -165,6 +172,8 @@ static void smbsrv_recv_work(struct work_struct *work)
 
 		del_timer(&conn->frame_timer);
 		conn->frame_hdr_got = 0;
+		trace_smbsrv_pdu_complete(conn->id, conn->frame, conn->frame_len,
+					  conn->frame_start_ns);
 		if (smbsrv_msg_queue(conn, conn->frame, conn->frame_len)) {
 			kvfree(conn->frame);
 			conn->frame = NULL;

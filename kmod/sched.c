@@ -13,6 +13,7 @@
 #include "conn.h"
 #include "sched.h"
 #include "smbsrv.h"
+#include "trace.h"
 #include "wire/route.h"
 
 struct smbsrv_qstat {
@@ -88,9 +89,10 @@ static void smbsrv_sched_run(struct work_struct *work)
 	struct smbsrv_sched_work *sw =
 		container_of(work, struct smbsrv_sched_work, work);
 	u8 q = sw->queue;
+	u64 wait = ktime_get_ns() - sw->queued_ns;
 
-	this_cpu_add(smbsrv_qstats.q[q].wait_ns,
-		     ktime_get_ns() - sw->queued_ns);
+	this_cpu_add(smbsrv_qstats.q[q].wait_ns, wait);
+	trace_smbsrv_worker_start(sw->conn_id, sw->mid, q, wait);
 	sw->func(work);		/* may free sw */
 	atomic_dec(&smbsrv_q_inflight[q]);
 	this_cpu_inc(smbsrv_qstats.q[q].completed);
@@ -135,9 +137,13 @@ void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
 {
 	enum smbsrv_queue q = smbsrv_route(conn, msg, len);
 	struct smbsrv_qstat *st;
+	u16 cmd;
 	u32 n;
 
 	sw->queue = q;
+	sw->conn_id = conn->id;
+	smbsrv_trace_peek(msg, len, &sw->mid, &cmd);
+	trace_smbsrv_queued(conn->id, sw->mid, q);
 	sw->queued_ns = ktime_get_ns();
 	n = atomic_inc_return(&smbsrv_q_inflight[q]);
 	st = &get_cpu_ptr(&smbsrv_qstats)->q[q];

@@ -31,6 +31,8 @@ struct smbsrv_sched_work {
 	struct work_struct work;
 	work_func_t func;
 	u64 queued_ns;
+	u64 mid;			/* first MessageId, for tracing */
+	u32 conn_id;			/* for tracing */
 	u8 queue;			/* enum smbsrv_queue */
 };
 

@@ -27,6 +27,7 @@
 #include "sched.h"
 #include "send.h"
 #include "smbsrv.h"
+#include "trace.h"
 #include "wire/pdu.h"
 
 struct smbsrv_send {
@@ -54,6 +55,16 @@ static bool smbsrv_send_one(struct smbsrv_conn *conn, struct smbsrv_send *s,
 			    conn->addr, sent, s->len);
 	s->err = sent < 0 ? sent : -EIO;
 	return false;
+}
+
+static void smbsrv_trace_frame_written(struct smbsrv_conn *conn,
+				       struct smbsrv_send *s, unsigned int batch)
+{
+	u64 mid;
+	u16 cmd;
+
+	smbsrv_trace_peek_iov(s->iov, s->n, &mid, &cmd);
+	trace_smbsrv_frame_written(conn->id, mid, s->len, batch, false);
 }
 
 /*
@@ -87,6 +98,8 @@ static void smbsrv_send_batch(struct smbsrv_conn *conn, struct smbsrv_send *me)
 		s->err = 0;
 		if (!smbsrv_send_one(conn, s, !list_is_last(&s->node, &batch)))
 			err = s->err;
+		else if (trace_smbsrv_frame_written_enabled())
+			smbsrv_trace_frame_written(conn, s, frames);
 	}
 	if (err && err != -ENOTCONN)
 		smbsrv_conn_close(conn);
@@ -129,6 +142,7 @@ int smbsrv_send_frame(struct smbsrv_conn *conn, u8 queue, struct kvec *iov,
 	iov[0].iov_base = hdr;
 	iov[0].iov_len = sizeof(hdr);
 	init_completion(&me.wake);
+	trace_smbsrv_rsp_queued(conn->id, iov, n, len);
 
 	spin_lock(&conn->send_queue_lock);
 	list_add_tail(&me.node, &conn->send_queue);

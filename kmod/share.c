@@ -8,11 +8,11 @@
  */
 #include <linux/err.h>
 #include <linux/list.h>
-#include <net/netlink.h>
-#include <uapi/linux/smbsrv.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <net/netlink.h>
+#include <uapi/linux/smbsrv.h>
 
 #include "share.h"
 
@@ -78,7 +78,7 @@ void smbsrv_share_use_put(struct smbsrv_share_use *u)
 		kfree(u);
 }
 
-int smbsrv_share_use_put_all(struct sk_buff *msg, int type)
+void smbsrv_share_use_put_all(struct sk_buff *msg, int type)
 {
 	struct smbsrv_share_use *u;
 	struct nlattr *nest;
@@ -98,17 +98,4 @@ int smbsrv_share_use_put_all(struct sk_buff *msg, int type)
 		nla_nest_end(msg, nest);
 	}
 	spin_unlock(&smbsrv_share_uses_lock);
-	return 0;
-}
-
-u32 smbsrv_share_use_count(const char *name)
-{
-	struct smbsrv_share_use *u;
-	u32 n;
-
-	spin_lock(&smbsrv_share_uses_lock);
-	u = smbsrv_share_use_find(name);
-	n = u ? u->trees : 0;
-	spin_unlock(&smbsrv_share_uses_lock);
-	return n;
 }

@@ -23,14 +23,11 @@ struct smbsrv_share_use;
 struct smbsrv_share_use *smbsrv_share_use_get(const char *name, u32 max);
 void smbsrv_share_use_put(struct smbsrv_share_use *use);
 
-/* The trees connected to share @name now. */
-u32 smbsrv_share_use_count(const char *name);
-
 struct sk_buff;
 /*
- * Each share in use as a nest @type (attribute set share-use), as many
- * as fit in @msg; never fails.
+ * Each share with trees as a nest @type of @msg (attribute set
+ * share-use): its name, trees and limit; as many as fit.
  */
-int smbsrv_share_use_put_all(struct sk_buff *msg, int type);
+void smbsrv_share_use_put_all(struct sk_buff *msg, int type);
 
 #endif /* _SMBSRV_SHARE_H */

@@ -113,9 +113,15 @@ suite_lint() {
 	out=$("$top/tools/ynl-regen.sh" --check 2>&1)
 	emit $? "generated netlink code matches the YNL spec" "$out"
 	# Every C++ source, two at a time (the machine has two cores); files
-	# whose preprocessed text was already found clean are skipped.
+	# whose preprocessed text was already found clean are skipped.  The
+	# cache lives in the repository's common git directory, so every
+	# worktree of one clone shares it (a fresh clone checks everything).
+	local tidy_cache
+	tidy_cache=$(git -C "$top" rev-parse --path-format=absolute \
+		--git-common-dir 2>/dev/null)/smbsrv-tidy-cache
+	[ "$tidy_cache" = /smbsrv-tidy-cache ] && tidy_cache=$top/build/tidy-cache
 	out=$(cd "$top" && find userd tests/unit tests/tools -name '*.cpp' -print0 |
-		xargs -0 tools/tidy-cached.py build/user build/tidy-cache 2>&1 |
+		xargs -0 tools/tidy-cached.py build/user "$tidy_cache" 2>&1 |
 		grep -E 'error:|warning:')
 	emit $([ -z "$out" ] && echo 0 || echo 1) "clang-tidy on the C++ sources" "$out"
 	echo "1..$n" >> "$log"

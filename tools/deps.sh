@@ -70,6 +70,7 @@ if [ ! -x "$kt/usr/libexec/ksmbd.tools" ]; then
 		(cd "$d" && apt-get download -qq ksmbd-tools >/dev/null 2>&1)
 	fi
 	rm -rf "$kt"
+	mkdir -p "$kt"
 	dpkg-deb -x "$d"/ksmbd-tools_*.deb "$kt"
 	rm -rf "$d"
 fi

@@ -5,6 +5,9 @@
 # clean: a clean run is remembered under a key made of the file's
 # preprocessed text (so every header it includes counts), its compile
 # command and .clang-tidy.  A clean clone has no cache and checks all.
+# The tree's own absolute path is taken out of the key, so the worktrees
+# of one repository can share a cache (run-all.sh keeps it in the
+# repository's common git directory).
 #
 #   tools/tidy-cached.py BUILD_DIR CACHE_DIR FILE...
 #
@@ -19,7 +22,7 @@ import subprocess
 import sys
 
 
-def key_of(entry, config):
+def key_of(entry, config, top):
     args = shlex.split(entry["command"])
     out = []
     skip = False
@@ -37,15 +40,16 @@ def key_of(entry, config):
                          capture_output=True, check=False)
     if pre.returncode != 0:
         return None
+    root = top.encode()
     h = hashlib.sha256()
     h.update(config)
-    h.update(entry["command"].encode())
-    h.update(pre.stdout)
+    h.update(entry["command"].encode().replace(root, b"@TOP@"))
+    h.update(pre.stdout.replace(root, b"@TOP@"))
     return h.hexdigest()
 
 
-def check(path, entry, build, cache, config):
-    key = key_of(entry, config) if entry else None
+def check(path, entry, build, cache, config, top):
+    key = key_of(entry, config, top) if entry else None
     if key and os.path.exists(os.path.join(cache, key)):
         return ""
     res = subprocess.run(["clang-tidy", "--quiet", "-p", build, path],
@@ -71,7 +75,7 @@ def main():
     bad = False
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         jobs = [pool.submit(check, p, db.get(os.path.realpath(p)),
-                            build, cache, config) for p in files]
+                            build, cache, config, top) for p in files]
         for j in jobs:
             d = j.result()
             if d:

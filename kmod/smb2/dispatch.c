@@ -19,6 +19,7 @@
 #include "../send.h"
 #include "../session.h"
 #include "../smbsrv.h"
+#include "../trace.h"
 #include "sign.h"
 #include "smb2.h"
 
@@ -517,6 +518,8 @@ void smbsrv_req_complete(struct smbsrv_req *req, u32 status)
 	struct smbsrv_conn *conn = req->conn;
 	bool interim_out;
 
+	trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
+				  req->hdr.command, status);
 	spin_lock(&conn->lock);
 	list_del_init(&req->pending);
 	req->status = status;
@@ -629,6 +632,8 @@ static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		list_add_tail(&req->node, &msg->reqs);
 
 		req->status = smbsrv_req_run(req, prev);
+		trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
+					  req->hdr.command, req->status);
 		if (req->status == SMBSRV_DISCONNECT)
 			goto drop;
 		/*

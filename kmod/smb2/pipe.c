@@ -16,7 +16,9 @@
 #include <linux/string.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../conn.h"
 #include "../session.h"
+#include "../trace.h"
 #include "../upcall.h"
 #include "../wire/create.h"
 #include "../wire/fscc.h"
@@ -45,18 +47,22 @@ static struct smbsrv_pipe *smbsrv_pipe_of(struct smbsrv_open *op)
  * One upcall for the pipe of @op; returns the NTSTATUS for the client.
  * *out (kvfree() it) holds what the daemon answered, at most @max_out.
  */
-static u32 smbsrv_pipe_call(struct smbsrv_open *op, u32 rpc_op,
-			    const void *data, u32 len, u32 max_out,
-			    void **out, u32 *out_len)
+static u32 smbsrv_pipe_call(struct smbsrv_req *req, struct smbsrv_open *op,
+			    u32 rpc_op, const void *data, u32 len,
+			    u32 max_out, void **out, u32 *out_len)
 {
 	struct smbsrv_pipe *p = smbsrv_pipe_of(op);
 	struct smbsrv_session *sess = op->tree->sess;
+	/* Closing a pipe with its tree or session has no request. */
+	u64 mid = req ? req->hdr.message_id : 0;
 	u32 status;
 	int err;
 
+	trace_smbsrv_upcall_sent(sess->conn->id, mid, "rpc", 0);
 	err = smbsrv_upcall_rpc(sess->id, sess->user ? sess->user : "",
 				(u32)op->id_volatile, rpc_op, p->name, data,
 				len, max_out, &status, out, out_len);
+	trace_smbsrv_upcall_answered(sess->conn->id, mid, "rpc", err);
 	if (err == -EMSGSIZE)
 		return STATUS_INVALID_PARAMETER;
 	if (err == -ENOMEM)
@@ -74,7 +80,7 @@ static void smbsrv_pipe_close_op(struct smbsrv_open *op)
 
 	if (!smbsrv_pipe_of(op)->opened)
 		return;
-	smbsrv_pipe_call(op, SMBSRV_RPC_OP_CLOSE, NULL, 0, 0, &out, &n);
+	smbsrv_pipe_call(NULL, op, SMBSRV_RPC_OP_CLOSE, NULL, 0, 0, &out, &n);
 	kvfree(out);
 }
 
@@ -158,7 +164,7 @@ u32 smbsrv_pipe_create(struct smbsrv_req *req)
 	}
 	kfree(r);
 	/* From here on the open is in the table: end it on failure. */
-	status = smbsrv_pipe_call(&p->open, SMBSRV_RPC_OP_OPEN, NULL, 0, 0,
+	status = smbsrv_pipe_call(req, &p->open, SMBSRV_RPC_OP_OPEN, NULL, 0, 0,
 				  &out, &n);
 	kvfree(out);
 	if (status)
@@ -205,7 +211,7 @@ u32 smbsrv_pipe_read(struct smbsrv_req *req, const struct smb2_read_req *r)
 	op = smbsrv_pipe_lookup_field(req, r->file_id);
 	if (!op)
 		return STATUS_FILE_CLOSED;
-	status = smbsrv_pipe_call(op, SMBSRV_RPC_OP_READ, NULL, 0,
+	status = smbsrv_pipe_call(req, op, SMBSRV_RPC_OP_READ, NULL, 0,
 				  min_t(u32, r->length, SMBSRV_UPCALL_DATA_MAX),
 				  &out, &n);
 	if (smbsrv_pipe_has_data(status)) {
@@ -234,8 +240,8 @@ u32 smbsrv_pipe_write(struct smbsrv_req *req, const struct smb2_write_req *r)
 	op = smbsrv_pipe_lookup_field(req, r->file_id);
 	if (!op)
 		return STATUS_FILE_CLOSED;
-	status = smbsrv_pipe_call(op, SMBSRV_RPC_OP_WRITE, r->data, r->length,
-				  0, &out, &n);
+	status = smbsrv_pipe_call(req, op, SMBSRV_RPC_OP_WRITE, r->data,
+				  r->length, 0, &out, &n);
 	kvfree(out);
 	if (status == STATUS_SUCCESS) {
 		body = smbsrv_rsp_body(req, SMB2_WRITE_RSP_FIXED);
@@ -279,7 +285,8 @@ u32 smbsrv_pipe_transceive(struct smbsrv_req *req,
 	op = smbsrv_pipe_lookup(req, r->fid_persistent, r->fid_volatile);
 	if (!op)
 		return STATUS_FILE_CLOSED;
-	status = smbsrv_pipe_call(op, SMBSRV_RPC_OP_TRANSACT, r->in, r->in_len,
+	status = smbsrv_pipe_call(req, op, SMBSRV_RPC_OP_TRANSACT, r->in,
+				  r->in_len,
 				  min_t(u32, r->max_out, SMBSRV_UPCALL_DATA_MAX),
 				  &out, &n);
 	if (smbsrv_pipe_has_data(status)) {

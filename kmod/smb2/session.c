@@ -15,6 +15,7 @@
 #include "../conn.h"
 #include "../session.h"
 #include "../smbsrv.h"
+#include "../trace.h"
 #include "../upcall.h"
 #include "../wire/logon.h"
 #include "sign.h"
@@ -164,8 +165,12 @@ static u32 smbsrv_session_leg(struct smbsrv_req *req,
 	    smbsrv_preauth_buf(sess->preauth_hash, req->pdu, req->pdu_len))
 		return STATUS_INSUFFICIENT_RESOURCES;
 
+	trace_smbsrv_upcall_sent(conn->id, req->hdr.message_id,
+				 "session-setup", 0);
 	err = smbsrv_upcall_session_setup(sess->id, conn->addr, conn->dialect,
 					  r->blob, r->blob_len, &res);
+	trace_smbsrv_upcall_answered(conn->id, req->hdr.message_id,
+				     "session-setup", err);
 	if (err)
 		return smbsrv_upcall_status(err);
 

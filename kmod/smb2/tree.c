@@ -15,6 +15,7 @@
 #include "../session.h"
 #include "../share.h"
 #include "../smbsrv.h"
+#include "../trace.h"
 #include "../upcall.h"
 #include "../vfs.h"
 #include "../wire/logon.h"
@@ -79,9 +80,13 @@ u32 smbsrv_smb2_tree_connect(struct smbsrv_req *req)
 	if (status)
 		goto out;
 
+	trace_smbsrv_upcall_sent(conn->id, req->hdr.message_id,
+				 "tree-connect", 0);
 	err = smbsrv_upcall_tree_connect(sess->id, sess->user,
 					 sess->cred->fsuid, sess->flags,
 					 conn->addr, name, &status, &share);
+	trace_smbsrv_upcall_answered(conn->id, req->hdr.message_id,
+				     "tree-connect", err);
 	if (err) {
 		pr_info_ratelimited("smbsrv: tree connect: the daemon did not answer (%d)\n",
 				    err);

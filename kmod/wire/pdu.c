@@ -84,6 +84,18 @@ void smb2_hdr_encode_rsp(u8 *buf, const struct smb2_hdr *req, u32 status,
 	put_unaligned_le64(req->session_id, buf + SMB2_HDR_SESSION_ID);
 }
 
+bool smb2_msg_peek_id(const u8 *msg, u32 len, u64 *mid, u16 *cmd)
+{
+	*mid = 0;
+	*cmd = 0;
+	if (len < SMB2_HDR_SIZE ||
+	    get_unaligned_le32(msg + SMB2_HDR_PROTOCOL) != SMB2_PROTO_NUMBER)
+		return false;
+	*mid = get_unaligned_le64(msg + SMB2_HDR_MESSAGE_ID);
+	*cmd = get_unaligned_le16(msg + SMB2_HDR_COMMAND);
+	return true;
+}
+
 void smb2_hdr_set_next(u8 *buf, u32 next)
 {
 	put_unaligned_le32(next, buf + SMB2_HDR_NEXT_COMMAND);

@@ -76,6 +76,16 @@ u32 smb2_body_check(const u8 *body, u32 body_len, u16 struct_size);
 int smb2_field(const u8 *pdu, u32 pdu_len, u32 off, u32 len, u32 min_off,
 	       const u8 **field);
 
+/*
+ * For tracing: the MessageId and Command of the first PDU of the message
+ * (or response) of @len bytes at @msg, which may be shorter than the
+ * message (a partly received frame).  Returns false, with *mid and *cmd
+ * zeroed, when the bytes are not a plain SMB2 header (too short, SMB1,
+ * encrypted, compressed).  Trusts nothing, never fails; what it returns
+ * is only ever printed.
+ */
+bool smb2_msg_peek_id(const u8 *msg, u32 len, u64 *mid, u16 *cmd);
+
 /* Encode an ERROR response body (2.2.2); returns its length (9). */
 u32 smb2_error_encode(u8 *body);
 

@@ -85,6 +85,34 @@ TEST_CASE("startup sends pid, knobs and the negotiate blob, and reads the reply"
 	CHECK(nla_get_u32(tb[SMBSRV_A_KNOBS_TCP_PORT]) == 1445);
 }
 
+TEST_CASE("status reads every share in use, not only the last", "[netlink]")
+{
+	Rig r;
+	r.sock->on_send = [](ByteView msg, FakeSocket &k) {
+		KMsg reply(SMBSRV_CMD_STATUS_GET);
+		reply.u32(SMBSRV_A_SERVER_CONNECTIONS, 2);
+		const std::pair<const char *, uint32_t> uses[] = {{"limited", 3}, {"data", 0}};
+		uint32_t trees = 1;
+		for (const auto &[name, max] : uses) {
+			nlattr *n = nla_nest_start(reply.raw(), SMBSRV_A_SERVER_SHARE_USE);
+			nla_put_string(reply.raw(), SMBSRV_A_SHARE_USE_NAME, name);
+			nla_put_u32(reply.raw(), SMBSRV_A_SHARE_USE_TREES, trees++);
+			nla_put_u32(reply.raw(), SMBSRV_A_SHARE_USE_MAX_CONNECTIONS, max);
+			nla_nest_end(reply.raw(), n);
+		}
+		k.reply_and_ack(msg, &reply);
+	};
+	ServerStatus st = r.ch.status();
+	CHECK(st.connections == 2);
+	REQUIRE(st.share_uses.size() == 2);
+	CHECK(st.share_uses[0].name == "limited");
+	CHECK(st.share_uses[0].trees == 1);
+	CHECK(st.share_uses[0].max_connections == 3);
+	CHECK(st.share_uses[1].name == "data");
+	CHECK(st.share_uses[1].trees == 2);
+	CHECK(st.share_uses[1].max_connections == 0);
+}
+
 TEST_CASE("a refusal carries the module's explanation", "[netlink]")
 {
 	Rig r;

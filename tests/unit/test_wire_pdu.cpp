@@ -156,6 +156,37 @@ TEST_CASE("error response body", "[wire]")
 		CHECK(body[i] == 0);
 }
 
+TEST_CASE("MessageId and Command peeked for tracing", "[wire]")
+{
+	u64 mid = 1;
+	u16 cmd = 1;
+	Bytes b = header(SMB2_READ, 0x1122334455667788ULL);
+	append(b, Bytes(49, 0));
+
+	CHECK(smb2_msg_peek_id(b.data(), static_cast<uint32_t>(b.size()), &mid, &cmd));
+	CHECK(mid == 0x1122334455667788ULL);
+	CHECK(cmd == SMB2_READ);
+	// The header alone is enough (a frame still arriving).
+	CHECK(smb2_msg_peek_id(b.data(), SMB2_HDR_SIZE, &mid, &cmd));
+	CHECK(mid == 0x1122334455667788ULL);
+
+	// One byte short of a header, SMB1, TRANSFORM, COMPRESSION: nothing.
+	for (uint32_t proto : { 0x424d53ffU, (uint32_t)SMB2_TRANSFORM_PROTO_NUMBER,
+				(uint32_t)SMB2_COMPRESSION_PROTO_NUMBER }) {
+		Bytes o = b;
+		put32(o, SMB2_HDR_PROTOCOL, proto);
+		mid = 1;
+		cmd = 1;
+		CHECK_FALSE(smb2_msg_peek_id(o.data(), static_cast<uint32_t>(o.size()), &mid, &cmd));
+		CHECK(mid == 0);
+		CHECK(cmd == 0);
+	}
+	mid = 1;
+	CHECK_FALSE(smb2_msg_peek_id(b.data(), SMB2_HDR_SIZE - 1, &mid, &cmd));
+	CHECK(mid == 0);
+	CHECK_FALSE(smb2_msg_peek_id(b.data(), 0, &mid, &cmd));
+}
+
 TEST_CASE("TRANSFORM header", "[wire]")
 {
 	struct smb2_transform t;

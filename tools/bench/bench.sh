@@ -21,7 +21,8 @@
 #
 #   tools/bench/bench.sh [--quick] [--secs S] [--clock icount|tcg]
 #       [--cpu MODEL] [--rounds N] [--sections "matrix sweep latency"]
-#       [--servers "smbsrv ksmbd ..."] [--verify meta|crc32c] [--out DIR]
+#       [--servers "smbsrv ksmbd ..."] [--sweep-servers "..."]
+#       [--verify meta|crc32c] [--out DIR]
 #
 # --quick: 4K and 1M READ at QD1 and QD8 (1 job) and the latency cells at
 # 4K/1M QD1, smbsrv vs ksmbd vs nfsd, 3 s runs: a few minutes.
@@ -37,6 +38,7 @@ cpu=max
 rounds=1
 sections="matrix sweep latency"
 servers=""
+sweep_servers=""
 out=""
 verify=meta
 while [ $# -gt 0 ]; do
@@ -48,9 +50,10 @@ while [ $# -gt 0 ]; do
 	--rounds) rounds=$2; shift ;;
 	--sections) sections=$2; shift ;;
 	--servers) servers=$2; shift ;;
+	--sweep-servers) sweep_servers=$2; shift ;;
 	--out) out=$2; shift ;;
 	--verify) verify=$2; shift ;;
-	*) sed -n '3,29s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	*) sed -n '3,30s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
 done
@@ -79,7 +82,7 @@ else
 	lat_qds="1 4"
 fi
 sweep_sizes="4k 8k 16k 32k 64k 128k 256k 512k 1m"
-sweep_servers="smbsrv-splice smbsrv-copy ksmbd nfsd"
+sweep_servers=${sweep_servers:-"smbsrv-splice smbsrv-copy ksmbd nfsd"}
 
 commit=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)
 stamp=$(date -u +%Y%m%d-%H%M%S)

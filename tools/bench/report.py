@@ -239,6 +239,8 @@ def report(d):
     mcells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg if rw == 'read'},
                     key=lambda c: (size_bytes(c[0]), c[1], c[2]))
     msrv = [s for s in servers if s != 'smbsrv-splice']
+    mcells = [c for c in mcells if not (c[1] == 8 and c[2] == 1) or
+              size_bytes(c[0]) in (4 << 10, 64 << 10, 1 << 20)]
     w('### Sequential READ\n')
     w(header(meta, 'READ') + '\n')
     w('MiB/s' + (' (median, min–max over rounds)' if spread else '') +
@@ -266,29 +268,33 @@ def report(d):
         w('| ' + ' | '.join(row) + ' |')
     w('')
 
-    # Size sweep.
+    # Size sweep: the servers that ran a size only the sweep has.
     sw = sorted({bs for (s, rw, bs, qd, j) in agg
-                 if s == 'smbsrv-splice' and rw == 'read' and qd == 8 and j == 1},
-                key=size_bytes)
-    ssrv = ['smbsrv-splice', 'smbsrv-copy', 'ksmbd', 'nfsd']
-    if sw:
+                 if rw == 'read' and qd == 8 and j == 1}, key=size_bytes)
+    ssrv = [s for s in servers if ('read', '8k') in
+            {(k[1], k[2]) for k in agg if k[0] == s}]
+    if len(sw) > 3 and ssrv:
         w('### READ size sweep (QD8, 1 job)\n')
         w(header(meta, 'Sweep') + '\n')
-        w('smbsrv-splice: `splice threshold = 4K` (every READ spliced); '
-          'smbsrv-copy: `splice threshold = 64M` (none).\n')
-        w('| size | ' + ' | '.join(f'{s} MiB/s' for s in ssrv) +
-          ' | splice/copy | splice/ksmbd | ' +
+        w('MiB/s and guest CPU-seconds per GiB. smbsrv-splice: `splice threshold = 4K` '
+          '(every READ spliced); smbsrv-copy: `splice threshold = 64M` (none).\n')
+        pairs = [(a, b) for a, b in (('smbsrv-splice', 'smbsrv-copy'),
+                                     ('smbsrv-splice', 'ksmbd'), ('smbsrv', 'ksmbd'),
+                                     ('smbsrv-splice', 'nfsd'), ('smbsrv', 'nfsd'))
+                 if a in ssrv and b in ssrv]
+        w('| size | ' + ' | '.join(f'{s} MiB/s' for s in ssrv) + ' | ' +
+          ''.join(f'{a}/{b} | ' for a, b in pairs) +
           ' | '.join(f'{s} CPU-s/GiB' for s in ssrv) + ' |')
-        w('|' + '---|' * (1 + 2 * len(ssrv) + 2))
+        w('|' + '---|' * (1 + 2 * len(ssrv) + len(pairs)))
         rows = []
         for bs in sw:
-            v = [agg.get((s, 'read', bs, 8, 1)) for s in ssrv]
-            row = [bs.upper()] + [fmt(a['mibs']) if a else '-' for a in v]
-            row.append(f"{v[0]['mibs'] / v[1]['mibs']:.2f}" if v[0] and v[1] else '-')
-            row.append(f"{v[0]['mibs'] / v[2]['mibs']:.2f}" if v[0] and v[2] else '-')
-            row += [fmt(a['cpu_per_gib'], 2) if a else '-' for a in v]
+            v = {s: agg.get((s, 'read', bs, 8, 1)) for s in ssrv}
+            row = [bs.upper()] + [fmt(v[s]['mibs']) if v[s] else '-' for s in ssrv]
+            row += [f"{v[a]['mibs'] / v[b]['mibs']:.2f}" if v[a] and v[b] else '-'
+                    for a, b in pairs]
+            row += [fmt(v[s]['cpu_per_gib'], 2) if v[s] else '-' for s in ssrv]
             w('| ' + ' | '.join(row) + ' |')
-            rows.append((size_bytes(bs) >> 10, v))
+            rows.append((size_bytes(bs) >> 10, [v[s] for s in ssrv]))
         w('')
         plot(d, meta, ssrv, rows)
 

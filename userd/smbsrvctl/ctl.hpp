@@ -3,6 +3,7 @@
 // smbsrvctl's commands, one file per family.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,5 +49,9 @@ int cmd_stats(const Options &o, const Args &args);
 // `required`, a daemon that is not running is an error; otherwise a note.
 // Returns the exit status for the command.
 int reload_daemon(const Options &o, bool required);
+
+// "N tree connects", and "(max connections M, enforced)" when the share
+// has a limit (M below 65536): status and share show say it alike.
+std::string share_use_text(uint32_t trees, uint32_t max_connections);
 
 } // namespace smbsrv::ctl

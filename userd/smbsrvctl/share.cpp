@@ -57,7 +57,7 @@ int show(const Options &o, const std::string &name, bool all)
 	}
 	std::fputs(dump_share(*s, all).c_str(), stdout);
 	// With the module loaded: the share's tree connects now, and whether
-	// its max connections is what limits them.
+	// its max connections limits them.
 	try {
 		GenlChannel nl;
 		ServerStatus st = nl.status();
@@ -68,11 +68,9 @@ int show(const Options &o, const std::string &name, bool all)
 		uint64_t most = s->params.has("max connections")
 					? s->params.number("max connections")
 					: 0;
-		std::string limit;
-		if (most && most < 65536)
-			limit = " (max connections " + std::to_string(most) + ", enforced)";
-		std::printf("; %u tree connect%s now%s\n", trees, trees == 1 ? "" : "s",
-			    limit.c_str());
+		std::printf("; %s now\n",
+			    share_use_text(trees, static_cast<uint32_t>(std::min<uint64_t>(most, 65536)))
+				    .c_str());
 	} catch (const std::exception &) {
 		// No module, or no permission: the configuration is all there is.
 	}

@@ -8,8 +8,17 @@
 #include "ctl.hpp"
 #include "knobs_nl.hpp"
 #include "netlink.hpp"
+#include "params.hpp"
 
 namespace smbsrv::ctl {
+
+std::string share_use_text(uint32_t trees, uint32_t max_connections)
+{
+	std::string t = std::to_string(trees) + " tree connect" + (trees == 1 ? "" : "s");
+	if (max_connections && max_connections < 65536)
+		t += " (max connections " + std::to_string(max_connections) + ", enforced)";
+	return t;
+}
 
 int cmd_status(const Options &, const Args &args)
 {
@@ -30,12 +39,7 @@ int cmd_status(const Options &, const Args &args)
 	row("sessions:", std::to_string(st.sessions));
 	// Each share with tree connects, against its max connections.
 	for (const auto &u : st.share_uses)
-		row(("share " + u.name + ":").c_str(),
-		    std::to_string(u.trees) + " tree connect" + (u.trees == 1 ? "" : "s") +
-			    (u.max_connections && u.max_connections < 65536
-				     ? " (max connections " + std::to_string(u.max_connections) +
-					       ", enforced)"
-				     : ""));
+		row(("share " + u.name + ":").c_str(), share_use_text(u.trees, u.max_connections));
 	std::printf("knobs:\n");
 	for (const auto &ki : knob_table()) {
 		if (std::find(st.knobs_reported.begin(), st.knobs_reported.end(),
@@ -46,6 +50,11 @@ int cmd_status(const Options &, const Args &args)
 		if (ki.field && !v.empty() && !std::isdigit(static_cast<unsigned char>(v.back())) &&
 		    std::isdigit(static_cast<unsigned char>(v.front())))
 			v = std::to_string(st.knobs.*ki.field).append(" (").append(v).append(")");
+		// A knob the module receives but does not act on yet says so,
+		// as --check-config and 'smbsrvctl set' do.
+		const ParamDef *def = find_param(ki.param);
+		if (def && def->effect == Effect::not_yet)
+			v += "  (accepted, not yet in effect)";
 		std::printf("  %-20s %s\n", std::string(ki.param).c_str(), v.c_str());
 	}
 	return 0;

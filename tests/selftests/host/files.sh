@@ -98,6 +98,28 @@ for size in 0 1 65537 3000000; do
 	t_guest_check "... same md5 in the guest" \
 		"test \"\$(md5sum < /srv/demo/up-$size | cut -d' ' -f1)\" = $sum"
 done
+
+# 8.3 names (issue 12, item 7): a long name has a stable mangled 8.3 name
+# (FileAlternateNameInformation, smbclient's allinfo), BASE~XYZ.EXT, the
+# same on every connection and different for a different long name.
+altname() {
+	smbclient "//127.0.0.1/demo" -N -p "$T_SMB_PORT" -m SMB3 \
+		-c "allinfo \"$1\"" 2>&1 | sed -n 's/^altname: //p'
+}
+long="Quarterly report 2026.xlsx"
+t_check "smbclient put of '$long'" smbclient "//127.0.0.1/demo" -N \
+	-p "$T_SMB_PORT" -m SMB3 -c "put $tmp/up-1 \"$long\""
+t_check "smbclient put of '${long/2026/2027}'" smbclient "//127.0.0.1/demo" -N \
+	-p "$T_SMB_PORT" -m SMB3 -c "put $tmp/up-1 \"${long/2026/2027}\""
+a1=$(altname "$long")
+a2=$(altname "$long")
+a3=$(altname "${long/2026/2027}")
+t_diag "8.3 names: '$a1', '$a3'"
+t_check "allinfo: the 8.3 name of '$long' is QUAR~XYZ.XLS" \
+	grep -qxE 'QUAR~[0-9A-Z]{3}\.XLS' <<< "$a1"
+t_check "... the same on another connection" test "$a1" = "$a2"
+t_check "... and another long name has another one" \
+	bash -c "grep -qxE 'QUAR~[0-9A-Z]{3}\.XLS' <<< '$a3' && test '$a1' != '$a3'"
 rm -rf "$tmp"
 
 t_dmesg_clean

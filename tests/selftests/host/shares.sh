@@ -174,9 +174,11 @@ set -e
 mkdir -p /mnt/limited
 mount -t cifs //127.0.0.1/limited /mnt/limited -o username=alice,password=alicepw
 smbsrvctl status | tee /dev/stderr |
-	grep -q "share limited: *1 tree connect (max connections 3, enforced)"
+	grep -q "^share limited: *1 tree connect (max connections 3, enforced)$"
 smbsrvctl -c /etc/smbsrv/shares.conf share show limited | tee /dev/stderr |
-	grep -q "^; 1 tree connect now (max connections 3, enforced)"
+	grep -q "^; 1 tree connect now (max connections 3, enforced)$"
+smbsrvctl -c /etc/smbsrv/shares.conf share show mdef | tail -n1 |
+	grep -q "^; 0 tree connects now$"
 umount /mnt/limited'
 
 t_guest "umount /mnt/m0666-a /mnt/m0666-b /mnt/m0640-a /mnt/m0640-b" \

@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The module's tracepoints (kmod/trace.h) through a real client: with the
+# smbsrv events enabled in tracefs, a cifs mount, one 4 KiB READ and one
+# 4 KiB WRITE (fio, O_DIRECT, cache=none: exactly one request each) and the
+# unmount.  For the READ's and the WRITE's MessageId every stage must be
+# traced exactly once and in order (PDU complete, queued, worker start,
+# handler done, response queued, frame written), after the bytes arrived
+# (data-ready on that connection); the mount's upcalls are traced sent
+# then answered; the connection is traced accepted before anything else
+# and closed after the unmount.
+. /usr/share/smbsrv/tests/lib.sh
+
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs tracefs $T
+mkdir -p /srv/trace /mnt/trace
+chown demo:demo /srv/trace
+head -c 4096 /dev/urandom > /srv/trace/r.bin
+chown demo:demo /srv/trace/r.bin
+cat > /tmp/trace.conf <<'EOF2'
+[trace]
+	path = /srv/trace
+	read only = no
+EOF2
+
+check "modprobe smbsrv" modprobe smbsrv
+check "the smbsrv trace events exist" test -d $T/events/smbsrv/smbsrv_frame_written
+echo demopass | smbsrvctl user add demo > /dev/null
+smbsrvd -c /tmp/trace.conf
+check "smbsrvd listens" wait_for 10 listening 445
+
+# One clock for all CPUs: stages of one request run on different CPUs.
+echo global > $T/trace_clock
+echo 4096 > $T/buffer_size_kb
+: > $T/trace
+echo 1 > $T/events/smbsrv/enable
+echo 1 > $T/tracing_on
+
+check "cifs mount" mount -t cifs //127.0.0.1/trace /mnt/trace \
+	-o username=demo,password=demopass,cache=none,vers=3.1.1
+fio1() {
+	fio --name=t --filename=/mnt/trace/$1 --rw=$2 --bs=4k --size=4k \
+		--ioengine=psync --direct=1 --output=/dev/null
+}
+check "one 4 KiB READ" fio1 r.bin read
+check "one 4 KiB WRITE" fio1 w.bin write
+check "unmount" umount /mnt/trace
+# The connection closes asynchronously after the unmount.
+wait_for 10 grep -q smbsrv_conn_closed $T/trace
+# Stop recording, but leave the events enabled: every enable or disable
+# patches kernel text, and multi-threaded TCG rarely survives that with
+# another vCPU running ("Oops: int3"); one round is enough.
+echo 0 > $T/tracing_on
+
+# "event conn=N mid=M ..." per line, in trace order.
+sed -n 's/.* \(smbsrv_[a-z_]*\): /\1 /p' $T/trace > /tmp/ev
+diag "$(wc -l < /tmp/ev) smbsrv events traced"
+check "the trace lost nothing" not grep -q 'LOST' $T/trace
+
+conn=$(awk '$1 == "smbsrv_conn_accepted" { sub("conn=", "", $2); print $2; exit }' /tmp/ev)
+check "the connection was traced accepted" test -n "$conn"
+check "accepted is the connection's first event" sh -c \
+	"grep ' conn=$conn\( \|$\)' /tmp/ev | head -n1 | grep -q '^smbsrv_conn_accepted '"
+check "closed once, as the connection's last event" sh -c \
+	"[ \$(grep -c '^smbsrv_conn_closed conn=$conn$' /tmp/ev) = 1 ] &&
+	 grep ' conn=$conn\( \|$\)' /tmp/ev | tail -n1 | grep -q '^smbsrv_conn_closed '"
+
+# The stages of one request, in the order they were traced.
+stages() {
+	awk -v c="conn=$conn" -v m="mid=$1" '
+		$1 != "smbsrv_data_ready" && $2 == c && $3 == m { printf "%s ", $1 }' /tmp/ev
+}
+want="smbsrv_pdu_complete smbsrv_queued smbsrv_worker_start smbsrv_handler_done smbsrv_rsp_queued smbsrv_frame_written "
+
+for cmd in READ WRITE; do
+	mids=$(awk -v c="conn=$conn" -v k="cmd=$cmd" '
+		$1 == "smbsrv_handler_done" && $2 == c && $4 == k { sub("mid=", "", $3); print $3 }' /tmp/ev)
+	check "exactly one $cmd was handled" test "$(echo "$mids" | grep -c .)" = 1
+	mid=$mids
+	got=$(stages "$mid")
+	if [ "$got" = "$want" ]; then
+		ok "$cmd (mid $mid): every stage once, in order"
+	else
+		not_ok "$cmd (mid $mid): every stage once, in order"
+		diag "got:  $got" "want: $want"
+	fi
+	# Bytes arrived for it: a data-ready of its connection between the
+	# previous message's completion and its own.
+	check "$cmd (mid $mid): its bytes arrived (data-ready) before it completed" \
+		awk -v c="conn=$conn" -v m="mid=$mid" '
+		$2 == c && $1 == "smbsrv_pdu_complete" {
+			if ($3 == m) { found = 1; ok = seen; exit }
+			seen = 0
+		}
+		$2 == c && $1 == "smbsrv_data_ready" { seen = 1 }
+		END { exit !(found && ok) }' /tmp/ev
+	check "$cmd (mid $mid): queued with its queue and CPU" \
+		grep -qE "^smbsrv_queued conn=$conn mid=$mid queue=(percpu|unbound) cpu=[0-9]+$" /tmp/ev
+	check "$cmd (mid $mid): handled with STATUS_SUCCESS" \
+		grep -q "^smbsrv_handler_done conn=$conn mid=$mid cmd=$cmd status=0x00000000$" /tmp/ev
+	check "$cmd (mid $mid): its frame written whole, copied" \
+		grep -qE "^smbsrv_frame_written conn=$conn mid=$mid bytes=[0-9]+ batch=[0-9]+ (copied|spliced)$" /tmp/ev
+done
+check "the READ carried 4 KiB" \
+	grep -qE "^smbsrv_frame_written conn=$conn mid=[0-9]+ bytes=(4[0-9]{3}|5[0-9]{3}) " /tmp/ev
+check "the WRITE's message carried 4 KiB" \
+	grep -qE "^smbsrv_pdu_complete conn=$conn mid=[0-9]+ cmd=WRITE len=4[0-9]{3} recv_ns=[1-9]" /tmp/ev
+
+# Upcalls: every one sent was answered, without error, for the request
+# that asked, before that request's handler returned.
+for kind in session-setup tree-connect; do
+	n=$(grep -c "^smbsrv_upcall_sent conn=$conn mid=[0-9]* kind=$kind err=0$" /tmp/ev)
+	check "the mount made $kind upcalls" test "$n" -ge 1
+	check "each $kind upcall was answered, then its request handled" \
+		awk -v c="conn=$conn" -v k="kind=$kind" '
+		# ("in", not a lookup: a lookup would create the element)
+		$1 == "smbsrv_upcall_sent" && $2 == c && $4 == k { sent[$3] = 1; n++ }
+		$1 == "smbsrv_upcall_answered" && $2 == c && $4 == k {
+			if (!($3 in sent) || $5 != "err=0") bad = 1
+			delete sent[$3]; answered[$3] = 1
+		}
+		$1 == "smbsrv_handler_done" && $2 == c && ($3 in answered) { handled[$3] = 1 }
+		END {
+			for (m in sent) bad = 1
+			for (m in answered) if (!(m in handled)) bad = 1
+			exit bad || !n
+		}' /tmp/ev
+done
+
+check "kernel log clean" dmesg_clean
+done_testing
