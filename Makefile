@@ -7,6 +7,7 @@
 #   make run     build, boot the test VM serving a share to a demo user, use
 #                it with smbclient and a cifs mount, print what to try
 #   make check   build and run every test; last line "N passed, N failed"
+#   make check-long  the long VM runs outside CI (30 s races, ...)
 #   make regen   regenerate netlink code from Documentation/netlink/specs
 #   make lint    checkpatch --strict, sparse, generated-code freshness
 #   make bench   benchmarks in the test VM (never part of make check;
@@ -23,7 +24,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 
 export KVER
 
-.PHONY: all deps kmod userd run check unit lint regen clean distclean \
+.PHONY: all deps kmod userd run check check-long unit lint regen clean distclean \
 	need-kver vm-initramfs install bench bench-quick
 
 all: kmod userd
@@ -51,6 +52,10 @@ run: deps
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tests/run-all.sh
+
+check-long: deps
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tests/run-all.sh --only long
 
 unit: userd
 	@$(TOP)/tests/run-all.sh --only unit

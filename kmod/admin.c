@@ -2,7 +2,7 @@
 /*
  * smbsrv: the netlink commands that look at and act on connections and
  * sessions: session-get, connection-get and queue-get dumps, kill,
- * knobs-set.
+ * knobs-set, read-stats-get.
  */
 #include <linux/timekeeping.h>
 #include <net/genetlink.h>
@@ -10,6 +10,7 @@
 
 #include "conn.h"
 #include "netlink-gen.h"
+#include "readstats.h"
 #include "sched.h"
 #include "session.h"
 #include "smbsrv.h"
@@ -207,4 +208,54 @@ int smbsrv_nl_queue_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	cb->args[0] = q;
 	return skb->len;
+}
+
+int smbsrv_nl_read_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	static const int copy_attr[SMBSRV_NR_COPY_REASONS] = {
+		[SMBSRV_COPY_OFF] = SMBSRV_A_READ_STATS_COPY_OFF,
+		[SMBSRV_COPY_SMALL] = SMBSRV_A_READ_STATS_COPY_SMALL,
+		[SMBSRV_COPY_STREAM] = SMBSRV_A_READ_STATS_COPY_STREAM,
+		[SMBSRV_COPY_NONREG] = SMBSRV_A_READ_STATS_COPY_NONREG,
+		[SMBSRV_COPY_COMPOUND] = SMBSRV_A_READ_STATS_COPY_COMPOUND,
+		[SMBSRV_COPY_NOCACHE] = SMBSRV_A_READ_STATS_COPY_NOCACHE,
+		[SMBSRV_COPY_ERROR] = SMBSRV_A_READ_STATS_COPY_ERROR,
+	};
+	static const int inline_attr[SMBSRV_NR_INLINE_EVENTS] = {
+		[SMBSRV_INLINE_HIT] = SMBSRV_A_READ_STATS_INLINE_HITS,
+		[SMBSRV_INLINE_MISS] = SMBSRV_A_READ_STATS_INLINE_MISSES,
+		[SMBSRV_INLINE_DEFERRED] = SMBSRV_A_READ_STATS_INLINE_DEFERRED,
+	};
+	struct smbsrv_read_stats st;
+	struct sk_buff *msg;
+	void *hdr;
+	int i;
+
+	smbsrv_readstats_get(&st);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_iput(msg, info);
+	if (!hdr)
+		goto too_big;
+	if (nla_put_u64_64bit(msg, SMBSRV_A_READ_STATS_SPLICED, st.spliced, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_READ_STATS_SPLICED_BYTES,
+			      st.spliced_bytes, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_READ_STATS_COPIED, st.copied, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_READ_STATS_COPIED_BYTES,
+			      st.copied_bytes, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_READ_STATS_PAGES_INFLIGHT,
+			      st.pages_inflight, 0))
+		goto too_big;
+	for (i = 0; i < SMBSRV_NR_COPY_REASONS; i++)
+		if (nla_put_u64_64bit(msg, copy_attr[i], st.copy[i], 0))
+			goto too_big;
+	for (i = 0; i < SMBSRV_NR_INLINE_EVENTS; i++)
+		if (nla_put_u64_64bit(msg, inline_attr[i], st.inl[i], 0))
+			goto too_big;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+too_big:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
 }

@@ -67,6 +67,9 @@ struct smbsrv_conn {
 	u32 frame_len;
 	u32 frame_got;
 	u64 frame_start_ns;		/* first byte read; 0 unless traced */
+	/* Inline reads left in this run of the receive work (sched.c). */
+	u32 inline_left;
+	u32 inline_bytes_left;
 	atomic_t inflight;		/* messages queued or being processed */
 
 	struct work_struct close_work;

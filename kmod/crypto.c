@@ -92,9 +92,10 @@ static int smbsrv_sg_init(struct smbsrv_sg *s, unsigned int max)
 {
 	s->nents = 0;
 	s->max = max;
-	if (max <= SMBSRV_SG_INLINE) {
-		s->sg = s->inline_sg;
-	} else {
+	s->sg = s->inline_sg;
+	if (!max)
+		return 0;		/* unused */
+	if (max > SMBSRV_SG_INLINE) {
 		s->sg = kvmalloc_array(max, sizeof(*s->sg), GFP_KERNEL);
 		if (!s->sg)
 			return -ENOMEM;
@@ -415,13 +416,17 @@ void smbsrv_signer_free(struct smbsrv_signer *s)
 struct smbsrv_aead_op {
 	u8 iv[AEAD_IV_SIZE];
 	u8 tag[SMBSRV_SIGNATURE_SIZE];
+	u8 aad[TH_AAD_SIZE];		/* the destination's copy, out of place */
 	struct crypto_wait wait;
 	struct smbsrv_sg sg;
+	struct smbsrv_sg dsg;		/* out of place: the destination */
 	struct aead_request req;	/* followed by its context */
 };
 
+/* @dnents: entries of a separate destination list, 0 for in place. */
 static struct smbsrv_aead_op *smbsrv_aead_op_alloc(struct crypto_aead *tfm,
-						   unsigned int nents)
+						   unsigned int nents,
+						   unsigned int dnents)
 {
 	struct smbsrv_aead_op *op;
 
@@ -429,6 +434,11 @@ static struct smbsrv_aead_op *smbsrv_aead_op_alloc(struct crypto_aead *tfm,
 	if (!op)
 		return NULL;
 	if (smbsrv_sg_init(&op->sg, nents)) {
+		kfree(op);
+		return NULL;
+	}
+	if (smbsrv_sg_init(&op->dsg, dnents)) {
+		smbsrv_sg_free(&op->sg);
 		kfree(op);
 		return NULL;
 	}
@@ -443,6 +453,7 @@ static struct smbsrv_aead_op *smbsrv_aead_op_alloc(struct crypto_aead *tfm,
 static void smbsrv_aead_op_free(struct smbsrv_aead_op *op)
 {
 	smbsrv_sg_free(&op->sg);
+	smbsrv_sg_free(&op->dsg);
 	kfree_sensitive(op);
 }
 
@@ -474,7 +485,8 @@ static int smbsrv_mac(struct smbsrv_signer *s, const struct kvec *iov,
 
 	/* AES-GMAC: the whole message is associated data. */
 	op = smbsrv_aead_op_alloc(s->aead,
-				  smbsrv_msg_npages(iov, nr_iov, 0, payload, 1));
+				  smbsrv_msg_npages(iov, nr_iov, 0, payload, 1),
+				  0);
 	if (!op)
 		return -ENOMEM;
 	memcpy(op->iv, hdr + SMB2_HDR_MESSAGE_ID, 8);
@@ -602,15 +614,18 @@ void smbsrv_cipher_free(struct smbsrv_cipher *c)
 }
 
 /*
- * In-place AEAD over [AAD = header from Nonce on][message][signature],
- * the signature living in the header itself.
+ * AEAD over [AAD = header from Nonce on][message][signature], the
+ * signature living in the header itself.  In place, or (@dst, encryption
+ * only) from the message into @dst, which has room for exactly the
+ * message: the source is only read.
  */
 static int smbsrv_crypt(struct smbsrv_cipher *c, struct kvec *iov,
 			unsigned int nr_iov, const struct iov_iter *payload,
-			bool enc)
+			const struct iov_iter *dst, bool enc)
 {
 	unsigned int nonce_len = c->ccm ? CCM_NONCE_SIZE : GCM_NONCE_SIZE;
 	struct smbsrv_aead_op *op;
+	struct scatterlist *out;
 	size_t len = 0;
 	unsigned int i;
 	u8 *th;
@@ -623,13 +638,14 @@ static int smbsrv_crypt(struct smbsrv_cipher *c, struct kvec *iov,
 		len += iov[i].iov_len;
 	len += (payload ? iov_iter_count(payload) : 0) -
 	       SMBSRV_TRANSFORM_HEADER_SIZE;
-	if (!len)
+	if (!len || (dst && (!enc || iov_iter_count(dst) != len)))
 		return -EINVAL;
 
 	op = smbsrv_aead_op_alloc(c->aead,
 				  smbsrv_msg_npages(iov, nr_iov,
 						    SMBSRV_TRANSFORM_HEADER_SIZE,
-						    payload, 4));
+						    payload, 4),
+				  dst ? iov_iter_npages(dst, INT_MAX) + 3 : 0);
 	if (!op)
 		return -ENOMEM;
 	if (c->ccm) {
@@ -642,13 +658,28 @@ static int smbsrv_crypt(struct smbsrv_cipher *c, struct kvec *iov,
 
 	err = smbsrv_sg_add_buf(&op->sg, th + TH_AAD, TH_AAD_SIZE) ?:
 	      smbsrv_sg_add_msg(&op->sg, iov, nr_iov,
-				SMBSRV_TRANSFORM_HEADER_SIZE, payload) ?:
-	      smbsrv_sg_add_buf(&op->sg, th + TH_SIGNATURE,
-				SMBSRV_SIGNATURE_SIZE);
+				SMBSRV_TRANSFORM_HEADER_SIZE, payload);
+	if (!err && !dst)
+		err = smbsrv_sg_add_buf(&op->sg, th + TH_SIGNATURE,
+					SMBSRV_SIGNATURE_SIZE);
+	out = op->sg.sg;
+	if (!err && dst) {
+		/*
+		 * The destination starts with room for the AAD, which some
+		 * implementations copy there: give them their own copy.
+		 */
+		memcpy(op->aad, th + TH_AAD, TH_AAD_SIZE);
+		err = smbsrv_sg_add_buf(&op->dsg, op->aad, TH_AAD_SIZE) ?:
+		      smbsrv_sg_add_msg(&op->dsg, NULL, 0, 0, dst) ?:
+		      smbsrv_sg_add_buf(&op->dsg, th + TH_SIGNATURE,
+					SMBSRV_SIGNATURE_SIZE);
+		smbsrv_sg_done(&op->dsg);
+		out = op->dsg.sg;
+	}
 	if (!err) {
 		smbsrv_sg_done(&op->sg);
 		aead_request_set_ad(&op->req, TH_AAD_SIZE);
-		aead_request_set_crypt(&op->req, op->sg.sg, op->sg.sg,
+		aead_request_set_crypt(&op->req, op->sg.sg, out,
 				       enc ? len : len + SMBSRV_SIGNATURE_SIZE,
 				       op->iv);
 		err = crypto_wait_req(enc ? crypto_aead_encrypt(&op->req) :
@@ -661,13 +692,15 @@ static int smbsrv_crypt(struct smbsrv_cipher *c, struct kvec *iov,
 
 int smbsrv_encrypt_with_nonce(struct smbsrv_cipher *c, struct kvec *iov,
 			      unsigned int nr_iov,
-			      const struct iov_iter *payload)
+			      const struct iov_iter *payload,
+			      const struct iov_iter *dst)
 {
-	return smbsrv_crypt(c, iov, nr_iov, payload, true);
+	return smbsrv_crypt(c, iov, nr_iov, payload, dst, true);
 }
 
-int smbsrv_encrypt(struct smbsrv_cipher *c, struct kvec *iov,
-		   unsigned int nr_iov, const struct iov_iter *payload)
+int smbsrv_encrypt_to(struct smbsrv_cipher *c, struct kvec *iov,
+		      unsigned int nr_iov, const struct iov_iter *payload,
+		      const struct iov_iter *dst)
 {
 	unsigned int prefix = c->ccm ? CCM_NONCE_SIZE - 8 : GCM_NONCE_SIZE - 8;
 	u8 *nonce;
@@ -680,11 +713,17 @@ int smbsrv_encrypt(struct smbsrv_cipher *c, struct kvec *iov,
 	memcpy(nonce, c->nonce_prefix, prefix);
 	put_unaligned_le64(atomic64_inc_return(&c->nonce_counter),
 			   nonce + prefix);
-	return smbsrv_crypt(c, iov, nr_iov, payload, true);
+	return smbsrv_crypt(c, iov, nr_iov, payload, dst, true);
+}
+
+int smbsrv_encrypt(struct smbsrv_cipher *c, struct kvec *iov,
+		   unsigned int nr_iov, const struct iov_iter *payload)
+{
+	return smbsrv_encrypt_to(c, iov, nr_iov, payload, NULL);
 }
 
 int smbsrv_decrypt(struct smbsrv_cipher *c, struct kvec *iov,
 		   unsigned int nr_iov, const struct iov_iter *payload)
 {
-	return smbsrv_crypt(c, iov, nr_iov, payload, false);
+	return smbsrv_crypt(c, iov, nr_iov, payload, NULL, false);
 }

@@ -112,10 +112,21 @@ void smbsrv_cipher_free(struct smbsrv_cipher *c);
  * rest of iov and @payload are the SMB2 message(s), OriginalMessageSize
  * bytes in all.  A fresh nonce (unique per cipher: a random prefix and a
  * counter) and the signature are written into the header.  Page-cache
- * pages must not be passed as @payload: they are overwritten.
+ * pages must not be passed as @payload here: they would be overwritten;
+ * use smbsrv_encrypt_to().
  */
 int smbsrv_encrypt(struct smbsrv_cipher *c, struct kvec *iov,
 		   unsigned int nr_iov, const struct iov_iter *payload);
+/*
+ * The same out of place, in one pass: the message (the kvecs after the
+ * header and @payload, e.g. page-cache pages) is only read, and its
+ * ciphertext is written to @dst, which must hold exactly
+ * OriginalMessageSize bytes (e.g. freshly allocated pages).  The header
+ * gets the nonce and the signature as above.
+ */
+int smbsrv_encrypt_to(struct smbsrv_cipher *c, struct kvec *iov,
+		      unsigned int nr_iov, const struct iov_iter *payload,
+		      const struct iov_iter *dst);
 /*
  * Decrypt a message in place, laid out as for smbsrv_encrypt(): 0, or
  * -EBADMSG when the signature does not match (the data is then garbage).
@@ -124,9 +135,13 @@ int smbsrv_encrypt(struct smbsrv_cipher *c, struct kvec *iov,
  */
 int smbsrv_decrypt(struct smbsrv_cipher *c, struct kvec *iov,
 		   unsigned int nr_iov, const struct iov_iter *payload);
-/* smbsrv_encrypt() with the nonce already in the header (self-tests). */
+/*
+ * smbsrv_encrypt() (@dst NULL) or smbsrv_encrypt_to() with the nonce
+ * already in the header (self-tests).
+ */
 int smbsrv_encrypt_with_nonce(struct smbsrv_cipher *c, struct kvec *iov,
 			      unsigned int nr_iov,
-			      const struct iov_iter *payload);
+			      const struct iov_iter *payload,
+			      const struct iov_iter *dst);
 
 #endif /* _SMBSRV_CRYPTO_H */

@@ -987,6 +987,51 @@ struct st_enc {
 };
 
 /*
+ * An encrypted READ: the header and 64 bytes in kvecs, the rest in a page
+ * (the page cache), the ciphertext written into another page.  The
+ * header and ciphertext must be the published ones and the plaintext
+ * must be left alone.
+ */
+static bool st_encrypt_out_of_place(struct smbsrv_cipher *c,
+				    const struct st_enc *v, u8 *buf,
+				    struct kvec *kv)
+{
+	const size_t th = SMBSRV_TRANSFORM_HEADER_SIZE;
+	size_t tlen = v->tm.n, plen = v->pt.n;
+	struct st_split sp = {};
+	struct iov_iter dit;
+	struct bio_vec dbv;
+	struct page *dpage;
+	bool ok = false;
+	u8 *p;
+
+	if (plen > PAGE_SIZE - ST_PAGE_OFF)
+		return false;
+	dpage = alloc_page(GFP_KERNEL);
+	if (!dpage)
+		return false;
+	memcpy(buf, v->tm.p, th);
+	memset(buf + 4, 0, SMBSRV_SIGNATURE_SIZE);
+	memcpy(buf + th, v->pt.p, plen);
+	if (st_split(&sp, buf, tlen, th + 64))
+		goto out;
+	kv[0].iov_len = th;
+	kv[1].iov_len = 64;
+	bvec_set_page(&dbv, dpage, plen, ST_PAGE_OFF);
+	iov_iter_bvec(&dit, ITER_DEST, &dbv, 1, plen);
+	ok = !smbsrv_encrypt_with_nonce(c, kv, 2, &sp.it, &dit) &&
+	     !memcmp(buf, v->tm.p, th);
+	p = kmap_local_page(dpage);
+	ok = ok && !memcmp(p + ST_PAGE_OFF, v->tm.p + th, plen);
+	kunmap_local(p);
+	st_join(&sp, buf, tlen);
+	ok = ok && !memcmp(buf + th, v->pt.p, plen);
+out:
+	__free_page(dpage);
+	return ok;
+}
+
+/*
  * Encrypt the plaintext under the vector's nonce and compare with the
  * published transformed message; decrypt that message back; the same
  * with the data split between kvecs and a page; refuse a tampered one.
@@ -994,7 +1039,7 @@ struct st_enc {
 static void st_encrypt_one(const struct st_enc *v)
 {
 	const size_t th = SMBSRV_TRANSFORM_HEADER_SIZE;
-	bool eok = false, dok = false, pok = false, tok = false;
+	bool eok = false, dok = false, pok = false, ook = false, tok = false;
 	size_t tlen = v->tm.n, plen = v->pt.n;
 	struct smbsrv_cipher *c = NULL;
 	struct st_split sp = {};
@@ -1019,7 +1064,7 @@ static void st_encrypt_one(const struct st_enc *v)
 	kv[0].iov_len = th;
 	kv[1].iov_base = buf + th;
 	kv[1].iov_len = plen;
-	eok = !smbsrv_encrypt_with_nonce(c, kv, 2, NULL) &&
+	eok = !smbsrv_encrypt_with_nonce(c, kv, 2, NULL, NULL) &&
 	      st_eq(buf, tlen, v->tm);
 
 	/* The published message as one received buffer. */
@@ -1035,10 +1080,12 @@ static void st_encrypt_one(const struct st_enc *v)
 	if (!st_split(&sp, buf, tlen, th + 64)) {
 		kv[0].iov_len = th;
 		kv[1].iov_len = 64;
-		pok = !smbsrv_encrypt_with_nonce(c, kv, 2, &sp.it);
+		pok = !smbsrv_encrypt_with_nonce(c, kv, 2, &sp.it, NULL);
 		st_join(&sp, buf, tlen);
 		pok = pok && st_eq(buf, tlen, v->tm);
 	}
+
+	ook = st_encrypt_out_of_place(c, v, buf, kv);
 
 	memcpy(buf, v->tm.p, tlen);
 	buf[tlen - 1] ^= 0x80;
@@ -1051,6 +1098,8 @@ report:
 	st_report(name, dok);
 	snprintf(name, sizeof(name), "%s: kvec + page", v->name);
 	st_report(name, pok);
+	snprintf(name, sizeof(name), "%s: out of place into a page", v->name);
+	st_report(name, ook);
 	snprintf(name, sizeof(name), "%s: tampered one refused", v->name);
 	st_report(name, tok);
 	smbsrv_cipher_free(c);
@@ -1134,6 +1183,21 @@ static void st_encryption(void)
 		st_encrypt_one(&v[i]);
 }
 
+/* Page i of @pages is filled with the byte i + 1. */
+static bool st_pages_are(struct page **pages, unsigned int n)
+{
+	unsigned int i;
+	bool ok = true;
+
+	for (i = 0; i < n; i++) {
+		u8 *p = kmap_local_page(pages[i]);
+
+		ok = ok && !memchr_inv(p, i + 1, PAGE_SIZE);
+		kunmap_local(p);
+	}
+	return ok;
+}
+
 /*
  * smbsrv_encrypt() picks its own nonces: 64 KiB spread over pages comes
  * back intact, and the next message gets another nonce.
@@ -1141,12 +1205,12 @@ static void st_encryption(void)
 static void st_roundtrip(void)
 {
 	enum { PAGES = 16 };
-	struct page *pages[PAGES] = {};
-	struct bio_vec bv[PAGES];
+	struct page *pages[PAGES] = {}, *cpages[PAGES] = {};
+	struct bio_vec bv[PAGES], cbv[PAGES];
 	struct smbsrv_cipher *c;
-	bool ok = false, fresh = false;
+	bool ok = false, fresh = false, oop = false;
 	u8 *th = NULL, nonce1[16];
-	struct iov_iter it;
+	struct iov_iter it, cit;
 	struct kvec kv;
 	unsigned int i;
 	u8 key[32];
@@ -1175,21 +1239,36 @@ static void st_roundtrip(void)
 	memcpy(nonce1, th + 20, sizeof(nonce1));
 	if (smbsrv_decrypt(c, &kv, 1, &it))
 		goto out;
-	ok = true;
-	for (i = 0; i < PAGES; i++) {
-		u8 *p = kmap_local_page(pages[i]);
-
-		ok = ok && !memchr_inv(p, i + 1, PAGE_SIZE);
-		kunmap_local(p);
-	}
+	ok = st_pages_are(pages, PAGES);
 	fresh = !smbsrv_encrypt(c, &kv, 1, &it) &&
 		memcmp(nonce1, th + 20, sizeof(nonce1));
+	if (!ok || smbsrv_decrypt(c, &kv, 1, &it))
+		goto out;
+
+	/* Out of place into other pages: the source stays, the copy decrypts. */
+	for (i = 0; i < PAGES; i++) {
+		cpages[i] = alloc_page(GFP_KERNEL);
+		if (!cpages[i])
+			goto out;
+		bvec_set_page(&cbv[i], cpages[i], PAGE_SIZE, 0);
+	}
+	iov_iter_bvec(&cit, ITER_DEST, cbv, PAGES, PAGES * PAGE_SIZE);
+	if (smbsrv_encrypt_to(c, &kv, 1, &it, &cit))
+		goto out;
+	oop = st_pages_are(pages, PAGES);
+	iov_iter_bvec(&cit, ITER_SOURCE, cbv, PAGES, PAGES * PAGE_SIZE);
+	oop = oop && !smbsrv_decrypt(c, &kv, 1, &cit) &&
+	      st_pages_are(cpages, PAGES);
 out:
 	st_report("AES-256-GCM: 64 KiB in 16 pages round trip", ok);
 	st_report("AES-256-GCM: a fresh nonce per message", fresh);
-	for (i = 0; i < PAGES; i++)
+	st_report("AES-256-GCM: 64 KiB out of place, source untouched", oop);
+	for (i = 0; i < PAGES; i++) {
 		if (pages[i])
 			__free_page(pages[i]);
+		if (cpages[i])
+			__free_page(cpages[i]);
+	}
 	kfree(th);
 	smbsrv_cipher_free(c);
 }

@@ -10,7 +10,9 @@
  * than the connection's limit or a header that is not Direct TCP drops
  * the connection.  When too many messages of one connection are in flight
  * the receiver stops reading (TCP pushes back on the client) until a
- * worker finishes one.
+ * worker finishes one.  With inline reads, the receive work runs cached
+ * READs itself, a bounded number per run (sched.c), after which it
+ * queues itself again.
  */
 #include <linux/jiffies.h>
 #include <linux/mm.h>
@@ -132,7 +134,9 @@ static void smbsrv_recv_work(struct work_struct *work)
 	struct smbsrv_conn *conn =
 		container_of(work, struct smbsrv_conn, recv_work);
 	int n = -EAGAIN;
+	u8 *frame;
 
+	smbsrv_sched_inline_start(conn);
 	while (!smbsrv_conn_closing(conn)) {
 		if (atomic_read(&conn->inflight) >= SMBSRV_INFLIGHT_MAX) {
 			set_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags);
@@ -174,12 +178,21 @@ static void smbsrv_recv_work(struct work_struct *work)
 		conn->frame_hdr_got = 0;
 		trace_smbsrv_pdu_complete(conn->id, conn->frame, conn->frame_len,
 					  conn->frame_start_ns);
-		if (smbsrv_msg_queue(conn, conn->frame, conn->frame_len)) {
-			kvfree(conn->frame);
-			conn->frame = NULL;
+		/* The message owns it now (it may even be done with it). */
+		frame = conn->frame;
+		conn->frame = NULL;
+		if (smbsrv_msg_queue(conn, frame, conn->frame_len)) {
+			kvfree(frame);
 			goto drop;
 		}
-		conn->frame = NULL;	/* the message owns it now */
+		/*
+		 * Inline reads spent this run's budget: let the other work
+		 * of this CPU run before reading on.
+		 */
+		if (smbsrv_sched_inline_spent(conn)) {
+			smbsrv_sched_recv(conn);
+			return;
+		}
 	}
 	if (n == -EAGAIN || smbsrv_conn_closing(conn))
 		return;

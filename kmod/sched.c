@@ -11,6 +11,7 @@
 #include <linux/workqueue.h>
 
 #include "conn.h"
+#include "readstats.h"
 #include "sched.h"
 #include "smbsrv.h"
 #include "trace.h"
@@ -152,6 +153,49 @@ void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
 		st->inflight_max = n;
 	put_cpu_ptr(&smbsrv_qstats);
 	queue_work(smbsrv_wq[q], &sw->work);
+}
+
+void smbsrv_sched_inline_start(struct smbsrv_conn *conn)
+{
+	conn->inline_left = SMBSRV_INLINE_BUDGET;
+	conn->inline_bytes_left = SMBSRV_INLINE_BYTES;
+}
+
+bool smbsrv_sched_inline_spent(struct smbsrv_conn *conn)
+{
+	return !conn->inline_left;
+}
+
+bool smbsrv_sched_inline_charge(struct smbsrv_conn *conn, u32 length)
+{
+	if (length > SMBSRV_INLINE_BYTES)
+		return false;		/* never inline: not the budget's doing */
+	if (!conn->inline_left || length > conn->inline_bytes_left) {
+		/* Spent: this run of the receive work ends soon. */
+		conn->inline_left = 0;
+		smbsrv_readstats_inline(SMBSRV_INLINE_DEFERRED);
+		return false;
+	}
+	conn->inline_left--;
+	conn->inline_bytes_left -= length;
+	return true;
+}
+
+enum smbsrv_inline smbsrv_sched_inline(struct smbsrv_conn *conn,
+				       const u8 *msg, u32 len)
+{
+	struct smb2_route_info ri;
+
+	if (!READ_ONCE(smbsrv_server.knobs.inline_reads))
+		return SMBSRV_INLINE_NO;
+	smb2_route_peek(msg, len, &ri);
+	if (ri.read)
+		return smbsrv_sched_inline_charge(conn, ri.read_length) ?
+		       SMBSRV_INLINE_READ : SMBSRV_INLINE_NO;
+	/* Is it a READ?  Only decrypting it tells, if the budget allows one. */
+	if (ri.sealed && conn->inline_left)
+		return SMBSRV_INLINE_SEALED;
+	return SMBSRV_INLINE_NO;
 }
 
 void smbsrv_sched_count_send(u8 q, unsigned int frames)

@@ -15,6 +15,7 @@
 #ifndef _SMBSRV_SCHED_H
 #define _SMBSRV_SCHED_H
 
+#include <linux/sizes.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -65,6 +66,31 @@ void smbsrv_sched_work_init(struct smbsrv_sched_work *sw, work_func_t func);
  */
 void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
 		      const u8 *msg, u32 len);
+
+/*
+ * Inline reads (Documentation/design.md, "The READ path"): whether the
+ * receiver runs a received message itself.  Per run of a connection's
+ * receive work, at most SMBSRV_INLINE_BUDGET READs and
+ * SMBSRV_INLINE_BYTES of payload are served inline, and no READ longer
+ * than SMBSRV_INLINE_BYTES ever is.
+ */
+#define SMBSRV_INLINE_BUDGET	8
+#define SMBSRV_INLINE_BYTES	SZ_1M
+
+enum smbsrv_inline {
+	SMBSRV_INLINE_NO,		/* queue it */
+	SMBSRV_INLINE_READ,		/* a plain READ, charged to the budget */
+	SMBSRV_INLINE_SEALED,		/* decrypt it, then ask _charge() */
+};
+
+/* A receive work run starts: a fresh inline budget. */
+void smbsrv_sched_inline_start(struct smbsrv_conn *conn);
+/* The receive work should end its run and be queued again. */
+bool smbsrv_sched_inline_spent(struct smbsrv_conn *conn);
+enum smbsrv_inline smbsrv_sched_inline(struct smbsrv_conn *conn,
+				       const u8 *msg, u32 len);
+/* Charge a READ of @length bytes to the budget; false: queue it. */
+bool smbsrv_sched_inline_charge(struct smbsrv_conn *conn, u32 length);
 
 /* Queue other per-connection work (async completions, teardown steps). */
 void smbsrv_sched_other(struct work_struct *work);

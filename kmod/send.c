@@ -16,7 +16,13 @@
  * completely, or the send failed (timeout, reset, shutdown) and the
  * connection is closed, failing every frame still queued: a client never
  * sees half a frame followed by another one.
+ *
+ * A frame is kvecs (copied into the socket) or, for a spliced READ, a
+ * bio_vec array of page-allocator memory written with MSG_SPLICE_PAGES:
+ * TCP then takes its own references on the pages instead of copying
+ * them, in the same one sendmsg() and with the same MSG_MORE batching.
  */
+#include <linux/bvec.h>
 #include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/net.h>
@@ -32,7 +38,8 @@
 
 struct smbsrv_send {
 	struct list_head node;		/* conn->send_queue */
-	struct kvec *iov;
+	struct kvec *iov;		/* a copied frame, or */
+	struct bio_vec *bv;		/* a spliced one */
 	unsigned int n;
 	size_t len;			/* with the transport header */
 	u8 queue;
@@ -48,7 +55,13 @@ static bool smbsrv_send_one(struct smbsrv_conn *conn, struct smbsrv_send *s,
 	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0) };
 	int sent;
 
-	sent = kernel_sendmsg(conn->sock, &msg, s->iov, s->n, s->len);
+	if (s->bv) {
+		msg.msg_flags |= MSG_SPLICE_PAGES;
+		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, s->bv, s->n, s->len);
+		sent = sock_sendmsg(conn->sock, &msg);
+	} else {
+		sent = kernel_sendmsg(conn->sock, &msg, s->iov, s->n, s->len);
+	}
 	if (sent == s->len)
 		return true;
 	pr_info_ratelimited("smbsrv: %s: send failed (%d of %zu bytes), disconnecting\n",
@@ -57,14 +70,27 @@ static bool smbsrv_send_one(struct smbsrv_conn *conn, struct smbsrv_send *s,
 	return false;
 }
 
+/* The first header of a queued frame, for the tracepoints. */
+static void smbsrv_send_peek(const struct smbsrv_send *s, u64 *mid, u16 *cmd)
+{
+	if (!s->bv) {
+		smbsrv_trace_peek_iov(s->iov, s->n, mid, cmd);
+		return;
+	}
+	/* bv[0]: the transport header, then the SMB2 (or transform) one. */
+	smbsrv_trace_peek((const u8 *)bvec_virt(&s->bv[0]) +
+			  SMB2_FRAME_HDR_SIZE,
+			  s->bv[0].bv_len - SMB2_FRAME_HDR_SIZE, mid, cmd);
+}
+
 static void smbsrv_trace_frame_written(struct smbsrv_conn *conn,
 				       struct smbsrv_send *s, unsigned int batch)
 {
 	u64 mid;
 	u16 cmd;
 
-	smbsrv_trace_peek_iov(s->iov, s->n, &mid, &cmd);
-	trace_smbsrv_frame_written(conn->id, mid, s->len, batch, false);
+	smbsrv_send_peek(s, &mid, &cmd);
+	trace_smbsrv_frame_written(conn->id, mid, s->len, batch, !!s->bv);
 }
 
 /*
@@ -124,6 +150,28 @@ static void smbsrv_send_batch(struct smbsrv_conn *conn, struct smbsrv_send *me)
 		complete(&next->wake);		/* not done: its turn to send */
 }
 
+/* Queue @me and wait until it was written: 0 or a negative errno. */
+static int smbsrv_send_queue(struct smbsrv_conn *conn, struct smbsrv_send *me)
+{
+	bool wait;
+
+	init_completion(&me->wake);
+	spin_lock(&conn->send_queue_lock);
+	list_add_tail(&me->node, &conn->send_queue);
+	wait = conn->sending;
+	conn->sending = true;
+	spin_unlock(&conn->send_queue_lock);
+
+	if (wait) {
+		/* A sender writes this frame, or makes us the sender. */
+		wait_for_completion(&me->wake);
+		if (me->done)
+			return me->err;
+	}
+	smbsrv_send_batch(conn, me);
+	return me->err;
+}
+
 int smbsrv_send_frame(struct smbsrv_conn *conn, u8 queue, struct kvec *iov,
 		      unsigned int n, u32 len)
 {
@@ -134,28 +182,39 @@ int smbsrv_send_frame(struct smbsrv_conn *conn, u8 queue, struct kvec *iov,
 		.queue = queue,
 	};
 	u8 hdr[SMB2_FRAME_HDR_SIZE];
-	bool wait;
 
 	if (len > SMB2_FRAME_MAX)
 		return -EMSGSIZE;
 	smb2_frame_encode(hdr, len);
 	iov[0].iov_base = hdr;
 	iov[0].iov_len = sizeof(hdr);
-	init_completion(&me.wake);
 	trace_smbsrv_rsp_queued(conn->id, iov, n, len);
+	return smbsrv_send_queue(conn, &me);
+}
 
-	spin_lock(&conn->send_queue_lock);
-	list_add_tail(&me.node, &conn->send_queue);
-	wait = conn->sending;
-	conn->sending = true;
-	spin_unlock(&conn->send_queue_lock);
+int smbsrv_send_pages(struct smbsrv_conn *conn, u8 queue, struct bio_vec *bv,
+		      unsigned int n, u32 len)
+{
+	struct smbsrv_send me = {
+		.bv = bv,
+		.n = n,
+		.len = len + SMB2_FRAME_HDR_SIZE,
+		.queue = queue,
+	};
 
-	if (wait) {
-		/* A sender writes this frame, or makes us the sender. */
-		wait_for_completion(&me.wake);
-		if (me.done)
-			return me.err;
+	if (len > SMB2_FRAME_MAX || !n ||
+	    bv[0].bv_len < SMB2_FRAME_HDR_SIZE)
+		return -EMSGSIZE;
+	smb2_frame_encode(bvec_virt(&bv[0]), len);
+	if (trace_smbsrv_rsp_queued_enabled()) {
+		/* The event reads the headers from kvecs: lend it two. */
+		struct kvec iov[2] = {
+			{ bvec_virt(&bv[0]), SMB2_FRAME_HDR_SIZE },
+			{ bvec_virt(&bv[0]) + SMB2_FRAME_HDR_SIZE,
+			  bv[0].bv_len - SMB2_FRAME_HDR_SIZE },
+		};
+
+		trace_smbsrv_rsp_queued(conn->id, iov, 2, len);
 	}
-	smbsrv_send_batch(conn, &me);
-	return me.err;
+	return smbsrv_send_queue(conn, &me);
 }

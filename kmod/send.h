@@ -5,6 +5,7 @@
 #ifndef _SMBSRV_SEND_H
 #define _SMBSRV_SEND_H
 
+#include <linux/bvec.h>
 #include <linux/types.h>
 #include <linux/uio.h>
 
@@ -19,6 +20,17 @@ struct smbsrv_conn;
  * frame is on the socket.  Sleeps.
  */
 int smbsrv_send_frame(struct smbsrv_conn *conn, u8 queue, struct kvec *iov,
+		      unsigned int n, u32 len);
+
+/*
+ * The same for a frame of pages, spliced into the socket
+ * (MSG_SPLICE_PAGES): bv[0] starts with 4 bytes for the transport header
+ * (filled in here) and the message (@len bytes) follows it through
+ * bv[0..n-1].  Every page must be page-allocator memory (no slab, no
+ * vmalloc, no stack); the caller keeps its references until this
+ * returns, by when the socket holds its own.  Sleeps.
+ */
+int smbsrv_send_pages(struct smbsrv_conn *conn, u8 queue, struct bio_vec *bv,
 		      unsigned int n, u32 len);
 
 #endif /* _SMBSRV_SEND_H */

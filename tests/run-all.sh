@@ -3,7 +3,7 @@
 #
 # Run every test smbsrv has and print one closing line "N passed, N failed".
 #
-#   tests/run-all.sh [--only unit|lint|install|vm|fuzz] [--vm-filter REGEX]
+#   tests/run-all.sh [--only unit|lint|install|vm|fuzz|long] [--vm-filter REGEX]
 #
 # Suites:
 #   unit   Catch2 unit tests of the userspace code (TAP), and real clients'
@@ -16,6 +16,9 @@
 #   vm     selftests in the test VM: guest-side scripts
 #          (tests/selftests/guest/*.sh, run by vm_run) and host-side
 #          scripts driving real clients (tests/selftests/host/*.sh)
+#   long   only with --only long (make check-long), never in make check:
+#          VM scripts that run for many minutes (tests/selftests/long/*.sh,
+#          host-side like the above), such as the READ races for 30 s each
 # Every suite speaks TAP; logs are kept in build/test-logs/.
 set -uo pipefail
 
@@ -190,14 +193,29 @@ suite_vm() {
 	done
 }
 
+suite_long() {
+	# shellcheck source=../tools/vm/lib.sh
+	. "$top/tools/vm/lib.sh"
+	vm_initramfs > "$logs/initramfs.log" 2>&1 || { cat "$logs/initramfs.log"; return; }
+	local s name log
+	for s in "$top"/tests/selftests/long/*.sh; do
+		name=$(basename "$s" .sh)
+		[ -n "$filter" ] && ! [[ "long/$name" =~ $filter ]] && continue
+		log="$logs/long-$name.tap"
+		timeout 7200 bash "$s" > "$log" 2>&1
+		tally "long/$name" "$log"
+	done
+}
+
 suite_install() {
 	local log="$logs/install.tap"
 	bash "$top/tests/install/install.sh" > "$log" 2>&1
 	tally install "$log"
 }
 
-for s in unit lint install fuzz vm; do
+for s in unit lint install fuzz vm long; do
 	[ -n "$only" ] && [ "$only" != "$s" ] && continue
+	[ "$s" = long ] && [ "$only" != long ] && continue
 	echo "== suite $s"
 	"suite_$s"
 done

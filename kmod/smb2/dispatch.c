@@ -14,12 +14,15 @@
 #include <linux/slab.h>
 
 #include "../conn.h"
+#include "../readstats.h"
 #include "../recv.h"
 #include "../sched.h"
 #include "../send.h"
 #include "../session.h"
 #include "../smbsrv.h"
+#include "../splice.h"
 #include "../trace.h"
+#include "../wire/route.h"
 #include "sign.h"
 #include "smb2.h"
 
@@ -28,6 +31,12 @@ struct smbsrv_msg {
 	struct smbsrv_conn *conn;
 	u8 *buf;
 	u32 len;
+	u8 *plain;			/* the SMB2 message, once decrypted */
+	u32 plain_len;
+	bool decrypted;			/* plain is set (inside buf) */
+	bool inline_run;		/* run by the receiver (inline reads) */
+	/* Handed to a worker after an inline READ would have blocked. */
+	struct smbsrv_req *resume;
 	bool encrypted;
 	struct smbsrv_session *enc_sess;	/* whose keys decrypted it */
 	struct list_head reqs;			/* in chain order */
@@ -39,23 +48,44 @@ struct smbsrv_msg {
 /* An NTSTATUS of severity error (and not an internal marker). */
 static bool smbsrv_status_error(u32 status)
 {
-	return (status >> 30) == 3 && status != SMBSRV_DISCONNECT;
+	return (status >> 30) == 3 && status != SMBSRV_DISCONNECT &&
+	       status != SMBSRV_WOULD_BLOCK;
+}
+
+void *smbsrv_rsp_body_data(struct smbsrv_req *req, u32 fixed, u32 data)
+{
+	u32 size = fixed + data;
+	u8 *p;
+
+	if (fixed > SMB2_FRAME_MAX || data > SMB2_FRAME_MAX ||
+	    size > SMB2_FRAME_MAX - SMB2_HDR_SIZE)
+		return NULL;
+	/* 8 more bytes: room to pad it inside a compound response. */
+	p = kvmalloc(SMB2_HDR_SIZE + size + 8, GFP_KERNEL);
+	if (!p)
+		return NULL;
+	memset(p, 0, SMB2_HDR_SIZE + fixed);
+	smbsrv_rsp_free(req);
+	req->rsp = p;
+	req->rsp_len = SMB2_HDR_SIZE + size;
+	return p + SMB2_HDR_SIZE;
 }
 
 void *smbsrv_rsp_body(struct smbsrv_req *req, u32 size)
 {
-	u8 *p;
+	u8 *body = smbsrv_rsp_body_data(req, size, 0);
 
-	if (size > SMB2_FRAME_MAX - SMB2_HDR_SIZE)
-		return NULL;
-	/* 8 more bytes: room to pad it inside a compound response. */
-	p = kvzalloc(SMB2_HDR_SIZE + size + 8, GFP_KERNEL);
-	if (!p)
-		return NULL;
+	if (body)
+		memset(body + size, 0, 8);
+	return body;
+}
+
+void smbsrv_rsp_free(struct smbsrv_req *req)
+{
+	smbsrv_pages_free(req->pages);
+	req->pages = NULL;
 	kvfree(req->rsp);
-	req->rsp = p;
-	req->rsp_len = SMB2_HDR_SIZE + size;
-	return p + SMB2_HDR_SIZE;
+	req->rsp = NULL;
 }
 
 u32 smbsrv_req_check_charge(struct smbsrv_req *req)
@@ -93,7 +123,7 @@ static void smbsrv_req_put(struct smbsrv_req *req)
 		smbsrv_tree_put(req->tree);
 	if (req->sess)
 		smbsrv_session_put(req->sess);
-	kvfree(req->rsp);
+	smbsrv_rsp_free(req);
 	smbsrv_conn_put(req->conn);
 	kfree(req);
 }
@@ -362,6 +392,43 @@ static void smbsrv_rsp_encode_hdr(struct smbsrv_req *req, u8 *rsp, u32 status,
 	req->credits_granted = credits;
 }
 
+/*
+ * Send a spliced READ response (alone in its message): the header and
+ * fixed part are moved into the pages' head fragment, signed there over
+ * the very pages that follow them, and the frame goes out spliced; or
+ * it is encrypted from those pages into fresh ones.  0 or -errno.
+ */
+static int smbsrv_reply_pages(struct smbsrv_msg *msg, struct smbsrv_req *req)
+{
+	struct smbsrv_pages *p = req->pages;
+	struct smbsrv_session *crypt;
+	struct iov_iter data;
+	u8 *rsp;
+	int err;
+
+	if (WARN_ON_ONCE(req->rsp_len > SMBSRV_HEAD_RSP_MAX))
+		return -EINVAL;
+	smbsrv_rsp_encode_hdr(req, req->rsp, req->status, true);
+	rsp = p->head + SMBSRV_HEAD_RSP;
+	memcpy(rsp, req->rsp, req->rsp_len);
+	crypt = smbsrv_rsp_crypt_sess(req, msg->enc_sess);
+	if (crypt)
+		return smbsrv_encrypt_send_pages(msg->conn, msg->sw.queue,
+						 crypt, p, req->rsp_len);
+	if (smbsrv_rsp_should_sign(req, false)) {
+		iov_iter_bvec(&data, ITER_SOURCE, p->bv + 1, p->nr - 1,
+			      p->len);
+		err = smbsrv_sign_pdu_data(req->sess, rsp, req->rsp_len,
+					   &data);
+		if (err)
+			return err;
+	}
+	bvec_set_virt(&p->bv[0], p->head + SMBSRV_HEAD_PLAIN,
+		      SMB2_FRAME_HDR_SIZE + req->rsp_len);
+	return smbsrv_send_pages(msg->conn, msg->sw.queue, p->bv, p->nr,
+				 req->rsp_len + p->len);
+}
+
 /* Send the responses of a chain as one frame; false: drop the connection. */
 static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
 {
@@ -378,6 +445,11 @@ static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
 		n++;
 	if (n == 1)
 		return true;
+	req = list_first_entry(&msg->reqs, struct smbsrv_req, node);
+	if (n == 2 && req->pages && !req->async) {
+		err = smbsrv_reply_pages(msg, req);
+		return !err || err == -ENOTCONN;
+	}
 	iov = kmalloc_array(n, sizeof(*iov), GFP_KERNEL);
 	if (!iov)
 		return false;
@@ -598,7 +670,14 @@ void smbsrv_cancel_all(struct smbsrv_conn *conn)
 
 /* ---- the message -------------------------------------------------------- */
 
-static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
+static void smbsrv_msg_defer(struct smbsrv_msg *msg, struct smbsrv_req *req);
+
+/*
+ * Run the PDUs of a message and send their responses.  Returns true when
+ * the message was handed to a worker (an inline READ that would block):
+ * the caller must not touch it any more.
+ */
+static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 {
 	struct smbsrv_conn *conn = msg->conn;
 	struct smbsrv_req *req, *prev = NULL;
@@ -627,15 +706,26 @@ static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		req->body = req->pdu + SMB2_HDR_SIZE;
 		req->body_len = n - SMB2_HDR_SIZE;
 		req->last = off + n == len;
+		req->compound = off || !req->last;
 		req->related = req->hdr.flags & SMB2_FLAGS_RELATED_OPERATIONS;
 		req->encrypted = msg->encrypted;
+		req->nowait = msg->inline_run && !req->compound &&
+			      req->hdr.command == SMB2_READ;
 		list_add_tail(&req->node, &msg->reqs);
 
 		req->status = smbsrv_req_run(req, prev);
+		if (req->status == SMBSRV_WOULD_BLOCK) {
+			if (WARN_ON_ONCE(!req->nowait))
+				goto drop;
+			smbsrv_msg_defer(msg, req);
+			return true;
+		}
 		trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
 					  req->hdr.command, req->status);
 		if (req->status == SMBSRV_DISCONNECT)
 			goto drop;
+		if (req->nowait)
+			smbsrv_readstats_inline(SMBSRV_INLINE_HIT);
 		/*
 		 * A symlink the client must resolve ends the chain too (a
 		 * warning, but no open): the cifs client reads the status of
@@ -655,9 +745,10 @@ static void smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		off += n;
 	}
 	if (smbsrv_msg_reply(msg))
-		return;
+		return false;
 drop:
 	smbsrv_conn_close(conn);
+	return false;
 }
 
 static void smbsrv_msg_free(struct smbsrv_msg *msg)
@@ -685,6 +776,47 @@ static void smbsrv_msg_free(struct smbsrv_msg *msg)
 	smbsrv_conn_put(conn);
 }
 
+/*
+ * Decrypt a TRANSFORM message in place: msg->plain is then the SMB2
+ * message.  False when it does not decrypt (the connection must go).
+ */
+static bool smbsrv_msg_decrypt(struct smbsrv_msg *msg)
+{
+	struct smbsrv_conn *conn = msg->conn;
+
+	if (!smbsrv_conn_negotiated(conn) ||
+	    conn->dialect < SMB2_DIALECT_300 ||
+	    smbsrv_decrypt_msg(conn, msg->buf, msg->len, &msg->enc_sess,
+			       &msg->plain, &msg->plain_len)) {
+		pr_info_ratelimited("smbsrv: %s sent a message that does not decrypt, disconnecting\n",
+				    conn->addr);
+		return false;
+	}
+	msg->decrypted = true;
+	msg->encrypted = true;
+	WRITE_ONCE(msg->enc_sess->client_encrypts, true);
+	return true;
+}
+
+/* A worker finishes a READ that would have blocked inline. */
+static void smbsrv_msg_resume(struct smbsrv_msg *msg)
+{
+	struct smbsrv_req *req = msg->resume;
+	struct smbsrv_conn *conn = msg->conn;
+
+	msg->resume = NULL;
+	req->nowait = false;
+	if (smbsrv_conn_closing(conn))
+		goto drop;
+	req->status = smbsrv_cmds[req->hdr.command].handler(req);
+	trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
+				  req->hdr.command, req->status);
+	if (req->status != SMBSRV_DISCONNECT && smbsrv_msg_reply(msg))
+		return;
+drop:
+	smbsrv_conn_close(conn);
+}
+
 static void smbsrv_msg_work(struct work_struct *work)
 {
 	struct smbsrv_msg *msg = container_of(work, struct smbsrv_msg,
@@ -693,29 +825,29 @@ static void smbsrv_msg_work(struct work_struct *work)
 	u8 *m = msg->buf;
 	u32 len = msg->len, proto;
 
+	if (msg->resume) {
+		smbsrv_msg_resume(msg);
+		goto out;
+	}
 	if (smbsrv_conn_closing(conn) || len < 4)
 		goto drop;
 	proto = get_unaligned_le32(m);
-	if (proto == SMB1_PROTO_NUMBER) {
+	if (proto == SMB1_PROTO_NUMBER && !msg->decrypted) {
 		smbsrv_smb1_negotiate(conn, m, len);
 		goto out;
 	}
 	if (proto == SMB2_TRANSFORM_PROTO_NUMBER) {
-		if (!smbsrv_conn_negotiated(conn) ||
-		    conn->dialect < SMB2_DIALECT_300 ||
-		    smbsrv_decrypt_msg(conn, m, len, &msg->enc_sess, &m, &len)) {
-			pr_info_ratelimited("smbsrv: %s sent a message that does not decrypt, disconnecting\n",
-					    conn->addr);
+		if (!msg->decrypted && !smbsrv_msg_decrypt(msg))
 			goto drop;
-		}
-		msg->encrypted = true;
-		WRITE_ONCE(msg->enc_sess->client_encrypts, true);
+		m = msg->plain;
+		len = msg->plain_len;
 	} else if (proto != SMB2_PROTO_NUMBER) {
 		pr_info_ratelimited("smbsrv: %s sent a message of unknown protocol %08x, disconnecting\n",
 				    conn->addr, proto);
 		goto drop;
 	}
-	smbsrv_msg_run(msg, m, len);
+	if (smbsrv_msg_run(msg, m, len))
+		return;		/* a worker has it now */
 	goto out;
 drop:
 	smbsrv_conn_close(conn);
@@ -723,8 +855,60 @@ out:
 	smbsrv_msg_free(msg);
 }
 
+/*
+ * An inline READ would have blocked: its request, charged and checked,
+ * goes to a worker, which calls the handler again (smbsrv_msg_resume()).
+ */
+static void smbsrv_msg_defer(struct smbsrv_msg *msg, struct smbsrv_req *req)
+{
+	smbsrv_readstats_inline(SMBSRV_INLINE_MISS);
+	msg->resume = req;
+	smbsrv_sched_msg(msg->conn, &msg->sw, msg->buf, msg->len);
+}
+
+/*
+ * Inline reads: the receiver runs a plain single READ itself, or first
+ * decrypts a small sealed message to see whether it is one.  Returns
+ * false, having done nothing but (maybe) the decryption, when @msg must
+ * be queued as usual.
+ */
+static bool smbsrv_msg_inline(struct smbsrv_msg *msg, enum smbsrv_inline kind)
+{
+	struct smbsrv_conn *conn = msg->conn;
+	struct smb2_route_info ri;
+	u8 *m = msg->buf;
+	u32 len = msg->len;
+
+	if (smbsrv_conn_closing(conn))
+		return false;
+	if (kind == SMBSRV_INLINE_SEALED) {
+		if (!smbsrv_msg_decrypt(msg)) {
+			smbsrv_conn_close(conn);
+			smbsrv_msg_free(msg);
+			return true;
+		}
+		m = msg->plain;
+		len = msg->plain_len;
+		smb2_route_peek(m, len, &ri);
+		if (!ri.read || !smbsrv_sched_inline_charge(conn, ri.read_length))
+			return false;
+	}
+	msg->inline_run = true;
+	if (trace_smbsrv_worker_start_enabled()) {
+		u64 mid;
+		u16 cmd;
+
+		smbsrv_trace_peek(m, len, &mid, &cmd);
+		trace_smbsrv_worker_start(conn->id, mid, SMBSRV_TRACE_INLINE, 0);
+	}
+	if (!smbsrv_msg_run(msg, m, len))
+		smbsrv_msg_free(msg);
+	return true;
+}
+
 int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len)
 {
+	enum smbsrv_inline kind;
 	struct smbsrv_msg *msg;
 
 	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
@@ -737,6 +921,9 @@ int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len)
 	msg->buf = buf;
 	msg->len = len;
 	atomic_inc(&conn->inflight);
+	kind = smbsrv_sched_inline(conn, buf, len);
+	if (kind != SMBSRV_INLINE_NO && smbsrv_msg_inline(msg, kind))
+		return 0;
 	smbsrv_sched_msg(conn, &msg->sw, buf, len);
 	return 0;
 }

@@ -1,18 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smbsrv: READ, WRITE and FLUSH (MS-SMB2 3.3.5.11 - 3.3.5.13).
+ * smbsrv: WRITE and FLUSH (MS-SMB2 3.3.5.13, 3.3.5.11); READ is read.c.
  *
  * Data moves through the VFS's iov_iter interfaces with the tree's
  * credentials.  A WRITE answered STATUS_SUCCESS is in the page cache; a
  * write-through WRITE (SMB2_WRITEFLAG_WRITE_THROUGH, or an open made with
  * FILE_WRITE_THROUGH) and FLUSH are on stable storage before the answer
  * (vfs_fsync_range(), vfs_fsync()).
- *
- * READ fills the response's payload through an iov_iter (smbsrv_read_into());
- * today that is a kvec over the response buffer.  Zero-copy sending will
- * hand it page-backed iterators instead (the response then carries the
- * header and fixed part in the buffer and the payload as pages); the
- * copy path stays the general one.
  */
 #include <linux/fs.h>
 #include <linux/uio.h>
@@ -31,98 +25,6 @@
 #include "pipe.h"
 #include "smb2.h"
 
-/* Largest offset + length a READ or WRITE may reach (MS-FSA). */
-#define SMBSRV_OFFSET_MAX	((u64)S64_MAX)
-
-/* Read up to iov_iter_count(@to) bytes at @pos as the tree's user. */
-static ssize_t smbsrv_read_into(struct smbsrv_req *req, struct smbsrv_file *f,
-				loff_t pos, struct iov_iter *to)
-{
-	const struct cred *old;
-	ssize_t n;
-
-	old = smbsrv_vfs_creds_begin(req->tree);
-	if (smbsrv_file_is_stream(f))
-		n = smbsrv_stream_read(f, pos, to);
-	else
-		n = vfs_iter_read(f->filp, to, &pos, 0);
-	smbsrv_vfs_creds_end(old);
-	return n;
-}
-
-u32 smbsrv_smb2_read(struct smbsrv_req *req)
-{
-	struct smb2_read_req r;
-	struct smbsrv_file *f;
-	struct iov_iter to;
-	u32 status;
-	struct kvec kv;
-	ssize_t n;
-	u8 *body;
-
-	status = smb2_read_req_decode(req->pdu, req->pdu_len, &r);
-	if (status)
-		return status;
-	if (r.channel != SMB2_CHANNEL_NONE || r.length > req->conn->max_read)
-		return STATUS_INVALID_PARAMETER;
-	status = smbsrv_req_check_charge(req);
-	if (status)
-		return status;
-	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
-		return smbsrv_pipe_read(req, &r);
-	f = smbsrv_file_lookup(req, r.file_id);
-	if (!f)
-		return STATUS_FILE_CLOSED;
-	if (smbsrv_file_is_dir(f) || (f->flags & SMBSRV_FILE_REPARSE)) {
-		status = STATUS_INVALID_DEVICE_REQUEST;
-		goto out;
-	}
-	if (!(f->access & (FILE_READ_DATA | FILE_EXECUTE))) {
-		status = STATUS_ACCESS_DENIED;
-		goto out;
-	}
-	if (r.offset > SMBSRV_OFFSET_MAX ||
-	    r.length > SMBSRV_OFFSET_MAX - r.offset) {
-		status = STATUS_INVALID_PARAMETER;
-		goto out;
-	}
-	/* Byte-range locks of other opens (brl.c). */
-	status = smbsrv_brl_check_io(f, r.offset, r.length, false);
-	if (status)
-		goto out;
-	body = smbsrv_rsp_body(req, SMB2_READ_RSP_FIXED + max(r.length, 1u));
-	if (!body) {
-		status = STATUS_INSUFFICIENT_RESOURCES;
-		goto out;
-	}
-	n = 0;
-	if (r.length) {
-		kv.iov_base = body + SMB2_READ_RSP_FIXED;
-		kv.iov_len = r.length;
-		iov_iter_kvec(&to, ITER_DEST, &kv, 1, r.length);
-		n = smbsrv_read_into(req, f, r.offset, &to);
-		if (n < 0) {
-			status = smbsrv_vfs_status((int)n);
-			goto out;
-		}
-	}
-	/* Nothing where something was asked for, or less than the minimum. */
-	if ((r.length && !n) || n < r.minimum) {
-		status = STATUS_END_OF_FILE;
-		goto out;
-	}
-	f->position = r.offset + n;
-	req->rsp_len = SMB2_HDR_SIZE + smb2_read_rsp_encode(body, n, 0);
-out:
-	if (status) {
-		/* The error body, not the one sized for data. */
-		kvfree(req->rsp);
-		req->rsp = NULL;
-	}
-	smbsrv_file_put(f);
-	return status;
-}
-
 /*
  * Where a WRITE goes: its offset, or the end of the file for the
  * "write to end of file" offset on an append-only open (MS-FSA 2.1.5.3).
@@ -138,8 +40,8 @@ static u32 smbsrv_write_pos(const struct smb2_write_req *r,
 		*append = true;
 		return STATUS_SUCCESS;
 	}
-	if (r->offset > SMBSRV_OFFSET_MAX ||
-	    r->length > SMBSRV_OFFSET_MAX - r->offset)
+	if (r->offset > SMB2_RW_OFFSET_MAX ||
+	    r->length > SMB2_RW_OFFSET_MAX - r->offset)
 		return STATUS_INVALID_PARAMETER;
 	return STATUS_SUCCESS;
 }

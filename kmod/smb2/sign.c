@@ -12,6 +12,7 @@
 #include "../crypto.h"
 #include "../send.h"
 #include "../session.h"
+#include "../splice.h"
 #include "../wire/pdu.h"
 #include "sign.h"
 
@@ -29,14 +30,20 @@ int smbsrv_sign_verify(struct smbsrv_session *sess, const u8 *pdu, u32 len)
 	return smbsrv_verify(sess->signer, &iov, 1, NULL);
 }
 
-int smbsrv_sign_pdu(struct smbsrv_session *sess, u8 *pdu, u32 len)
+int smbsrv_sign_pdu_data(struct smbsrv_session *sess, u8 *pdu, u32 len,
+			 const struct iov_iter *data)
 {
 	struct kvec iov = { .iov_base = pdu, .iov_len = len };
 	u32 flags = get_unaligned_le32(pdu + SMB2_HDR_FLAGS);
 
 	/* The flag is part of what is signed. */
 	put_unaligned_le32(flags | SMB2_FLAGS_SIGNED, pdu + SMB2_HDR_FLAGS);
-	return smbsrv_sign(sess->signer, &iov, 1, NULL);
+	return smbsrv_sign(sess->signer, &iov, 1, data);
+}
+
+int smbsrv_sign_pdu(struct smbsrv_session *sess, u8 *pdu, u32 len)
+{
+	return smbsrv_sign_pdu_data(sess, pdu, len, NULL);
 }
 
 static enum smbsrv_sign_alg smbsrv_sign_alg(const struct smbsrv_conn *conn)
@@ -134,6 +141,16 @@ int smbsrv_decrypt_msg(struct smbsrv_conn *conn, u8 *buf, u32 len,
 	return 0;
 }
 
+/* The TRANSFORM header of a message of @len bytes for @sess, nonce aside. */
+static void smbsrv_transform_hdr(u8 *tf, struct smbsrv_session *sess, u32 len)
+{
+	memset(tf, 0, SMB2_TRANSFORM_HDR_SIZE);
+	put_unaligned_le32(SMB2_TRANSFORM_PROTO_NUMBER, tf);
+	put_unaligned_le32(len, tf + SMB2_TF_ORIG_SIZE);
+	put_unaligned_le16(SMB2_TRANSFORM_FLAG_ENCRYPTED, tf + SMB2_TF_FLAGS);
+	put_unaligned_le64(sess->id, tf + SMB2_TF_SESSION_ID);
+}
+
 int smbsrv_encrypt_send(struct smbsrv_conn *conn, u8 queue,
 			struct smbsrv_session *sess, struct kvec *iov,
 			unsigned int n, u32 len)
@@ -151,10 +168,7 @@ int smbsrv_encrypt_send(struct smbsrv_conn *conn, u8 queue,
 		err = -ENOMEM;
 		goto out;
 	}
-	put_unaligned_le32(SMB2_TRANSFORM_PROTO_NUMBER, tf);
-	put_unaligned_le32(len, tf + SMB2_TF_ORIG_SIZE);
-	put_unaligned_le16(SMB2_TRANSFORM_FLAG_ENCRYPTED, tf + SMB2_TF_FLAGS);
-	put_unaligned_le64(sess->id, tf + SMB2_TF_SESSION_ID);
+	smbsrv_transform_hdr(tf, sess, len);
 	tiov[1].iov_base = tf;
 	tiov[1].iov_len = SMB2_TRANSFORM_HDR_SIZE;
 	memcpy(tiov + 2, iov + 1, (n - 1) * sizeof(*tiov));
@@ -166,5 +180,45 @@ int smbsrv_encrypt_send(struct smbsrv_conn *conn, u8 queue,
 out:
 	kfree(tiov);
 	kfree(tf);
+	return err;
+}
+
+int smbsrv_encrypt_send_pages(struct smbsrv_conn *conn, u8 queue,
+			      struct smbsrv_session *sess,
+			      struct smbsrv_pages *p, u32 rsp_len)
+{
+	u32 len = rsp_len + p->len;	/* OriginalMessageSize */
+	u8 *tf = p->head + SMBSRV_HEAD_TF;
+	struct iov_iter data, out;
+	struct smbsrv_pages *c;
+	struct kvec iov[2];
+	unsigned int last;
+	int err;
+
+	if (!smbsrv_session_has_keys(sess) || !sess->encryptor)
+		return -EACCES;
+	c = smbsrv_pages_alloc(DIV_ROUND_UP(len, PAGE_SIZE));
+	if (!c)
+		return -ENOMEM;
+	/* The last ciphertext page holds what is left. */
+	last = len - (c->nr - 2) * PAGE_SIZE;
+	c->bv[c->nr - 1].bv_len = last;
+	c->len = len;
+
+	smbsrv_transform_hdr(tf, sess, len);
+	iov[0].iov_base = tf;
+	iov[0].iov_len = SMB2_TRANSFORM_HDR_SIZE;
+	iov[1].iov_base = p->head + SMBSRV_HEAD_RSP;
+	iov[1].iov_len = rsp_len;
+	iov_iter_bvec(&data, ITER_SOURCE, p->bv + 1, p->nr - 1, p->len);
+	iov_iter_bvec(&out, ITER_DEST, c->bv + 1, c->nr - 1, len);
+	err = smbsrv_encrypt_to(sess->encryptor, iov, 2, &data, &out);
+	if (!err) {
+		bvec_set_virt(&c->bv[0], p->head,
+			      SMB2_FRAME_HDR_SIZE + SMB2_TRANSFORM_HDR_SIZE);
+		err = smbsrv_send_pages(conn, queue, c->bv, c->nr,
+					SMB2_TRANSFORM_HDR_SIZE + len);
+	}
+	smbsrv_pages_free(c);
 	return err;
 }

@@ -11,12 +11,20 @@
 #include <linux/uio.h>
 
 struct smbsrv_conn;
+struct smbsrv_pages;
 struct smbsrv_session;
 
 /* Verify the signature of a request PDU: 0, or -EBADMSG. */
 int smbsrv_sign_verify(struct smbsrv_session *sess, const u8 *pdu, u32 len);
 /* Sign a response PDU in place (sets SMB2_FLAGS_SIGNED): 0 or -errno. */
 int smbsrv_sign_pdu(struct smbsrv_session *sess, u8 *pdu, u32 len);
+/*
+ * The same for a PDU whose last @data bytes are not behind @pdu (@len
+ * bytes: header and fixed part) but in @data, e.g. a spliced READ's
+ * pages: the signature covers exactly those pages.
+ */
+int smbsrv_sign_pdu_data(struct smbsrv_session *sess, u8 *pdu, u32 len,
+			 const struct iov_iter *data);
 /* hash = SHA-512(hash || data): the 3.1.1 preauth integrity chain. */
 int smbsrv_preauth_buf(u8 *hash, const void *data, u32 len);
 /*
@@ -42,5 +50,15 @@ int smbsrv_decrypt_msg(struct smbsrv_conn *conn, u8 *buf, u32 len,
 int smbsrv_encrypt_send(struct smbsrv_conn *conn, u8 queue,
 			struct smbsrv_session *sess, struct kvec *iov,
 			unsigned int n, u32 len);
+/*
+ * The same for a spliced READ response: the header and fixed part
+ * (@rsp_len bytes) at p->head + SMBSRV_HEAD_RSP, the data in @p's pages.
+ * Encrypted in one pass from those pages into freshly allocated ones,
+ * which are spliced behind the TRANSFORM header (splice.h's layout);
+ * the plaintext pages are only read.
+ */
+int smbsrv_encrypt_send_pages(struct smbsrv_conn *conn, u8 queue,
+			      struct smbsrv_session *sess,
+			      struct smbsrv_pages *p, u32 rsp_len);
 
 #endif /* _SMBSRV_SMB2_SIGN_H */

@@ -25,6 +25,7 @@
 
 struct smbsrv_conn;
 struct smbsrv_msg;
+struct smbsrv_pages;
 struct smbsrv_session;
 struct smbsrv_tree;
 struct smbsrv_req;
@@ -34,6 +35,11 @@ struct smbsrv_req;
  * without answering (MS-SMB2 "the server MUST disconnect").
  */
 #define SMBSRV_DISCONNECT	0xffffffffu
+/*
+ * Handler return value of a READ tried inline (req->nowait) that would
+ * block: nothing was done; a worker calls the handler again.
+ */
+#define SMBSRV_WOULD_BLOCK	0xfffffffeu
 
 /* Called when CANCEL names a pending async request, or on teardown. */
 typedef void (*smbsrv_cancel_fn)(struct smbsrv_req *req);
@@ -72,11 +78,19 @@ struct smbsrv_req {
 	/* The response: 64-byte header followed by the body. */
 	u8 *rsp;
 	u32 rsp_len;			/* header + body */
+	/*
+	 * A spliced READ's payload, sent after rsp (which then ends with the
+	 * READ fixed part); freed with the request.  Only for a request
+	 * alone in its message (!compound).
+	 */
+	struct smbsrv_pages *pages;
 	u32 status;			/* NTSTATUS sent */
 	u16 credits_granted;
 
 	/* Flags the dispatcher works out. */
 	bool last;			/* last PDU of the message */
+	bool compound;			/* the message holds more than this PDU */
+	bool nowait;			/* run inline: SMBSRV_WOULD_BLOCK, not wait */
 	bool related;			/* SMB2_FLAGS_RELATED_OPERATIONS */
 	bool signed_in;			/* the request was signed and verified */
 	bool encrypted;			/* the message came encrypted */
@@ -124,6 +138,16 @@ extern const struct smbsrv_cmd smbsrv_cmds[SMB2_NR_COMMANDS];
  * May be called again to replace a smaller response.
  */
 void *smbsrv_rsp_body(struct smbsrv_req *req, u32 size);
+
+/*
+ * The same for a response carrying @data bytes of payload after a body
+ * of @fixed bytes: only the header and @fixed are zeroed (the payload is
+ * filled in by the caller, and only what was filled in is sent).
+ */
+void *smbsrv_rsp_body_data(struct smbsrv_req *req, u32 fixed, u32 data);
+
+/* Drop the response built so far (and a READ's pages). */
+void smbsrv_rsp_free(struct smbsrv_req *req);
 
 /*
  * Check the CreditCharge of a request against the payload it moves

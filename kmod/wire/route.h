@@ -7,9 +7,11 @@
  * The receiver peeks at a complete message: only a plain (not encrypted,
  * not compressed) message holding exactly one SMB2 WRITE, sent
  * synchronously and not related to anything, may leave the per-CPU
- * queue.  The peek trusts nothing: the message is checked again, fully,
- * by the worker that runs it; a message the peek does not understand is
- * simply not eligible.
+ * queue.  Such a message holding one READ instead may be run by the
+ * receiver itself (inline reads), and so may an encrypted message small
+ * enough to be one, once decrypted.  The peek trusts nothing: the
+ * message is checked again, fully, by whoever runs it; a message the
+ * peek does not understand is simply not eligible.
  */
 #ifndef _SMBSRV_WIRE_ROUTE_H
 #define _SMBSRV_WIRE_ROUTE_H
@@ -31,14 +33,24 @@ extern "C" {
 #define SMB2_ROUTE_DEPTH_MIN		4
 #define SMB2_ROUTE_LENGTH_MIN		(64 * 1024)
 
+/*
+ * Most OriginalMessageSize of an encrypted message the receiver decrypts
+ * itself to see whether it is a READ: a READ request is 113 bytes (with
+ * no channel info, which inline reads do not take anyway).
+ */
+#define SMB2_ROUTE_SEALED_MAX		256
+
 struct smb2_route_info {
 	bool write;		/* one plain, synchronous, unrelated WRITE */
 	u32 length;		/* its Length field (bytes to write) */
+	bool read;		/* ... or such a READ */
+	u32 read_length;	/* its Length field (bytes to read) */
+	bool sealed;		/* a TRANSFORM message of at most ..._SEALED_MAX */
 };
 
 /*
  * Look at the message of @len bytes at @msg (no transport header).
- * Fills *ri; never fails: anything else is "not a WRITE".
+ * Fills *ri; never fails: anything else is "not a WRITE" (nor a READ).
  */
 void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri);
 

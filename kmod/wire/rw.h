@@ -66,6 +66,9 @@ extern "C" {
 
 #define SMB2_CHANNEL_NONE		0
 
+/* Largest offset + length a READ or WRITE may reach (MS-FSA). */
+#define SMB2_RW_OFFSET_MAX		((u64)0x7fffffffffffffffULL)
+
 struct smb2_close_req {
 	u16 flags;
 	const u8 *file_id;	/* 16 bytes in the PDU */

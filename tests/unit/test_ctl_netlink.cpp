@@ -220,3 +220,53 @@ TEST_CASE("smbsrvctl stats: the queue dump, every attribute read")
 	CHECK(list[1].unbound);
 	CHECK(list[1].queued == 0);
 }
+
+TEST_CASE("smbsrvctl stats: the READ counters, every attribute read")
+{
+	Module m;
+	KMsg r(SMBSRV_CMD_READ_STATS_GET);
+	r.u64(SMBSRV_A_READ_STATS_SPLICED, 1ULL << 33)
+		.u64(SMBSRV_A_READ_STATS_SPLICED_BYTES, 1ULL << 53)
+		.u64(SMBSRV_A_READ_STATS_COPIED, 11)
+		.u64(SMBSRV_A_READ_STATS_COPIED_BYTES, 4097)
+		.u64(SMBSRV_A_READ_STATS_COPY_OFF, 1)
+		.u64(SMBSRV_A_READ_STATS_COPY_SMALL, 2)
+		.u64(SMBSRV_A_READ_STATS_COPY_STREAM, 3)
+		.u64(SMBSRV_A_READ_STATS_COPY_NONREG, 4)
+		.u64(SMBSRV_A_READ_STATS_COPY_COMPOUND, 5)
+		.u64(SMBSRV_A_READ_STATS_COPY_NOCACHE, 6)
+		.u64(SMBSRV_A_READ_STATS_COPY_ERROR, 7)
+		.u64(SMBSRV_A_READ_STATS_INLINE_HITS, 100)
+		.u64(SMBSRV_A_READ_STATS_INLINE_MISSES, 9)
+		.u64(SMBSRV_A_READ_STATS_INLINE_DEFERRED, 8)
+		.u64(SMBSRV_A_READ_STATS_PAGES_INFLIGHT, 257);
+	m.sock->on_send = [&](ByteView req, FakeSocket &k) { k.reply_and_ack(req, &r); };
+	ReadStats st = read_stats(*m.nl);
+
+	REQUIRE(m.sock->sent.size() == 1);
+	Sent s(m.sock->sent[0], SMBSRV_A_READ_STATS_MAX);
+	CHECK(s.cmd == SMBSRV_CMD_READ_STATS_GET);
+	CHECK((s.flags & NLM_F_DUMP) == 0);
+	CHECK(st.spliced == 1ULL << 33);
+	CHECK(st.spliced_bytes == 1ULL << 53);
+	CHECK(st.copied == 11);
+	CHECK(st.copied_bytes == 4097);
+	CHECK(st.copy_off == 1);
+	CHECK(st.copy_small == 2);
+	CHECK(st.copy_stream == 3);
+	CHECK(st.copy_nonreg == 4);
+	CHECK(st.copy_compound == 5);
+	CHECK(st.copy_nocache == 6);
+	CHECK(st.copy_error == 7);
+	CHECK(st.inline_hits == 100);
+	CHECK(st.inline_misses == 9);
+	CHECK(st.inline_deferred == 8);
+	CHECK(st.pages_inflight == 257);
+
+	SECTION("a module that acks without an answer is an error, not zeros")
+	{
+		Module e;
+		e.sock->on_send = [](ByteView req, FakeSocket &k) { k.reply_and_ack(req); };
+		CHECK_THROWS_AS(read_stats(*e.nl), NlError);
+	}
+}

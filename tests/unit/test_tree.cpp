@@ -157,6 +157,29 @@ TEST_CASE("share flags, masks and paths come from the configuration", "[tree]")
 	CHECK(decide_tree_connect(c, req("ghost"), a).status == nt::ACCESS_DENIED);
 }
 
+TEST_CASE("a share's max connections: its own, never [global]'s", "[tree]")
+{
+	Config c = conf("[global]\n\tmax connections = 50\n"
+			"[limited]\n\tpath = /srv/l\n\tmax connections = 3\n"
+			"[open]\n\tpath = /srv/o\n"
+			"[zero]\n\tpath = /srv/z\n\tmax connections = 0\n");
+	FakeAccounts a = accounts();
+	CHECK(c.knobs.max_connections == 50);
+	auto limited = decide_tree_connect(c, req("limited"), a).share;
+	REQUIRE(limited);
+	CHECK(limited->max_connections == 3);
+	// No limit unless the share sets one (Samba's and ksmbd's default).
+	auto open = decide_tree_connect(c, req("open"), a).share;
+	REQUIRE(open);
+	CHECK(open->max_connections == 0);
+	CHECK_FALSE(c.share("open")->params.has("max connections"));
+	CHECK(dump_share(*c.share("open"), true).find("max connections") == std::string::npos);
+	// 0, as above 65536, is 65536: no limit in effect either.
+	auto zero = decide_tree_connect(c, req("zero"), a).share;
+	REQUIRE(zero);
+	CHECK(zero->max_connections == 65536);
+}
+
 TEST_CASE("read only, read list and write list", "[tree]")
 {
 	Config c = conf(kConf);

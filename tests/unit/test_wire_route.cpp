@@ -26,9 +26,32 @@ Bytes write_msg(uint32_t length, uint32_t flags = 0)
 	return b;
 }
 
+Bytes read_msg(uint32_t length, uint32_t flags = 0)
+{
+	Bytes b = header(SMB2_READ, 9, flags);
+	Bytes body(49, 0);
+	put16(body, 0, SMB2_READ_REQ_SIZE);
+	put32(body, SMB2_READ_REQ_LENGTH, length);
+	put64(body, SMB2_READ_REQ_OFFSET, 1u << 20);
+	append(b, body);
+	return b;
+}
+
+// A TRANSFORM header in front of @orig_size bytes of (pretend) ciphertext.
+Bytes sealed_msg(uint32_t orig_size, uint16_t flags = SMB2_TRANSFORM_FLAG_ENCRYPTED)
+{
+	Bytes b(SMB2_TRANSFORM_HDR_SIZE, 0);
+	put32(b, 0, SMB2_TRANSFORM_PROTO_NUMBER);
+	put32(b, SMB2_TF_ORIG_SIZE, orig_size);
+	put16(b, SMB2_TF_FLAGS, flags);
+	put64(b, SMB2_TF_SESSION_ID, 0x1122334455667788ull);
+	b.resize(b.size() + orig_size, 0x5a);
+	return b;
+}
+
 smb2_route_info peek(const Bytes &b, size_t len)
 {
-	smb2_route_info ri{true, 12345};
+	smb2_route_info ri{true, 12345, true, 54321, true};
 	smb2_route_peek(b.data(), static_cast<uint32_t>(len), &ri);
 	return ri;
 }
@@ -128,9 +151,9 @@ TEST_CASE("route peek: everything else stays bound", "[wire][route]")
 
 TEST_CASE("adaptive rule: deep queues of large WRITEs go unbound", "[wire][route]")
 {
-	smb2_route_info big{true, SMB2_ROUTE_LENGTH_MIN};
-	smb2_route_info small{true, SMB2_ROUTE_LENGTH_MIN - 1};
-	smb2_route_info other{false, 1u << 20};
+	smb2_route_info big{true, SMB2_ROUTE_LENGTH_MIN, false, 0, false};
+	smb2_route_info small{true, SMB2_ROUTE_LENGTH_MIN - 1, false, 0, false};
+	smb2_route_info other{false, 1u << 20, true, 1u << 20, false};
 
 	// Queue depth 1 and 2 stay local whatever the size (the QD1 regression).
 	for (uint32_t d = 0; d < SMB2_ROUTE_DEPTH_MIN; d++) {
@@ -144,6 +167,84 @@ TEST_CASE("adaptive rule: deep queues of large WRITEs go unbound", "[wire][route
 		CHECK_FALSE(smb2_route_adaptive(&small, d)); // 4 KiB stays bound
 		CHECK_FALSE(smb2_route_adaptive(&other, d)); // not eligible at all
 	}
-	smb2_route_info huge{true, 0xffffffffu};
+	smb2_route_info huge{true, 0xffffffffu, false, 0, false};
 	CHECK(smb2_route_adaptive(&huge, 4));
+}
+
+TEST_CASE("route peek: one plain READ may run inline", "[wire][route]")
+{
+	Bytes b = read_msg(4096);
+	smb2_route_info ri = peek(b);
+	CHECK(ri.read);
+	CHECK(ri.read_length == 4096);
+	CHECK_FALSE(ri.write);
+	CHECK(ri.length == 0);
+	CHECK_FALSE(ri.sealed);
+
+	SECTION("signed is still eligible")
+	{
+		put32(b, SMB2_HDR_FLAGS, SMB2_FLAGS_SIGNED);
+		CHECK(peek(b).read);
+	}
+	SECTION("the Length field is whatever the client says")
+	{
+		put32(b, SMB2_HDR_SIZE + SMB2_READ_REQ_LENGTH, 0xffffffffu);
+		CHECK(peek(b).read_length == 0xffffffffu);
+	}
+	SECTION("async, related or a response are not")
+	{
+		for (uint32_t f : {SMB2_FLAGS_ASYNC_COMMAND, SMB2_FLAGS_RELATED_OPERATIONS,
+				   SMB2_FLAGS_SERVER_TO_REDIR}) {
+			smb2_route_info r = peek(read_msg(4096, f));
+			CHECK_FALSE(r.read);
+			CHECK(r.read_length == 0);
+		}
+	}
+	SECTION("a compound of READs is not")
+	{
+		Bytes c = read_msg(4096);
+		c.resize(120, 0); // 8-aligned end of the first PDU
+		put32(c, SMB2_HDR_NEXT_COMMAND, 120);
+		append(c, read_msg(4096, SMB2_FLAGS_RELATED_OPERATIONS));
+		CHECK_FALSE(peek(c).read);
+	}
+	SECTION("every truncation before the Length field's end")
+	{
+		for (size_t n = 0; n < SMB2_HDR_SIZE + SMB2_READ_REQ_BUFFER; n++)
+			CHECK_FALSE(peek(b, n).read);
+	}
+	SECTION("other commands are not READs")
+	{
+		for (uint16_t cmd : {SMB2_WRITE, SMB2_CREATE, SMB2_CLOSE, SMB2_FLUSH,
+				     SMB2_IOCTL, SMB2_QUERY_INFO}) {
+			put16(b, SMB2_HDR_COMMAND, cmd);
+			CHECK_FALSE(peek(b).read);
+		}
+	}
+}
+
+TEST_CASE("route peek: small encrypted messages are decrypted to look", "[wire][route]")
+{
+	// A READ request is 113 bytes; the limit leaves room, and no more.
+	CHECK(SMB2_ROUTE_SEALED_MAX == 256);
+	for (uint32_t n : {64u, 113u, 200u, 256u}) {
+		smb2_route_info ri = peek(sealed_msg(n));
+		CHECK(ri.sealed);
+		CHECK_FALSE(ri.read);
+		CHECK_FALSE(ri.write);
+	}
+	SECTION("larger ones (a WRITE's data) are left to the worker")
+	{
+		CHECK_FALSE(peek(sealed_msg(257)).sealed);
+		CHECK_FALSE(peek(sealed_msg(1u << 20)).sealed);
+	}
+	SECTION("a TRANSFORM header that does not decode")
+	{
+		Bytes b = sealed_msg(113);
+		CHECK_FALSE(peek(sealed_msg(113, 0)).sealed); // flags not "encrypted"
+		CHECK_FALSE(peek(b, b.size() - 1).sealed);     // size mismatch
+		CHECK_FALSE(peek(sealed_msg(63)).sealed);      // shorter than a header
+		for (size_t n = 0; n < SMB2_TRANSFORM_HDR_SIZE; n++)
+			CHECK_FALSE(peek(b, n).sealed);
+	}
 }

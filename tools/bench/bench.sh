@@ -153,7 +153,7 @@ vm_exec "$vm" "sh /usr/share/smbsrv/bench/setup.sh $file_mb $verify" > "$out/set
 variant() {
 	case $1 in
 	smbsrv) echo "smbsrvctl set splice-threshold 64K && smbsrvctl set inline-reads yes" ;;
-	smbsrv-copy) echo "smbsrvctl set splice-threshold 64M && smbsrvctl set inline-reads yes" ;;
+	smbsrv-copy) echo "smbsrvctl set splice-threshold 0 && smbsrvctl set inline-reads yes" ;;
 	smbsrv-splice) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	smbsrv-noinline) echo "smbsrvctl set splice-threshold 64K && smbsrvctl set inline-reads no" ;;
 	*) echo : ;;

@@ -277,7 +277,7 @@ def report(d):
         w('### READ size sweep (QD8, 1 job)\n')
         w(header(meta, 'Sweep') + '\n')
         w('MiB/s and guest CPU-seconds per GiB. smbsrv-splice: `splice threshold = 4K` '
-          '(every READ spliced); smbsrv-copy: `splice threshold = 64M` (none).\n')
+          '(every READ spliced); smbsrv-copy: `splice threshold = 0` (splice off).\n')
         pairs = [(a, b) for a, b in (('smbsrv-splice', 'smbsrv-copy'),
                                      ('smbsrv-splice', 'ksmbd'), ('smbsrv', 'ksmbd'),
                                      ('smbsrv-splice', 'nfsd'), ('smbsrv', 'nfsd'))

@@ -37,12 +37,13 @@ vm_die() {
 
 vm_dir() { echo "$VM_OUT/run/$1"; }
 
-# A TCP port nobody listens on at 127.0.0.1.
+# A TCP port no socket of this host uses (listening or connected: a
+# connection's local port cannot be bound either).
 vm_free_port() {
 	local p i
 	for i in $(seq 1 200); do
 		p=$((20000 + RANDOM % 40000))
-		if ! ss -Htln "sport = :$p" 2>/dev/null | grep -q .; then
+		if ! ss -Htan "sport = :$p" 2>/dev/null | grep -q .; then
 			echo "$p"
 			return 0
 		fi

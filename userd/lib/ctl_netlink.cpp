@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ctl_netlink.hpp"
 
+#include <cerrno>
 #include <cstring>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -109,6 +110,28 @@ QueueInfo parse_queue(ByteView msg)
 	return q;
 }
 
+ReadStats parse_read_stats(ByteView msg)
+{
+	Attrs a(msg, SMBSRV_A_READ_STATS_MAX);
+	ReadStats r;
+	r.spliced = a.u64(SMBSRV_A_READ_STATS_SPLICED);
+	r.spliced_bytes = a.u64(SMBSRV_A_READ_STATS_SPLICED_BYTES);
+	r.copied = a.u64(SMBSRV_A_READ_STATS_COPIED);
+	r.copied_bytes = a.u64(SMBSRV_A_READ_STATS_COPIED_BYTES);
+	r.copy_off = a.u64(SMBSRV_A_READ_STATS_COPY_OFF);
+	r.copy_small = a.u64(SMBSRV_A_READ_STATS_COPY_SMALL);
+	r.copy_stream = a.u64(SMBSRV_A_READ_STATS_COPY_STREAM);
+	r.copy_nonreg = a.u64(SMBSRV_A_READ_STATS_COPY_NONREG);
+	r.copy_compound = a.u64(SMBSRV_A_READ_STATS_COPY_COMPOUND);
+	r.copy_nocache = a.u64(SMBSRV_A_READ_STATS_COPY_NOCACHE);
+	r.copy_error = a.u64(SMBSRV_A_READ_STATS_COPY_ERROR);
+	r.inline_hits = a.u64(SMBSRV_A_READ_STATS_INLINE_HITS);
+	r.inline_misses = a.u64(SMBSRV_A_READ_STATS_INLINE_MISSES);
+	r.inline_deferred = a.u64(SMBSRV_A_READ_STATS_INLINE_DEFERRED);
+	r.pages_inflight = a.u64(SMBSRV_A_READ_STATS_PAGES_INFLIGHT);
+	return r;
+}
+
 std::vector<SessionInfo> list_sessions(GenlChannel &nl)
 {
 	std::vector<SessionInfo> out;
@@ -131,6 +154,14 @@ std::vector<QueueInfo> list_queues(GenlChannel &nl)
 	for (const auto &m : nl.request(SMBSRV_CMD_QUEUE_GET, nullptr, true))
 		out.push_back(parse_queue(m));
 	return out;
+}
+
+ReadStats read_stats(GenlChannel &nl)
+{
+	auto replies = nl.request(SMBSRV_CMD_READ_STATS_GET, nullptr);
+	if (replies.empty())
+		throw NlError(EPROTO, "the module sent no read statistics");
+	return parse_read_stats(replies.front());
 }
 
 void kill_session(GenlChannel &nl, uint64_t id)

@@ -43,14 +43,26 @@ struct QueueInfo {
 	uint32_t batch_max = 0;
 };
 
+// The READ path's counters (read-stats-get).  copy_* break "copied" down
+// by the first reason that kept a READ from being spliced.
+struct ReadStats {
+	uint64_t spliced = 0, spliced_bytes = 0, copied = 0, copied_bytes = 0;
+	uint64_t copy_off = 0, copy_small = 0, copy_stream = 0, copy_nonreg = 0,
+		 copy_compound = 0, copy_nocache = 0, copy_error = 0;
+	uint64_t inline_hits = 0, inline_misses = 0, inline_deferred = 0;
+	uint64_t pages_inflight = 0;
+};
+
 // One message of the session-get / connection-get / queue-get dumps.
 SessionInfo parse_session(ByteView msg);
 ConnectionInfo parse_connection(ByteView msg);
 QueueInfo parse_queue(ByteView msg);
+ReadStats parse_read_stats(ByteView msg);
 
 std::vector<SessionInfo> list_sessions(GenlChannel &nl);
 std::vector<ConnectionInfo> list_connections(GenlChannel &nl);
 std::vector<QueueInfo> list_queues(GenlChannel &nl);
+ReadStats read_stats(GenlChannel &nl);
 void kill_session(GenlChannel &nl, uint64_t id);
 void kill_connection(GenlChannel &nl, uint32_t id);
 

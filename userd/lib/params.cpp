@@ -52,7 +52,7 @@ const ParamDef table[] = {
 	P("deadtime", global, integer, "0", N, {}, 0, U32, Limit::reject),
 	P("durable handles", global, boolean, "no", U),
 	P("frame timeout", global, integer, "30", A, {}, 1, 3600, Limit::reject),
-	P("inline reads", global, boolean, "yes", N),
+	P("inline reads", global, boolean, "yes", A),
 	P("interfaces", global, list, "", U),
 	P("ipc timeout", global, integer, "0", U, {}, 0, 65535, Limit::reject),
 	P("kerberos keytab file", global, string, "", U),
@@ -90,7 +90,7 @@ const ParamDef table[] = {
 	  Limit::clamp),
 	P("smb3 encryption", both, choice, "auto", A, config_opt),
 	P("smbd max io size", global, size, "8M", U),
-	P("splice threshold", global, size, "64K", N, {}, 0, U32, Limit::reject),
+	P("splice threshold", global, size, "64K", A, {}, 0, U32, Limit::reject),
 	P("tcp port", global, integer, "445", A, {}, 1, 65535, Limit::reject),
 	P("upcall timeout", global, integer, "10", A, {}, 1, 600, Limit::reject),
 	P("workgroup", global, string, "WORKGROUP", A, {}, 0, 15, Limit::reject),
@@ -339,9 +339,14 @@ bool in_scope(const ParamDef &d, Scope scope)
 
 void fill_defaults(ParamSet &set, Scope scope)
 {
-	for (const auto &d : table)
+	for (const auto &d : table) {
+		// A share has no tree limit unless its section sets one (Samba's
+		// and ksmbd's default); [global]'s value limits connections.
+		if (scope == Scope::share && d.name == "max connections")
+			continue;
 		if (in_scope(d, scope))
 			set.set(d.name, std::string(d.def));
+	}
 }
 
 uint32_t config_opt_value(const std::string &v)
@@ -754,6 +759,8 @@ std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
 		  [](auto *a, auto *b) { return a->name < b->name; });
 	std::string out;
 	for (const auto *d : defs) {
+		if (!set.has(d->name))
+			continue;
 		const std::string &v = set.str(d->name);
 		if (!with_defaults && same_value(*d, v, d->def))
 			continue;

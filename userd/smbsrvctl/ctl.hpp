@@ -50,8 +50,8 @@ int cmd_stats(const Options &o, const Args &args);
 // Returns the exit status for the command.
 int reload_daemon(const Options &o, bool required);
 
-// "N tree connects", and "(max connections M, enforced)" when the share
-// has a limit (M below 65536): status and share show say it alike.
-std::string share_use_text(uint32_t trees, uint32_t max_connections);
+// "N tree connects" + @when, and "(max connections M, enforced)" when the
+// share has a limit (M below 65536): status and share show say it alike.
+std::string share_use_text(uint32_t trees, uint32_t max_connections, const char *when = "");
 
 } // namespace smbsrv::ctl

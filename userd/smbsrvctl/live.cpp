@@ -4,6 +4,7 @@
 // now, and run-time changes to it.
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 #include <linux/smbsrv.h>
 
 #include "config.hpp"
@@ -35,6 +36,32 @@ uint64_t number(const std::string &s, uint64_t max)
 	if (s.empty() || *end || errno || v > max || s[0] == '-')
 		throw UsageError("'" + s + "' is not an id");
 	return v;
+}
+
+// READ responses by how their payload went out, and the inline reads:
+// one "name: N" line each, for people and for scripts (make bench).
+void print_read_stats(const ReadStats &r)
+{
+	const std::pair<const char *, uint64_t> rows[] = {
+		{"read spliced", r.spliced},
+		{"read spliced bytes", r.spliced_bytes},
+		{"read copied", r.copied},
+		{"read copied bytes", r.copied_bytes},
+		{"read copy off", r.copy_off},
+		{"read copy small", r.copy_small},
+		{"read copy stream", r.copy_stream},
+		{"read copy nonreg", r.copy_nonreg},
+		{"read copy compound", r.copy_compound},
+		{"read copy nocache", r.copy_nocache},
+		{"read copy error", r.copy_error},
+		{"inline hits", r.inline_hits},
+		{"inline misses", r.inline_misses},
+		{"inline deferred", r.inline_deferred},
+		{"read pages in flight", r.pages_inflight},
+	};
+	std::printf("\n");
+	for (const auto &[name, v] : rows)
+		std::printf("%s: %llu\n", name, static_cast<unsigned long long>(v));
 }
 
 } // namespace
@@ -133,8 +160,11 @@ int cmd_stats(const Options &, const Args &args)
 		    static_cast<unsigned long long>(st.fold_entries),
 		    static_cast<unsigned long long>(st.fold_cached));
 	const KnobInfo *rp = find_knob("route-policy");
-	std::printf("route policy: %s\nresponse batch: %u\n\n",
+	std::printf("route policy: %s\nresponse batch: %u\n",
 		    rp ? knob_text(*rp, st.knobs).c_str() : "?", st.knobs.response_batch);
+	std::printf("splice threshold: %u%s\ninline reads: %s\n\n", st.knobs.splice_threshold,
+		    st.knobs.splice_threshold ? "" : " (off: every READ is copied)",
+		    st.knobs.inline_reads ? "yes" : "no");
 	// Requests per workqueue; WAIT is the mean time from queueing to
 	// start, BATCHED the socket writes that carried several responses.
 	std::printf("%-16s %-7s %10s %10s %8s %8s %10s %10s %10s %8s %5s\n", "QUEUE", "KIND",
@@ -154,6 +184,7 @@ int cmd_stats(const Options &, const Args &args)
 			    static_cast<unsigned long long>(q.responses),
 			    static_cast<unsigned long long>(q.batched_sends), q.batch_max);
 	}
+	print_read_stats(read_stats(nl));
 	return 0;
 }
 

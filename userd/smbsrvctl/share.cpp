@@ -68,9 +68,10 @@ int show(const Options &o, const std::string &name, bool all)
 		uint64_t most = s->params.has("max connections")
 					? s->params.number("max connections")
 					: 0;
-		std::printf("; %s now\n",
-			    share_use_text(trees, static_cast<uint32_t>(std::min<uint64_t>(most, 65536)))
-				    .c_str());
+		std::printf("; %s\n", share_use_text(trees, static_cast<uint32_t>(
+								    std::min<uint64_t>(most, 65536)),
+							    " now")
+					       .c_str());
 	} catch (const std::exception &) {
 		// No module, or no permission: the configuration is all there is.
 	}

@@ -12,9 +12,9 @@
 
 namespace smbsrv::ctl {
 
-std::string share_use_text(uint32_t trees, uint32_t max_connections)
+std::string share_use_text(uint32_t trees, uint32_t max_connections, const char *when)
 {
-	std::string t = std::to_string(trees) + " tree connect" + (trees == 1 ? "" : "s");
+	std::string t = std::to_string(trees) + " tree connect" + (trees == 1 ? "" : "s") + when;
 	if (max_connections && max_connections < 65536)
 		t += " (max connections " + std::to_string(max_connections) + ", enforced)";
 	return t;

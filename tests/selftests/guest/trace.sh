@@ -6,7 +6,10 @@
 # 4 KiB WRITE (fio, O_DIRECT, cache=none: exactly one request each) and the
 # unmount.  For the READ's and the WRITE's MessageId every stage must be
 # traced exactly once and in order (PDU complete, queued, worker start,
-# handler done, response queued, frame written), after the bytes arrived
+# handler done, response queued, frame written; the READ of a cached file
+# is served by the receiver itself, "inline reads", so its worker start
+# says queue=inline and nothing was queued, unless it would have blocked
+# and went to a worker after all), after the bytes arrived
 # (data-ready on that connection); the mount's upcalls are traced sent
 # then answered; the connection is traced accepted before anything else
 # and closed after the unmount.
@@ -18,7 +21,11 @@ mkdir -p /srv/trace /mnt/trace
 chown demo:demo /srv/trace
 head -c 4096 /dev/urandom > /srv/trace/r.bin
 chown demo:demo /srv/trace/r.bin
+# The 4 KiB READ is spliced (splice threshold), the WRITE's reply copied.
 cat > /tmp/trace.conf <<'EOF2'
+[global]
+	splice threshold = 4K
+	inline reads = yes
 [trace]
 	path = /srv/trace
 	read only = no
@@ -72,6 +79,9 @@ stages() {
 		$1 != "smbsrv_data_ready" && $2 == c && $3 == m { printf "%s ", $1 }' /tmp/ev
 }
 want="smbsrv_pdu_complete smbsrv_queued smbsrv_worker_start smbsrv_handler_done smbsrv_rsp_queued smbsrv_frame_written "
+want_inline="smbsrv_pdu_complete smbsrv_worker_start smbsrv_handler_done smbsrv_rsp_queued smbsrv_frame_written "
+want_deferred="smbsrv_pdu_complete smbsrv_worker_start smbsrv_queued smbsrv_worker_start smbsrv_handler_done smbsrv_rsp_queued smbsrv_frame_written "
+inline=
 
 for cmd in READ WRITE; do
 	mids=$(awk -v c="conn=$conn" -v k="cmd=$cmd" '
@@ -81,9 +91,14 @@ for cmd in READ WRITE; do
 	got=$(stages "$mid")
 	if [ "$got" = "$want" ]; then
 		ok "$cmd (mid $mid): every stage once, in order"
+	elif [ $cmd = READ ] && [ "$got" = "$want_inline" ]; then
+		ok "$cmd (mid $mid): every stage once, in order, inline"
+		inline=1
+	elif [ $cmd = READ ] && [ "$got" = "$want_deferred" ]; then
+		ok "$cmd (mid $mid): every stage once, in order, tried inline, then a worker"
 	else
 		not_ok "$cmd (mid $mid): every stage once, in order"
-		diag "got:  $got" "want: $want"
+		diag "got:  $got" "want: $want" "or (READ): $want_inline"
 	fi
 	# Bytes arrived for it: a data-ready of its connection between the
 	# previous message's completion and its own.
@@ -95,12 +110,20 @@ for cmd in READ WRITE; do
 		}
 		$2 == c && $1 == "smbsrv_data_ready" { seen = 1 }
 		END { exit !(found && ok) }' /tmp/ev
-	check "$cmd (mid $mid): queued with its queue and CPU" \
-		grep -qE "^smbsrv_queued conn=$conn mid=$mid queue=(percpu|unbound) cpu=[0-9]+$" /tmp/ev
+	if [ $cmd = READ ]; then
+		check "$cmd (mid $mid): first tried inline, by the receiver" \
+			grep -qE "^smbsrv_worker_start conn=$conn mid=$mid queue=inline cpu=[0-9]+ wait_ns=0$" /tmp/ev
+	fi
+	if [ -z "$inline" ] || [ $cmd != READ ]; then
+		check "$cmd (mid $mid): queued with its queue and CPU" \
+			grep -qE "^smbsrv_queued conn=$conn mid=$mid queue=(percpu|unbound) cpu=[0-9]+$" /tmp/ev
+	fi
 	check "$cmd (mid $mid): handled with STATUS_SUCCESS" \
 		grep -q "^smbsrv_handler_done conn=$conn mid=$mid cmd=$cmd status=0x00000000$" /tmp/ev
-	check "$cmd (mid $mid): its frame written whole, copied" \
-		grep -qE "^smbsrv_frame_written conn=$conn mid=$mid bytes=[0-9]+ batch=[0-9]+ (copied|spliced)$" /tmp/ev
+	how=copied
+	[ $cmd = READ ] && how=spliced
+	check "$cmd (mid $mid): its frame written whole, $how" \
+		grep -qE "^smbsrv_frame_written conn=$conn mid=$mid bytes=[0-9]+ batch=[0-9]+ $how$" /tmp/ev
 done
 check "the READ carried 4 KiB" \
 	grep -qE "^smbsrv_frame_written conn=$conn mid=[0-9]+ bytes=(4[0-9]{3}|5[0-9]{3}) " /tmp/ev

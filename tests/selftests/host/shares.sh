@@ -173,12 +173,16 @@ t_guest_check "smbsrvctl status and share show: limited's tree connects, enforce
 set -e
 mkdir -p /mnt/limited
 mount -t cifs //127.0.0.1/limited /mnt/limited -o username=alice,password=alicepw
-smbsrvctl status | tee /dev/stderr |
-	grep -q "^share limited: *1 tree connect (max connections 3, enforced)$"
-smbsrvctl -c /etc/smbsrv/shares.conf share show limited | tee /dev/stderr |
-	grep -q "^; 1 tree connect now (max connections 3, enforced)$"
-smbsrvctl -c /etc/smbsrv/shares.conf share show mdef | tail -n1 |
-	grep -q "^; 0 tree connects now$"
+st=$(smbsrvctl status)
+echo "$st" | grep "^share "
+echo "$st" | grep -q "^share limited: *1 tree connect (max connections 3, enforced)$"
+if echo "$st" | grep "^share m0666:.*enforced"; then exit 1; fi
+sh=$(smbsrvctl -c /etc/smbsrv/shares.conf share show limited)
+echo "$sh" | tail -n1
+echo "$sh" | grep -q "^; 1 tree connect now (max connections 3, enforced)$"
+sh=$(smbsrvctl -c /etc/smbsrv/shares.conf share show mdef)
+echo "$sh" | tail -n1
+echo "$sh" | tail -n1 | grep -q "^; 0 tree connects now$"
 umount /mnt/limited'
 
 t_guest "umount /mnt/m0666-a /mnt/m0666-b /mnt/m0640-a /mnt/m0640-b" \

@@ -317,7 +317,10 @@ ServerInfo server_info(const Config &cfg)
 		bool ipc = normalize_section(sh.name) == "ipc$";
 		s.type = ipc ? (STYPE_IPC | STYPE_SPECIAL) : STYPE_DISKTREE;
 		s.browseable = sh.params.boolean("browseable");
-		uint64_t mc = sh.params.number("max connections");
+		// No limit unless the share sets one: SHI_USES_UNLIMITED.
+		uint64_t mc = sh.params.has("max connections")
+				      ? sh.params.number("max connections")
+				      : 65536;
 		s.max_uses = mc >= 65536 ? 0xffffffff : static_cast<uint32_t>(mc);
 		info.shares.push_back(std::move(s));
 	}
