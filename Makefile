@@ -12,6 +12,8 @@
 #   make lint    checkpatch --strict, sparse, generated-code freshness
 #   make bench   benchmarks in the test VM (never part of make check;
 #                about 1-2 hours; make bench-quick: a few minutes)
+#   make torture-cache  smbtorture's oplock, lease, durable handle and
+#                session suites whole, beside ksmbd (16 minutes under load)
 #   make install [DESTDIR=...]  daemon, CLI, module sources for DKMS,
 #                systemd unit, example configuration, man pages
 
@@ -25,7 +27,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 export KVER
 
 .PHONY: all deps kmod userd run check check-long unit lint regen clean distclean \
-	need-kver vm-initramfs install bench bench-quick
+	need-kver vm-initramfs install bench bench-quick torture-cache
 
 all: kmod userd
 
@@ -71,6 +73,16 @@ bench: deps
 bench-quick: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/bench/bench.sh --quick $(BENCH_ARGS)
+
+# The client caching suites whole, beside ksmbd (make check runs a part),
+# then the per-suite counts and what each server failed, as Markdown
+# (Documentation/testing.md has the last run's).
+torture-cache: deps
+	@$(MAKE) --no-print-directory all
+	@TT_FULL=1 $(TOP)/tests/run-all.sh --only vm --vm-filter 'host/torture-cache$$'; \
+	rc=$$?; \
+	$(TOP)/tools/bench/torture-table.py $(BUILD)/test-logs/torture-torture-cache.txt; \
+	exit $$rc
 
 lint: need-kver
 	@$(TOP)/tests/run-all.sh --only lint

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smbsrv: the netlink commands that look at and act on connections and
- * sessions: session-get, connection-get and queue-get dumps, kill,
- * knobs-set, read-stats-get.
+ * sessions: session-get, connection-get, open-get and queue-get dumps,
+ * kill, knobs-set, read-stats-get.
  */
 #include <linux/timekeeping.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
 #include "conn.h"
+#include "durable.h"
+#include "file.h"
 #include "netlink-gen.h"
+#include "oplock.h"
 #include "readstats.h"
 #include "sched.h"
 #include "session.h"
@@ -207,6 +210,122 @@ int smbsrv_nl_queue_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		genlmsg_end(skb, hdr);
 	}
 	cb->args[0] = q;
+	return skb->len;
+}
+
+static int smbsrv_open_fill(struct sk_buff *skb, struct smbsrv_file *f,
+			    u64 session_id)
+{
+	struct smbsrv_tree *tree = READ_ONCE(f->open.tree);
+	u32 lease, left;
+	bool breaking, disconnected;
+	u8 oplock, key[16] = {};
+	u16 epoch;
+	u8 durable;
+
+	smbsrv_cache_describe(f, &oplock, &lease, key, &epoch, &breaking);
+	durable = smbsrv_durable_state(f, &disconnected, &left);
+	if (nla_put_u64_64bit(skb, SMBSRV_A_OPEN_SESSION_ID, session_id, 0) ||
+	    nla_put_u32(skb, SMBSRV_A_OPEN_TREE_ID,
+			disconnected || !tree ? 0 : tree->id) ||
+	    nla_put_u64_64bit(skb, SMBSRV_A_OPEN_PERSISTENT_ID,
+			      READ_ONCE(f->open.id_persistent), 0) ||
+	    nla_put_u64_64bit(skb, SMBSRV_A_OPEN_VOLATILE_ID,
+			      disconnected ? 0 : f->open.id_volatile, 0) ||
+	    nla_put_string(skb, SMBSRV_A_OPEN_PATH, f->name) ||
+	    nla_put_string(skb, SMBSRV_A_OPEN_SHARE,
+			   tree ? tree->share->name : "") ||
+	    nla_put_u32(skb, SMBSRV_A_OPEN_ACCESS, f->access) ||
+	    nla_put_u32(skb, SMBSRV_A_OPEN_OPLOCK, oplock) ||
+	    nla_put_u32(skb, SMBSRV_A_OPEN_BREAKING, breaking) ||
+	    nla_put_u32(skb, SMBSRV_A_OPEN_DURABLE, durable))
+		return -EMSGSIZE;
+	if (oplock == SMB2_OPLOCK_LEVEL_LEASE &&
+	    (nla_put_u32(skb, SMBSRV_A_OPEN_LEASE_STATE, lease) ||
+	     nla_put(skb, SMBSRV_A_OPEN_LEASE_KEY, sizeof(key), key) ||
+	     nla_put_u32(skb, SMBSRV_A_OPEN_LEASE_EPOCH, epoch)))
+		return -EMSGSIZE;
+	if (disconnected &&
+	    nla_put_u32(skb, SMBSRV_A_OPEN_DISCONNECTED_LEFT, left))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static bool smbsrv_open_msg(struct sk_buff *skb, struct netlink_callback *cb,
+			    struct smbsrv_file *f, u64 session_id)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &smbsrv_nl_family, NLM_F_MULTI, SMBSRV_CMD_OPEN_GET);
+	if (!hdr)
+		return false;
+	if (smbsrv_open_fill(skb, f, session_id)) {
+		genlmsg_cancel(skb, hdr);
+		return false;
+	}
+	genlmsg_end(skb, hdr);
+	return true;
+}
+
+/*
+ * The open files of every session, then the disconnected durable ones.
+ * cb->args: [0] the session, [1] the last volatile id sent in it, [2] 1
+ * once on the durable ones, [3] the last durable id sent.
+ */
+int smbsrv_nl_open_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smbsrv_session *sess;
+	struct smbsrv_file *f;
+	unsigned long id;
+
+	while (!cb->args[2]) {
+		sess = smbsrv_session_lookup_any(cb->args[0]);
+		if (!sess || !smbsrv_session_valid(sess)) {
+			if (sess)
+				smbsrv_session_put(sess);
+			sess = smbsrv_session_next(cb->args[0]);
+			if (!sess) {
+				cb->args[2] = 1;
+				break;
+			}
+			cb->args[0] = sess->id;
+			cb->args[1] = 0;
+			if (!smbsrv_session_valid(sess)) {
+				smbsrv_session_put(sess);
+				continue;
+			}
+		}
+		id = cb->args[1];
+		while ((f = smbsrv_file_next(sess, &id))) {
+			if (!smbsrv_open_msg(skb, cb, f, sess->id)) {
+				smbsrv_file_put(f);
+				smbsrv_session_put(sess);
+				return skb->len;
+			}
+			cb->args[1] = id;
+			smbsrv_file_put(f);
+		}
+		/* On to the next session. */
+		smbsrv_session_put(sess);
+		sess = smbsrv_session_next(cb->args[0]);
+		if (!sess) {
+			cb->args[2] = 1;
+			break;
+		}
+		cb->args[0] = sess->id;
+		cb->args[1] = 0;
+		smbsrv_session_put(sess);
+	}
+	id = cb->args[3];
+	while ((f = smbsrv_durable_next(&id))) {
+		if (!smbsrv_open_msg(skb, cb, f, 0)) {
+			smbsrv_file_put(f);
+			return skb->len;
+		}
+		cb->args[3] = id;
+		smbsrv_file_put(f);
+	}
 	return skb->len;
 }
 

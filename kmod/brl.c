@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smbsrv: byte-range locks (see brl.h).
+ * smbsrv: the byte-range lock table (see brl.h).
  *
  * Everything happens under the fnode's brl mutex: the conflict checks of
  * MS-FSA 2.1.4.10 (wire/lock.c), the lock list, the waiters, and the POSIX
  * locks each open holds on its own struct file, so that what local
- * processes see always matches the SMB locks.  Requests are completed
- * after the mutex is dropped.
+ * processes see always matches the SMB locks.  Waiters are told they are
+ * done after the mutex is dropped.
  */
 #include <linux/filelock.h>
 #include <linux/fs.h>
@@ -16,7 +16,6 @@
 
 #include "brl.h"
 #include "file.h"
-#include "smb2/smb2.h"
 #include "wire/lock.h"
 #include "wire/ntstatus.h"
 
@@ -29,16 +28,6 @@ struct smbsrv_brl {
 	u64 offset;
 	u64 length;
 	bool exclusive;
-};
-
-struct smbsrv_brl_wait {
-	struct list_head node;		/* state->waiters, while waiting */
-	struct smbsrv_req *req;
-	struct smbsrv_file *f;		/* referenced until the request goes */
-	struct smb2_lock_elem e;
-	bool exclusive;
-	bool waiting;			/* on the list (under the mutex) */
-	struct delayed_work retry;	/* while a local POSIX lock blocks it */
 };
 
 void smbsrv_brl_init(struct smbsrv_brl_state *s)
@@ -222,12 +211,11 @@ static struct smbsrv_brl *brl_find(struct smbsrv_brl_state *s,
 
 /*
  * Grant what the waiters can have now, in order; the granted ones move to
- * @granted with their response built.  Under the mutex.
+ * @granted, ready to answer.  Under the mutex.
  */
 static void brl_grant(struct smbsrv_brl_state *s, struct list_head *granted)
 {
-	struct smbsrv_brl_wait *w, *tmp;
-	u8 *body;
+	struct smbsrv_brl_waiter *w, *tmp;
 	int err;
 
 	list_for_each_entry_safe(w, tmp, &s->waiters, node) {
@@ -236,14 +224,12 @@ static void brl_grant(struct smbsrv_brl_state *s, struct list_head *granted)
 			schedule_delayed_work(&w->retry, SMBSRV_BRL_RETRY);
 		if (err)
 			continue;
-		body = smbsrv_rsp_body(w->req, SMB2_LOCK_RSP_SIZE);
-		if (!body) {
+		if (!w->ops->grant(w)) {
 			/* Not now: the lock goes back, the request waits. */
 			brl_remove(s, list_last_entry(&s->locks,
 						      struct smbsrv_brl, node));
 			continue;
 		}
-		smb2_lock_rsp_encode(body);
 		w->waiting = false;
 		list_move_tail(&w->node, granted);
 	}
@@ -251,12 +237,12 @@ static void brl_grant(struct smbsrv_brl_state *s, struct list_head *granted)
 
 static void brl_complete(struct list_head *done, u32 status)
 {
-	struct smbsrv_brl_wait *w, *tmp;
+	struct smbsrv_brl_waiter *w, *tmp;
 
 	/* The request (and @w with it) may be gone once completed. */
 	list_for_each_entry_safe(w, tmp, done, node) {
 		list_del_init(&w->node);
-		smbsrv_req_complete(w->req, status);
+		w->ops->done(w, status);
 	}
 }
 
@@ -273,16 +259,30 @@ static void brl_wake(struct smbsrv_brl_state *s)
 
 static void brl_retry_work(struct work_struct *work)
 {
-	struct smbsrv_brl_wait *w = container_of(to_delayed_work(work),
-						 struct smbsrv_brl_wait, retry);
+	struct smbsrv_brl_waiter *w =
+		container_of(to_delayed_work(work), struct smbsrv_brl_waiter,
+			     retry);
 
 	/* May complete (and free) @w itself: nothing touches it after. */
 	brl_wake(brl_of(w->f));
 }
 
-static void brl_cancel(struct smbsrv_req *req)
+void smbsrv_brl_waiter_init(struct smbsrv_brl_waiter *w,
+			    struct smbsrv_file *f,
+			    const struct smb2_lock_elem *e, bool exclusive,
+			    const struct smbsrv_brl_waiter_ops *ops)
 {
-	struct smbsrv_brl_wait *w = req->priv;
+	INIT_LIST_HEAD(&w->node);
+	w->f = f;
+	w->e = *e;
+	w->exclusive = exclusive;
+	w->waiting = false;
+	w->ops = ops;
+	INIT_DELAYED_WORK(&w->retry, brl_retry_work);
+}
+
+bool smbsrv_brl_wait_cancel(struct smbsrv_brl_waiter *w)
+{
 	struct smbsrv_brl_state *s = brl_of(w->f);
 	bool mine;
 
@@ -293,56 +293,14 @@ static void brl_cancel(struct smbsrv_req *req)
 		list_del_init(&w->node);
 	}
 	mutex_unlock(&s->mutex);
-	if (mine)
-		smbsrv_req_complete(req, STATUS_CANCELLED);
+	return mine;
 }
 
-/* The request goes: after its final response, never under the mutex. */
-static void brl_wait_free(struct smbsrv_req *req)
+void smbsrv_brl_waiter_release(struct smbsrv_brl_waiter *w)
 {
-	struct smbsrv_brl_wait *w = req->priv;
-
 	/* A retry that completed its own request is still running here. */
 	if (current_work() != &w->retry.work)
 		cancel_delayed_work_sync(&w->retry);
-	smbsrv_file_put(w->f);
-	kfree(w);
-}
-
-/* Wait for a lock that conflicts; under the mutex. */
-static u32 brl_wait(struct smbsrv_req *req, struct smbsrv_file *f,
-		    const struct smb2_lock_elem *e, bool exclusive, bool posix)
-{
-	struct smbsrv_brl_state *s = brl_of(f);
-	struct smbsrv_brl_wait *w;
-
-	/* Only the last request of a compound may go async. */
-	if (!smbsrv_req_can_async(req))
-		return STATUS_LOCK_NOT_GRANTED;
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
-	if (!w)
-		return STATUS_INSUFFICIENT_RESOURCES;
-	refcount_inc(&f->open.ref);
-	w->req = req;
-	w->f = f;
-	w->e = *e;
-	w->exclusive = exclusive;
-	INIT_DELAYED_WORK(&w->retry, brl_retry_work);
-	req->priv = w;
-	req->priv_free = brl_wait_free;
-	if (smbsrv_req_go_async(req, brl_cancel)) {
-		/* The connection is going away: nobody to answer. */
-		req->priv = NULL;
-		req->priv_free = NULL;
-		smbsrv_file_put(f);
-		kfree(w);
-		return STATUS_CANCELLED;
-	}
-	w->waiting = true;
-	list_add_tail(&w->node, &s->waiters);
-	if (posix)
-		schedule_delayed_work(&w->retry, SMBSRV_BRL_RETRY);
-	return STATUS_PENDING;
 }
 
 /* ---- requests ----------------------------------------------------------- */
@@ -351,7 +309,7 @@ static u32 brl_wait(struct smbsrv_req *req, struct smbsrv_file *f,
  * 3.3.5.14.1: unlocks in order; the first failure ends the request and
  * what was unlocked before stays unlocked.
  */
-static u32 brl_unlock(struct smbsrv_file *f, const struct smb2_lock_req *r)
+u32 smbsrv_brl_unlock(struct smbsrv_file *f, const struct smb2_lock_req *r)
 {
 	struct smbsrv_brl_state *s = brl_of(f);
 	u32 status = STATUS_SUCCESS;
@@ -391,10 +349,11 @@ static u32 brl_unlock(struct smbsrv_file *f, const struct smb2_lock_req *r)
  * 3.3.5.14.2: all the locks or none.  Several locks must all fail
  * immediately; a single one that may wait goes async when it conflicts.
  */
-static u32 brl_lock(struct smbsrv_req *req, struct smbsrv_file *f,
-		    const struct smb2_lock_req *r)
+u32 smbsrv_brl_lock(struct smbsrv_file *f, const struct smb2_lock_req *r,
+		    smbsrv_brl_wait_fn wait, void *arg)
 {
 	struct smbsrv_brl_state *s = brl_of(f);
+	struct smbsrv_brl_waiter *w = NULL;
 	u32 status = STATUS_SUCCESS;
 	struct smb2_lock_elem e;
 	enum smb2_lock_kind kind;
@@ -437,9 +396,15 @@ static u32 brl_lock(struct smbsrv_req *req, struct smbsrv_file *f,
 		else if (e.flags & SMB2_LOCKFLAG_FAIL_IMMEDIATELY)
 			status = STATUS_LOCK_NOT_GRANTED;
 		else
-			status = brl_wait(req, f, &e,
-					  kind == SMB2_LOCK_KIND_EXCLUSIVE,
-					  err == -EAGAIN);
+			status = wait(arg, f, &e,
+				      kind == SMB2_LOCK_KIND_EXCLUSIVE, &w);
+		if (status == STATUS_PENDING) {
+			w->waiting = true;
+			list_add_tail(&w->node, &s->waiters);
+			if (err == -EAGAIN)
+				schedule_delayed_work(&w->retry,
+						      SMBSRV_BRL_RETRY);
+		}
 		break;
 	}
 	/* A failed request leaves none of its locks (they are the last). */
@@ -449,27 +414,6 @@ static u32 brl_lock(struct smbsrv_req *req, struct smbsrv_file *f,
 						      struct smbsrv_brl, node));
 	mutex_unlock(&s->mutex);
 	return status;
-}
-
-u32 smbsrv_brl_request(struct smbsrv_req *req, struct smbsrv_file *f,
-		       const struct smb2_lock_req *r)
-{
-	struct smb2_lock_elem e;
-	u32 status;
-	u8 *body;
-
-	smb2_lock_req_elem(r, 0, &e);
-	if (e.flags & SMB2_LOCKFLAG_UNLOCK)
-		status = brl_unlock(f, r);
-	else
-		status = brl_lock(req, f, r);
-	if (status != STATUS_SUCCESS)
-		return status;
-	body = smbsrv_rsp_body(req, SMB2_LOCK_RSP_SIZE);
-	if (!body)
-		return STATUS_INSUFFICIENT_RESOURCES;
-	smb2_lock_rsp_encode(body);
-	return STATUS_SUCCESS;
 }
 
 u32 smbsrv_brl_check_io(struct smbsrv_file *f, u64 offset, u64 len,
@@ -489,7 +433,7 @@ u32 smbsrv_brl_check_io(struct smbsrv_file *f, u64 offset, u64 len,
 void smbsrv_brl_close(struct smbsrv_file *f)
 {
 	struct smbsrv_brl_state *s = brl_of(f);
-	struct smbsrv_brl_wait *w, *wtmp;
+	struct smbsrv_brl_waiter *w, *wtmp;
 	struct smbsrv_brl *l, *ltmp;
 	LIST_HEAD(granted);
 	LIST_HEAD(mine);

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smbsrv: byte-range locks (MS-SMB2 3.3.5.14, MS-FSA 2.1.5.8 - 2.1.5.9).
+ * smbsrv: the byte-range lock table (MS-FSA 2.1.5.8 - 2.1.5.9).
  *
  * Every inode's locks live in its fnode (file.h): one list of the locks
  * all SMB opens hold, with Windows semantics (mandatory against the other
  * opens' READ, WRITE and LOCK requests, shared/exclusive, stacking, zero
- * length), and one list of the blocking LOCK requests waiting for a range
+ * length), and one list of the blocking lock requests waiting for a range
  * to free up.  Each open's locks are mirrored into POSIX locks on its own
  * struct file (vfs_lock_file(), the open as lock owner) so that local
  * processes see them and are seen: a range a local process holds is a
  * conflict too.
+ *
+ * The LOCK request itself (going async, cancelling, the response) is
+ * smb2/lock.c's: a waiting request is a struct smbsrv_brl_waiter it
+ * embeds, and the table calls back through the waiter's ops.
  */
 #ifndef _SMBSRV_BRL_H
 #define _SMBSRV_BRL_H
@@ -17,10 +21,12 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "wire/lock.h"
 
 struct smbsrv_file;
-struct smbsrv_req;
-struct smb2_lock_req;
+struct smbsrv_brl_waiter;
 
 /* Embedded in struct smbsrv_fnode. */
 struct smbsrv_brl_state {
@@ -32,17 +38,71 @@ struct smbsrv_brl_state {
 
 void smbsrv_brl_init(struct smbsrv_brl_state *s);
 
+struct smbsrv_brl_waiter_ops {
+	/*
+	 * Under the table's mutex: the lock @w waits for was just taken for
+	 * it.  Get ready to answer (build the response); false: not now
+	 * (the lock goes back and @w keeps waiting).
+	 */
+	bool (*grant)(struct smbsrv_brl_waiter *w);
+	/*
+	 * Without the mutex: @w left the table for good with @status,
+	 * STATUS_SUCCESS (granted) or STATUS_RANGE_NOT_LOCKED (its open
+	 * closed).  May free @w.
+	 */
+	void (*done)(struct smbsrv_brl_waiter *w, u32 status);
+};
+
+/* A lock request waiting for its range (smbsrv_brl_waiter_init()). */
+struct smbsrv_brl_waiter {
+	struct list_head node;		/* state->waiters, while waiting */
+	struct smbsrv_file *f;		/* the open asking (its owner's ref) */
+	struct smb2_lock_elem e;
+	bool exclusive;
+	bool waiting;			/* on the list (under the mutex) */
+	struct delayed_work retry;	/* while a local POSIX lock blocks it */
+	const struct smbsrv_brl_waiter_ops *ops;
+};
+
 /*
- * Carry out a decoded LOCK request on @f: locks (all or none, STATUS_
- * LOCK_NOT_GRANTED when one conflicts and the request must not wait) or
- * unlocks (in order, STATUS_RANGE_NOT_LOCKED at the first that is not
- * held).  A single blocking lock that conflicts goes async and waits
- * (STATUS_PENDING) until it is granted, its open is closed
- * (STATUS_RANGE_NOT_LOCKED) or it is cancelled (STATUS_CANCELLED).
- * Builds the response body on success.
+ * Called under the table's mutex when the single lock @e of a request
+ * that may wait conflicts: STATUS_PENDING with *@w set up
+ * (smbsrv_brl_waiter_init()) makes it wait; any other status fails the
+ * request with it.
  */
-u32 smbsrv_brl_request(struct smbsrv_req *req, struct smbsrv_file *f,
-		       const struct smb2_lock_req *r);
+typedef u32 (*smbsrv_brl_wait_fn)(void *arg, struct smbsrv_file *f,
+				  const struct smb2_lock_elem *e,
+				  bool exclusive, struct smbsrv_brl_waiter **w);
+
+void smbsrv_brl_waiter_init(struct smbsrv_brl_waiter *w,
+			    struct smbsrv_file *f,
+			    const struct smb2_lock_elem *e, bool exclusive,
+			    const struct smbsrv_brl_waiter_ops *ops);
+
+/*
+ * 3.3.5.14.2: take the locks of @r for @f, all or none.  Several locks
+ * must all fail immediately (else STATUS_INVALID_PARAMETER); one that
+ * conflicts is STATUS_LOCK_NOT_GRANTED, or, when it may wait, @wait
+ * decides (STATUS_PENDING: it waits until granted, its open closes or it
+ * is cancelled).
+ */
+u32 smbsrv_brl_lock(struct smbsrv_file *f, const struct smb2_lock_req *r,
+		    smbsrv_brl_wait_fn wait, void *arg);
+
+/*
+ * 3.3.5.14.1: release the locks of @r in order; STATUS_RANGE_NOT_LOCKED
+ * at the first that @f does not hold (those before stay released).
+ */
+u32 smbsrv_brl_unlock(struct smbsrv_file *f, const struct smb2_lock_req *r);
+
+/*
+ * Take @w off the waiters (CANCEL): true when it was still waiting, and
+ * the caller answers it; false when it was granted or ended meanwhile.
+ */
+bool smbsrv_brl_wait_cancel(struct smbsrv_brl_waiter *w);
+
+/* @w goes (after its answer, never under the mutex): stop its retries. */
+void smbsrv_brl_waiter_release(struct smbsrv_brl_waiter *w);
 
 /*
  * May @f read (@write false) or write @len bytes at @offset?  STATUS_
@@ -54,8 +114,8 @@ u32 smbsrv_brl_check_io(struct smbsrv_file *f, u64 offset, u64 len,
 
 /*
  * The open @f is being closed: its locks go (and with them its POSIX
- * locks), its waiting requests complete with STATUS_RANGE_NOT_LOCKED,
- * and requests of other opens waiting on them are granted when they can.
+ * locks), its waiting requests end with STATUS_RANGE_NOT_LOCKED, and
+ * requests of other opens waiting on them are granted when they can.
  */
 void smbsrv_brl_close(struct smbsrv_file *f);
 

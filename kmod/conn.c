@@ -1,9 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smbsrv: client connections: admission, table, teardown.
+ *
+ * Admission, for each accepted socket: hosts allow/deny, then the
+ * per-address limit (max ip connections), then the table's (max
+ * connections).  A full table does not turn the newcomer away while some
+ * connection has not established a session yet: the oldest such one is
+ * closed to make room (evicted), so idle connections that never log on
+ * cannot lock real users out.  A connection must establish its first
+ * session within the logon-timeout knob or it is closed.  Counters of
+ * refused, evicted and timed-out connections go to smbsrvctl stats.
  */
+#include <linux/hashtable.h>
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/jhash.h>
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -17,21 +28,54 @@
 #include "hosts.h"
 #include "recv.h"
 #include "sched.h"
-#include "session.h"
-#include "smb2/smb2.h"
+#include "smb2/entry.h"
 #include "smbsrv.h"
 #include "trace.h"
 
 static DEFINE_XARRAY_ALLOC1(smbsrv_conns);
 static u32 smbsrv_conn_next_id;
-/* Connections in the table, and connections not yet freed. */
+/*
+ * Connections in the table, those of them whose teardown is queued, and
+ * connections not yet freed.
+ */
 static atomic_t smbsrv_nr_conns = ATOMIC_INIT(0);
+static atomic_t smbsrv_nr_closing = ATOMIC_INIT(0);
 static atomic_t smbsrv_nr_alive = ATOMIC_INIT(0);
+
+/*
+ * Under smbsrv_admit_lock: the connections without a session yet, oldest
+ * first (eviction candidates), and the number of connections per client
+ * address.
+ */
+static DEFINE_SPINLOCK(smbsrv_admit_lock);
+static LIST_HEAD(smbsrv_unauth);
+#define SMBSRV_PEER_HASH_BITS	10
+static DEFINE_HASHTABLE(smbsrv_peers, SMBSRV_PEER_HASH_BITS);
+
+struct smbsrv_peer {
+	struct hlist_node node;
+	struct sockaddr_storage addr;	/* port zeroed */
+	u32 conns;
+};
+
+/*
+ * Connections closed but not torn down yet, beyond which admission
+ * refuses instead of evicting: a flood faster than teardown must not grow
+ * the table without bound.
+ */
+#define SMBSRV_CLOSING_MAX(max)	((max) / 8 + 64)
+
+static atomic64_t smbsrv_nr_refused = ATOMIC64_INIT(0);
+static atomic64_t smbsrv_nr_evicted = ATOMIC64_INIT(0);
+static atomic64_t smbsrv_nr_logon_expired = ATOMIC64_INIT(0);
+static atomic64_t smbsrv_nr_idle_closed = ATOMIC64_INIT(0);
+
+static void smbsrv_peer_put(struct smbsrv_peer *peer);
 
 static void smbsrv_conn_free(struct smbsrv_conn *conn)
 {
 	sock_release(conn->sock);
-	kfree(conn->seqwin_bits);
+	smbsrv_smb2_conn_free(conn);
 	kfree_rcu(conn, rcu);
 	if (atomic_dec_and_test(&smbsrv_nr_alive))
 		wake_up_var(&smbsrv_nr_alive);
@@ -50,10 +94,16 @@ static void smbsrv_conn_close_work(struct work_struct *work)
 		container_of(work, struct smbsrv_conn, close_work);
 
 	smbsrv_recv_detach(conn);
-	smbsrv_cancel_all(conn);
-	smbsrv_sessions_close(conn);
+	timer_shutdown_sync(&conn->logon_timer);
+	smbsrv_smb2_conn_teardown(conn);
 	xa_erase(&smbsrv_conns, conn->id);
+	spin_lock(&smbsrv_admit_lock);
+	list_del_init(&conn->unauth_node);
+	smbsrv_peer_put(conn->peer_count);
+	conn->peer_count = NULL;
+	spin_unlock(&smbsrv_admit_lock);
 	atomic_dec(&smbsrv_nr_conns);
+	atomic_dec(&smbsrv_nr_closing);
 	smbsrv_conn_put(conn);
 }
 
@@ -61,36 +111,49 @@ void smbsrv_conn_close(struct smbsrv_conn *conn)
 {
 	if (test_and_set_bit(SMBSRV_CONN_CLOSING, &conn->flags))
 		return;
+	atomic_inc(&smbsrv_nr_closing);
 	trace_smbsrv_conn_closed(conn->id);
 	/* The table's reference keeps conn alive until the work ran. */
 	queue_work(smbsrv_ctl_wq, &conn->close_work);
 }
 
-/* Same client address (port ignored)? */
-static bool smbsrv_same_addr(const struct sockaddr_storage *a,
-			     const struct sockaddr_storage *b)
+/* The client address alone (no port), for the per-address table. */
+static void smbsrv_peer_key(const struct sockaddr_storage *from,
+			    struct sockaddr_storage *key)
 {
-	if (a->ss_family != b->ss_family)
-		return false;
-	if (a->ss_family == AF_INET)
-		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-	return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
-			       &((const struct sockaddr_in6 *)b)->sin6_addr);
+	memset(key, 0, sizeof(*key));
+	key->ss_family = from->ss_family;
+	if (from->ss_family == AF_INET)
+		((struct sockaddr_in *)key)->sin_addr =
+			((const struct sockaddr_in *)from)->sin_addr;
+	else if (from->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)key)->sin6_addr =
+			((const struct sockaddr_in6 *)from)->sin6_addr;
 }
 
-static u32 smbsrv_conns_from(const struct sockaddr_storage *peer)
+static u32 smbsrv_peer_hash(const struct sockaddr_storage *key)
 {
-	struct smbsrv_conn *c;
-	unsigned long id;
-	u32 n = 0;
+	return jhash(key, sizeof(*key), 0);
+}
 
-	rcu_read_lock();
-	xa_for_each(&smbsrv_conns, id, c)
-		if (smbsrv_same_addr(&c->peer, peer))
-			n++;
-	rcu_read_unlock();
-	return n;
+static struct smbsrv_peer *smbsrv_peer_find(const struct sockaddr_storage *key)
+{
+	struct smbsrv_peer *peer;
+
+	lockdep_assert_held(&smbsrv_admit_lock);
+	hash_for_each_possible(smbsrv_peers, peer, node, smbsrv_peer_hash(key))
+		if (!memcmp(&peer->addr, key, sizeof(*key)))
+			return peer;
+	return NULL;
+}
+
+static void smbsrv_peer_put(struct smbsrv_peer *peer)
+{
+	lockdep_assert_held(&smbsrv_admit_lock);
+	if (peer && !--peer->conns) {
+		hash_del(&peer->node);
+		kfree(peer);
+	}
 }
 
 /* The peer's address, IPv4-mapped IPv6 addresses turned into IPv4. */
@@ -117,32 +180,145 @@ static int smbsrv_conn_peer(struct smbsrv_conn *conn)
 	return 0;
 }
 
+/* A connection without a session in time is closed (logon timeout). */
+static void smbsrv_logon_timeout(struct timer_list *t)
+{
+	struct smbsrv_conn *conn = from_timer(conn, t, logon_timer);
+
+	if (test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags) ||
+	    smbsrv_conn_closing(conn))
+		return;
+	atomic64_inc(&smbsrv_nr_logon_expired);
+	pr_info_ratelimited("smbsrv: %s has no session after %u s, disconnecting (logon timeout)\n",
+			    conn->addr,
+			    READ_ONCE(smbsrv_server.knobs.logon_timeout));
+	smbsrv_conn_close(conn);
+}
+
+/*
+ * Close the oldest connection that has no session yet, to make room for
+ * a new one.  False if there is none.
+ */
+static bool smbsrv_conn_evict_one(const char *for_addr)
+{
+	struct smbsrv_conn *victim = NULL, *c;
+
+	spin_lock(&smbsrv_admit_lock);
+	list_for_each_entry(c, &smbsrv_unauth, unauth_node) {
+		if (!smbsrv_conn_closing(c) && refcount_inc_not_zero(&c->ref)) {
+			victim = c;
+			list_del_init(&c->unauth_node);
+			break;
+		}
+	}
+	spin_unlock(&smbsrv_admit_lock);
+	if (!victim)
+		return false;
+	atomic64_inc(&smbsrv_nr_evicted);
+	pr_info_ratelimited("smbsrv: %s evicted after %llu s without a session, to admit %s (max connections)\n",
+			    victim->addr,
+			    ktime_get_boottime_seconds() - victim->start,
+			    for_addr);
+	smbsrv_conn_close(victim);
+	smbsrv_conn_put(victim);
+	return true;
+}
+
+/*
+ * Admit a connection: hosts allow/deny, the per-address limit, then the
+ * table's limit, evicting a connection without a session if it is full.
+ * On success the connection is counted for its address and queued as
+ * not yet authenticated; the caller counts refusals.
+ */
 static bool smbsrv_conn_admit(struct smbsrv_conn *conn)
 {
 	u32 max = READ_ONCE(smbsrv_server.knobs.max_connections);
 	u32 max_ip = READ_ONCE(smbsrv_server.knobs.max_ip_connections);
+	struct smbsrv_peer *peer, *fresh;
+	struct sockaddr_storage key;
+	int closing, live;
 
-	if (max && atomic_read(&smbsrv_nr_conns) >= max) {
-		pr_info_ratelimited("smbsrv: %s refused: %u connections (max connections)\n",
-				    conn->addr, max);
-		return false;
-	}
 	if (!smbsrv_hosts_admit(&conn->peer)) {
 		pr_info_ratelimited("smbsrv: %s refused: hosts allow/deny\n",
 				    conn->addr);
 		return false;
 	}
-	if (max_ip && smbsrv_conns_from(&conn->peer) >= max_ip) {
+	smbsrv_peer_key(&conn->peer, &key);
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	if (!fresh)
+		return false;
+	spin_lock(&smbsrv_admit_lock);
+	peer = smbsrv_peer_find(&key);
+	if (max_ip && peer && peer->conns >= max_ip) {
+		spin_unlock(&smbsrv_admit_lock);
+		kfree(fresh);
 		pr_info_ratelimited("smbsrv: %s refused: %u connections from it (max ip connections)\n",
 				    conn->addr, max_ip);
 		return false;
 	}
+	spin_unlock(&smbsrv_admit_lock);
+
+	/* Connections being torn down do not count, up to a bound. */
+	closing = atomic_read(&smbsrv_nr_closing);
+	live = atomic_read(&smbsrv_nr_conns) - closing;
+	if (max && live >= (int)max &&
+	    (closing >= SMBSRV_CLOSING_MAX(max) ||
+	     !smbsrv_conn_evict_one(conn->addr))) {
+		kfree(fresh);
+		pr_info_ratelimited("smbsrv: %s refused: %u connections, none to evict (max connections)\n",
+				    conn->addr, max);
+		return false;
+	}
+
+	spin_lock(&smbsrv_admit_lock);
+	/* Again: a teardown may have dropped the entry meanwhile. */
+	peer = smbsrv_peer_find(&key);
+	if (!peer) {
+		peer = fresh;
+		fresh = NULL;
+		peer->addr = key;
+		hash_add(smbsrv_peers, &peer->node, smbsrv_peer_hash(&key));
+	}
+	peer->conns++;
+	conn->peer_count = peer;
+	list_add_tail(&conn->unauth_node, &smbsrv_unauth);
+	spin_unlock(&smbsrv_admit_lock);
+	kfree(fresh);
 	return true;
+}
+
+void smbsrv_conn_authenticated(struct smbsrv_conn *conn)
+{
+	if (test_and_set_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags))
+		return;
+	del_timer(&conn->logon_timer);
+	spin_lock(&smbsrv_admit_lock);
+	list_del_init(&conn->unauth_node);
+	spin_unlock(&smbsrv_admit_lock);
+}
+
+void smbsrv_conn_close_idle(struct smbsrv_conn *conn)
+{
+	if (smbsrv_conn_closing(conn))
+		return;
+	atomic64_inc(&smbsrv_nr_idle_closed);
+	pr_info_ratelimited("smbsrv: %s idle for %u minutes without open files, disconnecting (deadtime)\n",
+			    conn->addr, READ_ONCE(smbsrv_server.knobs.deadtime));
+	smbsrv_conn_close(conn);
+}
+
+void smbsrv_conn_stats(struct smbsrv_conn_stats *st)
+{
+	st->refused = atomic64_read(&smbsrv_nr_refused);
+	st->evicted = atomic64_read(&smbsrv_nr_evicted);
+	st->logon_expired = atomic64_read(&smbsrv_nr_logon_expired);
+	st->idle_closed = atomic64_read(&smbsrv_nr_idle_closed);
 }
 
 void smbsrv_conn_accept(struct socket *sock)
 {
 	struct smbsrv_conn *conn;
+	u32 logon_timeout;
 	int err;
 
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
@@ -154,6 +330,9 @@ void smbsrv_conn_accept(struct socket *sock)
 	INIT_LIST_HEAD(&conn->node);
 	INIT_LIST_HEAD(&conn->pending);
 	INIT_LIST_HEAD(&conn->sessions);
+	INIT_LIST_HEAD(&conn->unauth_node);
+	timer_setup(&conn->logon_timer, smbsrv_logon_timeout, 0);
+	conn->last_active = jiffies;
 	INIT_WORK(&conn->close_work, smbsrv_conn_close_work);
 	spin_lock_init(&conn->send_queue_lock);
 	INIT_LIST_HEAD(&conn->send_queue);
@@ -162,14 +341,12 @@ void smbsrv_conn_accept(struct socket *sock)
 	conn->next_async_id = 1;
 	smbsrv_recv_init(conn);
 
-	if (smbsrv_conn_peer(conn) || !smbsrv_conn_admit(conn))
+	if (smbsrv_conn_peer(conn))
 		goto free;
-	/* One id for the initial NEGOTIATE (3.3.1.1); NEGOTIATE resizes. */
-	conn->max_credits = 1;
-	conn->seqwin_bits = kzalloc(1, GFP_KERNEL);
-	if (!conn->seqwin_bits)
+	if (smbsrv_smb2_conn_init(conn))
 		goto free;
-	smb2_seqwin_init(&conn->seqwin, conn->seqwin_bits, 1);
+	if (!smbsrv_conn_admit(conn))
+		goto free;
 
 	atomic_inc(&smbsrv_nr_alive);
 	atomic_inc(&smbsrv_nr_conns);
@@ -179,16 +356,24 @@ void smbsrv_conn_accept(struct socket *sock)
 	if (err < 0) {
 		atomic_dec(&smbsrv_nr_conns);
 		atomic_dec(&smbsrv_nr_alive);
+		spin_lock(&smbsrv_admit_lock);
+		list_del(&conn->unauth_node);
+		smbsrv_peer_put(conn->peer_count);
+		spin_unlock(&smbsrv_admit_lock);
 		goto free;
 	}
+	logon_timeout = READ_ONCE(smbsrv_server.knobs.logon_timeout);
+	if (logon_timeout)
+		mod_timer(&conn->logon_timer, jiffies + logon_timeout * HZ);
 	trace_smbsrv_conn_accepted(conn->id, conn->addr);
 	smbsrv_recv_attach(conn);
 	return;
 
 free:
-	kfree(conn->seqwin_bits);
+	smbsrv_smb2_conn_free(conn);
 	kfree(conn);
 refuse:
+	atomic64_inc(&smbsrv_nr_refused);
 	kernel_sock_shutdown(sock, SHUT_RDWR);
 	sock_release(sock);
 }
@@ -224,11 +409,6 @@ struct smbsrv_conn *smbsrv_conn_next(u32 after)
 u32 smbsrv_conn_count(void)
 {
 	return atomic_read(&smbsrv_nr_conns);
-}
-
-int smbsrv_conns_init(void)
-{
-	return 0;
 }
 
 void smbsrv_conns_exit(void)

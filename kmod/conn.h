@@ -31,6 +31,7 @@
 
 struct socket;
 struct sock;
+struct smbsrv_peer;
 
 /* Longest client address as text: an IPv6 address with scope. */
 #define SMBSRV_ADDR_LEN		64
@@ -55,6 +56,11 @@ struct smbsrv_conn {
 	struct sockaddr_storage peer;
 	char addr[SMBSRV_ADDR_LEN];	/* peer address as text */
 	u64 start;			/* ktime_get_boottime_seconds() */
+	/* Admission (conn.c): count for this address, eviction list. */
+	struct smbsrv_peer *peer_count;
+	struct list_head unauth_node;	/* until a session is established */
+	struct timer_list logon_timer;	/* the logon-timeout knob */
+	unsigned long last_active;	/* jiffies of the last message in */
 
 	/* Receive side: only the receive work touches these. */
 	void (*saved_data_ready)(struct sock *sk);
@@ -70,7 +76,7 @@ struct smbsrv_conn {
 	/* Inline reads left in this run of the receive work (sched.c). */
 	u32 inline_left;
 	u32 inline_bytes_left;
-	atomic_t inflight;		/* messages queued or being processed */
+	atomic_t inflight;		/* messages handed up, not yet done */
 
 	struct work_struct close_work;
 	/* Frames waiting for the sender (send.c); one sender at a time. */
@@ -99,6 +105,7 @@ struct smbsrv_conn {
 	u8 early_cancel_used;		/* bitmap of valid slots */
 	u8 early_cancel_next;
 	u64 requests;			/* PDUs received */
+	atomic_t cache_parked;		/* CREATEs waiting for breaks (oplock.c) */
 
 	/* Negotiated state (MS-SMB2 3.3.1.7). */
 	u16 dialect;			/* 0 before NEGOTIATE, or 0x02FF */
@@ -126,7 +133,6 @@ struct smbsrv_conn {
 	struct rcu_head rcu;
 };
 
-int smbsrv_conns_init(void);
 /* Close every connection and wait until all of them are freed. */
 void smbsrv_conns_exit(void);
 
@@ -151,6 +157,25 @@ static inline bool smbsrv_conn_negotiated(const struct smbsrv_conn *conn)
 	return test_bit(SMBSRV_CONN_NEGOTIATED, &conn->flags);
 }
 
+/*
+ * A session was established on @conn: it is no longer subject to the
+ * logon timeout nor a candidate for eviction.
+ */
+void smbsrv_conn_authenticated(struct smbsrv_conn *conn);
+
+/* Close @conn for idleness (the deadtime knob), counting it. */
+void smbsrv_conn_close_idle(struct smbsrv_conn *conn);
+
+/* Connections turned away or closed by admission and idleness rules. */
+struct smbsrv_conn_stats {
+	u64 refused;		/* hosts allow/deny, limits, no memory */
+	u64 evicted;		/* closed without a session to admit another */
+	u64 logon_expired;	/* no session within the logon timeout */
+	u64 idle_closed;	/* idle without open files for deadtime */
+};
+
+void smbsrv_conn_stats(struct smbsrv_conn_stats *st);
+
 /* A referenced connection by id, or NULL. */
 struct smbsrv_conn *smbsrv_conn_find(u32 id);
 
@@ -162,8 +187,5 @@ u32 smbsrv_conn_count(void);
  * returns the next one (referenced) or NULL.
  */
 struct smbsrv_conn *smbsrv_conn_next(u32 after);
-
-/* A message finished processing: the receiver may resume. */
-void smbsrv_conn_msg_done(struct smbsrv_conn *conn);
 
 #endif /* _SMBSRV_CONN_H */

@@ -220,8 +220,14 @@ static int smbsrv_shash_msg(struct shash_desc *desc, const struct kvec *iov,
 
 /* --- key derivation ------------------------------------------------------ */
 
-int smbsrv_kdf(const u8 *key, u32 key_len, const void *label, u32 label_len,
-	       const void *context, u32 context_len, u8 *out, u32 out_len)
+/*
+ * SP800-108 counter-mode KDF with HMAC-SHA256 as MS-SMB2 3.1.4.2 uses it:
+ * out = HMAC(key, 1 || label || 0 || context || L) for L = out_len * 8
+ * (out_len at most 32).  The label and context include their NULs.
+ */
+static int smbsrv_kdf(const u8 *key, u32 key_len, const void *label,
+		      u32 label_len, const void *context, u32 context_len,
+		      u8 *out, u32 out_len)
 {
 	static const u8 zero;
 	__be32 bits = cpu_to_be32(out_len * 8);

@@ -54,14 +54,6 @@ int smbsrv_crypto_init(void);
 void smbsrv_crypto_exit(void);
 
 /*
- * SP800-108 counter-mode KDF with HMAC-SHA256 as MS-SMB2 3.1.4.2 uses it:
- * out = HMAC(key, 1 || label || 0 || context || L) for L = out_len * 8
- * (out_len at most 32).  The label and context include their NULs.
- */
-int smbsrv_kdf(const u8 *key, u32 key_len, const void *label, u32 label_len,
-	       const void *context, u32 context_len, u8 *out, u32 out_len);
-
-/*
  * Derive a session's keys (MS-SMB2 3.3.5.5.3) for @dialect (0x0202 ...
  * 0x0311) and @cipher (enum smbsrv_cipher_id, NONE for 2.x or when no
  * encryption was negotiated) from the session key the authentication

@@ -1,23 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smbsrv: open files (what a CREATE makes and a FileId names) and the
- * per-inode state all opens of one file share.
+ * smbsrv: open files (what a CREATE makes and a FileId names).
  *
  * A struct smbsrv_file embeds the session's table entry (struct
  * smbsrv_open: FileId, references, "gone" mark; session.h) and holds the
  * struct file, the granted access, the share access and the CreateOptions
- * of the open.  All opens of one inode hang off one struct smbsrv_fnode,
- * found in a server-wide hash by inode: it is where sharing violations
- * are decided (MS-FSA 2.1.5.1.2 share access checks against every other
- * open) and where "delete pending" lives, so that the last close of a
- * file marked for deletion removes it.
+ * of the open.  All opens of one inode hang off one struct smbsrv_fnode
+ * (fnode.h), where sharing violations are decided and "delete pending"
+ * lives, so that the last close of a file marked for deletion removes it.
  *
  * Life cycle: smbsrv_file_open() (CREATE) checks sharing, registers the
- * open with its fnode and in the session's table; handlers find it with
- * smbsrv_file_lookup() and drop it with smbsrv_file_put(); CLOSE, tree
- * disconnect, logoff and teardown end it (smbsrv_open_end()), which
- * takes it off its fnode, performs a pending delete when it was the last
- * open, and releases the struct file synchronously.  The memory goes with
+ * open with its fnode and in the session's table; it is found by
+ * session, tree and FileId with smbsrv_file_lookup() (handlers call
+ * smbsrv_req_file(), smb2/fileid.c) and dropped with smbsrv_file_put();
+ * CLOSE, tree disconnect, logoff and teardown end it (smbsrv_open_end()),
+ * which takes it off its fnode, performs a pending delete when it was the
+ * last open, and releases the struct file synchronously.  The memory goes with
  * the last reference, after an RCU grace period.
  */
 #ifndef _SMBSRV_FILE_H
@@ -29,36 +27,13 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
-#include "brl.h"
+#include "fnode.h"
+#include "oplock.h"
 #include "session.h"
 #include "wtime.h"
 
-struct smbsrv_req;
 struct smbsrv_dirscan;
 struct smbsrv_watch;
-
-struct smbsrv_fnode {
-	refcount_t ref;
-	struct hlist_node hash;		/* smbsrv_fnodes, by inode */
-	struct inode *inode;		/* the key; pinned by the opens' files */
-	spinlock_t lock;		/* opens, delete_pending */
-	struct list_head opens;		/* struct smbsrv_file.fnode_node */
-	bool delete_pending;		/* removed at the last close */
-	/* Who set delete_pending: the removal runs with these rights. */
-	const struct cred *delete_cred;
-	struct smbsrv_brl_state brl;	/* byte-range locks (brl.c) */
-	/* A named stream's: its xattr name (the key with @inode), or NULL. */
-	char *stream;
-	/*
-	 * A stream's: its file was deleted while this stream was open; the
-	 * last close of the file's streams removes the file, with these
-	 * rights.  New opens of the file or its streams get DELETE_PENDING.
-	 */
-	const struct cred *base_delete_cred;
-	struct mutex stream_mutex;	/* a stream's read-modify-writes */
-	struct smbsrv_wtime wt;		/* LastWriteTime (wtime.h), @lock */
-	struct rcu_head rcu;
-};
 
 /* struct smbsrv_file.flags */
 #define SMBSRV_FILE_DIR			0x0001	/* a directory */
@@ -92,6 +67,8 @@ struct smbsrv_file {
 	/* wtime.h, under fnode->lock: wrote since update @wt_wrote - 1. */
 	u32 wt_wrote;
 	bool wt_hold;			/* LastWriteTime -1: writes keep it */
+	struct smbsrv_open_cache cache;	/* oplock or lease (oplock.c) */
+	struct smbsrv_durable *durable;	/* a durable handle (durable.c) */
 };
 
 static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)
@@ -127,21 +104,30 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 		     struct smbsrv_file **out);
 
 /*
- * The open a request names by the 16-byte FileId at @file_id (resolving
- * the related-compound 0xFF.. value), referenced; NULL when none (the
- * caller answers STATUS_FILE_CLOSED).  Only opens made by
- * smbsrv_file_open() are found here.
+ * The open file of @sess with FileId {@persistent, @volatile_id},
+ * referenced: on @tree, or on any tree of the session when @tree is NULL
+ * (a server-side copy's source).  NULL when none (the caller answers
+ * STATUS_FILE_CLOSED or what its command wants); only opens made by
+ * smbsrv_file_open() are found here.  A handler resolves the FileId of
+ * its request with smbsrv_req_file() (smb2/), which calls this.
  */
-struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_req *req,
-				       const u8 *file_id);
+struct smbsrv_file *smbsrv_file_lookup(struct smbsrv_session *sess,
+				       struct smbsrv_tree *tree,
+				       u64 persistent, u64 volatile_id);
 
 /*
- * The open of @sess with FileId {@persistent, @volatile_id}, on whichever
- * of its trees, referenced; NULL when none (a server-side copy's source).
+ * The open file @op is (a referenced open: the reference passes to the
+ * result), or NULL when @op is NULL or an open of another kind (a named
+ * pipe's; its reference is dropped then).
  */
-struct smbsrv_file *smbsrv_file_lookup_session(struct smbsrv_session *sess,
-					       u64 persistent,
-					       u64 volatile_id);
+struct smbsrv_file *smbsrv_file_from_open(struct smbsrv_open *op);
+
+/*
+ * The open file of @sess after volatile id *@id, referenced, moving *@id
+ * to it; NULL after the last (smbsrvctl opens).
+ */
+struct smbsrv_file *smbsrv_file_next(struct smbsrv_session *sess,
+				     unsigned long *id);
 
 static inline void smbsrv_file_put(struct smbsrv_file *f)
 {
@@ -156,41 +142,5 @@ static inline void smbsrv_file_put(struct smbsrv_file *f)
  */
 void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending);
 bool smbsrv_file_delete_pending(struct smbsrv_file *f);
-
-/*
- * Give the stream of @f (and all its opens) the xattr name @xname
- * (consumed; the old name is returned through it, kfree() it).  -EBUSY
- * when that stream has opens of its own.
- */
-int smbsrv_file_stream_rekey(struct smbsrv_file *f, char **xname);
-
-/* Number of opens of the file of @f (this one included). */
-u32 smbsrv_file_open_count(struct smbsrv_file *f);
-
-/* Number of opens of @inode (0 when it has none). */
-u32 smbsrv_inode_open_count(struct inode *inode);
-
-/*
- * Whether an open of @inode with @access and @share would be a sharing
- * violation with an open there other than @except (which may be NULL).
- */
-bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,
-				 const struct smbsrv_file *except);
-
-/*
- * Whether anything below the directory @dir (not @dir itself) is open:
- * such a directory cannot be renamed (MS-FSA 2.1.5.14.11).
- */
-bool smbsrv_file_open_below(struct dentry *dir);
-
-/*
- * The fnode of @inode's data (not of a stream), referenced, or NULL when
- * nothing has it open; smbsrv_fnode_release() drops it.
- */
-struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode);
-void smbsrv_fnode_release(struct smbsrv_fnode *fn);
-
-/* Free an open's directory enumeration (smb2/dir.c), at its release. */
-void smbsrv_dirscan_free(struct smbsrv_dirscan *scan);
 
 #endif /* _SMBSRV_FILE_H */

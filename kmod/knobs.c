@@ -33,6 +33,10 @@ void smbsrv_knobs_init(struct smbsrv_knobs *k)
 		.splice_threshold = SMBSRV_DEFAULT_SPLICE_THRESHOLD,
 		.response_batch = SMBSRV_DEFAULT_RESPONSE_BATCH,
 		.inline_reads = SMBSRV_DEFAULT_INLINE_READS,
+		.logon_timeout = SMBSRV_DEFAULT_LOGON_TIMEOUT,
+		.smb2_leases = SMBSRV_DEFAULT_SMB2_LEASES,
+		.durable_handles = SMBSRV_DEFAULT_DURABLE_HANDLES,
+		.durable_timeout = SMBSRV_DEFAULT_DURABLE_TIMEOUT,
 		.netbios_name = SMBSRV_DEFAULT_NETBIOS_NAME,
 	};
 }
@@ -77,6 +81,10 @@ static const struct {
 	KNOB(SPLICE_THRESHOLD, splice_threshold),
 	KNOB(RESPONSE_BATCH, response_batch),
 	KNOB(INLINE_READS, inline_reads),
+	KNOB(LOGON_TIMEOUT, logon_timeout),
+	KNOB(SMB2_LEASES, smb2_leases),
+	KNOB(DURABLE_HANDLES, durable_handles),
+	KNOB(DURABLE_HANDLE_TIMEOUT, durable_timeout),
 };
 
 #undef KNOB

@@ -33,15 +33,20 @@ struct sk_buff;
 #define SMBSRV_DEFAULT_MAX_SESSIONS	1024
 #define SMBSRV_DEFAULT_MAX_OPEN_FILES	10000
 #define SMBSRV_DEFAULT_DEADTIME		0	/* minutes; never */
+/* smbsrv's own: a connection must log on this soon (0: no deadline). */
+#define SMBSRV_DEFAULT_LOGON_TIMEOUT	20	/* seconds */
 /* smbsrv's own: ksmbd waits 2 s for its daemon, which TCG cannot meet. */
 #define SMBSRV_DEFAULT_UPCALL_TIMEOUT	10	/* seconds */
 /* ksmbd reads a frame with a 7 s receive timeout and two retries. */
 #define SMBSRV_DEFAULT_FRAME_TIMEOUT	20	/* seconds */
 #define SMBSRV_DEFAULT_ROUTE_POLICY	SMBSRV_ROUTE_POLICY_PERCPU
-#define SMBSRV_DEFAULT_SPLICE_THRESHOLD	SZ_64K
+#define SMBSRV_DEFAULT_SPLICE_THRESHOLD	SZ_4K
 #define SMBSRV_DEFAULT_RESPONSE_BATCH	16
 #define SMBSRV_DEFAULT_INLINE_READS	1
 #define SMBSRV_DEFAULT_NETBIOS_NAME	"SMBSRV"
+#define SMBSRV_DEFAULT_SMB2_LEASES	0	/* ksmbd: smb2 leases = no */
+#define SMBSRV_DEFAULT_DURABLE_HANDLES	0	/* ksmbd: durable handles = no */
+#define SMBSRV_DEFAULT_DURABLE_TIMEOUT	60	/* seconds */
 
 #define SMBSRV_NETBIOS_NAME_MAX		64
 /* The NEGOTIATE response's SecurityBufferLength is a 16-bit field. */
@@ -68,6 +73,10 @@ struct smbsrv_knobs {
 	u32 splice_threshold;		/* bytes */
 	u32 response_batch;
 	u32 inline_reads;		/* boolean */
+	u32 logon_timeout;		/* seconds, 0: none */
+	u32 smb2_leases;		/* boolean */
+	u32 durable_handles;		/* boolean */
+	u32 durable_timeout;		/* seconds */
 	char netbios_name[SMBSRV_NETBIOS_NAME_MAX + 1];
 };
 

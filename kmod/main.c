@@ -9,11 +9,13 @@
 #include "crypto.h"
 #include "fold.h"
 #include "hosts.h"
+#include "durable.h"
 #include "netlink.h"
+#include "oplock.h"
 #include "sched.h"
 #include "selftest.h"
 #include "session.h"
-#include "smb2/smb2.h"
+#include "smb2/entry.h"
 #include "smbsrv.h"
 #include "times.h"
 #include "transport.h"
@@ -44,15 +46,22 @@ static int __init smbsrv_init(void)
 	err = smbsrv_smb2_init();
 	if (err)
 		goto err_sched;
+	err = smbsrv_cache_init();
+	if (err)
+		goto err_smb2;
+	smbsrv_durable_init();
 
 	err = smbsrv_netlink_init();
 	if (err)
-		goto err_smb2;
+		goto err_cache;
 
 	pr_info("smbsrv: version %s loaded\n", SMBSRV_VERSION);
 	smbsrv_selftest_init();
 	return 0;
 
+err_cache:
+	smbsrv_durable_exit();
+	smbsrv_cache_exit();
 err_smb2:
 	smbsrv_smb2_exit();
 err_sched:
@@ -81,6 +90,8 @@ static void __exit smbsrv_exit(void)
 	/* No connection is accepted any more: close the ones there are. */
 	smbsrv_conns_exit();
 	smbsrv_sessions_exit();
+	smbsrv_durable_exit();
+	smbsrv_cache_exit();
 	smbsrv_smb2_exit();
 	smbsrv_sched_exit();
 	destroy_workqueue(smbsrv_ctl_wq);

@@ -37,7 +37,7 @@ static const struct netlink_range_validation smbsrv_a_knobs_smb2_max_credits_ran
 };
 
 /* Common nested types */
-const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_NETBIOS_NAME + 1] = {
+const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT + 1] = {
 	[SMBSRV_A_KNOBS_TCP_PORT] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_tcp_port_range),
 	[SMBSRV_A_KNOBS_MAX_CONNECTIONS] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_SMB2_MAX_READ] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_smb2_max_read_range),
@@ -59,12 +59,16 @@ const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_NETBIOS_NAME + 1] 
 	[SMBSRV_A_KNOBS_RESPONSE_BATCH] = NLA_POLICY_MAX(NLA_U32, 256),
 	[SMBSRV_A_KNOBS_INLINE_READS] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_NETBIOS_NAME] = { .type = NLA_NUL_STRING, .len = 64, },
+	[SMBSRV_A_KNOBS_LOGON_TIMEOUT] = NLA_POLICY_MAX(NLA_U32, 3600),
+	[SMBSRV_A_KNOBS_SMB2_LEASES] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_DURABLE_HANDLES] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
 };
 
 const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_HIDE_FILES + 1] = {
 	[SMBSRV_A_SHARE_NAME] = { .type = NLA_NUL_STRING, .len = 80, },
 	[SMBSRV_A_SHARE_PATH] = { .type = NLA_NUL_STRING, .len = 4096, },
-	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7fff),
+	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0xffff),
 	[SMBSRV_A_SHARE_FORCE_UID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_FORCE_GID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_CREATE_MASK] = { .type = NLA_U32, },
@@ -191,6 +195,11 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.cmd	= SMBSRV_CMD_READ_STATS_GET,
 		.doit	= smbsrv_nl_read_stats_get_doit,
 		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= SMBSRV_CMD_OPEN_GET,
+		.dumpit	= smbsrv_nl_open_get_dumpit,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
 	},
 };
 

@@ -12,7 +12,7 @@
 #include <uapi/linux/smbsrv.h>
 
 /* Common nested types */
-extern const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_NETBIOS_NAME + 1];
+extern const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT + 1];
 extern const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_HIDE_FILES + 1];
 
 int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info);
@@ -31,6 +31,7 @@ int smbsrv_nl_kill_doit(struct sk_buff *skb, struct genl_info *info);
 int smbsrv_nl_queue_get_dumpit(struct sk_buff *skb,
 			       struct netlink_callback *cb);
 int smbsrv_nl_read_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
+int smbsrv_nl_open_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 extern struct genl_family smbsrv_nl_family;
 

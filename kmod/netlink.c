@@ -44,6 +44,7 @@ static int smbsrv_put_fold_stats(struct sk_buff *msg)
 static int smbsrv_reply_server(struct genl_info *info, bool status)
 {
 	struct smbsrv_server *srv = &smbsrv_server;
+	struct smbsrv_conn_stats cst;
 	struct sk_buff *msg;
 	void *hdr;
 
@@ -66,11 +67,20 @@ static int smbsrv_reply_server(struct genl_info *info, bool status)
 			smbsrv_listener_port(srv->listener)) ||
 	    smbsrv_knobs_put(msg, SMBSRV_A_SERVER_KNOBS, &srv->knobs))
 		goto nospace;
+	smbsrv_conn_stats(&cst);
 	if (status &&
 	    (nla_put_u32(msg, SMBSRV_A_SERVER_CONNECTIONS, smbsrv_conn_count()) ||
 	     nla_put_u32(msg, SMBSRV_A_SERVER_SESSIONS,
 			 smbsrv_session_count()) ||
 	     smbsrv_negotiate_blob_put(msg, SMBSRV_A_SERVER_NEGOTIATE_BLOB) ||
+	     nla_put_u64_64bit(msg, SMBSRV_A_SERVER_CONNS_REFUSED,
+			       cst.refused, 0) ||
+	     nla_put_u64_64bit(msg, SMBSRV_A_SERVER_CONNS_EVICTED,
+			       cst.evicted, 0) ||
+	     nla_put_u64_64bit(msg, SMBSRV_A_SERVER_CONNS_LOGON_EXPIRED,
+			       cst.logon_expired, 0) ||
+	     nla_put_u64_64bit(msg, SMBSRV_A_SERVER_CONNS_IDLE_CLOSED,
+			       cst.idle_closed, 0) ||
 	     smbsrv_put_fold_stats(msg)))
 		goto nospace;
 	/* Each share with trees: as many as fit (one per share in use). */

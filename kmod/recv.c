@@ -25,7 +25,7 @@
 #include "conn.h"
 #include "recv.h"
 #include "sched.h"
-#include "smb2/smb2.h"
+#include "smb2/entry.h"
 #include "smbsrv.h"
 #include "trace.h"
 #include "wire/pdu.h"
@@ -140,7 +140,7 @@ static void smbsrv_recv_work(struct work_struct *work)
 	while (!smbsrv_conn_closing(conn)) {
 		if (atomic_read(&conn->inflight) >= SMBSRV_INFLIGHT_MAX) {
 			set_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags);
-			/* Pairs with the barrier in smbsrv_recv_resume(). */
+			/* Pairs with the barrier in smbsrv_recv_msg_done(). */
 			smp_mb__after_atomic();
 			if (atomic_read(&conn->inflight) >= SMBSRV_INFLIGHT_MAX)
 				return;
@@ -176,12 +176,16 @@ static void smbsrv_recv_work(struct work_struct *work)
 
 		del_timer(&conn->frame_timer);
 		conn->frame_hdr_got = 0;
+		WRITE_ONCE(conn->last_active, jiffies);
 		trace_smbsrv_pdu_complete(conn->id, conn->frame, conn->frame_len,
 					  conn->frame_start_ns);
+		/* In flight until smbsrv_recv_msg_done(). */
+		atomic_inc(&conn->inflight);
 		/* The message owns it now (it may even be done with it). */
 		frame = conn->frame;
 		conn->frame = NULL;
 		if (smbsrv_msg_queue(conn, frame, conn->frame_len)) {
+			atomic_dec(&conn->inflight);
 			kvfree(frame);
 			goto drop;
 		}
@@ -250,8 +254,11 @@ void smbsrv_recv_detach(struct smbsrv_conn *conn)
 	conn->frame = NULL;
 }
 
-void smbsrv_recv_resume(struct smbsrv_conn *conn)
+void smbsrv_recv_msg_done(struct smbsrv_conn *conn)
 {
+	atomic_dec(&conn->inflight);
+	/* Pairs with the barrier in smbsrv_recv_work(). */
+	smp_mb__after_atomic();
 	if (test_and_clear_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags))
 		smbsrv_sched_recv(conn);
 }

@@ -19,7 +19,11 @@ void smbsrv_recv_init(struct smbsrv_conn *conn);
 void smbsrv_recv_attach(struct smbsrv_conn *conn);
 /* Restore the callbacks, shut the socket down, stop the receiver. */
 void smbsrv_recv_detach(struct smbsrv_conn *conn);
-/* Resume a receiver stopped because too much was in flight. */
-void smbsrv_recv_resume(struct smbsrv_conn *conn);
+/*
+ * A message the receiver handed up (smbsrv_msg_queue()) is done with:
+ * one less in flight, and a receiver stopped because too many were
+ * resumes.
+ */
+void smbsrv_recv_msg_done(struct smbsrv_conn *conn);
 
 #endif /* _SMBSRV_RECV_H */

@@ -80,9 +80,9 @@ void smbsrv_sched_recv(struct smbsrv_conn *conn)
 	queue_work(smbsrv_wq[SMBSRV_QUEUE_PERCPU], &conn->recv_work);
 }
 
-void smbsrv_sched_other(struct work_struct *work)
+bool smbsrv_sched_other(struct work_struct *work)
 {
-	queue_work(smbsrv_wq[SMBSRV_QUEUE_PERCPU], work);
+	return queue_work(smbsrv_wq[SMBSRV_QUEUE_PERCPU], work);
 }
 
 static void smbsrv_sched_run(struct work_struct *work)

@@ -92,8 +92,11 @@ enum smbsrv_inline smbsrv_sched_inline(struct smbsrv_conn *conn,
 /* Charge a READ of @length bytes to the budget; false: queue it. */
 bool smbsrv_sched_inline_charge(struct smbsrv_conn *conn, u32 length);
 
-/* Queue other per-connection work (async completions, teardown steps). */
-void smbsrv_sched_other(struct work_struct *work);
+/*
+ * Queue other work (async completions, teardown steps, breaks); false
+ * when it was queued already.  Any context.
+ */
+bool smbsrv_sched_other(struct work_struct *work);
 
 /* A worker of queue @q wrote @frames response frames in one go. */
 void smbsrv_sched_count_send(u8 q, unsigned int frames);

@@ -29,7 +29,7 @@
 #include "selftest.h"
 #include "upcall.h"
 
-bool smbsrv_selftest;
+static bool smbsrv_selftest;
 module_param_named(selftest, smbsrv_selftest, bool, 0444);
 MODULE_PARM_DESC(selftest,
 		 "Run crypto self-tests at load and expose the upcall probe in debugfs");

@@ -5,8 +5,6 @@
 #ifndef _SMBSRV_SELFTEST_H
 #define _SMBSRV_SELFTEST_H
 
-extern bool smbsrv_selftest;
-
 /*
  * With selftest=1: report every crypto test vector in the kernel log and
  * expose the upcall probe (debugfs smbsrv/upcall).  Never fails the load:

@@ -3,16 +3,16 @@
  * smbsrv: sessions, tree connects and open files.
  */
 #include <linux/cred.h>
+#include <linux/jiffies.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "conn.h"
 #include "session.h"
 #include "share.h"
-#include "smb2/sign.h"
-#include "smb2/smb2.h"
 #include "smbsrv.h"
 #include "upcall.h"
 
@@ -25,6 +25,22 @@ static atomic_t smbsrv_nr_sessions = ATOMIC_INIT(0);
 static void smbsrv_session_free_rcu(struct rcu_head *head)
 {
 	kfree_sensitive(container_of(head, struct smbsrv_session, rcu));
+}
+
+/* The session's keys, signer and ciphers (sign.c set them up). */
+static void smbsrv_session_free_keys(struct smbsrv_session *sess)
+{
+	if (sess->signer)
+		smbsrv_signer_free(sess->signer);
+	if (sess->encryptor)
+		smbsrv_cipher_free(sess->encryptor);
+	if (sess->decryptor)
+		smbsrv_cipher_free(sess->decryptor);
+	sess->signer = NULL;
+	sess->encryptor = NULL;
+	sess->decryptor = NULL;
+	memzero_explicit(&sess->keys, sizeof(sess->keys));
+	memzero_explicit(sess->session_key, sizeof(sess->session_key));
 }
 
 void smbsrv_session_put(struct smbsrv_session *sess)
@@ -163,6 +179,8 @@ void smbsrv_sessions_close(struct smbsrv_conn *conn)
 		spin_unlock(&conn->lock);
 		if (!sess)
 			break;
+		/* The connection went: durable opens outlive it. */
+		WRITE_ONCE(sess->disconnecting, true);
 		smbsrv_session_end(sess);
 		smbsrv_session_put(sess);
 	}
@@ -189,13 +207,65 @@ struct smbsrv_session *smbsrv_session_next(u64 after)
 	return sess;
 }
 
-int smbsrv_sessions_init(void)
+/* ---- idle connections (the deadtime knob) ------------------------------ */
+
+#define SMBSRV_IDLE_SCAN	(15 * HZ)
+
+static void smbsrv_idle_scan(struct work_struct *work);
+static DECLARE_DELAYED_WORK(smbsrv_idle_work, smbsrv_idle_scan);
+
+static bool smbsrv_conn_has_opens(struct smbsrv_conn *conn)
 {
-	return 0;
+	struct smbsrv_session *sess;
+	bool any = false;
+
+	spin_lock(&conn->lock);
+	list_for_each_entry(sess, &conn->sessions, conn_node) {
+		if (atomic_read(&sess->nr_opens)) {
+			any = true;
+			break;
+		}
+	}
+	spin_unlock(&conn->lock);
+	return any;
+}
+
+/*
+ * Every SMBSRV_IDLE_SCAN, while there are connections: close those that
+ * established a session, received nothing for deadtime minutes and have
+ * no open file (a pending lock or notify has one), as ksmbd and Samba do.
+ * Connections that never logged on are the logon timeout's (conn.c).
+ */
+static void smbsrv_idle_scan(struct work_struct *work)
+{
+	u32 deadtime = READ_ONCE(smbsrv_server.knobs.deadtime);
+	unsigned long idle = (unsigned long)deadtime * 60 * HZ;
+	struct smbsrv_conn *conn;
+	u32 after = 0;
+
+	while (deadtime && (conn = smbsrv_conn_next(after))) {
+		after = conn->id;
+		if (test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags) &&
+		    !atomic_read(&conn->inflight) &&
+		    time_after(jiffies, READ_ONCE(conn->last_active) + idle) &&
+		    !smbsrv_conn_has_opens(conn))
+			smbsrv_conn_close_idle(conn);
+		smbsrv_conn_put(conn);
+	}
+	if (smbsrv_conn_count())
+		queue_delayed_work(smbsrv_ctl_wq, &smbsrv_idle_work,
+				   SMBSRV_IDLE_SCAN);
+}
+
+void smbsrv_sessions_idle_watch(void)
+{
+	queue_delayed_work(smbsrv_ctl_wq, &smbsrv_idle_work, SMBSRV_IDLE_SCAN);
 }
 
 void smbsrv_sessions_exit(void)
 {
+	/* No session is established any more: the scan stops for good. */
+	cancel_delayed_work_sync(&smbsrv_idle_work);
 	/* Every connection is gone, and with it every session. */
 	WARN_ON(!xa_empty(&smbsrv_sessions));
 	rcu_barrier();
@@ -318,24 +388,34 @@ void smbsrv_open_put(struct smbsrv_open *op)
 		return;
 	if (op->ops->release)
 		op->ops->release(op);
-	smbsrv_tree_put(op->tree);
+	if (op->tree)
+		smbsrv_tree_put(op->tree);
 	call_rcu(&op->rcu, smbsrv_open_free_rcu);
+}
+
+/* Count one more open of @sess; false (nothing counted) past max open files. */
+static bool smbsrv_session_charge_open(struct smbsrv_session *sess)
+{
+	u32 max = READ_ONCE(smbsrv_server.knobs.max_open_files);
+
+	if (max && atomic_inc_return(&sess->nr_opens) > max) {
+		atomic_dec(&sess->nr_opens);
+		return false;
+	}
+	if (!max)
+		atomic_inc(&sess->nr_opens);
+	return true;
 }
 
 int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 		       const struct smbsrv_open_ops *ops)
 {
 	struct smbsrv_session *sess = tree->sess;
-	u32 max = READ_ONCE(smbsrv_server.knobs.max_open_files);
 	u32 id;
 	int err;
 
-	if (max && atomic_inc_return(&sess->nr_opens) > max) {
-		atomic_dec(&sess->nr_opens);
+	if (!smbsrv_session_charge_open(sess))
 		return -EMFILE;
-	} else if (!max) {
-		atomic_inc(&sess->nr_opens);
-	}
 	refcount_set(&op->ref, 2);	/* the table's and the caller's */
 	op->ops = ops;
 	op->tree = tree;
@@ -357,16 +437,18 @@ int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 	return err;
 }
 
-struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_req *req,
+struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_session *sess,
+				       struct smbsrv_tree *tree,
 				       u64 persistent, u64 volatile_id)
 {
 	struct smbsrv_open *op;
 
-	if (!req->sess || !req->tree || !volatile_id || volatile_id > U32_MAX)
+	if (!volatile_id || volatile_id > U32_MAX)
 		return NULL;
 	rcu_read_lock();
-	op = xa_load(&req->sess->opens, volatile_id);
-	if (op && (op->id_persistent != persistent || op->tree != req->tree ||
+	op = xa_load(&sess->opens, volatile_id);
+	if (op && (op->id_persistent != persistent ||
+		   (tree && op->tree != tree) ||
 		   READ_ONCE(op->gone) || !refcount_inc_not_zero(&op->ref)))
 		op = NULL;
 	rcu_read_unlock();
@@ -380,7 +462,44 @@ void smbsrv_open_end(struct smbsrv_open *op)
 	if (xa_cmpxchg(&sess->opens, op->id_volatile, op, NULL, 0) != op)
 		return;
 	WRITE_ONCE(op->gone, true);
-	op->ops->close(op);
 	atomic_dec(&sess->nr_opens);
+	/* A durable open outlives its connection, holding the reference. */
+	if (READ_ONCE(sess->disconnecting) && op->ops->detach &&
+	    op->ops->detach(op))
+		return;
+	op->ops->close(op);
 	smbsrv_open_put(op);
+}
+
+int smbsrv_open_attach(struct smbsrv_tree *tree, struct smbsrv_open *op)
+{
+	struct smbsrv_session *sess = tree->sess;
+	struct smbsrv_tree *old;
+	u32 id;
+	int err;
+
+	if (!smbsrv_session_charge_open(sess))
+		return -EMFILE;
+	xa_lock(&sess->opens);
+	if (READ_ONCE(tree->gone))
+		err = -ENOENT;
+	else
+		err = __xa_alloc(&sess->opens, &id, op,
+				 XA_LIMIT(1, U32_MAX - 1), GFP_NOWAIT);
+	if (!err) {
+		/* The old tree stays valid for whoever still looked it up. */
+		old = op->tree;
+		op->id_volatile = id;
+		refcount_inc(&tree->ref);
+		WRITE_ONCE(op->tree, tree);
+		WRITE_ONCE(op->gone, false);
+	}
+	xa_unlock(&sess->opens);
+	if (err) {
+		atomic_dec(&sess->nr_opens);
+		return err;
+	}
+	if (old)
+		smbsrv_tree_put(old);
+	return 0;
 }

@@ -29,7 +29,6 @@
 #include "upcall.h"
 
 struct smbsrv_conn;
-struct smbsrv_req;
 struct smbsrv_share_info;
 struct smbsrv_share_use;
 
@@ -71,6 +70,12 @@ struct smbsrv_session {
 	struct xarray trees;		/* TreeId -> struct smbsrv_tree */
 	struct xarray opens;		/* volatile FileId -> struct smbsrv_open */
 	atomic_t nr_opens;
+	/*
+	 * Ending because its connection went, its client logged off or a
+	 * reconnecting client named it PreviousSessionId: durable opens
+	 * stay (TREE_DISCONNECT and CLOSE end them).
+	 */
+	bool disconnecting;
 	struct rcu_head rcu;
 };
 
@@ -109,6 +114,12 @@ struct smbsrv_open_ops {
 	 * grace period: runs in softirq context, must not sleep.
 	 */
 	void (*free)(struct smbsrv_open *op);
+	/*
+	 * Its session ends with its connection: true when the open stays
+	 * (a durable handle), taking over the table's reference; it is
+	 * then neither closed nor put here.  May be NULL.
+	 */
+	bool (*detach)(struct smbsrv_open *op);
 };
 
 /*
@@ -125,7 +136,11 @@ struct smbsrv_open {
 	struct rcu_head rcu;
 };
 
-int smbsrv_sessions_init(void);
+/*
+ * A session was established: make sure idle connections are looked for
+ * (the deadtime knob) while there are connections.
+ */
+void smbsrv_sessions_idle_watch(void);
 void smbsrv_sessions_exit(void);
 
 /* A new in-progress session on @conn, in the tables; referenced. */
@@ -184,10 +199,22 @@ u32 smbsrv_tree_count(struct smbsrv_session *sess);
  */
 int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 		       const struct smbsrv_open_ops *ops);
-struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_req *req,
+/*
+ * The open of @sess with FileId {@persistent, @volatile_id}, referenced:
+ * one of @tree's, or of any tree of the session when @tree is NULL (a
+ * server-side copy's source).  NULL when there is none, or it is ending.
+ */
+struct smbsrv_open *smbsrv_open_lookup(struct smbsrv_session *sess,
+				       struct smbsrv_tree *tree,
 				       u64 persistent, u64 volatile_id);
 /* Drop a reference; the last one releases the open (may sleep). */
 void smbsrv_open_put(struct smbsrv_open *op);
+/*
+ * Put a detached open (ops->detach kept it) back into the table of
+ * @tree's session with a new volatile FileId; its persistent one stays.
+ * The reference the detach kept becomes the table's.  -EMFILE, -ENOENT.
+ */
+int smbsrv_open_attach(struct smbsrv_tree *tree, struct smbsrv_open *op);
 /* Remove from the table and close.  Idempotent. */
 void smbsrv_open_end(struct smbsrv_open *op);
 

@@ -7,8 +7,9 @@
 #include <linux/slab.h>
 #include <linux/xattr.h>
 
+#include "ea.h"
 #include "file.h"
-#include "smb2/meta.h"
+#include "fnode.h"
 #include "stream.h"
 #include "wire/info.h"
 #include "wire/stream.h"
@@ -281,14 +282,14 @@ int smbsrv_stream_rename(struct smbsrv_file *f, const char *name, u32 len,
 		kvfree(val);
 		goto out;
 	}
-	err = smbsrv_file_stream_rekey(f, &xname);
+	err = smbsrv_fnode_rekey(fn, &xname);
 	if (!err) {
 		/* xname is the old name now, fn->stream the new one. */
 		err = smbsrv_stream_setx(path, fn->stream, val, n);
 		if (!err)
 			err = smbsrv_stream_remove(path, old);
 		if (err)
-			smbsrv_file_stream_rekey(f, &xname);
+			smbsrv_fnode_rekey(fn, &xname);
 	}
 	kfree(old);
 	kvfree(val);

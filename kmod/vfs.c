@@ -13,7 +13,9 @@
 #include <linux/xattr.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "acl.h"
 #include "file.h"
+#include "fnode.h"
 #include "fold.h"
 #include "session.h"
 #include "times.h"
@@ -36,7 +38,8 @@ const struct cred *smbsrv_vfs_tree_cred(const struct cred *sess,
 	struct cred *c;
 
 	if (!fuid && !fgid)
-		return get_cred(sess);
+		return share->flags & SMBSRV_SHARE_FLAGS_ACL_XATTR ?
+		       smbsrv_acl_cred(sess) : get_cred(sess);
 	if (fuid) {
 		/* Someone else entirely: no groups of the session user. */
 		c = prepare_kernel_cred(&init_task);
@@ -72,6 +75,8 @@ const struct cred *smbsrv_vfs_tree_cred(const struct cred *sess,
 	c->egid = c->gid;
 	c->sgid = c->gid;
 	c->fsgid = c->gid;
+	if (share->flags & SMBSRV_SHARE_FLAGS_ACL_XATTR)
+		smbsrv_acl_cred_caps(c);
 	return c;
 }
 
@@ -568,8 +573,11 @@ static u32 smbsrv_vfs_mode_access(const struct smbsrv_tree *tree,
 u32 smbsrv_vfs_maximal_access(const struct smbsrv_tree *tree,
 			      const struct path *path)
 {
-	u32 a = smbsrv_vfs_mode_access(tree, path);
+	u32 a;
 
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR)
+		return smbsrv_acl_maximal_access(tree, path);
+	a = smbsrv_vfs_mode_access(tree, path);
 	if (tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY)
 		a &= ~FILE_MODIFY_ACCESS;
 	return a;
@@ -742,56 +750,4 @@ int smbsrv_vfs_getattr(const struct smbsrv_tree *tree, const struct path *path,
 		attr |= FILE_ATTRIBUTE_HIDDEN;
 	fa->attributes = attr ? attr : FILE_ATTRIBUTE_NORMAL;
 	return 0;
-}
-
-/* ---- errors ------------------------------------------------------------- */
-
-u32 smbsrv_vfs_status(int err)
-{
-	switch (err) {
-	case 0:
-		return STATUS_SUCCESS;
-	case -ENOENT:
-		return STATUS_OBJECT_NAME_NOT_FOUND;
-	case -ENOTDIR:
-		return STATUS_OBJECT_PATH_NOT_FOUND;
-	case -EACCES:
-	case -EPERM:
-	case -EXDEV:	/* out of the root, or across a mount */
-	case -ELOOP:	/* a symlink the share does not follow */
-		return STATUS_ACCESS_DENIED;
-	case -EEXIST:
-		return STATUS_OBJECT_NAME_COLLISION;
-	case -ENOSPC:
-	case -EFBIG:
-		return STATUS_DISK_FULL;
-	case -EDQUOT:
-		return STATUS_QUOTA_EXCEEDED;
-	case -EROFS:
-		return STATUS_MEDIA_WRITE_PROTECTED;
-	case -ENAMETOOLONG:
-		return STATUS_OBJECT_NAME_INVALID;
-	case -EISDIR:
-		return STATUS_FILE_IS_A_DIRECTORY;
-	case -ENOTEMPTY:
-		return STATUS_DIRECTORY_NOT_EMPTY;
-	case -EBUSY:
-	case -ETXTBSY:
-	case -EAGAIN:
-		return STATUS_SHARING_VIOLATION;
-	case -EMLINK:
-		return STATUS_TOO_MANY_LINKS;
-	case -ENOMEM:
-		return STATUS_INSUFFICIENT_RESOURCES;
-	case -EOPNOTSUPP:
-		return STATUS_NOT_SUPPORTED;
-	case -EINVAL:
-		return STATUS_INVALID_PARAMETER;
-	case -EINTR:
-		return STATUS_CANCELLED;
-	case -EIO:
-		return STATUS_IO_DEVICE_ERROR;
-	default:
-		return STATUS_INTERNAL_ERROR;
-	}
 }

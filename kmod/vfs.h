@@ -171,7 +171,4 @@ bool smbsrv_vfs_private_ea(const char *name);
 int smbsrv_vfs_set_ea(const struct path *path, const char *name,
 		      const void *value, u32 len);
 
-/* The NTSTATUS for an errno from the VFS. */
-u32 smbsrv_vfs_status(int err);
-
 #endif /* _SMBSRV_VFS_H */

@@ -11,6 +11,7 @@
 #include <linux/timekeeping.h>
 
 #include "file.h"
+#include "fnode.h"
 #include "wire/dosattr.h"
 #include "wire/info.h"
 #include "wtime.h"
@@ -92,7 +93,9 @@ void smbsrv_wtime_set(struct smbsrv_file *f, u64 nt)
 	struct smbsrv_wtime *wt = &fn->wt;
 	const struct cred *old = NULL;
 
-	if (fn->stream || !nt)
+	/* A directory's LastWriteTime is its mtime, set as it is. */
+	if (fn->stream || !nt ||
+	    (f->flags & (SMBSRV_FILE_DIR | SMBSRV_FILE_REPARSE)))
 		return;
 	spin_lock(&fn->lock);
 	if (nt == (u64)-1 || nt == (u64)-2) {
@@ -147,7 +150,7 @@ static void smbsrv_wtime_apply(struct smbsrv_file *f, u64 mtime,
 			 err);
 }
 
-void smbsrv_wtime_close(struct smbsrv_file *f, bool last)
+void smbsrv_wtime_close(struct smbsrv_file *f, bool last, bool gone)
 {
 	struct smbsrv_fnode *fn = f->fnode;
 	struct smbsrv_wtime *wt = &fn->wt;
@@ -176,9 +179,9 @@ void smbsrv_wtime_close(struct smbsrv_file *f, bool last)
 		smbsrv_wtime_keep(wt, 0);
 	}
 	spin_unlock(&fn->lock);
-	if (touch)
+	if (touch && !gone)
 		smbsrv_wtime_apply(f, 0, f->cred);
-	if (keep)
+	if (keep && !gone)
 		smbsrv_wtime_apply(f, keep, cred ?: f->cred);
 	if (touch && !last) {
 		spin_lock(&fn->lock);
@@ -190,14 +193,6 @@ void smbsrv_wtime_close(struct smbsrv_file *f, bool last)
 		put_cred(cred);
 }
 
-void smbsrv_wtime_free(struct smbsrv_fnode *fn)
-{
-	if (fn->wt.shown)
-		atomic_dec(&smbsrv_wtime_files);
-	if (fn->wt.cred)
-		put_cred(fn->wt.cred);
-}
-
 u64 smbsrv_wtime_report(struct inode *inode, u64 mtime)
 {
 	struct smbsrv_fnode *fn;
@@ -205,7 +200,7 @@ u64 smbsrv_wtime_report(struct inode *inode, u64 mtime)
 
 	if (!atomic_read(&smbsrv_wtime_files))
 		return mtime;
-	fn = smbsrv_fnode_find(inode);
+	fn = smbsrv_fnode_find(inode, NULL);
 	if (!fn)
 		return mtime;
 	spin_lock(&fn->lock);
@@ -213,6 +208,6 @@ u64 smbsrv_wtime_report(struct inode *inode, u64 mtime)
 	if (fn->wt.shown)
 		nt = fn->wt.shown;
 	spin_unlock(&fn->lock);
-	smbsrv_fnode_release(fn);
+	smbsrv_fnode_put(fn);
 	return nt;
 }

@@ -53,11 +53,12 @@ void smbsrv_wtime_flush(struct smbsrv_file *f);
 /* SET_INFO basic with LastWriteTime @nt: 0 leaves it, -1/-2 hold it. */
 void smbsrv_wtime_set(struct smbsrv_file *f, u64 nt);
 
-/* CLOSE of @f, after it left its fnode's opens (@last: it was the last). */
-void smbsrv_wtime_close(struct smbsrv_file *f, bool last);
-
-/* What the fnode holds, when it is freed. */
-void smbsrv_wtime_free(struct smbsrv_fnode *fn);
+/*
+ * CLOSE of @f, after it left its fnode's opens (@last: it was the last:
+ * nothing is kept after it, the fnode holds no time and no reference).
+ * @gone: the file is being removed, nothing is written to it.
+ */
+void smbsrv_wtime_close(struct smbsrv_file *f, bool last, bool gone);
 
 /* LastWriteTime of @inode whose mtime is @mtime (NT), as reported. */
 u64 smbsrv_wtime_report(struct inode *inode, u64 mtime);

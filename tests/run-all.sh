@@ -12,14 +12,16 @@
 #          code up to date, clang-tidy on the C++
 #   install  make install DESTDIR=...: files, man pages, unit, DKMS sources
 #   fuzz   a short run of every libFuzzer target (tests/fuzz/) over its
-#          seed corpus: FUZZ_SECONDS (default 20) each
+#          seed corpus: FUZZ_SECONDS (default 10) each
 #   vm     selftests in the test VM: guest-side scripts
 #          (tests/selftests/guest/*.sh, run by vm_run) and host-side
 #          scripts driving real clients (tests/selftests/host/*.sh)
 #   long   only with --only long (make check-long), never in make check:
 #          VM scripts that run for many minutes (tests/selftests/long/*.sh,
 #          host-side like the above), such as the READ races for 30 s each
-# Every suite speaks TAP; logs are kept in build/test-logs/.
+# Every suite speaks TAP; logs are kept in build/test-logs/.  VM suites run
+# two at a time and lint beside them (SMBSRV_TEST_JOBS, default 2; 1 runs
+# everything one after the other).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,11 +42,12 @@ passed=0
 failed=0
 t0=$(date +%s)
 
-# tally NAME LOGFILE: count the TAP results of one test program.  A program
-# that died before its plan, or whose plan disagrees with its results,
-# counts as one more failure.
+# tally NAME LOGFILE [SECONDS]: count the TAP results of one test program
+# (SECONDS: how long it ran, shown beside them).  A program that died
+# before its plan, or whose plan disagrees with its results, counts as one
+# more failure.
 tally() {
-	local name=$1 log=$2 p f plan n
+	local name=$1 log=$2 secs=${3:-} p f plan n
 	p=$(grep -cE '^ok ' "$log")
 	f=$(grep -cE '^not ok ' "$log")
 	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$log" | tail -n1)
@@ -55,7 +58,8 @@ tally() {
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
-	printf '== %-40s %3d passed, %d failed\n' "$name" "$p" "$f"
+	printf '== %-40s %3d passed, %d failed%s\n' "$name" "$p" "$f" \
+		"${secs:+ ($secs s)}"
 	if [ "$f" -gt 0 ]; then
 		grep -E '^not ok ' "$log" | sed 's/^/   /'
 	fi
@@ -87,7 +91,7 @@ suite_unit() {
 	tally interop/impacket-rpc "$log"
 }
 
-suite_lint() {
+lint_run() {
 	local log="$logs/lint.tap" n=0 kdir f out
 	kdir=/lib/modules/$(cat "$top/.kver")/build
 	: > "$log"
@@ -109,12 +113,25 @@ suite_lint() {
 			grep -vE '^total: 0 errors, 0 warnings, 0 checks')
 		emit $([ -z "$out" ] && echo 0 || echo 1) "checkpatch --strict ${f#"$top"/}" "$out"
 	done
-	# sparse: rebuild every object with C=2 and fail on any report.
-	out=$(make -s -C "$kdir" M="$top/kmod" C=2 modules 2>&1 |
+	# sparse: rebuild every object with C=2 and fail on any report, in a
+	# copy of the sources, so that the module the VM suites pack (they may
+	# run beside this) is never rewritten under them.
+	local sp="$top/build/lint-kmod"
+	rm -rf "$sp"
+	mkdir -p "$sp"
+	(cd "$top/kmod" && git ls-files -co --exclude-standard -z . |
+		xargs -0 cp --parents -t "$sp")
+	out=$(make -s -C "$kdir" M="$sp" C=2 modules 2>&1 |
 		grep -E 'warning:|error:')
 	emit $([ -z "$out" ] && echo 0 || echo 1) "sparse (make C=2) reports nothing" "$out"
 	out=$("$top/tools/ynl-regen.sh" --check 2>&1)
 	emit $? "generated netlink code matches the YNL spec" "$out"
+	# The module's layers (design.md, "Layers"): the checker finds what it
+	# must on made-up trees, then finds nothing in kmod/.
+	out=$(/usr/bin/python3 "$top/tools/layers.py" --self-test 2>&1)
+	emit $? "tools/layers.py finds upward includes and call cycles" "$out"
+	out=$(/usr/bin/python3 "$top/tools/layers.py" "$top/kmod" 2>&1)
+	emit $? "kmod layers: includes go down, calls have no cycle" "$out"
 	# Every C++ source, two at a time (the machine has two cores); files
 	# whose preprocessed text was already found clean are skipped.  The
 	# cache lives in the repository's common git directory, so every
@@ -128,11 +145,21 @@ suite_lint() {
 		grep -E 'error:|warning:')
 	emit $([ -z "$out" ] && echo 0 || echo 1) "clang-tidy on the C++ sources" "$out"
 	echo "1..$n" >> "$log"
-	tally lint "$log"
+}
+
+suite_lint() {
+	lint_run
+	tally lint "$logs/lint.tap"
+}
+
+# lint as a job of the pool below: its TAP goes to the job's output.
+lint_job() {
+	lint_run > "$logs/lint.out" 2>&1
+	cat "$logs/lint.tap"
 }
 
 suite_fuzz() {
-	local log="$logs/fuzz.tap" n=0 t name out secs=${FUZZ_SECONDS:-20}
+	local log="$logs/fuzz.tap" n=0 t name out secs=${FUZZ_SECONDS:-10}
 	: > "$log"
 	if ! out=$(make -s -C "$top/tests/fuzz" 2>&1); then
 		echo "not ok 1 - building the fuzz targets" >> "$log"
@@ -162,6 +189,43 @@ suite_fuzz() {
 	tally fuzz "$log"
 }
 
+# VM suites run SMBSRV_TEST_JOBS at a time (default 2), each in its own
+# guest, and lint runs beside them in a full run: a suite spends much of
+# its time with the guest waiting (timeouts, sleeps, host-side clients);
+# Documentation/testing.md has the measured saving.  Results are tallied
+# as the suites finish.  SMBSRV_TEST_JOBS=1 runs them
+# one after the other.
+njobs=${SMBSRV_TEST_JOBS:-2}
+declare -A pool=()	# pid -> "name start-time log"
+
+pool_reap() {
+	local pid entry name log start
+	wait -n -p pid "${!pool[@]}"
+	entry=${pool[$pid]}
+	unset "pool[$pid]"
+	read -r name start log <<< "$entry"
+	tally "$name" "$log" $(($(date +%s) - start))
+}
+
+# pool_run NAME LOG COMMAND...: start COMMAND (output to LOG) when a slot
+# is free.
+pool_run() {
+	local name=$1 log=$2
+	shift 2
+	while [ "${#pool[@]}" -ge "$njobs" ]; do pool_reap; done
+	"$@" > "$log" 2>&1 &
+	pool[$!]="$name $(date +%s) $log"
+}
+
+pool_drain() {
+	while [ "${#pool[@]}" -gt 0 ]; do pool_reap; done
+}
+
+# The slowest suites first, so that the two slots end close together.
+vm_order=(host/flood host/cifs host/torture-files host/torture-io host/read
+	host/cache host/acl host/shares host/torture-core host/torture-meta
+	host/run-demo)
+
 suite_vm() {
 	# shellcheck source=../tools/vm/lib.sh
 	. "$top/tools/vm/lib.sh"
@@ -171,26 +235,31 @@ suite_vm() {
 		tally vm-initramfs "$logs/vm-initramfs.tap"
 		return
 	fi
-	local s name log
-	for s in "$top"/tests/selftests/guest/*.sh; do
-		name=$(basename "$s" .sh)
-		[ "$name" = lib ] && continue
-		[ -n "$filter" ] && ! [[ "vm/$name" =~ $filter ]] && continue
-		log="$logs/vm-$name.tap"
-		vm_run "t-$name" "/usr/share/smbsrv/tests/$name.sh" 1200 > "$log" 2>&1
-		# Only TAP lines count; the console also carries kernel noise.
-		tally "vm/$name" "$log"
-		echo "   boot to script: see $(vm_dir "t-$name")/console.log"
+	local s name all=() first
+	for first in "${vm_order[@]}"; do
+		[ -f "$top/tests/selftests/$first.sh" ] && all+=("$first")
 	done
-	for s in "$top"/tests/selftests/host/*.sh; do
+	for s in "$top"/tests/selftests/host/*.sh "$top"/tests/selftests/guest/*.sh; do
 		[ -f "$s" ] || continue
 		name=$(basename "$s" .sh)
 		[ "$name" = lib ] && continue
-		[ -n "$filter" ] && ! [[ "host/$name" =~ $filter ]] && continue
-		log="$logs/host-$name.tap"
-		timeout 2400 bash "$s" > "$log" 2>&1
-		tally "host/$name" "$log"
+		case "$s" in */guest/*) name=vm/$name ;; *) name=host/$name ;; esac
+		[[ " ${all[*]} " == *" $name "* ]] || all+=("$name")
 	done
+	for name in "${all[@]}"; do
+		[ -n "$filter" ] && ! [[ "$name" =~ $filter ]] && continue
+		case "$name" in
+		vm/*)
+			# Only TAP lines count; the console also carries kernel
+			# noise (boot to script: $(vm_dir t-NAME)/console.log).
+			pool_run "$name" "$logs/vm-${name#vm/}.tap" \
+				vm_run "t-${name#vm/}" "/usr/share/smbsrv/tests/${name#vm/}.sh" 1200 ;;
+		host/*)
+			pool_run "$name" "$logs/host-${name#host/}.tap" \
+				timeout 2400 bash "$top/tests/selftests/$name.sh" ;;
+		esac
+	done
+	pool_drain
 }
 
 suite_long() {
@@ -213,12 +282,20 @@ suite_install() {
 	tally install "$log"
 }
 
+# In a full run lint (CPU only, a few minutes) takes a slot of the pool
+# from the start, beside the other suites.
+if [ -z "$only" ] && [ "$njobs" -gt 1 ]; then
+	echo "== suite lint (beside the others; tallied when it ends)"
+	pool_run lint "$logs/lint-job.tap" lint_job
+fi
 for s in unit lint install fuzz vm long; do
 	[ -n "$only" ] && [ "$only" != "$s" ] && continue
 	[ "$s" = long ] && [ "$only" != long ] && continue
+	[ "$s" = lint ] && [ -z "$only" ] && [ "$njobs" -gt 1 ] && continue
 	echo "== suite $s"
 	"suite_$s"
 done
+pool_drain
 
 echo "== $(($(date +%s) - t0)) s; logs in ${logs#"$top"/}/"
 echo "$passed passed, $failed failed"

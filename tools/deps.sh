@@ -28,9 +28,10 @@ pkgs_kernel=(
 # The VM and the peers tests and benchmarks drive.
 pkgs_vm=(
 	qemu-system-x86 busybox-static iproute2
-	cifs-utils smbclient samba-testsuite python3-samba fio python3-impacket
-	dbench attr
+	cifs-utils smbclient samba-testsuite python3-samba samba-vfs-modules
+	fio python3-impacket dbench attr
 	nfs-kernel-server trace-cmd gnuplot-nox
+	python3-matplotlib
 )
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")
 

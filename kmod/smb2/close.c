@@ -31,7 +31,7 @@ u32 smbsrv_smb2_close(struct smbsrv_req *req)
 		return status;
 	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
 		return smbsrv_pipe_close(req, r.file_id);
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	body = smbsrv_rsp_body(req, SMB2_CLOSE_RSP_SIZE);

@@ -20,9 +20,13 @@
 #include <linux/xattr.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../acl.h"
 #include "../conn.h"
+#include "../durable.h"
 #include "../file.h"
+#include "../oplock.h"
 #include "../session.h"
+#include "../status.h"
 #include "../stream.h"
 #include "../upcall.h"
 #include "../vfs.h"
@@ -31,6 +35,7 @@
 #include "../wire/fsctl.h"
 #include "../wire/info.h"
 #include "../wire/name.h"
+#include "../wire/oplock.h"
 #include "notify.h"
 #include "pipe.h"
 #include "smb2.h"
@@ -54,6 +59,15 @@ struct smbsrv_create {
 	u32 maximal;		/* maximal access, for MxAc */
 	struct smbsrv_file *f;
 	struct smbsrv_fattr fa;
+	/* Client caching (oplock.c): asked, answered, waited for. */
+	struct smbsrv_cache_req cr;
+	struct smbsrv_cache_answer ca;
+	bool retry;			/* ran before, waited for breaks */
+	struct smbsrv_fnode *wait_fn;
+	u32 wait_gen;
+	/* Durable handles (durable.c): asked, granted (timeout, ms). */
+	struct smbsrv_durable_req dur;
+	u32 dur_granted;
 };
 
 static u32 smbsrv_map_generic(u32 access)
@@ -102,10 +116,6 @@ static u32 smbsrv_create_check(struct smbsrv_create *c)
 	if ((r->options & FILE_DELETE_ON_CLOSE) && !(c->access & DELETE) &&
 	    !c->max_allowed)
 		return STATUS_INVALID_PARAMETER;
-	/* Reconnecting a durable handle: there are none to reconnect. */
-	if (smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT) ||
-	    smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT_V2))
-		return STATUS_OBJECT_NAME_NOT_FOUND;
 	/* Previous versions: no snapshots are offered, so none is found. */
 	if (smb2_create_has(r, SMB2_CTX_TIMEWARP_TOKEN))
 		return STATUS_OBJECT_NAME_NOT_FOUND;
@@ -176,13 +186,50 @@ static umode_t smbsrv_create_mode(const struct smbsrv_tree *tree,
 	return mode;
 }
 
+/*
+ * NT ACLs (vfs objects = acl_xattr, acl.c): the parent's descriptor must
+ * let the user add the object, and a SecD context must be one the user
+ * may give; then the new object's descriptor is inherited or given.
+ */
+static u32 smbsrv_create_acl_check(struct smbsrv_tree *tree,
+				   struct smbsrv_create *c,
+				   struct smbsrv_lookup *lk, bool dir)
+{
+	const struct smb2_create_ctx *x = &c->r.ctx[SMB2_CTX_SD_BUFFER];
+	u32 status;
+
+	status = smbsrv_acl_may_create(tree, &lk->parent, dir);
+	if (!status && smb2_create_has(&c->r, SMB2_CTX_SD_BUFFER))
+		status = smbsrv_acl_check_secd(tree, x->data, x->data_len);
+	return status;
+}
+
+static u32 smbsrv_create_acl_set(struct smbsrv_tree *tree,
+				 struct smbsrv_create *c,
+				 struct smbsrv_lookup *lk, bool dir)
+{
+	const struct smb2_create_ctx *x = &c->r.ctx[SMB2_CTX_SD_BUFFER];
+	const struct smbsrv_share_info *s = tree->share;
+	bool secd = smb2_create_has(&c->r, SMB2_CTX_SD_BUFFER);
+
+	return smbsrv_acl_new_object(tree, &lk->parent, &c->obj, dir,
+				     secd ? x->data : NULL,
+				     secd ? x->data_len : 0,
+				     dir ? s->directory_mask : s->create_mask,
+				     dir ? s->force_directory_mode :
+					   s->force_create_mode);
+}
+
 /* A name that does not exist yet. */
 static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 			     struct smbsrv_lookup *lk)
 {
 	struct smbsrv_tree *tree = req->tree;
 	bool dir = c->r.options & FILE_DIRECTORY_FILE;
+	struct smbsrv_dir_actor actor;
+	bool acl = tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR;
 	umode_t mode;
+	u32 status;
 	int err;
 
 	if (c->r.disposition == FILE_OPEN || c->r.disposition == FILE_OVERWRITE)
@@ -196,22 +243,39 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	if ((c->r.options & FILE_DELETE_ON_CLOSE) &&
 	    (c->r.attributes & FILE_ATTRIBUTE_READONLY))
 		return STATUS_CANNOT_DELETE;
-	mode = smbsrv_create_mode(tree, c, lk, dir);
+	if (acl) {
+		status = smbsrv_create_acl_check(tree, c, lk, dir);
+		if (status)
+			return status;
+	}
+	/* With NT ACLs, mode 0 until the descriptor is in place (acl.c). */
+	mode = acl ? 0 : smbsrv_create_mode(tree, c, lk, dir);
+	smbsrv_dir_actor_begin(&actor, req->conn->client_guid, &c->cr);
 	err = smbsrv_vfs_create(lk, mode, dir);
+	smbsrv_dir_actor_end(&actor);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	c->obj.mnt = mntget(lk->parent.mnt);
 	c->obj.dentry = dget(lk->dentry);
 	smbsrv_vfs_lookup_unlock(lk);
 	/*
 	 * The kernel applied its umask; the share's modes are what count,
 	 * and the set-group-ID bit a directory gets from its parent stays.
+	 * With NT ACLs the descriptor sets the mode (acl.c).
 	 */
-	if (dir)
+	if (dir && !acl)
 		mode |= d_inode(c->obj.dentry)->i_mode & S_ISGID;
-	err = smbsrv_vfs_chmod(&c->obj, mode);
+	err = acl ? 0 : smbsrv_vfs_chmod(&c->obj, mode);
 	if (err)
 		pr_debug("smbsrv: mode of %s: error %d\n", c->path, err);
+	if (acl) {
+		status = smbsrv_create_acl_set(tree, c, lk, dir);
+		if (status) {
+			/* Nothing is left behind by a CREATE that failed. */
+			smbsrv_vfs_remove(&c->obj);
+			return status;
+		}
+	}
 	c->created = true;
 	c->action = FILE_CREATED;
 	if (dir)
@@ -264,7 +328,7 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
 
 	err = smbsrv_vfs_getattr(tree, &c->obj, &c->fa);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	attrs = c->fa.attributes;
 	c->maximal = smbsrv_vfs_maximal_access(tree, &c->obj);
 	/* A read-only file keeps its data (MS-FSA 2.1.5.1.2). */
@@ -318,7 +382,7 @@ static u32 smbsrv_create_stopped_on_symlink(struct smbsrv_req *req,
 
 	target = vfs_get_link(dentry, &done);
 	if (IS_ERR(target))
-		return smbsrv_vfs_status(PTR_ERR(target));
+		return smbsrv_errno_status(PTR_ERR(target));
 	/* Two UTF-16 names of at most two bytes per byte, and the header. */
 	cap = 32 + 4 * strlen(target);
 	data = kmalloc(cap, GFP_KERNEL);
@@ -357,7 +421,7 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 		/* Something on the way is missing or not a directory. */
 		if (err == -ENOENT || err == -ENOTDIR)
 			return STATUS_OBJECT_PATH_NOT_FOUND;
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	}
 	if (d_really_is_negative(lk.dentry)) {
 		status = smbsrv_create_new(req, c, &lk);
@@ -380,7 +444,7 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 		/* Only where the share follows symlinks, beneath the root. */
 		err = smbsrv_vfs_resolve(tree, c->path, &c->obj);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 	}
 	return smbsrv_create_existing(req, c);
 }
@@ -391,6 +455,67 @@ static u64 smbsrv_new_time(const struct path *path)
 	struct timespec64 t = inode_get_mtime(d_inode(path->dentry));
 
 	return smb_nttime(t.tv_sec, (u32)t.tv_nsec);
+}
+
+/* ---- client caching (oplock.c) ------------------------------------------ */
+
+/*
+ * What the CREATE asks of client caching: its oplock level, and with
+ * SMB2_OPLOCK_LEVEL_LEASE an RqLs context where leases were offered (a v2
+ * one on 2.1 is read as v1).  A malformed RqLs is STATUS_INVALID_PARAMETER.
+ */
+static u32 smbsrv_create_cache_ctx(struct smbsrv_req *req,
+				   struct smbsrv_create *c)
+{
+	const struct smb2_create_ctx *x = &c->r.ctx[SMB2_CTX_REQUEST_LEASE];
+	u32 status;
+
+	bool reconnect = smb2_create_has(&c->r, SMB2_CTX_DURABLE_RECONNECT) ||
+			 smb2_create_has(&c->r, SMB2_CTX_DURABLE_RECONNECT_V2);
+
+	c->cr.oplock = c->r.oplock;
+	c->cr.share = c->r.share & FILE_SHARE_ALL;
+	c->cr.disposition = c->r.disposition;
+	/* A reconnect names its lease whatever the OplockLevel says. */
+	if ((c->r.oplock != SMB2_OPLOCK_LEVEL_LEASE && !reconnect) ||
+	    !(req->conn->server_caps & SMB2_GLOBAL_CAP_LEASING) ||
+	    !smb2_create_has(&c->r, SMB2_CTX_REQUEST_LEASE))
+		return STATUS_SUCCESS;
+	status = smb2_lease_ctx_decode(x->data, x->data_len, &c->cr.rqls);
+	if (status)
+		return status;
+	if (req->conn->dialect < SMB2_DIALECT_300 && c->cr.rqls.version == 2) {
+		c->cr.rqls.version = 1;
+		c->cr.rqls.flags = 0;
+		c->cr.rqls.epoch = 0;
+	}
+	c->cr.lease = true;
+	return STATUS_SUCCESS;
+}
+
+/*
+ * An existing object is about to be opened: break the caching this open
+ * conflicts with.  SMBSRV_CACHE_WAIT: wait for c->wait_fn, run again.
+ */
+static u32 smbsrv_create_cache_check(struct smbsrv_req *req,
+				     struct smbsrv_create *c)
+{
+	if (c->created || (c->flags & SMBSRV_FILE_REPARSE))
+		return STATUS_SUCCESS;
+	/* An overwrite writes, whatever access was asked for. */
+	c->cr.access = c->granted | (c->overwrite ? FILE_WRITE_DATA : 0);
+	c->cr.dir = c->flags & SMBSRV_FILE_DIR;
+	return smbsrv_cache_open_check(req->tree, d_inode(c->obj.dentry), NULL,
+				       &c->cr, c->retry, &c->wait_fn,
+				       &c->wait_gen);
+}
+
+/* The open is registered: what caching it gets. */
+static u32 smbsrv_create_cache_grant(struct smbsrv_create *c)
+{
+	c->cr.access = c->granted | (c->overwrite ? FILE_WRITE_DATA : 0);
+	c->cr.dir = c->flags & SMBSRV_FILE_DIR;
+	return smbsrv_cache_grant(c->f, &c->cr, &c->ca);
 }
 
 /* After the open is registered: truncate, attributes, EAs, allocation. */
@@ -405,12 +530,12 @@ static u32 smbsrv_create_finish(struct smbsrv_req *req,
 	if (c->overwrite) {
 		err = vfs_truncate(&c->obj, 0);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 		/* A new file's data: the named streams go with the old. */
 		if (tree->share_flags & SMBSRV_SHARE_FLAGS_STREAMS) {
 			err = smbsrv_stream_remove_all(&c->obj);
 			if (err)
-				return smbsrv_vfs_status(err);
+				return smbsrv_errno_status(err);
 		}
 	}
 	if ((c->created || c->overwrite) &&
@@ -443,13 +568,13 @@ static u32 smbsrv_create_finish(struct smbsrv_req *req,
 			err = vfs_fallocate(c->f->filp, FALLOC_FL_KEEP_SIZE, 0,
 					    alloc);
 			if (err && err != -EOPNOTSUPP)
-				return smbsrv_vfs_status(err);
+				return smbsrv_errno_status(err);
 		}
 	}
 	if (c->created)
 		smbsrv_notify_created_done(d_inode(c->obj.dentry));
 	err = smbsrv_vfs_getattr(tree, &c->obj, &c->fa);
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }
 
 static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
@@ -461,11 +586,14 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 	status = smbsrv_create_lookup(req, c);
 	if (status)
 		return status;
+	status = smbsrv_create_cache_check(req, c);
+	if (status)
+		return status;
 	write = (c->granted & (FILE_WRITE_DATA | FILE_APPEND_DATA)) ||
 		c->overwrite;
 	filp = smbsrv_vfs_open(&c->obj, write);
 	if (IS_ERR(filp))
-		return smbsrv_vfs_status(PTR_ERR(filp));
+		return smbsrv_errno_status(PTR_ERR(filp));
 	if (c->r.options & FILE_DELETE_ON_CLOSE)
 		c->flags |= SMBSRV_FILE_DELETE_ON_CLOSE;
 	status = smbsrv_file_open(req->tree, filp, c->path, NULL, c->granted,
@@ -473,7 +601,11 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 				  c->flags, &c->f);
 	if (status)
 		goto undo;
-	status = smbsrv_create_finish(req, c);
+	status = smbsrv_create_cache_grant(c);
+	if (!status)
+		status = smbsrv_create_finish(req, c);
+	if (!status)
+		c->dur_granted = smbsrv_durable_grant(c->f, &c->dur);
 	if (status) {
 		smbsrv_open_end(&c->f->open);
 		smbsrv_file_put(c->f);
@@ -497,10 +629,10 @@ static u32 smbsrv_create_stream_attrs(struct smbsrv_req *req,
 
 	err = smbsrv_vfs_getattr(req->tree, &c->obj, &c->fa);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	size = smbsrv_stream_size(c->f);
 	if (size < 0)
-		return smbsrv_vfs_status(size);
+		return smbsrv_errno_status(size);
 	c->fa.eof = size;
 	c->fa.allocation = smbsrv_stream_allocation(size);
 	c->fa.attributes &= ~FILE_ATTRIBUTE_DIRECTORY;
@@ -546,7 +678,7 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 				      strlen(c->stream), &exists);
 	if (IS_ERR(xname)) {
 		status = PTR_ERR(xname) == -EINVAL ? STATUS_OBJECT_NAME_INVALID :
-			 smbsrv_vfs_status(PTR_ERR(xname));
+			 smbsrv_errno_status(PTR_ERR(xname));
 		goto undo;
 	}
 	c->overwrite = false;
@@ -577,9 +709,18 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 		}
 		c->action = FILE_CREATED;
 	}
+	if (exists) {
+		c->cr.access = c->granted | (c->overwrite ? FILE_WRITE_DATA : 0);
+		status = smbsrv_cache_open_check(req->tree,
+						 d_inode(c->obj.dentry), xname,
+						 &c->cr, c->retry, &c->wait_fn,
+						 &c->wait_gen);
+		if (status)
+			goto out;
+	}
 	filp = dentry_open(&c->obj, O_PATH, current_cred());
 	if (IS_ERR(filp)) {
-		status = smbsrv_vfs_status(PTR_ERR(filp));
+		status = smbsrv_errno_status(PTR_ERR(filp));
 		goto out;
 	}
 	if (options & FILE_DELETE_ON_CLOSE)
@@ -589,11 +730,14 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 				  c->flags | SMBSRV_FILE_STREAM, &c->f);
 	if (status)
 		goto out;
+	status = smbsrv_create_cache_grant(c);
+	if (status)
+		goto close;
 	/* Sharing allowed it: now the stream may be made or emptied. */
 	if (!exists || c->overwrite) {
 		err = smbsrv_stream_set_empty(&c->obj, xname);
 		if (err) {
-			status = smbsrv_vfs_status(err);
+			status = smbsrv_errno_status(err);
 			goto close;
 		}
 		made = !exists;
@@ -625,7 +769,28 @@ undo:
 	return status;
 }
 
-/* The response, with MxAc and QFid answers when asked. */
+/* Response contexts, each 8-byte aligned and linked to the one before. */
+struct smbsrv_ctx_out {
+	u8 *buf;
+	u32 len;
+	u32 last;
+};
+
+static void smbsrv_ctx_add(struct smbsrv_ctx_out *o, const char *tag,
+			   const u8 *data, u32 len)
+{
+	if (o->len) {
+		o->len = ALIGN(o->len, 8);
+		smb2_create_ctx_link(o->buf + o->last, o->len - o->last);
+	}
+	o->last = o->len;
+	o->len += smb2_create_ctx_encode(o->buf + o->len, tag, data, len);
+}
+
+/*
+ * The response, with MxAc and QFid answers when asked, and the lease and
+ * durable handle a CREATE got.
+ */
 static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 {
 	struct smb2_create_rsp rsp = {
@@ -639,61 +804,209 @@ static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 		.attributes = c->fa.attributes,
 		.fid_persistent = c->f->open.id_persistent,
 		.fid_volatile = c->f->open.id_volatile,
+		.oplock = c->ca.oplock,
 	};
 	bool mxac = smb2_create_has(&c->r, SMB2_CTX_QUERY_MAXIMAL_ACCESS);
 	bool qfid = smb2_create_has(&c->r, SMB2_CTX_QUERY_ON_DISK_ID);
-	u8 data[SMB2_QFID_RSP_SIZE];
-	u32 len = 0, last = 0;
-	u8 *body, *ctx;
+	struct smbsrv_ctx_out o = {};
+	u8 data[SMB2_LEASE_V2_SIZE];
+	u32 len = 0;
+	u8 *body;
 
 	if (mxac)
 		len += smb2_create_ctx_size(SMB2_MXAC_RSP_SIZE);
 	if (qfid)
 		len += smb2_create_ctx_size(SMB2_QFID_RSP_SIZE);
+	if (c->ca.lease)
+		len += smb2_create_ctx_size(SMB2_LEASE_V2_SIZE);
+	if (c->dur_granted)
+		len += smb2_create_ctx_size(SMB2_DH2Q_RSP_SIZE);
 	body = smbsrv_rsp_body(req, SMB2_CREATE_RSP_FIXED + max(len, 1u));
 	if (!body)
 		return STATUS_INSUFFICIENT_RESOURCES;
-	ctx = body + SMB2_CREATE_RSP_FIXED;
-	len = 0;
+	o.buf = body + SMB2_CREATE_RSP_FIXED;
 	if (mxac) {
 		put_unaligned_le32(STATUS_SUCCESS, data);
 		put_unaligned_le32(c->maximal | (c->granted & ~MAXIMUM_ALLOWED),
 				   data + 4);
-		last = len;
-		len += smb2_create_ctx_encode(ctx + len, "MxAc", data,
-					      SMB2_MXAC_RSP_SIZE);
+		smbsrv_ctx_add(&o, "MxAc", data, SMB2_MXAC_RSP_SIZE);
 	}
 	if (qfid) {
-		if (mxac) {
-			len = ALIGN(len, 8);
-			smb2_create_ctx_link(ctx + last, len - last);
-		}
 		memset(data, 0, sizeof(data));
 		put_unaligned_le64(c->fa.ino, data);
 		put_unaligned_le64(c->fa.dev, data + 8);
-		len += smb2_create_ctx_encode(ctx + len, "QFid", data,
-					      SMB2_QFID_RSP_SIZE);
+		smbsrv_ctx_add(&o, "QFid", data, SMB2_QFID_RSP_SIZE);
 	}
-	rsp.ctx_len = len;
+	if (c->ca.lease)
+		smbsrv_ctx_add(&o, "RqLs", data,
+			       smb2_lease_ctx_encode(data, &c->ca.rqls));
+	if (c->dur_granted && c->dur.version == 1) {
+		memset(data, 0, SMB2_DHNQ_RSP_SIZE);
+		smbsrv_ctx_add(&o, "DHnQ", data, SMB2_DHNQ_RSP_SIZE);
+	} else if (c->dur_granted) {
+		smb2_dh2q_rsp_encode(data, c->dur_granted, 0);
+		smbsrv_ctx_add(&o, "DH2Q", data, SMB2_DH2Q_RSP_SIZE);
+	}
+	rsp.ctx_len = o.len;
 	req->rsp_len = SMB2_HDR_SIZE + smb2_create_rsp_encode(body, &rsp);
 	return STATUS_SUCCESS;
 }
 
-u32 smbsrv_smb2_create(struct smbsrv_req *req)
+/* ---- durable handles (durable.c) ---------------------------------------- */
+
+/*
+ * The durable handle contexts a CREATE carries (3.3.5.9.6-12, and which
+ * combinations Samba and Windows refuse).
+ */
+static u32 smbsrv_create_durable_ctx(struct smbsrv_req *req,
+				     struct smbsrv_create *c)
+{
+	const struct smb2_create_req *r = &c->r;
+	bool dhnq = smb2_create_has(r, SMB2_CTX_DURABLE_REQ);
+	bool dhnc = smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT);
+	bool dh2q = smb2_create_has(r, SMB2_CTX_DURABLE_REQ_V2);
+	bool dh2c = smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT_V2);
+	const struct smb2_create_ctx *x;
+	struct smb2_dh2q q;
+	u32 status;
+
+	if ((dhnc && dh2c) || (dhnc && dh2q) || (dh2c && dhnq) ||
+	    (dh2q && dh2c) || (dhnq && dh2q))
+		return STATUS_INVALID_PARAMETER;
+	if (dhnc || dh2c)
+		return STATUS_SUCCESS;	/* a reconnect: durable.c decodes */
+	if (dhnq) {
+		x = &r->ctx[SMB2_CTX_DURABLE_REQ];
+		status = smb2_dhnq_decode(x->data, x->data_len);
+		if (status)
+			return status;
+		c->dur.version = 1;
+	}
+	if (dh2q) {
+		x = &r->ctx[SMB2_CTX_DURABLE_REQ_V2];
+		status = smb2_dh2q_decode(x->data, x->data_len, &q);
+		if (status)
+			return status;
+		c->dur.version = 2;
+		c->dur.timeout_ms = q.timeout;
+		c->dur.flags = q.flags;
+		memcpy(c->dur.create_guid, q.create_guid, 16);
+		c->dur.replay = req->hdr.flags & SMB2_FLAGS_REPLAY_OPERATION;
+	}
+	return STATUS_SUCCESS;
+}
+
+/* The answer of an open that exists already (reconnect, replay). */
+static u32 smbsrv_create_existing_reply(struct smbsrv_req *req,
+					struct smbsrv_create *c)
+{
+	int err;
+
+	c->action = FILE_OPENED;
+	c->granted = c->f->access;
+	c->maximal = c->f->access;
+	smbsrv_cache_current(c->f, &c->ca);
+	err = smbsrv_vfs_getattr(req->tree, &c->f->filp->f_path, &c->fa);
+	if (err)
+		return smbsrv_errno_status(err);
+	return smbsrv_create_reply(req, c);
+}
+
+/*
+ * DHnC or DH2C: the client reconnects a durable handle its lost
+ * connection left behind.
+ */
+static u32 smbsrv_create_reconnect(struct smbsrv_req *req,
+				   struct smbsrv_create *c)
+{
+	const struct cred *old;
+	u32 status;
+
+	old = smbsrv_vfs_creds_begin(req->tree);
+	status = smbsrv_durable_reconnect(req->sess, req->tree,
+					  req->conn->client_guid, &c->r,
+					  c->cr.lease ? c->cr.rqls.key : NULL,
+					  c->path, &c->f);
+	if (!status)
+		status = smbsrv_create_existing_reply(req, c);
+	smbsrv_vfs_creds_end(old);
+	if (status && c->f) {
+		smbsrv_open_end(&c->f->open);
+		return status;
+	}
+	return status;
+}
+
+/*
+ * DH2Q with a CreateGuid in use by this client: a replay of the CREATE
+ * that made it (answered with that open) or a conflict.  STATUS_SUCCESS
+ * when the GUID is new.
+ */
+static u32 smbsrv_create_replay(struct smbsrv_req *req,
+				struct smbsrv_create *c, bool *answered)
+{
+	struct smbsrv_file *f;
+	const struct cred *old;
+	u32 status;
+
+	*answered = false;
+	if (c->dur.version != 2)
+		return STATUS_SUCCESS;
+	f = smbsrv_durable_replay(req->conn->client_guid, c->dur.create_guid,
+				  c->dur.replay, req->sess->id);
+	if (IS_ERR(f))
+		return STATUS_DUPLICATE_OBJECTID;
+	if (!f)
+		return STATUS_SUCCESS;
+	*answered = true;
+	c->f = f;
+	c->dur_granted = 0;
+	old = smbsrv_vfs_creds_begin(req->tree);
+	status = smbsrv_create_existing_reply(req, c);
+	smbsrv_vfs_creds_end(old);
+	return status;
+}
+
+/*
+ * One attempt at the CREATE; SMBSRV_CACHE_WAIT when it must wait for
+ * breaks of other clients' caching (*wait, *gen: on what) and run again.
+ */
+static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
+			      struct smbsrv_fnode **wait, u32 *gen)
 {
 	struct smbsrv_tree *tree = req->tree;
 	const struct cred *old;
 	struct smbsrv_create *c;
+	bool replayed;
 	u32 status;
 
-	if (tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
-		return smbsrv_pipe_create(req);
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return STATUS_INSUFFICIENT_RESOURCES;
+	c->retry = retry;
 	status = smb2_create_req_decode(req->pdu, req->pdu_len, &c->r);
 	if (status)
 		goto out;
+	status = smbsrv_create_cache_ctx(req, c);
+	if (status)
+		goto out;
+	status = smbsrv_create_durable_ctx(req, c);
+	if (status)
+		goto out;
+	c->path = kmalloc(SMBSRV_PATH_MAX, GFP_KERNEL);
+	if (!c->path) {
+		status = STATUS_INSUFFICIENT_RESOURCES;
+		goto out;
+	}
+	/* A reconnect is no new open: none of its checks apply. */
+	if (smb2_create_has(&c->r, SMB2_CTX_DURABLE_RECONNECT) ||
+	    smb2_create_has(&c->r, SMB2_CTX_DURABLE_RECONNECT_V2)) {
+		status = smb_name_to_path(c->r.name, c->r.name_len, c->path,
+					  SMBSRV_PATH_MAX, &c->stream);
+		if (!status)
+			status = smbsrv_create_reconnect(req, c);
+		goto done;
+	}
 	status = smbsrv_create_check(c);
 	if (status)
 		goto out;
@@ -701,11 +1014,6 @@ u32 smbsrv_smb2_create(struct smbsrv_req *req)
 		status = smbsrv_create_check_eas(&c->r.ctx[SMB2_CTX_EA_BUFFER]);
 		if (status)
 			goto out;
-	}
-	c->path = kmalloc(SMBSRV_PATH_MAX, GFP_KERNEL);
-	if (!c->path) {
-		status = STATUS_INSUFFICIENT_RESOURCES;
-		goto out;
 	}
 	status = smb_name_to_path(c->r.name, c->r.name_len, c->path,
 				  SMBSRV_PATH_MAX, &c->stream);
@@ -727,6 +1035,9 @@ u32 smbsrv_smb2_create(struct smbsrv_req *req)
 		status = STATUS_OBJECT_NAME_NOT_FOUND;
 		goto out;
 	}
+	status = smbsrv_create_replay(req, c, &replayed);
+	if (status || replayed)
+		goto done;
 
 	old = smbsrv_vfs_creds_begin(tree);
 	if (c->stream)
@@ -741,14 +1052,21 @@ u32 smbsrv_smb2_create(struct smbsrv_req *req)
 		smbsrv_open_end(&c->f->open);
 		goto out;
 	}
+done:
 	/* Requests related to this one use the new open. */
-	req->fid_persistent = c->f->open.id_persistent;
-	req->fid_volatile = c->f->open.id_volatile;
+	if (!status) {
+		req->fid_persistent = c->f->open.id_persistent;
+		req->fid_volatile = c->f->open.id_volatile;
+	}
 out:
-	if (status)
+	if (status == SMBSRV_CACHE_WAIT) {
+		*wait = c->wait_fn;
+		*gen = c->wait_gen;
+	} else if (status) {
 		pr_debug("smbsrv: CREATE %s: disposition %u options %#x access %#x attributes %#x share %#x: status %#x\n",
 			 c->path ? c->path : "-", c->r.disposition, c->r.options,
 			 c->r.access, c->r.attributes, c->r.share, status);
+	}
 	if (c->f)
 		smbsrv_file_put(c->f);
 	if (c->obj.dentry)
@@ -756,4 +1074,28 @@ out:
 	kfree(c->path);
 	kfree(c);
 	return status;
+}
+
+/* Retries in a worker of a CREATE that cannot go async (in a compound). */
+#define SMBSRV_CREATE_TRIES	8
+
+u32 smbsrv_smb2_create(struct smbsrv_req *req)
+{
+	struct smbsrv_fnode *fn;
+	unsigned int tries;
+	u32 status, gen;
+
+	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
+		return smbsrv_pipe_create(req);
+	for (tries = 0; tries < SMBSRV_CREATE_TRIES; tries++) {
+		status = smbsrv_create_once(req, req->async || tries, &fn,
+					    &gen);
+		if (status != SMBSRV_CACHE_WAIT)
+			return status;
+		/* Parked: this runs again when the breaks are answered. */
+		status = smbsrv_cache_park(req, fn, gen, smbsrv_smb2_create);
+		if (status != SMBSRV_CACHE_AGAIN)
+			return status;
+	}
+	return STATUS_SHARING_VIOLATION;
 }

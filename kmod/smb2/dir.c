@@ -26,16 +26,21 @@
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
+#include <uapi/linux/smbsrv.h>
 
+#include "../acl.h"
 #include "../conn.h"
+#include "../ea.h"
 #include "../file.h"
 #include "../session.h"
+#include "../status.h"
 #include "../upcall.h"
 #include "../vfs.h"
 #include "../wire/dir.h"
 #include "../wire/fscc.h"
 #include "../wire/info.h"
 #include "../wire/name.h"
+#include "entry.h"
 #include "meta.h"
 #include "smb2.h"
 
@@ -177,9 +182,25 @@ static void smbsrv_dir_rewind(struct smbsrv_file *f, struct smbsrv_dirscan *s)
 /* ---- one entry ---------------------------------------------------------- */
 
 /*
+ * hide unreadable (access-based enumeration, as Samba does it): a name is
+ * listed only if the user may read it: with NT ACLs, what its descriptor
+ * grants (acl.c); otherwise its mode's read permission.
+ */
+static bool smbsrv_dir_visible(const struct smbsrv_tree *tree,
+			       const struct path *p)
+{
+	if (!(tree->share_flags & SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE))
+		return true;
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR)
+		return smbsrv_acl_may_see(tree, p);
+	return !inode_permission(mnt_idmap(p->mnt), d_inode(p->dentry),
+				 MAY_READ);
+}
+
+/*
  * Fill @e for the record @rec of the directory @dir: the entry itself
  * stat()ed ("." the directory, ".." its parent, or the directory again at
- * the share root).  false: the name is gone (skip it).
+ * the share root).  false: the name is gone or hidden (skip it).
  */
 static bool smbsrv_dir_entry(struct smbsrv_req *req, const struct path *dir,
 			     struct smbsrv_dirrec *rec, u8 cls,
@@ -207,12 +228,16 @@ static bool smbsrv_dir_entry(struct smbsrv_req *req, const struct path *dir,
 					dir->dentry, rec->len);
 		if (IS_ERR(d)) {
 			/* Not searchable by this user: the name and its type. */
+			if (tree->share_flags &
+			    SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE)
+				return false;
 			e->attributes = rec->type == DT_DIR ?
 					FILE_ATTRIBUTE_DIRECTORY :
 					FILE_ATTRIBUTE_NORMAL;
 			goto names;
 		}
-		if (d_is_negative(d)) {
+		p.dentry = d;
+		if (d_is_negative(d) || !smbsrv_dir_visible(tree, &p)) {
 			dput(d);
 			return false;
 		}
@@ -365,7 +390,7 @@ static u32 smbsrv_dir_query(struct smbsrv_req *req, struct smbsrv_file *f,
 	o.cap = cap;
 	err = smbsrv_dir_fill(req, f, s, q, &o, &used, &count, &cut);
 	if (err && !count) {
-		status = smbsrv_vfs_status(err);
+		status = smbsrv_errno_status(err);
 		goto out;
 	}
 	if (!count) {
@@ -394,7 +419,7 @@ u32 smbsrv_smb2_query_directory(struct smbsrv_req *req)
 	status = smb2_query_dir_req_decode(req->pdu, req->pdu_len, &q->r);
 	if (status)
 		goto free;
-	f = smbsrv_file_lookup(req, q->r.file_id);
+	f = smbsrv_req_file(req, q->r.file_id);
 	if (!f) {
 		status = STATUS_FILE_CLOSED;
 		goto free;
@@ -422,6 +447,6 @@ put:
 free:
 	kfree(q);
 	if (status && status != STATUS_BUFFER_OVERFLOW)
-		smbsrv_rsp_drop(req);
+		smbsrv_rsp_free(req);
 	return status;
 }

@@ -19,11 +19,13 @@
 #include "../sched.h"
 #include "../send.h"
 #include "../session.h"
+#include "../sign.h"
 #include "../smbsrv.h"
 #include "../splice.h"
 #include "../trace.h"
 #include "../wire/route.h"
-#include "sign.h"
+#include "credits.h"
+#include "entry.h"
 #include "smb2.h"
 
 struct smbsrv_msg {
@@ -88,31 +90,6 @@ void smbsrv_rsp_free(struct smbsrv_req *req)
 	req->rsp = NULL;
 }
 
-u32 smbsrv_req_check_charge(struct smbsrv_req *req)
-{
-	u32 payload = smb2_payload_size(req->hdr.command, req->body,
-					req->body_len);
-
-	if (!req->conn->multi_credit || !req->hdr.credit_charge)
-		return payload > 65536 ? STATUS_INVALID_PARAMETER :
-					 STATUS_SUCCESS;
-	if (smb2_credits_for(payload) > req->hdr.credit_charge)
-		return STATUS_INVALID_PARAMETER;
-	return STATUS_SUCCESS;
-}
-
-void smbsrv_req_file_id(struct smbsrv_req *req, const u8 *field,
-			u64 *persistent, u64 *volatile_id)
-{
-	*persistent = get_unaligned_le64(field);
-	*volatile_id = get_unaligned_le64(field + 8);
-	if (req->related && *persistent == SMB2_FILE_ID_NONE &&
-	    *volatile_id == SMB2_FILE_ID_NONE) {
-		*persistent = req->fid_persistent;
-		*volatile_id = req->fid_volatile;
-	}
-}
-
 static void smbsrv_req_put(struct smbsrv_req *req)
 {
 	if (!refcount_dec_and_test(&req->ref))
@@ -126,52 +103,6 @@ static void smbsrv_req_put(struct smbsrv_req *req)
 	smbsrv_rsp_free(req);
 	smbsrv_conn_put(req->conn);
 	kfree(req);
-}
-
-/* ---- credits ----------------------------------------------------------- */
-
-/* Charge the ids a request uses; false: outside the window. */
-static bool smbsrv_credits_charge(struct smbsrv_req *req)
-{
-	struct smbsrv_conn *conn = req->conn;
-	u32 charge = 1;
-	int err;
-
-	if (conn->multi_credit && req->hdr.credit_charge > 1)
-		charge = req->hdr.credit_charge;
-	spin_lock(&conn->lock);
-	conn->requests++;
-	err = smb2_seqwin_consume(&conn->seqwin, req->hdr.message_id, charge);
-	if (!err)
-		conn->credits_inflight += charge;
-	spin_unlock(&conn->lock);
-	if (err)
-		return false;
-	req->charge = charge;
-	return true;
-}
-
-/*
- * Credits granted by a response (3.3.1.2): what the client asks for (at
- * least one), as long as what it holds and what is in flight stays within
- * the connection's maximum, and never leaving it with none.
- */
-static u16 smbsrv_credits_grant(struct smbsrv_req *req)
-{
-	struct smbsrv_conn *conn = req->conn;
-	u32 want = max_t(u32, req->hdr.credits, 1), held, room, grant;
-
-	spin_lock(&conn->lock);
-	conn->credits_inflight -= req->charge;
-	req->charge = 0;
-	held = conn->seqwin.avail + conn->credits_inflight;
-	room = conn->max_credits > held ? conn->max_credits - held : 0;
-	grant = min(want, room);
-	if (!grant && !held)
-		grant = 1;
-	grant = smb2_seqwin_grant(&conn->seqwin, grant);
-	spin_unlock(&conn->lock);
-	return grant;
 }
 
 /* ---- checks before the handler ----------------------------------------- */
@@ -212,16 +143,29 @@ static u32 smbsrv_req_signature(struct smbsrv_req *req)
 		if (cmd == SMB2_NEGOTIATE)
 			return STATUS_INVALID_PARAMETER;
 		if (!sess) {
+			u64 id = req->hdr.session_id;
+
 			/* SESSION_SETUP of a live session, ECHO, CANCEL. */
-			sess = smbsrv_session_lookup(req->conn,
-						     req->hdr.session_id);
+			sess = smbsrv_session_lookup(req->conn, id);
+			/*
+			 * A SESSION_SETUP naming another connection's
+			 * session (a binding request): its keys check the
+			 * signature and sign the answer, the handler refuses
+			 * it (3.3.5.5.2); nothing else ever sees it.
+			 */
+			if (!sess && cmd == SMB2_SESSION_SETUP)
+				sess = smbsrv_session_lookup_any(id);
 			if (!sess)
 				return STATUS_USER_SESSION_DELETED;
 			req->sess = sess;
 		}
 		if (!smbsrv_session_has_keys(sess) ||
-		    smbsrv_sign_verify(sess, req->pdu, req->pdu_len))
+		    smbsrv_sign_verify(sess, req->pdu, req->pdu_len)) {
+			/* Not signed as far as binding goes: refused there. */
+			if (sess->conn != req->conn)
+				return STATUS_SUCCESS;
 			return STATUS_ACCESS_DENIED;
+		}
 		req->signed_in = true;
 		return STATUS_SUCCESS;
 	}
@@ -257,6 +201,9 @@ static u32 smbsrv_req_related(struct smbsrv_req *req, struct smbsrv_req *prev)
 	if (req->msg && req->msg->create_err)
 		return req->msg->create_err;
 	if (smbsrv_status_error(prev->status) && !prev->sess)
+		return STATUS_INVALID_PARAMETER;
+	/* Another connection's session (a refused bind) is not passed on. */
+	if (prev->sess && prev->sess->conn != req->conn)
 		return STATUS_INVALID_PARAMETER;
 	if (prev->sess) {
 		smbsrv_session_get(prev->sess);
@@ -318,7 +265,9 @@ static u32 smbsrv_req_run(struct smbsrv_req *req, struct smbsrv_req *prev)
 	status = smbsrv_req_encryption(req);
 	if (status)
 		return status;
-	if (smb2_body_check(req->body, req->body_len, c->struct_size))
+	/* StructureSize 0 in the table: the handler checks the body. */
+	if (c->struct_size &&
+	    smb2_body_check(req->body, req->body_len, c->struct_size))
 		return STATUS_INVALID_PARAMETER;
 	return c->handler(req);
 }
@@ -354,8 +303,7 @@ static bool smbsrv_rsp_ensure(struct smbsrv_req *req)
 		WARN_ONCE(1, "smbsrv: %s returned STATUS_PENDING without going async\n",
 			  smbsrv_cmds[req->hdr.command].name);
 		req->status = STATUS_INTERNAL_ERROR;
-		kvfree(req->rsp);
-		req->rsp = NULL;
+		smbsrv_rsp_free(req);
 	}
 	if (req->rsp)
 		return true;
@@ -535,7 +483,8 @@ static bool smbsrv_early_cancel_take(struct smbsrv_conn *conn, u64 mid)
 	return false;
 }
 
-int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel)
+int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel,
+			void *priv, void (*priv_free)(struct smbsrv_req *req))
 {
 	struct smbsrv_conn *conn = req->conn;
 
@@ -553,6 +502,9 @@ int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel)
 	req->async = true;
 	req->async_id = conn->next_async_id++;
 	req->cancel = cancel;
+	/* Before a CANCEL can find it on the list. */
+	req->priv = priv;
+	req->priv_free = priv_free;
 	list_add_tail(&req->pending, &conn->pending);
 	spin_unlock(&conn->lock);
 	/* The message's reference; the completion has the first one. */
@@ -645,7 +597,8 @@ bool smbsrv_cancel_one(struct smbsrv_conn *conn, const struct smb2_hdr *hdr)
 	return true;
 }
 
-void smbsrv_cancel_all(struct smbsrv_conn *conn)
+/* Cancel every pending async request of @conn (teardown). */
+static void smbsrv_cancel_all(struct smbsrv_conn *conn)
 {
 	struct smbsrv_req *req, *found;
 
@@ -668,6 +621,12 @@ void smbsrv_cancel_all(struct smbsrv_conn *conn)
 	}
 }
 
+void smbsrv_smb2_conn_teardown(struct smbsrv_conn *conn)
+{
+	smbsrv_cancel_all(conn);
+	smbsrv_sessions_close(conn);
+}
+
 /* ---- the message -------------------------------------------------------- */
 
 static void smbsrv_msg_defer(struct smbsrv_msg *msg, struct smbsrv_req *req);
@@ -681,7 +640,7 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 {
 	struct smbsrv_conn *conn = msg->conn;
 	struct smbsrv_req *req, *prev = NULL;
-	u32 off = 0;
+	u32 off = 0, status;
 	int n;
 
 	while (off < len) {
@@ -713,17 +672,29 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 			      req->hdr.command == SMB2_READ;
 		list_add_tail(&req->node, &msg->reqs);
 
-		req->status = smbsrv_req_run(req, prev);
-		if (req->status == SMBSRV_WOULD_BLOCK) {
+		status = smbsrv_req_run(req, prev);
+		if (status == SMBSRV_WOULD_BLOCK) {
 			if (WARN_ON_ONCE(!req->nowait))
 				goto drop;
 			smbsrv_msg_defer(msg, req);
 			return true;
 		}
 		trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
-					  req->hdr.command, req->status);
-		if (req->status == SMBSRV_DISCONNECT)
+					  req->hdr.command, status);
+		if (status == SMBSRV_DISCONNECT)
 			goto drop;
+		/*
+		 * Once async, the final status is smbsrv_req_complete()'s: a
+		 * CANCEL or the awaited event may have set it on another
+		 * worker already, and the handler's STATUS_PENDING must not
+		 * overwrite it (the final response would go out as a second
+		 * interim one).  A handler that ended after going async (a
+		 * CANCEL before it parked) completes the request here.
+		 */
+		if (!req->async)
+			req->status = status;
+		else if (status != STATUS_PENDING)
+			smbsrv_req_complete(req, status);
 		if (req->nowait)
 			smbsrv_readstats_inline(SMBSRV_INLINE_HIT);
 		/*
@@ -732,9 +703,9 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		 * the chain's last response.
 		 */
 		if (req->hdr.command == SMB2_CREATE)
-			msg->create_err = smbsrv_status_error(req->status) ||
-					  req->status == STATUS_STOPPED_ON_SYMLINK ?
-					  req->status : 0;
+			msg->create_err = smbsrv_status_error(status) ||
+					  status == STATUS_STOPPED_ON_SYMLINK ?
+					  status : 0;
 		if (req->hdr.command == SMB2_CANCEL) {
 			/* CANCEL has no response. */
 			list_del(&req->node);
@@ -769,10 +740,7 @@ static void smbsrv_msg_free(struct smbsrv_msg *msg)
 		smbsrv_session_put(msg->enc_sess);
 	kvfree(msg->buf);
 	kfree(msg);
-	atomic_dec(&conn->inflight);
-	/* Pairs with the barrier in smbsrv_recv_work(). */
-	smp_mb__after_atomic();
-	smbsrv_recv_resume(conn);
+	smbsrv_recv_msg_done(conn);
 	smbsrv_conn_put(conn);
 }
 
@@ -920,7 +888,6 @@ int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len)
 	msg->conn = conn;
 	msg->buf = buf;
 	msg->len = len;
-	atomic_inc(&conn->inflight);
 	kind = smbsrv_sched_inline(conn, buf, len);
 	if (kind != SMBSRV_INLINE_NO && smbsrv_msg_inline(msg, kind))
 		return 0;

@@ -34,6 +34,7 @@
 #include "../file.h"
 #include "../session.h"
 #include "../smbsrv.h"
+#include "../status.h"
 #include "../vfs.h"
 #include "../wire/dosattr.h"
 #include "../wire/fscc.h"
@@ -58,16 +59,6 @@ struct smbsrv_fsctl {
 };
 
 /* Output of @len bytes; NULL when out of memory. */
-static u8 *smbsrv_fsctl_out(struct smbsrv_fsctl *x, u32 len)
-{
-	u8 *body = smbsrv_rsp_body(x->req, SMB2_IOCTL_RSP_FIXED + len);
-
-	if (!body)
-		return NULL;
-	smb2_ioctl_rsp_encode(body, x->r, len);
-	return body + SMB2_IOCTL_RSP_FIXED;
-}
-
 static struct inode *smbsrv_fsctl_inode(struct smbsrv_fsctl *x)
 {
 	return file_inode(x->f->filp);
@@ -141,7 +132,7 @@ static u32 smbsrv_fsctl_set_sparse(struct smbsrv_fsctl *x)
 		}
 	}
 	smbsrv_vfs_creds_end(old);
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }
 
 /* FSCTL_QUERY_ALLOCATED_RANGES (MS-FSA 2.1.5.9.23). */
@@ -196,7 +187,7 @@ static u32 smbsrv_fsctl_qar(struct smbsrv_fsctl *x)
 		kvfree(ranges);
 		return status;
 	}
-	out = smbsrv_fsctl_out(x, n * SMB_RANGE_SIZE);
+	out = smbsrv_ioctl_out(x->req, x->r, n * SMB_RANGE_SIZE);
 	if (!out) {
 		status = STATUS_INSUFFICIENT_RESOURCES;
 	} else {
@@ -278,7 +269,7 @@ static u32 smbsrv_fsctl_zero_data(struct smbsrv_fsctl *x)
 	if (err == -EOPNOTSUPP)
 		err = smbsrv_fsctl_write_zeros(filp, off, end - off);
 	smbsrv_vfs_creds_end(old);
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }
 
 /* ---- server-side copy --------------------------------------------------- */
@@ -303,17 +294,19 @@ static u64 smbsrv_fsctl_resume_tag(struct smbsrv_file *f)
 /* FSCTL_SRV_REQUEST_RESUME_KEY (3.3.5.15.5): FileId and the file's tag. */
 static u32 smbsrv_fsctl_resume_key(struct smbsrv_fsctl *x)
 {
+	struct smb2_resume_key key = {
+		.fid_persistent = x->f->open.id_persistent,
+		.fid_volatile = x->f->open.id_volatile,
+		.tag = smbsrv_fsctl_resume_tag(x->f),
+	};
 	u8 *out;
 
 	if (x->r->max_out < SMB2_RESUME_KEY_RSP_SIZE)
 		return STATUS_INVALID_PARAMETER;
-	out = smbsrv_fsctl_out(x, SMB2_RESUME_KEY_RSP_SIZE);
+	out = smbsrv_ioctl_out(x->req, x->r, SMB2_RESUME_KEY_RSP_SIZE);
 	if (!out)
 		return STATUS_INSUFFICIENT_RESOURCES;
-	put_unaligned_le64(x->f->open.id_persistent, out);
-	put_unaligned_le64(x->f->open.id_volatile, out + 8);
-	put_unaligned_le64(smbsrv_fsctl_resume_tag(x->f), out + 16);
-	/* ContextLength 0, then 4 reserved bytes. */
+	smb2_resume_key_rsp_encode(out, &key);
 	return STATUS_SUCCESS;
 }
 
@@ -321,7 +314,7 @@ static u32 smbsrv_fsctl_resume_key(struct smbsrv_fsctl *x)
 static u32 smbsrv_fsctl_copy_rsp(struct smbsrv_fsctl *x, u32 status,
 				 u32 chunks, u32 chunk_bytes, u32 total)
 {
-	u8 *out = smbsrv_fsctl_out(x, SMB2_COPYCHUNK_RSP_SIZE);
+	u8 *out = smbsrv_ioctl_out(x->req, x->r, SMB2_COPYCHUNK_RSP_SIZE);
 
 	if (!out)
 		return STATUS_INSUFFICIENT_RESOURCES;
@@ -395,6 +388,7 @@ static u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 {
 	struct smb2_copychunk_req cr;
 	struct smb2_copychunk c;
+	struct smb2_resume_key key;
 	struct smbsrv_file *src;
 	const struct cred *old;
 	u32 i, status = STATUS_SUCCESS, chunks = 0, partial = 0, copied;
@@ -409,12 +403,12 @@ static u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 		cr.key = x->r->in;
 		cr.count = SMBSRV_COPYCHUNK_MAX_CHUNKS + 1;	/* refused below */
 	}
-	src = smbsrv_file_lookup_session(x->req->sess,
-					 get_unaligned_le64(cr.key),
-					 get_unaligned_le64(cr.key + 8));
+	smb2_resume_key_decode(cr.key, &key);
+	src = smbsrv_file_lookup(x->req->sess, NULL, key.fid_persistent,
+				 key.fid_volatile);
 	if (!src)
 		return STATUS_OBJECT_NAME_NOT_FOUND;
-	if (get_unaligned_le64(cr.key + 16) != smbsrv_fsctl_resume_tag(src)) {
+	if (key.tag != smbsrv_fsctl_resume_tag(src)) {
 		status = STATUS_OBJECT_NAME_NOT_FOUND;
 		goto out;
 	}
@@ -471,7 +465,7 @@ static u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 		total += copied;
 		if (err) {
 			partial = copied;
-			status = smbsrv_vfs_status(err);
+			status = smbsrv_errno_status(err);
 			break;
 		}
 		chunks++;
@@ -499,7 +493,7 @@ static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
 		return STATUS_NOT_A_REPARSE_POINT;
 	target = vfs_get_link(dentry, &done);
 	if (IS_ERR(target))
-		return smbsrv_vfs_status(PTR_ERR(target));
+		return smbsrv_errno_status(PTR_ERR(target));
 	size = smb_symlink_reparse_encode(NULL, 0, target, strlen(target),
 					  target[0] != '/');
 	if (size < 0) {
@@ -507,7 +501,7 @@ static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
 	} else if (x->r->max_out < (u32)size) {
 		status = STATUS_BUFFER_TOO_SMALL;
 	} else {
-		out = smbsrv_fsctl_out(x, size);
+		out = smbsrv_ioctl_out(x->req, x->r, size);
 		status = out ? STATUS_SUCCESS : STATUS_INSUFFICIENT_RESOURCES;
 		if (out)
 			smb_symlink_reparse_encode(out, size, target,
@@ -615,13 +609,10 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
 	kfree(buf);
 	if (err == -ENOTEMPTY)
 		return STATUS_NOT_SUPPORTED;
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }
 
 /* ---- block cloning ------------------------------------------------------ */
-
-/* DUPLICATE_EXTENTS_DATA: source FileId, source and target offsets, count. */
-#define SMBSRV_DUP_EXTENTS_SIZE	40
 
 /*
  * FSCTL_DUPLICATE_EXTENTS_TO_FILE (MS-FSCC 2.3.8): a block clone from an
@@ -631,25 +622,25 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
  */
 static u32 smbsrv_fsctl_dup_extents(struct smbsrv_fsctl *x)
 {
-	const u8 *in = x->r->in;
+	struct smb_dup_extents d;
 	struct smbsrv_file *src;
 	const struct cred *old;
 	u64 soff, doff, len;
 	u32 status = STATUS_SUCCESS;
 	loff_t n;
 
-	if (x->r->in_len < SMBSRV_DUP_EXTENTS_SIZE)
+	if (smb_dup_extents_decode(x->r->in, x->r->in_len, &d))
 		return STATUS_INVALID_PARAMETER;
 	if (!smbsrv_fsctl_regular(x))
 		return STATUS_INVALID_PARAMETER;
 	if (!(x->f->access & FILE_WRITE_DATA))
 		return STATUS_ACCESS_DENIED;
-	soff = get_unaligned_le64(in + 16);
-	doff = get_unaligned_le64(in + 24);
-	len = get_unaligned_le64(in + 32);
+	soff = d.source_offset;
+	doff = d.target_offset;
+	len = d.length;
 	/* Windows answers an unknown source so, not STATUS_FILE_CLOSED. */
-	src = smbsrv_file_lookup_session(x->req->sess, get_unaligned_le64(in),
-					 get_unaligned_le64(in + 8));
+	src = smbsrv_file_lookup(x->req->sess, NULL, d.fid_persistent,
+				 d.fid_volatile);
 	if (!src)
 		return STATUS_INVALID_HANDLE;
 	if (!(src->access & FILE_READ_DATA))
@@ -668,7 +659,7 @@ static u32 smbsrv_fsctl_dup_extents(struct smbsrv_fsctl *x)
 	if (n == -EOPNOTSUPP || n == -EXDEV)
 		status = STATUS_NOT_SUPPORTED;
 	else if (n < 0)
-		status = smbsrv_vfs_status(n);
+		status = smbsrv_errno_status(n);
 	else if (n != len)
 		status = STATUS_IO_DEVICE_ERROR;
 out:
@@ -687,23 +678,25 @@ static u32 smbsrv_fsctl_get_compression(struct smbsrv_fsctl *x)
 {
 	u8 *out;
 
-	if (x->r->max_out < 2)
+	if (x->r->max_out < SMB_COMPRESSION_SIZE)
 		return STATUS_INVALID_USER_BUFFER;
-	out = smbsrv_fsctl_out(x, 2);
+	out = smbsrv_ioctl_out(x->req, x->r, SMB_COMPRESSION_SIZE);
 	if (!out)
 		return STATUS_INSUFFICIENT_RESOURCES;
-	put_unaligned_le16(0, out);
+	smb_compression_encode(out, COMPRESSION_FORMAT_NONE);
 	return STATUS_SUCCESS;
 }
 
 static u32 smbsrv_fsctl_set_compression(struct smbsrv_fsctl *x)
 {
+	u16 format;
+
 	if (!(x->f->access & FILE_WRITE_DATA))
 		return STATUS_ACCESS_DENIED;
-	if (x->r->in_len < 2)
+	if (smb_compression_decode(x->r->in, x->r->in_len, &format))
 		return STATUS_INVALID_PARAMETER;
-	return get_unaligned_le16(x->r->in) ? STATUS_NOT_SUPPORTED :
-					      STATUS_SUCCESS;
+	return format != COMPRESSION_FORMAT_NONE ? STATUS_NOT_SUPPORTED :
+						   STATUS_SUCCESS;
 }
 
 /* ---- object ids, network interfaces ------------------------------------- */
@@ -720,14 +713,12 @@ static u32 smbsrv_fsctl_object_id(struct smbsrv_fsctl *x)
 
 	if (x->r->max_out < SMB_OBJECT_ID_SIZE)
 		return STATUS_BUFFER_TOO_SMALL;
-	out = smbsrv_fsctl_out(x, SMB_OBJECT_ID_SIZE);
+	out = smbsrv_ioctl_out(x->req, x->r, SMB_OBJECT_ID_SIZE);
 	if (!out)
 		return STATUS_INSUFFICIENT_RESOURCES;
-	put_unaligned_le64(inode->i_ino, out);
-	put_unaligned_le32(inode->i_generation, out + 8);
-	put_unaligned_le32(new_encode_dev(inode->i_sb->s_dev), out + 12);
-	memcpy(out + 16, smbsrv_server_guid, 16);	/* BirthVolumeId */
-	memcpy(out + 32, out, 16);			/* BirthObjectId */
+	smb_object_id_encode(out, inode->i_ino, inode->i_generation,
+			     new_encode_dev(inode->i_sb->s_dev),
+			     smbsrv_server_guid);
 	return STATUS_SUCCESS;
 }
 
@@ -781,7 +772,7 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 	case FSCTL_QUERY_NETWORK_INTERFACE_INFO:
 	case FSCTL_DFS_GET_REFERRALS:
 	case FSCTL_DFS_GET_REFERRALS_EX:
-		if (memchr_inv(req->body + SMB2_IOCTL_REQ_FILE_ID, 0xff, 16))
+		if (memchr_inv(r->file_id, 0xff, 16))
 			return STATUS_INVALID_PARAMETER;
 		if (r->ctl_code == FSCTL_QUERY_NETWORK_INTERFACE_INFO)
 			return smbsrv_fsctl_netif(req, r);
@@ -789,7 +780,7 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 		return STATUS_FS_DRIVER_REQUIRED;
 	}
 
-	x.f = smbsrv_file_lookup(req, req->body + SMB2_IOCTL_REQ_FILE_ID);
+	x.f = smbsrv_req_file(req, r->file_id);
 	if (!x.f)
 		return STATUS_FILE_CLOSED;
 	r->fid_persistent = x.f->open.id_persistent;
@@ -843,7 +834,7 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 	 * IOCTL response (3.3.5.15), not the error body: the cifs client
 	 * refuses the latter and fails fallocate(PUNCH_HOLE) with EIO.
 	 */
-	if (status == STATUS_SUCCESS && !req->rsp && !smbsrv_fsctl_out(&x, 0))
+	if (status == STATUS_SUCCESS && !req->rsp && !smbsrv_ioctl_out(req, r, 0))
 		status = STATUS_INSUFFICIENT_RESOURCES;
 	smbsrv_file_put(x.f);
 	return status;

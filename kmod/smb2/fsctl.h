@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smbsrv: the file-system FSCTLs of IOCTL (fsctl.c).
+ * smbsrv: what IOCTL (ioctl.c) shares with the FSCTLs it hands on: the
+ * file-system ones (fsctl.c) and FSCTL_PIPE_TRANSCEIVE (pipe.c).
  */
 #ifndef _SMBSRV_SMB2_FSCTL_H
 #define _SMBSRV_SMB2_FSCTL_H
@@ -9,6 +10,13 @@
 
 struct smbsrv_req;
 struct smb2_ioctl_req;
+
+/*
+ * The IOCTL response to @r with @len bytes of output (ioctl.c): returns
+ * where the output goes (zeroed), or NULL when out of memory.
+ */
+u8 *smbsrv_ioctl_out(struct smbsrv_req *req, const struct smb2_ioctl_req *r,
+		     u32 len);
 
 /*
  * An FSCTL the protocol core does not answer itself: sparse files,

@@ -15,9 +15,8 @@
 #include "pipe.h"
 #include "smb2.h"
 
-/* Output of @len bytes for an IOCTL response; NULL when out of memory. */
-static u8 *smbsrv_ioctl_out(struct smbsrv_req *req,
-			    const struct smb2_ioctl_req *r, u32 len)
+u8 *smbsrv_ioctl_out(struct smbsrv_req *req, const struct smb2_ioctl_req *r,
+		     u32 len)
 {
 	u8 *body = smbsrv_rsp_body(req, SMB2_IOCTL_RSP_FIXED + len);
 

@@ -2,36 +2,134 @@
 /*
  * smbsrv: LOCK (MS-SMB2 3.3.5.14).
  *
- * The locks themselves, their conflicts with READ and WRITE, waiting and
- * the POSIX mirror are brl.c's.  LockSequenceNumber/Index matter only for
- * resilient, durable or persistent handles and multichannel, none of
- * which smbsrv offers, so they are ignored as 3.3.5.14 says.
+ * The locks themselves, their conflicts with READ and WRITE and the
+ * POSIX mirror are the lock table's (brl.c); here is the request: which
+ * open, lock or unlock, waiting for a range (async, cancellable) and the
+ * response.  LockSequenceNumber/Index matter only for resilient, durable
+ * or persistent handles and multichannel, none of which smbsrv offers, so
+ * they are ignored as 3.3.5.14 says.
  */
+#include <linux/slab.h>
+
 #include "../brl.h"
 #include "../file.h"
 #include "../wire/fscc.h"
 #include "../wire/lock.h"
 #include "smb2.h"
 
+/* A LOCK request waiting in the lock table. */
+struct smbsrv_lock_wait {
+	struct smbsrv_brl_waiter bw;
+	struct smbsrv_req *req;
+};
+
+static struct smbsrv_lock_wait *smbsrv_lock_wait_of(struct smbsrv_brl_waiter *bw)
+{
+	return container_of(bw, struct smbsrv_lock_wait, bw);
+}
+
+/* Granted, under the table's mutex: the response, or not now. */
+static bool smbsrv_lock_granted(struct smbsrv_brl_waiter *bw)
+{
+	u8 *body = smbsrv_rsp_body(smbsrv_lock_wait_of(bw)->req,
+				   SMB2_LOCK_RSP_SIZE);
+
+	if (!body)
+		return false;
+	smb2_lock_rsp_encode(body);
+	return true;
+}
+
+static void smbsrv_lock_done(struct smbsrv_brl_waiter *bw, u32 status)
+{
+	smbsrv_req_complete(smbsrv_lock_wait_of(bw)->req, status);
+}
+
+static const struct smbsrv_brl_waiter_ops smbsrv_lock_wait_ops = {
+	.grant = smbsrv_lock_granted,
+	.done = smbsrv_lock_done,
+};
+
+static void smbsrv_lock_cancel(struct smbsrv_req *req)
+{
+	struct smbsrv_lock_wait *w = req->priv;
+
+	if (smbsrv_brl_wait_cancel(&w->bw))
+		smbsrv_req_complete(req, STATUS_CANCELLED);
+}
+
+/* The request goes: after its final response, never under the mutex. */
+static void smbsrv_lock_wait_free(struct smbsrv_req *req)
+{
+	struct smbsrv_lock_wait *w = req->priv;
+
+	smbsrv_brl_waiter_release(&w->bw);
+	smbsrv_file_put(w->bw.f);
+	kfree(w);
+}
+
+/* A lock that conflicts may wait (smbsrv_brl_wait_fn); under the mutex. */
+static u32 smbsrv_lock_wait(void *arg, struct smbsrv_file *f,
+			    const struct smb2_lock_elem *e, bool exclusive,
+			    struct smbsrv_brl_waiter **bw)
+{
+	struct smbsrv_req *req = arg;
+	struct smbsrv_lock_wait *w;
+
+	/* Only the last request of a compound may go async. */
+	if (!smbsrv_req_can_async(req))
+		return STATUS_LOCK_NOT_GRANTED;
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	refcount_inc(&f->open.ref);
+	w->req = req;
+	smbsrv_brl_waiter_init(&w->bw, f, e, exclusive, &smbsrv_lock_wait_ops);
+	if (smbsrv_req_go_async(req, smbsrv_lock_cancel, w,
+				smbsrv_lock_wait_free)) {
+		/* The connection is going away: nobody to answer. */
+		smbsrv_file_put(f);
+		kfree(w);
+		return STATUS_CANCELLED;
+	}
+	*bw = &w->bw;
+	return STATUS_PENDING;
+}
+
 u32 smbsrv_smb2_lock(struct smbsrv_req *req)
 {
 	struct smb2_lock_req r;
+	struct smb2_lock_elem e;
 	struct smbsrv_file *f;
 	u32 status;
+	u8 *body;
 
 	status = smb2_lock_req_decode(req->pdu, req->pdu_len, &r);
 	if (status)
 		return status;
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
+	smb2_lock_req_elem(&r, 0, &e);
 	/* MS-FSA 2.1.5.8: no byte-range locks on directories. */
 	if (smbsrv_file_is_dir(f) || (f->flags & SMBSRV_FILE_REPARSE))
 		status = STATUS_INVALID_PARAMETER;
 	else if (!(f->access & (FILE_READ_DATA | FILE_WRITE_DATA)))
 		status = STATUS_ACCESS_DENIED;
+	else if (e.flags & SMB2_LOCKFLAG_UNLOCK)
+		status = smbsrv_brl_unlock(f, &r);
 	else
-		status = smbsrv_brl_request(req, f, &r);
+		status = smbsrv_brl_lock(f, &r, smbsrv_lock_wait, req);
+	/* Read caching cannot cover locked ranges (oplock.c). */
+	if (status == STATUS_SUCCESS || status == STATUS_PENDING)
+		smbsrv_cache_break_write(f);
+	if (status == STATUS_SUCCESS) {
+		body = smbsrv_rsp_body(req, SMB2_LOCK_RSP_SIZE);
+		if (body)
+			smb2_lock_rsp_encode(body);
+		else
+			status = STATUS_INSUFFICIENT_RESOURCES;
+	}
 	smbsrv_file_put(f);
 	return status;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * smbsrv: what the metadata handlers share (query.c, setinfo.c, dir.c,
- * security.c): QUERY_INFO replies, EAs as user.* xattrs, names of opens
- * relative to the share root, the volume's identity.
+ * security.c): QUERY_INFO replies, names of opens relative to the share
+ * root, the volume's identity.  EAs are ea.h's.
  */
 #ifndef _SMBSRV_SMB2_META_H
 #define _SMBSRV_SMB2_META_H
@@ -22,35 +22,6 @@ struct smb2_set_info_req;
  * after the response's fixed part, zeroed.  NULL when out of memory.
  */
 u8 *smbsrv_qinfo_out(struct smbsrv_req *req, u32 len);
-
-/*
- * Drop a response body built before an error turned up, so the error
- * goes out with the ERROR body.
- */
-void smbsrv_rsp_drop(struct smbsrv_req *req);
-
-/*
- * EAs are the user.* xattrs smbsrv does not keep for itself.  The names
- * of @dentry's xattrs into a kvmalloc()ed list (NUL-separated; kvfree()
- * it); returns its length, 0 with *@list NULL when there are none, or
- * -errno.
- */
-ssize_t smbsrv_ea_names(struct dentry *dentry, char **list);
-/* Whether @xattr (a name from that list) is an EA; *@name is its EA name. */
-bool smbsrv_ea_is_ea(const char *xattr, const char **name);
-/* FileEaInformation's EaSize: the length of the FILE_FULL_EA list. */
-u32 smbsrv_ea_size(struct dentry *dentry);
-
-/*
- * The path of @path below @tree's root, '\'-separated, in @buf (PATH_MAX
- * bytes): "" for the root, with a leading '\' when @lead.  NULL when it
- * is not below the root (another mount) or has no name any more.
- */
-char *smbsrv_meta_path(const struct smbsrv_tree *tree, const struct path *path,
-		       char *buf, bool lead);
-
-/* VolumeSerialNumber of the file system @sb (FS volume, FileIdInformation). */
-u32 smbsrv_meta_serial(const struct super_block *sb);
 
 /* security.c: SMB2_0_INFO_SECURITY queries and sets. */
 u32 smbsrv_query_security(struct smbsrv_req *req, struct smbsrv_file *f,

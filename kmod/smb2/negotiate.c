@@ -9,10 +9,12 @@
 #include "../conn.h"
 #include "../sched.h"
 #include "../send.h"
+#include "../sign.h"
 #include "../smbsrv.h"
 #include "../wire/negotiate.h"
+#include "credits.h"
+#include "entry.h"
 #include "notify.h"
-#include "sign.h"
 #include "smb2.h"
 
 u8 smbsrv_server_guid[16];
@@ -49,45 +51,6 @@ static u32 smbsrv_ciphers_allowed(void)
 	       BIT(SMB2_CIPHER_AES256_CCM) | BIT(SMB2_CIPHER_AES256_GCM);
 }
 
-/*
- * Size the sequence window for the negotiated credit limit.  NEGOTIATE
- * consumed the only id granted so far, so the window is empty here.
- */
-static int smbsrv_credits_setup(struct smbsrv_conn *conn)
-{
-	u32 max = clamp_t(u32, READ_ONCE(smbsrv_server.knobs.max_credits),
-			  1, 65535);
-	/*
-	 * The client holds at most max credits, but ids it skips keep the
-	 * window from sliding: let it span twice that before grants stop
-	 * (Windows lets a client skip an id and go on for a full window).
-	 */
-	u32 span = 2 * max;
-	u8 *bits, *old;
-	u64 low;
-
-	bits = kzalloc(BITS_TO_BYTES(span), GFP_KERNEL);
-	if (!bits)
-		return -ENOMEM;
-	spin_lock(&conn->lock);
-	if (conn->seqwin.size) {
-		spin_unlock(&conn->lock);
-		kfree(bits);
-		return -EPROTO;
-	}
-	low = conn->seqwin.low;
-	old = conn->seqwin_bits;
-	smb2_seqwin_init(&conn->seqwin, bits, span);
-	conn->seqwin.low = low;
-	conn->seqwin.size = 0;
-	conn->seqwin.avail = 0;
-	conn->seqwin_bits = bits;
-	conn->max_credits = max;
-	spin_unlock(&conn->lock);
-	kfree(old);
-	return 0;
-}
-
 /* Record the negotiated state of @conn for @dialect. */
 static void smbsrv_conn_set_dialect(struct smbsrv_conn *conn, u16 dialect)
 {
@@ -103,6 +66,14 @@ static void smbsrv_conn_set_dialect(struct smbsrv_conn *conn, u16 dialect)
 	conn->server_caps = 0;
 	if (dialect >= SMB2_DIALECT_210)
 		conn->server_caps |= SMB2_GLOBAL_CAP_LARGE_MTU;
+	/* Leases from 2.1, with smb2 leases = yes (oplock.c). */
+	if (dialect >= SMB2_DIALECT_210 &&
+	    READ_ONCE(smbsrv_server.knobs.smb2_leases))
+		conn->server_caps |= SMB2_GLOBAL_CAP_LEASING;
+	/* Directory leases from 3.0 (oplock.c, "directory leases"). */
+	if (dialect >= SMB2_DIALECT_300 &&
+	    READ_ONCE(smbsrv_server.knobs.smb2_leases))
+		conn->server_caps |= SMB2_GLOBAL_CAP_DIRECTORY_LEASING;
 	if ((dialect == SMB2_DIALECT_300 || dialect == SMB2_DIALECT_302) &&
 	    !smbsrv_encryption_off() &&
 	    (conn->client_caps & SMB2_GLOBAL_CAP_ENCRYPTION)) {
@@ -267,26 +238,15 @@ void smbsrv_smb1_negotiate(struct smbsrv_conn *conn, const u8 *buf, u32 len)
 		goto drop;
 
 	/* The SMB1 request was MessageId 0; the response grants id 1. */
-	spin_lock(&conn->lock);
-	conn->requests++;
-	err = smb2_seqwin_consume(&conn->seqwin, 0, 1);
-	spin_unlock(&conn->lock);
-	if (err)
+	if (smbsrv_credits_smb1_charge(conn))
 		goto drop;
 
 	smbsrv_conn_set_dialect(conn, dialect);
-	if (dialect == SMB2_DIALECT_WILDCARD) {
+	if (dialect == SMB2_DIALECT_WILDCARD)
 		conn->multi_credit = true;
-		spin_lock(&conn->lock);
-		smb2_seqwin_grant(&conn->seqwin, 1);
-		spin_unlock(&conn->lock);
-	} else if (smbsrv_credits_setup(conn)) {
+	else if (smbsrv_credits_setup(conn))
 		goto drop;
-	} else {
-		spin_lock(&conn->lock);
-		smb2_seqwin_grant(&conn->seqwin, 1);
-		spin_unlock(&conn->lock);
-	}
+	smbsrv_credits_smb1_grant(conn);
 
 	size = smbsrv_negotiate_rsp(conn, dialect, NULL, &rsp);
 	if (size < 0)

@@ -33,9 +33,10 @@
 
 #include "../conn.h"
 #include "../file.h"
-#include "notify.h"
 #include "../wire/fscc.h"
 #include "../wire/notify.h"
+#include "entry.h"
+#include "notify.h"
 #include "smb2.h"
 
 #define SMBSRV_NOTIFY_EVENTS	(FS_CREATE | FS_DELETE | FS_MOVED_FROM | \
@@ -586,12 +587,9 @@ static u32 smbsrv_notify_request(struct smbsrv_req *req, struct smbsrv_file *f,
 	wt->req = req;
 	wt->w = w;
 	wt->out_len = r->output_length;
-	req->priv = wt;
-	req->priv_free = smbsrv_notify_wait_free;
-	if (smbsrv_req_go_async(req, smbsrv_notify_cancel)) {
+	if (smbsrv_req_go_async(req, smbsrv_notify_cancel, wt,
+				smbsrv_notify_wait_free)) {
 		mutex_unlock(&w->wmutex);
-		req->priv = NULL;
-		req->priv_free = NULL;
 		smbsrv_watch_put(w);
 		kfree(wt);
 		return STATUS_CANCELLED;
@@ -621,7 +619,7 @@ u32 smbsrv_smb2_change_notify(struct smbsrv_req *req)
 		return status;
 	if (r.output_length > req->conn->max_trans)
 		return STATUS_INVALID_PARAMETER;
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	if (!smbsrv_file_is_dir(f) || !r.filter)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smbsrv: CHANGE_NOTIFY over fsnotify (smb2/notify.c).
+ * smbsrv: CHANGE_NOTIFY over fsnotify (smb2/notify.c).  The hooks that
+ * end waiting requests when an open closes are in entry.h.
  */
 #ifndef _SMBSRV_SMB2_NOTIFY_H
 #define _SMBSRV_SMB2_NOTIFY_H
@@ -8,7 +9,6 @@
 #include <linux/types.h>
 
 struct inode;
-struct smbsrv_file;
 struct smbsrv_req;
 
 /* The module's fsnotify group (module init and exit). */
@@ -18,23 +18,10 @@ void smbsrv_notify_exit(void);
 u32 smbsrv_smb2_change_notify(struct smbsrv_req *req);
 
 /*
- * The close of @f (CLOSE, tree disconnect, logoff, teardown): its watch
- * goes and its waiting CHANGE_NOTIFY requests end with
- * STATUS_NOTIFY_CLEANUP.
- */
-void smbsrv_notify_close(struct smbsrv_file *f);
-
-/*
  * The CREATE that made @inode has set it up (DOS attributes, EAs, mode):
  * the attribute changes that followed its creation were not reported;
  * from now on they are.
  */
 void smbsrv_notify_created_done(struct inode *inode);
-
-/*
- * Directory @inode became pending deletion: CHANGE_NOTIFY requests
- * waiting on it end with STATUS_DELETE_PENDING (as on Windows).
- */
-void smbsrv_notify_delete_pending(struct inode *inode);
 
 #endif /* _SMBSRV_SMB2_NOTIFY_H */

@@ -25,6 +25,7 @@
 #include "../wire/ioctl.h"
 #include "../wire/rw.h"
 #include "../wire/utf16.h"
+#include "fsctl.h"
 #include "pipe.h"
 #include "smb2.h"
 
@@ -94,32 +95,17 @@ static const struct smbsrv_open_ops smbsrv_pipe_ops = {
 	.free = smbsrv_pipe_free,
 };
 
-/* The pipe open a request names, referenced; NULL when none. */
+/* The pipe open the FileId at @file_id names, referenced; NULL: none. */
 static struct smbsrv_open *smbsrv_pipe_lookup(struct smbsrv_req *req,
-					      u64 persistent, u64 volatile_id)
+					      const u8 *file_id)
 {
-	struct smbsrv_open *op;
+	struct smbsrv_open *op = smbsrv_req_open(req, file_id);
 
-	if (req->related && persistent == SMB2_FILE_ID_NONE &&
-	    volatile_id == SMB2_FILE_ID_NONE) {
-		persistent = req->fid_persistent;
-		volatile_id = req->fid_volatile;
-	}
-	op = smbsrv_open_lookup(req, persistent, volatile_id);
 	if (op && op->ops != &smbsrv_pipe_ops) {
 		smbsrv_open_put(op);
 		op = NULL;
 	}
 	return op;
-}
-
-static struct smbsrv_open *smbsrv_pipe_lookup_field(struct smbsrv_req *req,
-						    const u8 *file_id)
-{
-	u64 p, v;
-
-	smbsrv_req_file_id(req, file_id, &p, &v);
-	return smbsrv_pipe_lookup(req, p, v);
 }
 
 u32 smbsrv_pipe_create(struct smbsrv_req *req)
@@ -208,7 +194,7 @@ u32 smbsrv_pipe_read(struct smbsrv_req *req, const struct smb2_read_req *r)
 	u32 status, n = 0;
 	u8 *body;
 
-	op = smbsrv_pipe_lookup_field(req, r->file_id);
+	op = smbsrv_pipe_lookup(req, r->file_id);
 	if (!op)
 		return STATUS_FILE_CLOSED;
 	status = smbsrv_pipe_call(req, op, SMBSRV_RPC_OP_READ, NULL, 0,
@@ -237,7 +223,7 @@ u32 smbsrv_pipe_write(struct smbsrv_req *req, const struct smb2_write_req *r)
 	u32 status, n;
 	u8 *body;
 
-	op = smbsrv_pipe_lookup_field(req, r->file_id);
+	op = smbsrv_pipe_lookup(req, r->file_id);
 	if (!op)
 		return STATUS_FILE_CLOSED;
 	status = smbsrv_pipe_call(req, op, SMBSRV_RPC_OP_WRITE, r->data,
@@ -260,7 +246,7 @@ u32 smbsrv_pipe_close(struct smbsrv_req *req, const u8 *file_id)
 	struct smbsrv_open *op;
 	u8 *body;
 
-	op = smbsrv_pipe_lookup_field(req, file_id);
+	op = smbsrv_pipe_lookup(req, file_id);
 	if (!op)
 		return STATUS_FILE_CLOSED;
 	body = smbsrv_rsp_body(req, SMB2_CLOSE_RSP_SIZE);
@@ -282,7 +268,7 @@ u32 smbsrv_pipe_transceive(struct smbsrv_req *req,
 	u32 status, n = 0;
 	u8 *body;
 
-	op = smbsrv_pipe_lookup(req, r->fid_persistent, r->fid_volatile);
+	op = smbsrv_pipe_lookup(req, r->file_id);
 	if (!op)
 		return STATUS_FILE_CLOSED;
 	status = smbsrv_pipe_call(req, op, SMBSRV_RPC_OP_TRANSACT, r->in,
@@ -290,11 +276,10 @@ u32 smbsrv_pipe_transceive(struct smbsrv_req *req,
 				  min_t(u32, r->max_out, SMBSRV_UPCALL_DATA_MAX),
 				  &out, &n);
 	if (smbsrv_pipe_has_data(status)) {
-		body = smbsrv_rsp_body(req, SMB2_IOCTL_RSP_FIXED + n);
+		body = smbsrv_ioctl_out(req, r, n);
 		if (body) {
-			smb2_ioctl_rsp_encode(body, r, n);
 			if (n)
-				memcpy(body + SMB2_IOCTL_RSP_FIXED, out, n);
+				memcpy(body, out, n);
 		} else {
 			status = STATUS_INSUFFICIENT_RESOURCES;
 		}

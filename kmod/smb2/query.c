@@ -9,7 +9,7 @@
  * OutputBufferLength bytes with STATUS_BUFFER_OVERFLOW, and anything else
  * the whole reply: what Windows does (smbtorture's buffercheck tests).
  * EAs are the user.* xattrs (as Samba and ksmbd keep them), minus those
- * smbsrv keeps for itself.
+ * smbsrv keeps for itself (ea.c).
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -20,8 +20,10 @@
 #include <uapi/linux/smbsrv.h>
 
 #include "../conn.h"
+#include "../ea.h"
 #include "../file.h"
 #include "../session.h"
+#include "../status.h"
 #include "../stream.h"
 #include "../upcall.h"
 #include "../vfs.h"
@@ -41,73 +43,15 @@ u8 *smbsrv_qinfo_out(struct smbsrv_req *req, u32 len)
 	return body + SMB2_QINFO_RSP_FIXED;
 }
 
-void smbsrv_rsp_drop(struct smbsrv_req *req)
-{
-	kvfree(req->rsp);
-	req->rsp = NULL;
-}
-
-/* ---- EAs ---------------------------------------------------------------- */
-
-ssize_t smbsrv_ea_names(struct dentry *dentry, char **list)
-{
-	ssize_t len, n;
-	char *buf;
-
-	*list = NULL;
-	len = vfs_listxattr(dentry, NULL, 0);
-	if (len <= 0)
-		return len == -EOPNOTSUPP ? 0 : len;
-	if (len > XATTR_LIST_MAX)
-		len = XATTR_LIST_MAX;
-	buf = kvmalloc(len, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	n = vfs_listxattr(dentry, buf, len);
-	if (n <= 0) {
-		kvfree(buf);
-		return n == -EOPNOTSUPP ? 0 : n;
-	}
-	*list = buf;
-	return n;
-}
-
-bool smbsrv_ea_is_ea(const char *xattr, const char **name)
-{
-	if (strncmp(xattr, XATTR_USER_PREFIX, XATTR_USER_PREFIX_LEN))
-		return false;
-	*name = xattr + XATTR_USER_PREFIX_LEN;
-	/* EaNameLength is one byte; an empty name is no EA. */
-	return **name && strlen(*name) <= 255 && !smbsrv_vfs_private_ea(*name);
-}
-
-u32 smbsrv_ea_size(struct dentry *dentry)
-{
-	const char *name;
-	char *list;
-	ssize_t len, v;
-	u32 size = 0;
-	char *p;
-
-	len = smbsrv_ea_names(dentry, &list);
-	if (len <= 0)
-		return 0;
-	for (p = list; p < list + len; p += strlen(p) + 1) {
-		if (!smbsrv_ea_is_ea(p, &name))
-			continue;
-		v = vfs_getxattr(&nop_mnt_idmap, dentry, p, NULL, 0);
-		if (v < 0 || v > 0xffff)
-			continue;
-		size += smb_ea_entry_padded(strlen(name), v);
-	}
-	kvfree(list);
-	return size;
-}
-
 /* ---- names and the volume ----------------------------------------------- */
 
-char *smbsrv_meta_path(const struct smbsrv_tree *tree, const struct path *path,
-		       char *buf, bool lead)
+/*
+ * The path of @path below @tree's root, '\'-separated, in @buf (PATH_MAX
+ * bytes): "" for the root, with a leading '\' when @lead.  NULL when it
+ * is not below the root (another mount) or has no name any more.
+ */
+static char *smbsrv_meta_path(const struct smbsrv_tree *tree,
+			      const struct path *path, char *buf, bool lead)
 {
 	char *p, *r, *rel, *rbuf;
 	size_t rlen;
@@ -141,7 +85,8 @@ char *smbsrv_meta_path(const struct smbsrv_tree *tree, const struct path *path,
 	return rel;
 }
 
-u32 smbsrv_meta_serial(const struct super_block *sb)
+/* VolumeSerialNumber of the file system @sb (FS volume, FileIdInformation). */
+static u32 smbsrv_meta_serial(const struct super_block *sb)
 {
 	u32 h = 2166136261u, i;
 
@@ -170,7 +115,7 @@ static u32 smbsrv_query_finfo(struct smbsrv_req *req, struct smbsrv_file *f,
 
 	err = smbsrv_vfs_getattr(tree, path, &fa);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	memset(fi, 0, sizeof(*fi));
 	fi->creation_time = fa.creation_time;
 	fi->access_time = fa.access_time;
@@ -186,7 +131,7 @@ static u32 smbsrv_query_finfo(struct smbsrv_req *req, struct smbsrv_file *f,
 		/* The base's times and attributes, the stream's sizes. */
 		ssize = smbsrv_stream_size(f);
 		if (ssize < 0)
-			return smbsrv_vfs_status(ssize);
+			return smbsrv_errno_status(ssize);
 		fi->eof = ssize;
 		fi->allocation = smbsrv_stream_allocation(ssize);
 		fi->attributes &= ~FILE_ATTRIBUTE_DIRECTORY;
@@ -283,7 +228,7 @@ static u32 smbsrv_query_streams(struct smbsrv_req *req, struct smbsrv_file *f,
 
 	err = smbsrv_vfs_getattr(req->tree, &f->filp->f_path, &fa);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	if (out_len < SMB_STREAM_INFO_MIN)
 		return STATUS_INFO_LENGTH_MISMATCH;
 	ents = kvmalloc_array(SMBSRV_STREAMS_MAX + 1, sizeof(*ents),
@@ -302,7 +247,7 @@ static u32 smbsrv_query_streams(struct smbsrv_req *req, struct smbsrv_file *f,
 		err = smbsrv_stream_list(f->filp->f_path.dentry, ents + n,
 					 SMBSRV_STREAMS_MAX, &list);
 		if (err < 0) {
-			status = smbsrv_vfs_status(err);
+			status = smbsrv_errno_status(err);
 			goto out;
 		}
 		n += err;
@@ -427,7 +372,7 @@ static u32 smbsrv_query_eas(struct smbsrv_req *req, struct smbsrv_file *f,
 	if (len < 0) {
 		kvfree(val);
 		kvfree(out);
-		return smbsrv_vfs_status(len);
+		return smbsrv_errno_status(len);
 	}
 	for (p = list; list && p < list + len; p += strlen(p) + 1) {
 		if (!smbsrv_ea_is_ea(p, &name))
@@ -537,7 +482,7 @@ static u32 smbsrv_query_fs(struct smbsrv_req *req, struct smbsrv_file *f,
 	memset(&fs, 0, sizeof(fs));
 	err = vfs_statfs(path, &st);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	fs.bytes_per_sector = 512;
 	fs.sectors_per_unit = max_t(u32, st.f_bsize / 512, 1);
 	fs.total_units = st.f_blocks * (st.f_bsize ? st.f_bsize : 512) /
@@ -602,7 +547,7 @@ u32 smbsrv_smb2_query_info(struct smbsrv_req *req)
 	status = smbsrv_req_check_charge(req);
 	if (status)
 		return status;
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	old = smbsrv_vfs_creds_begin(req->tree);
@@ -629,6 +574,6 @@ u32 smbsrv_smb2_query_info(struct smbsrv_req *req)
 	/* Errors go out with the ERROR body; BUFFER_OVERFLOW with ours. */
 	if (status && status != STATUS_BUFFER_OVERFLOW &&
 	    status != STATUS_BUFFER_TOO_SMALL)
-		smbsrv_rsp_drop(req);
+		smbsrv_rsp_free(req);
 	return status;
 }

@@ -23,6 +23,7 @@
 #include "../session.h"
 #include "../smbsrv.h"
 #include "../splice.h"
+#include "../status.h"
 #include "../stream.h"
 #include "../vfs.h"
 #include "../wire/fscc.h"
@@ -118,7 +119,7 @@ u32 smbsrv_smb2_read(struct smbsrv_req *req)
 			return SMBSRV_WOULD_BLOCK;	/* an upcall */
 		return smbsrv_pipe_read(req, &r);
 	}
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	if (smbsrv_file_is_dir(f) || (f->flags & SMBSRV_FILE_REPARSE)) {
@@ -157,7 +158,7 @@ u32 smbsrv_smb2_read(struct smbsrv_req *req)
 	}
 	if (how < 0) {
 		if (n < 0) {
-			status = smbsrv_vfs_status((int)n);
+			status = smbsrv_errno_status((int)n);
 			goto out;
 		}
 	} else {
@@ -180,7 +181,7 @@ u32 smbsrv_smb2_read(struct smbsrv_req *req)
 				goto out;
 			}
 			if (n < 0) {
-				status = smbsrv_vfs_status((int)n);
+				status = smbsrv_errno_status((int)n);
 				goto out;
 			}
 		}

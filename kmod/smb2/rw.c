@@ -15,7 +15,9 @@
 #include "../conn.h"
 #include "../brl.h"
 #include "../file.h"
+#include "../oplock.h"
 #include "../session.h"
+#include "../status.h"
 #include "../stream.h"
 #include "../vfs.h"
 #include "../wtime.h"
@@ -71,7 +73,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		return status;
 	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
 		return smbsrv_pipe_write(req, &r);
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	if (smbsrv_file_is_dir(f) || (f->flags & SMBSRV_FILE_REPARSE)) {
@@ -87,6 +89,8 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		status = smbsrv_brl_check_io(f, r.offset, r.length, true);
 	if (status)
 		goto out;
+	/* Other clients caching reads lose it (oplock.c). */
+	smbsrv_cache_break_write(f);
 	body = smbsrv_rsp_body(req, SMB2_WRITE_RSP_FIXED);
 	if (!body) {
 		status = STATUS_INSUFFICIENT_RESOURCES;
@@ -117,7 +121,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		}
 		smbsrv_vfs_creds_end(old);
 		if (n < 0) {
-			status = smbsrv_vfs_status((int)n);
+			status = smbsrv_errno_status((int)n);
 			goto out;
 		}
 		if (n > 0)
@@ -126,10 +130,8 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 	}
 	smb2_write_rsp_encode(body, n);
 out:
-	if (status) {
-		kvfree(req->rsp);
-		req->rsp = NULL;
-	}
+	if (status)
+		smbsrv_rsp_free(req);
 	smbsrv_file_put(f);
 	return status;
 }
@@ -145,7 +147,7 @@ u32 smbsrv_smb2_flush(struct smbsrv_req *req)
 	status = smb2_flush_req_decode(req->pdu, req->pdu_len, &file_id);
 	if (status)
 		return status;
-	f = smbsrv_file_lookup(req, file_id);
+	f = smbsrv_req_file(req, file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	if (!(f->access & (FILE_WRITE_DATA | FILE_APPEND_DATA))) {
@@ -164,13 +166,11 @@ u32 smbsrv_smb2_flush(struct smbsrv_req *req)
 		old = smbsrv_vfs_creds_begin(req->tree);
 		err = vfs_fsync(f->filp, 0);
 		smbsrv_vfs_creds_end(old);
-		status = smbsrv_vfs_status(err);
+		status = smbsrv_errno_status(err);
 	}
 out:
-	if (status) {
-		kvfree(req->rsp);
-		req->rsp = NULL;
-	}
+	if (status)
+		smbsrv_rsp_free(req);
 	smbsrv_file_put(f);
 	return status;
 }

@@ -12,15 +12,22 @@
  * Reading needs READ_CONTROL, setting the owner or group WRITE_OWNER, the
  * DACL WRITE_DAC, anything about a SACL ACCESS_SYSTEM_SECURITY (which
  * smbsrv never grants).
+ *
+ * On shares with vfs objects = acl_xattr the descriptor is the one kept
+ * in the file's security.NTACL xattr instead, read and written by acl.c.
  */
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
+#include <linux/slab.h>
 #include <linux/uidgid.h>
+#include <uapi/linux/smbsrv.h>
 
+#include "../acl.h"
 #include "../conn.h"
 #include "../file.h"
 #include "../session.h"
+#include "../status.h"
 #include "../vfs.h"
 #include "../wire/fscc.h"
 #include "../wire/info.h"
@@ -44,9 +51,11 @@ static void smbsrv_sec_owner(struct inode *inode, struct smb_posix_owner *po)
 u32 smbsrv_query_security(struct smbsrv_req *req, struct smbsrv_file *f,
 			  const struct smb2_query_info_req *r)
 {
+	bool acl = req->tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR;
 	u32 info = r->additional & SMBSRV_SECINFO_KEPT, full, n;
 	struct smb_posix_owner po;
-	u8 need[4], *body;
+	u8 need[4], *body, *sd = NULL;
+	int err;
 
 	if ((r->additional & SMBSRV_SECINFO_KEPT) &&
 	    !(f->access & READ_CONTROL))
@@ -54,9 +63,19 @@ u32 smbsrv_query_security(struct smbsrv_req *req, struct smbsrv_file *f,
 	if ((r->additional & SACL_SECURITY_INFORMATION) &&
 	    !(f->access & ACCESS_SYSTEM_SECURITY))
 		return STATUS_ACCESS_DENIED;
-	smbsrv_sec_owner(file_inode(f->filp), &po);
-	full = smb_sd_from_posix(NULL, 0, info, &po);
+	if (acl) {
+		/* NT ACLs: the descriptor kept for the file (acl.c). */
+		err = smbsrv_acl_query(req->tree, f, r->additional &
+				       (SMBSRV_SECINFO_KEPT |
+					SACL_SECURITY_INFORMATION), &sd, &full);
+		if (err)
+			return smbsrv_errno_status(err);
+	} else {
+		smbsrv_sec_owner(file_inode(f->filp), &po);
+		full = smb_sd_from_posix(NULL, 0, info, &po);
+	}
 	if (r->out_len < full) {
+		kfree(sd);
 		/*
 		 * Never a partial descriptor: STATUS_BUFFER_TOO_SMALL with the
 		 * size it takes as error data.
@@ -71,10 +90,12 @@ u32 smbsrv_query_security(struct smbsrv_req *req, struct smbsrv_file *f,
 		return STATUS_BUFFER_TOO_SMALL;
 	}
 	body = smbsrv_qinfo_out(req, full);
-	if (!body)
-		return STATUS_INSUFFICIENT_RESOURCES;
-	smb_sd_from_posix(body, full, info, &po);
-	return STATUS_SUCCESS;
+	if (body && sd)
+		memcpy(body, sd, full);
+	else if (body)
+		smb_sd_from_posix(body, full, info, &po);
+	kfree(sd);
+	return body ? STATUS_SUCCESS : STATUS_INSUFFICIENT_RESOURCES;
 }
 
 /* chown and chmod in one notify_change(), as the session user. */
@@ -116,6 +137,9 @@ u32 smbsrv_set_security(struct smbsrv_req *req, struct smbsrv_file *f,
 	if ((r->additional & SACL_SECURITY_INFORMATION) &&
 	    !(f->access & ACCESS_SYSTEM_SECURITY))
 		return STATUS_ACCESS_DENIED;
+	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR)
+		return smbsrv_acl_set(req->tree, f, r->additional, r->buf,
+				      r->len);
 	if (smb_sd_decode(r->buf, r->len, &sd))
 		return STATUS_INVALID_SECURITY_DESCR;
 	smbsrv_sec_owner(inode, &po);
@@ -158,5 +182,5 @@ u32 smbsrv_set_security(struct smbsrv_req *req, struct smbsrv_file *f,
 	err = smbsrv_sec_apply(path, &ia);
 	if (err == -EPERM && (ia.ia_valid & ATTR_UID))
 		return STATUS_INVALID_OWNER;
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }

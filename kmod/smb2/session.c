@@ -14,11 +14,11 @@
 
 #include "../conn.h"
 #include "../session.h"
+#include "../sign.h"
 #include "../smbsrv.h"
 #include "../trace.h"
 #include "../upcall.h"
 #include "../wire/logon.h"
-#include "sign.h"
 #include "smb2.h"
 
 /* The credentials file access runs with for this user. */
@@ -136,8 +136,11 @@ static void smbsrv_session_drop_previous(struct smbsrv_session *sess,
 		return;
 	if (smbsrv_session_valid(old) && old->cred &&
 	    uid_eq(old->cred->fsuid, sess->cred->fsuid) &&
-	    !strcmp(old->user, sess->user))
+	    !strcmp(old->user, sess->user)) {
+		/* Its client reconnects: its durable opens stay for that. */
+		WRITE_ONCE(old->disconnecting, true);
 		smbsrv_session_end(old);
+	}
 	smbsrv_session_put(old);
 }
 
@@ -181,7 +184,8 @@ static u32 smbsrv_session_leg(struct smbsrv_req *req,
 			WRITE_ONCE(sess->state, SMBSRV_SESSION_VALID);
 			if (!sess->start)
 				sess->start = ktime_get_boottime_seconds();
-			set_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags);
+			smbsrv_conn_authenticated(conn);
+			smbsrv_sessions_idle_watch();
 			smbsrv_session_drop_previous(sess, r->prev_session_id);
 		}
 	} else if (status == STATUS_MORE_PROCESSING_REQUIRED) {
@@ -212,6 +216,67 @@ out:
 	return status;
 }
 
+/*
+ * A request to bind this connection to session @sess (3.3.5.5.2), of
+ * any connection.  smbsrv has no multichannel: every bind is refused, but with
+ * the status Windows gives for what is wrong with it, in the order it
+ * checks (smbtorture's smb2.session.bind_negative_* and Windows' protocol
+ * test suite look for them), and a bind that would be valid gets
+ * STATUS_REQUEST_NOT_ACCEPTED, as from a server without multichannel.
+ * The session itself is left alone.
+ */
+static u32 smbsrv_session_bind_check(struct smbsrv_req *req,
+				     struct smbsrv_session *sess)
+{
+	struct smbsrv_conn *conn = req->conn;
+	struct smbsrv_conn *first = sess->conn;
+
+	/* 3.1.1 signing algorithms: GMAC binds only to GMAC. */
+	if (first->signing_alg >= SMB2_SIGNING_AES_GMAC &&
+	    conn->signing_alg != first->signing_alg)
+		return STATUS_REQUEST_OUT_OF_SEQUENCE;
+	if (conn->signing_alg >= SMB2_SIGNING_AES_GMAC &&
+	    first->signing_alg != conn->signing_alg)
+		return STATUS_NOT_SUPPORTED;
+	if (conn->dialect < SMB2_DIALECT_300)
+		return STATUS_REQUEST_NOT_ACCEPTED;
+	if (!req->signed_in || first->dialect != conn->dialect ||
+	    first->cipher != conn->cipher)
+		return STATUS_INVALID_PARAMETER;
+	switch (READ_ONCE(sess->state)) {
+	case SMBSRV_SESSION_VALID:
+		break;
+	case SMBSRV_SESSION_IN_PROGRESS:
+		return STATUS_REQUEST_NOT_ACCEPTED;
+	default:
+		return STATUS_USER_SESSION_DELETED;
+	}
+	if (first == conn)
+		return STATUS_REQUEST_NOT_ACCEPTED;	/* already a channel */
+	if (sess->flags & (SMBSRV_SESSION_FLAGS_GUEST |
+			   SMBSRV_SESSION_FLAGS_ANONYMOUS))
+		return STATUS_NOT_SUPPORTED;
+	return STATUS_REQUEST_NOT_ACCEPTED;	/* no multichannel */
+}
+
+static u32 smbsrv_session_bind(struct smbsrv_req *req)
+{
+	struct smbsrv_session *sess;
+	u32 status;
+
+	if (!req->hdr.session_id)
+		return STATUS_INVALID_PARAMETER;
+	if (req->sess)
+		return smbsrv_session_bind_check(req, req->sess);
+	/* Unsigned: any connection's session, to answer as Windows does. */
+	sess = smbsrv_session_lookup_any(req->hdr.session_id);
+	if (!sess)
+		return STATUS_USER_SESSION_DELETED;
+	status = smbsrv_session_bind_check(req, sess);
+	smbsrv_session_put(sess);
+	return status;
+}
+
 u32 smbsrv_smb2_session_setup(struct smbsrv_req *req)
 {
 	struct smbsrv_conn *conn = req->conn;
@@ -223,10 +288,11 @@ u32 smbsrv_smb2_session_setup(struct smbsrv_req *req)
 	status = smb2_sess_req_decode(req->pdu, req->pdu_len, &r);
 	if (status)
 		return status;
-	/* No multichannel: binding another connection is refused. */
-	if ((r.flags & SMB2_SESSION_REQ_FLAG_BINDING) &&
-	    conn->dialect >= SMB2_DIALECT_300)
-		return STATUS_REQUEST_NOT_ACCEPTED;
+	if (r.flags & SMB2_SESSION_REQ_FLAG_BINDING)
+		return smbsrv_session_bind(req);
+	/* Another connection's session: not one of this connection's. */
+	if (req->sess && req->sess->conn != conn)
+		return STATUS_USER_SESSION_DELETED;
 
 	if (fresh) {
 		sess = smbsrv_session_new(conn);
@@ -277,6 +343,11 @@ u32 smbsrv_smb2_logoff(struct smbsrv_req *req)
 	if (!smbsrv_rsp_body(req, SMB2_SIMPLE_SIZE))
 		return STATUS_INSUFFICIENT_RESOURCES;
 	smb2_simple_rsp_encode(req->rsp + SMB2_HDR_SIZE);
+	/*
+	 * Durable handles outlive a LOGOFF, for a new session of the same
+	 * user to reclaim (as on Windows and Samba: smbtorture's reopen4).
+	 */
+	WRITE_ONCE(req->sess->disconnecting, true);
 	smbsrv_session_end(req->sess);
 	return STATUS_SUCCESS;
 }

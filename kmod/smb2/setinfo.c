@@ -27,10 +27,12 @@
 #include <linux/slab.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../acl.h"
 #include "../conn.h"
 #include "../file.h"
 #include "../fold.h"
 #include "../session.h"
+#include "../status.h"
 #include "../stream.h"
 #include "../times.h"
 #include "../wtime.h"
@@ -107,14 +109,14 @@ static u32 smbsrv_set_basic(struct smbsrv_req *req, struct smbsrv_file *f,
 		ia.ia_valid |= ATTR_CTIME;
 		err = mnt_want_write(path->mnt);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 		inode_lock(inode);
 		err = notify_change(mnt_idmap(path->mnt), path->dentry, &ia,
 				    NULL);
 		inode_unlock(inode);
 		mnt_drop_write(path->mnt);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 	}
 
 	/* Set, it stays whatever is written until the last close. */
@@ -151,14 +153,14 @@ static u32 smbsrv_set_dos(struct smbsrv_req *req, struct smbsrv_file *f,
 			err = smbsrv_vfs_chmod(path, inode->i_mode | 0200);
 		else
 			err = 0;
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	}
 	if (S_ISLNK(inode->i_mode))
 		return STATUS_SUCCESS;
 	/* Merge with what is stored; the creation time stays unless set. */
 	err = smbsrv_vfs_get_dosattr(path->dentry, &da);
 	if (err && err != -ENODATA && err != -EINVAL)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	if (!(da.valid & SMB_DOSINFO_CREATE_TIME)) {
 		struct smbsrv_fattr fa;
 
@@ -190,7 +192,7 @@ static u32 smbsrv_set_dos(struct smbsrv_req *req, struct smbsrv_file *f,
 		da.create_time = b.creation_time;
 	}
 	err = smbsrv_vfs_set_dosattr(path, &da);
-	return smbsrv_vfs_status(err);
+	return smbsrv_errno_status(err);
 }
 
 /* ---- rename and hard links ---------------------------------------------- */
@@ -228,11 +230,19 @@ static u32 smbsrv_new_path(struct smbsrv_tree *tree,
 }
 
 /* May @target (positive) be replaced?  Not a directory, not open. */
-static int smbsrv_may_replace(struct dentry *target)
+static int smbsrv_may_replace(struct smbsrv_file *f, const struct path *parent,
+			      struct dentry *target)
 {
+	const struct smbsrv_tree *tree = f->open.tree;
+	struct path t = { .mnt = parent->mnt, .dentry = target };
+
 	if (d_is_dir(target))
 		return -EACCES;
 	if (smbsrv_inode_open_count(d_inode(target)))
+		return -EACCES;
+	/* NT ACLs: replacing a file deletes it (acl.c). */
+	if ((tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR) &&
+	    !(smbsrv_acl_maximal_access(tree, &t) & DELETE))
 		return -EACCES;
 	return 0;
 }
@@ -309,7 +319,7 @@ static int smbsrv_do_rename(struct smbsrv_file *f, const struct path *parent,
 		err = -EEXIST;
 		if (!replace)
 			goto put;
-		err = smbsrv_may_replace(target);
+		err = smbsrv_may_replace(f, parent, target);
 		if (err)
 			goto put;
 	}
@@ -351,7 +361,7 @@ static int smbsrv_do_link(struct smbsrv_file *f, const struct path *parent,
 		err = -EEXIST;
 		if (!replace)
 			goto put;
-		err = smbsrv_may_replace(target);
+		err = smbsrv_may_replace(f, parent, target);
 		if (!err)
 			err = vfs_unlink(idmap, dir, target, NULL);
 		if (err)
@@ -396,7 +406,7 @@ static u32 smbsrv_set_stream_name(struct smbsrv_file *f,
 		err = smbsrv_stream_rename(f, stream, strlen(stream),
 					   rn->flags & FILE_RENAME_REPLACE_IF_EXISTS);
 		status = err == -EINVAL ? STATUS_OBJECT_NAME_INVALID :
-			 smbsrv_vfs_status(err);
+			 smbsrv_errno_status(err);
 	}
 	kfree(path);
 	return status;
@@ -444,12 +454,19 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	err = smbsrv_vfs_parent(tree, path, &parent, &last, &name);
 	if (err) {
 		status = err == -ENOENT || err == -ENOTDIR ?
-			 STATUS_OBJECT_PATH_NOT_FOUND : smbsrv_vfs_status(err);
+			 STATUS_OBJECT_PATH_NOT_FOUND : smbsrv_errno_status(err);
 		goto out;
 	}
 	if (parent.mnt != f->filp->f_path.mnt) {
 		status = STATUS_NOT_SAME_DEVICE;
 		goto put;
+	}
+	/* NT ACLs: the new name is added to its parent as a create would. */
+	if (tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR) {
+		status = smbsrv_acl_may_create(tree, &parent,
+					       smbsrv_file_is_dir(f));
+		if (status)
+			goto put;
 	}
 	/*
 	 * A rename adds an entry to the new parent, as a create there
@@ -467,7 +484,7 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	}
 	err = mnt_want_write(parent.mnt);
 	if (err) {
-		status = smbsrv_vfs_status(err);
+		status = smbsrv_errno_status(err);
 		goto put;
 	}
 	nn.last = &last;
@@ -486,9 +503,12 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 		if (err != -EAGAIN)
 			break;
 	}
+	/* Other clients' cached handles name the old path (oplock.c). */
+	if (!err && !link)
+		smbsrv_cache_break_handles(f);
 	mnt_drop_write(parent.mnt);
 	status = err == -ENOENT ? STATUS_OBJECT_NAME_NOT_FOUND :
-		 smbsrv_vfs_status(err);
+		 smbsrv_errno_status(err);
 put:
 	path_put(&parent);
 	putname(name);
@@ -549,14 +569,14 @@ static u32 smbsrv_set_disposition(struct smbsrv_req *req,
 			return STATUS_CANNOT_DELETE;
 		err = smbsrv_vfs_getattr(req->tree, path, &fa);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 		if ((fa.attributes & FILE_ATTRIBUTE_READONLY) &&
 		    !(flags & FILE_DISPOSITION_IGNORE_READONLY_ATTRIBUTE))
 			return STATUS_CANNOT_DELETE;
 		if (smbsrv_file_is_dir(f)) {
 			err = smbsrv_dir_empty(path, &empty);
 			if (err)
-				return smbsrv_vfs_status(err);
+				return smbsrv_errno_status(err);
 			if (!empty)
 				return STATUS_DIRECTORY_NOT_EMPTY;
 		}
@@ -577,9 +597,12 @@ static u32 smbsrv_set_disposition(struct smbsrv_req *req,
 			err = smbsrv_stream_delete(f);
 		else
 			err = smbsrv_vfs_remove(path);
-		return err == -ENOENT ? STATUS_SUCCESS : smbsrv_vfs_status(err);
+		return err == -ENOENT ? STATUS_SUCCESS : smbsrv_errno_status(err);
 	}
 	smbsrv_file_set_delete_pending(f, del);
+	/* Other clients' cached handles keep it from going (oplock.c). */
+	if (del)
+		smbsrv_cache_break_handles(f);
 	return STATUS_SUCCESS;
 }
 
@@ -593,11 +616,11 @@ static u32 smbsrv_set_stream_size(struct smbsrv_file *f, u8 cls, u64 size)
 	if (cls != FILE_END_OF_FILE_INFORMATION) {
 		n = smbsrv_stream_size(f);
 		if (n < 0)
-			return smbsrv_vfs_status(n);
+			return smbsrv_errno_status(n);
 		if (size >= n)
 			return STATUS_SUCCESS;
 	}
-	return smbsrv_vfs_status(smbsrv_stream_truncate(f, size));
+	return smbsrv_errno_status(smbsrv_stream_truncate(f, size));
 }
 
 static u32 smbsrv_set_size(struct smbsrv_req *req, struct smbsrv_file *f,
@@ -613,23 +636,25 @@ static u32 smbsrv_set_size(struct smbsrv_req *req, struct smbsrv_file *f,
 		return STATUS_INVALID_PARAMETER;
 	if (size > (u64)S64_MAX)
 		return STATUS_INVALID_PARAMETER;
+	/* Other clients caching reads lose it (oplock.c). */
+	smbsrv_cache_break_write(f);
 	if (smbsrv_file_is_stream(f))
 		return smbsrv_set_stream_size(f, cls, size);
 	if (cls == FILE_END_OF_FILE_INFORMATION)
-		return smbsrv_vfs_status(vfs_truncate(path, size));
+		return smbsrv_errno_status(vfs_truncate(path, size));
 	/*
 	 * FileAllocationInformation: less than the data truncates it; more
 	 * reserves space where the file system can.
 	 */
 	err = smbsrv_vfs_getattr(req->tree, path, &fa);
 	if (err)
-		return smbsrv_vfs_status(err);
+		return smbsrv_errno_status(err);
 	if (size < fa.eof)
-		return smbsrv_vfs_status(vfs_truncate(path, size));
+		return smbsrv_errno_status(vfs_truncate(path, size));
 	if (size > fa.allocation && size <= MAX_LFS_FILESIZE) {
 		err = vfs_fallocate(f->filp, FALLOC_FL_KEEP_SIZE, 0, size);
 		if (err && err != -EOPNOTSUPP)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 	}
 	return STATUS_SUCCESS;
 }
@@ -669,7 +694,7 @@ static u32 smbsrv_set_eas(struct smbsrv_file *f, const u8 *buf, u32 len)
 		err = smbsrv_vfs_set_ea(&f->filp->f_path, ea.name, ea.value,
 					ea.value_len);
 		if (err)
-			return smbsrv_vfs_status(err);
+			return smbsrv_errno_status(err);
 	}
 	return STATUS_SUCCESS;
 }
@@ -756,7 +781,7 @@ u32 smbsrv_smb2_set_info(struct smbsrv_req *req)
 	status = smbsrv_req_check_charge(req);
 	if (status)
 		return status;
-	f = smbsrv_file_lookup(req, r.file_id);
+	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	old = smbsrv_vfs_creds_begin(req->tree);

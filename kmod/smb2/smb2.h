@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smbsrv: the SMB2 command handler API.
+ * smbsrv: the SMB2 command handler API, for smb2/ only (the layers below
+ * call up through entry.h).
  *
  * A received message (one frame: a single PDU or a compound chain) is
  * processed by one worker.  For each PDU the dispatcher (dispatch.c)
@@ -24,7 +25,10 @@
 #include "../wire/smb2.h"
 
 struct smbsrv_conn;
+struct smbsrv_file;
+struct smbsrv_fnode;
 struct smbsrv_msg;
+struct smbsrv_open;
 struct smbsrv_pages;
 struct smbsrv_session;
 struct smbsrv_tree;
@@ -70,7 +74,7 @@ struct smbsrv_req {
 	/*
 	 * FileId of a related compound chain: a handler that creates an open
 	 * stores its id here; a related request whose FileId is all 0xFF
-	 * uses it (smbsrv_req_file_id()).
+	 * uses it (smbsrv_req_file(), fileid.c).
 	 */
 	u64 fid_persistent;
 	u64 fid_volatile;
@@ -117,7 +121,7 @@ struct smbsrv_req {
 struct smbsrv_cmd {
 	const char *name;
 	u32 (*handler)(struct smbsrv_req *req);
-	u16 struct_size;		/* the request's StructureSize */
+	u16 struct_size;		/* the request's StructureSize; 0: any */
 	unsigned int needs;		/* SMBSRV_NEED_* */
 };
 
@@ -153,17 +157,21 @@ void smbsrv_rsp_free(struct smbsrv_req *req);
  * Check the CreditCharge of a request against the payload it moves
  * (MS-SMB2 3.3.5.2.5): READ, WRITE, IOCTL, QUERY_DIRECTORY and the like
  * call this; the payload is the larger of the request's send and response
- * payloads, as smb2_payload_size() reads them from its body.
+ * payloads, as smb2_payload_size() reads them from its body (credits.c).
  * Returns STATUS_SUCCESS or STATUS_INVALID_PARAMETER.
  */
 u32 smbsrv_req_check_charge(struct smbsrv_req *req);
 
 /*
- * The FileId a request names, resolving the related-compound "use the
- * previous one" value (all 0xFF) to the chain's.
+ * The open the FileId at @field (16 bytes) names on the request's session
+ * and tree, the related-compound "use the previous one" value (all 0xFF)
+ * resolved to the chain's, referenced (smbsrv_open_put()); NULL when there is none: the handler
+ * answers STATUS_FILE_CLOSED.  smbsrv_req_file() finds only open files
+ * (file.h; drop it with smbsrv_file_put()), smbsrv_req_open() any kind
+ * (a named pipe's open is one of its own).
  */
-void smbsrv_req_file_id(struct smbsrv_req *req, const u8 *field,
-			u64 *persistent, u64 *volatile_id);
+struct smbsrv_open *smbsrv_req_open(struct smbsrv_req *req, const u8 *field);
+struct smbsrv_file *smbsrv_req_file(struct smbsrv_req *req, const u8 *field);
 
 /*
  * Going async (MS-SMB2 3.3.4.2): a handler that must wait (a lock, a
@@ -173,17 +181,21 @@ void smbsrv_req_file_id(struct smbsrv_req *req, const u8 *field,
  * (req->msg is NULL: copy what you need from the body first).  Exactly one
  * smbsrv_req_complete() follows, from any process context, once the
  * handler has built its final response (or with an error status and no
- * body).  @cancel runs (once, in process context, with no lock held) when
- * CANCEL names the request, its session or tree goes away or the
- * connection closes; it must make the operation complete soon, typically
- * with STATUS_CANCELLED.  Only the last request of a compound may go
- * async: smbsrv_req_can_async() says whether this one may; others wait in
- * the worker.  smbsrv_req_go_async() fails when the connection is closing
- * or a CANCEL named the request while it was still being handled: the
- * handler then answers STATUS_CANCELLED itself.
+ * body).  @priv becomes req->priv, the state the completion and @cancel
+ * share; @priv_free (may be NULL) frees it when the request goes, after
+ * its final response, in process context.  @cancel runs (once, in
+ * process context, with no lock held) when CANCEL names the request, its
+ * session or tree goes away or the connection closes; it must make the
+ * operation complete soon, typically with STATUS_CANCELLED.  Only the
+ * last request of a compound may go async: smbsrv_req_can_async() says
+ * whether this one may; others wait in the worker.
+ * smbsrv_req_go_async() fails when the connection is closing or a CANCEL
+ * named the request while it was still being handled: the handler then
+ * frees @priv and answers STATUS_CANCELLED itself.
  */
 bool smbsrv_req_can_async(const struct smbsrv_req *req);
-int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel);
+int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel,
+			void *priv, void (*priv_free)(struct smbsrv_req *req));
 void smbsrv_req_complete(struct smbsrv_req *req, u32 status);
 
 /* Handlers of the protocol core. */
@@ -198,6 +210,18 @@ u32 smbsrv_smb2_ioctl(struct smbsrv_req *req);
 
 /* File service III: lock.c. */
 u32 smbsrv_smb2_lock(struct smbsrv_req *req);
+
+/* Client caching: oplock.c (acknowledgements of breaks). */
+u32 smbsrv_smb2_oplock_break(struct smbsrv_req *req);
+/*
+ * Park @req (which ran into SMBSRV_CACHE_WAIT on @fn, consumed, at @gen)
+ * until the caching of @fn changes, then run @run(req) again on a copy of
+ * the PDU and complete it with the result.  Returns STATUS_PENDING
+ * (parked: the handler returns it), SMBSRV_CACHE_AGAIN (a request that
+ * cannot go async waited in place: run again now) or a final status.
+ */
+u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
+		      u32 gen, u32 (*run)(struct smbsrv_req *req));
 
 /* File service I: create.c, close.c, rw.c. */
 u32 smbsrv_smb2_create(struct smbsrv_req *req);
@@ -214,22 +238,11 @@ u32 smbsrv_smb2_query_directory(struct smbsrv_req *req);
 /* Answer an SMB1 negotiate carrying the SMB2 dialect strings. */
 void smbsrv_smb1_negotiate(struct smbsrv_conn *conn, const u8 *buf, u32 len);
 
-/*
- * Hand a received message (kvmalloc()ed, now owned by the callee) to a
- * worker.  Returns 0, or -ENOMEM (the caller frees @buf).
- */
-int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len);
-
-int smbsrv_smb2_init(void);
-void smbsrv_smb2_exit(void);
-
 /* Server identity (negotiate.c). */
 extern u8 smbsrv_server_guid[16];
 u64 smbsrv_filetime_now(void);
 
 /* Cancel the pending request a CANCEL names; false when none matches. */
 bool smbsrv_cancel_one(struct smbsrv_conn *conn, const struct smb2_hdr *hdr);
-/* Cancel every pending async request of @conn (teardown). */
-void smbsrv_cancel_all(struct smbsrv_conn *conn);
 
 #endif /* _SMBSRV_SMB2_H */

@@ -48,4 +48,7 @@ const struct smbsrv_cmd smbsrv_cmds[SMB2_NR_COMMANDS] = {
 			      SMB2_QINFO_REQ_SIZE, TREE },
 	[SMB2_SET_INFO] = { "SET_INFO", smbsrv_smb2_set_info,
 			    SMB2_SINFO_REQ_SIZE, TREE },
+	/* 24 (oplock) or 36 (lease) bytes: the handler tells them apart. */
+	[SMB2_OPLOCK_BREAK] = { "OPLOCK_BREAK", smbsrv_smb2_oplock_break,
+				0, TREE },
 };

@@ -147,6 +147,8 @@ u32 smbsrv_smb2_tree_connect(struct smbsrv_req *req)
 		flags |= SMB2_SHAREFLAG_ENCRYPT_DATA;
 	if (ipc)
 		flags |= SMB2_SHAREFLAG_NO_CACHING;
+	if (share->flags & SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE)
+		flags |= SMB2_SHAREFLAG_ACCESS_BASED_DIRECTORY_ENUM;
 
 	body = smbsrv_rsp_body(req, SMB2_TCON_RSP_SIZE);
 	if (!body) {

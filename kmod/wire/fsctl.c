@@ -38,6 +38,57 @@ void smb2_copychunk_rsp_encode(u8 *out, u32 chunks, u32 chunk_bytes,
 	put_unaligned_le32(total, out + 8);
 }
 
+void smb2_resume_key_decode(const u8 *key, struct smb2_resume_key *k)
+{
+	k->fid_persistent = get_unaligned_le64(key + SMB2_RESUME_KEY_FILE_ID);
+	k->fid_volatile = get_unaligned_le64(key + SMB2_RESUME_KEY_FILE_ID + 8);
+	k->tag = get_unaligned_le64(key + SMB2_RESUME_KEY_TAG);
+}
+
+void smb2_resume_key_rsp_encode(u8 *out, const struct smb2_resume_key *k)
+{
+	memset(out, 0, SMB2_RESUME_KEY_RSP_SIZE);
+	put_unaligned_le64(k->fid_persistent, out + SMB2_RESUME_KEY_FILE_ID);
+	put_unaligned_le64(k->fid_volatile, out + SMB2_RESUME_KEY_FILE_ID + 8);
+	put_unaligned_le64(k->tag, out + SMB2_RESUME_KEY_TAG);
+}
+
+int smb_dup_extents_decode(const u8 *in, u32 len, struct smb_dup_extents *d)
+{
+	if (len < SMB_DUP_EXTENTS_SIZE)
+		return -EINVAL;
+	d->fid_persistent = get_unaligned_le64(in + SMB_DUP_EXTENTS_FILE_ID);
+	d->fid_volatile = get_unaligned_le64(in + SMB_DUP_EXTENTS_FILE_ID + 8);
+	d->source_offset = get_unaligned_le64(in + SMB_DUP_EXTENTS_SOURCE);
+	d->target_offset = get_unaligned_le64(in + SMB_DUP_EXTENTS_TARGET);
+	d->length = get_unaligned_le64(in + SMB_DUP_EXTENTS_COUNT);
+	return 0;
+}
+
+int smb_compression_decode(const u8 *in, u32 len, u16 *format)
+{
+	if (len < SMB_COMPRESSION_SIZE)
+		return -EINVAL;
+	*format = get_unaligned_le16(in);
+	return 0;
+}
+
+void smb_compression_encode(u8 *out, u16 format)
+{
+	put_unaligned_le16(format, out);
+}
+
+void smb_object_id_encode(u8 *out, u64 ino, u32 generation, u32 dev,
+			  const u8 *volume)
+{
+	put_unaligned_le64(ino, out);
+	put_unaligned_le32(generation, out + 8);
+	put_unaligned_le32(dev, out + 12);
+	memcpy(out + SMB_OBJECT_ID_BIRTH_VOLUME, volume, 16);
+	memcpy(out + SMB_OBJECT_ID_BIRTH_OBJECT, out, 16);
+	memset(out + SMB_OBJECT_ID_DOMAIN, 0, 16);
+}
+
 int smb_range_decode(const u8 *in, u32 len, u64 *a, u64 *b)
 {
 	if (len < SMB_RANGE_SIZE)
@@ -182,7 +233,3 @@ void smb2_netif_encode(u8 *out, u32 ifindex, u32 caps, u64 speed,
 	}
 }
 
-void smb2_netif_link(u8 *entry, u32 next)
-{
-	put_unaligned_le32(next, entry);
-}

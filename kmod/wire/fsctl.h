@@ -51,6 +51,24 @@ extern "C" {
 #define SMB2_RESUME_KEY_SIZE		24
 #define SMB2_RESUME_KEY_RSP_SIZE	32
 
+/*
+ * The ResumeKey is the server's to define: smbsrv's is the source's
+ * FileId (persistent, volatile) and a tag naming its file (16, 8 bytes).
+ */
+#define SMB2_RESUME_KEY_FILE_ID		0
+#define SMB2_RESUME_KEY_TAG		16
+
+struct smb2_resume_key {
+	u64 fid_persistent;
+	u64 fid_volatile;
+	u64 tag;
+};
+
+/* The key in the 24 bytes at @key (a copy request's SourceKey). */
+void smb2_resume_key_decode(const u8 *key, struct smb2_resume_key *k);
+/* A SRV_REQUEST_RESUME_KEY response (32 bytes) at @out: ContextLength 0. */
+void smb2_resume_key_rsp_encode(u8 *out, const struct smb2_resume_key *k);
+
 /* SRV_COPYCHUNK_COPY (2.2.31.1) and SRV_COPYCHUNK (2.2.31.1.1). */
 #define SMB2_COPYCHUNK_HDR		32
 #define SMB2_COPYCHUNK_COUNT		24
@@ -155,6 +173,43 @@ int smb_symlink_error_encode(u8 *out, u32 cap, const char *target, u32 len,
 
 /* FILE_OBJECTID_BUFFER (MS-FSCC 2.1.3): four 16-byte ids. */
 #define SMB_OBJECT_ID_SIZE		64
+#define SMB_OBJECT_ID_BIRTH_VOLUME	16
+#define SMB_OBJECT_ID_BIRTH_OBJECT	32
+#define SMB_OBJECT_ID_DOMAIN		48
+
+/*
+ * A FILE_OBJECTID_BUFFER at @out whose ObjectId (and BirthObjectId) is
+ * made of @ino, @generation and @dev, BirthVolumeId the 16 bytes at
+ * @volume, DomainId zero.
+ */
+void smb_object_id_encode(u8 *out, u64 ino, u32 generation, u32 dev,
+			  const u8 *volume);
+
+/* DUPLICATE_EXTENTS_DATA (MS-FSCC 2.3.8). */
+#define SMB_DUP_EXTENTS_SIZE		40
+#define SMB_DUP_EXTENTS_FILE_ID		0
+#define SMB_DUP_EXTENTS_SOURCE		16
+#define SMB_DUP_EXTENTS_TARGET		24
+#define SMB_DUP_EXTENTS_COUNT		32
+
+struct smb_dup_extents {
+	u64 fid_persistent;	/* the source's FileId */
+	u64 fid_volatile;
+	u64 source_offset;
+	u64 target_offset;
+	u64 length;
+};
+
+/* Decode @len bytes at @in.  Returns 0, or -EINVAL when they are short. */
+int smb_dup_extents_decode(const u8 *in, u32 len, struct smb_dup_extents *d);
+
+/* COMPRESSION_STATE (MS-FSCC 2.3.12, 2.3.67): a 16-bit format. */
+#define SMB_COMPRESSION_SIZE		2
+#define COMPRESSION_FORMAT_NONE		0x0000
+
+/* Decode @len bytes at @in.  Returns 0, or -EINVAL when they are short. */
+int smb_compression_decode(const u8 *in, u32 len, u16 *format);
+void smb_compression_encode(u8 *out, u16 format);
 
 /* NETWORK_INTERFACE_INFO (2.2.32.5), with its SOCKADDR_STORAGE. */
 #define SMB2_NETIF_INFO_SIZE		152
@@ -165,12 +220,11 @@ int smb_symlink_error_encode(u8 *out, u32 cap, const char *target, u32 len,
 
 /*
  * Encode one NETWORK_INTERFACE_INFO at @out (152 bytes) for an IPv4
- * (@addr_len 4) or IPv6 (16) address; Next is left 0 (link with
- * smb2_netif_link()).
+ * (@addr_len 4) or IPv6 (16) address; Next is left 0 (the server
+ * reports one interface).
  */
 void smb2_netif_encode(u8 *out, u32 ifindex, u32 caps, u64 speed,
 		       const u8 *addr, u32 addr_len, u32 scope_id);
-void smb2_netif_link(u8 *entry, u32 next);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@ u32 smb2_ioctl_req_decode(const u8 *pdu, u32 pdu_len, struct smb2_ioctl_req *r)
 	    smb2_body_check(body, pdu_len - SMB2_HDR_SIZE, SMB2_IOCTL_REQ_SIZE))
 		return STATUS_INVALID_PARAMETER;
 	r->ctl_code = get_unaligned_le32(body + SMB2_IOCTL_REQ_CTL_CODE);
+	r->file_id = body + SMB2_IOCTL_REQ_FILE_ID;
 	r->fid_persistent = get_unaligned_le64(body + SMB2_IOCTL_REQ_FILE_ID);
 	r->fid_volatile = get_unaligned_le64(body + SMB2_IOCTL_REQ_FILE_ID + 8);
 	r->max_in = get_unaligned_le32(body + SMB2_IOCTL_REQ_MAX_INPUT);

@@ -14,7 +14,8 @@ extern "C" {
 
 struct smb2_ioctl_req {
 	u32 ctl_code;
-	u64 fid_persistent;
+	const u8 *file_id;	/* 16 bytes in the PDU */
+	u64 fid_persistent;	/* as received, echoed by the response */
 	u64 fid_volatile;
 	const u8 *in;		/* NULL when empty */
 	u32 in_len;

@@ -51,8 +51,8 @@ bool smb_sid_equal(const struct smb_sid *a, const struct smb_sid *b)
 	return true;
 }
 
-static void smb_sid_make(struct smb_sid *sid, u8 authority, u32 count,
-			 u32 s0, u32 s1, u32 s2)
+void smb_sid_make(struct smb_sid *sid, u8 authority, u32 count, u32 s0,
+		  u32 s1, u32 s2)
 {
 	memset(sid, 0, sizeof(*sid));
 	sid->revision = 1;
@@ -84,7 +84,7 @@ void smb_sid_everyone(struct smb_sid *sid)
 	smb_sid_make(sid, 1, 1, 0, 0, 0);
 }
 
-static bool smb_sid_is(const struct smb_sid *sid, u8 authority, u32 count)
+bool smb_sid_is(const struct smb_sid *sid, u8 authority, u32 count)
 {
 	static const u8 zero[5];
 
@@ -139,7 +139,7 @@ int smb_acl_next(const u8 *acl, u32 len, u32 *pos, struct smb_ace *ace)
 		return -EINVAL;
 	size = get_unaligned_le16(acl + 2);
 	count = get_unaligned_le16(acl + 4);
-	if ((acl[0] != 2 && acl[0] != 4) || size < SMB_ACL_HDR_SIZE ||
+	if (acl[0] < 2 || acl[0] > 4 || size < SMB_ACL_HDR_SIZE ||
 	    size > len)
 		return -EINVAL;
 	if (!p)
@@ -152,6 +152,8 @@ int smb_acl_next(const u8 *acl, u32 len, u32 *pos, struct smb_ace *ace)
 	if (asize < 4 || asize % 4 || asize > size - p)
 		return -EINVAL;
 	memset(ace, 0, sizeof(*ace));
+	ace->off = (u16)p;
+	ace->size = (u16)asize;
 	ace->type = acl[p];
 	ace->flags = acl[p + 1];
 	if (ace->type <= 0x03 || (ace->type >= 0x09 && ace->type <= 0x0a) ||
@@ -172,14 +174,14 @@ int smb_acl_next(const u8 *acl, u32 len, u32 *pos, struct smb_ace *ace)
 
 /* ---- security descriptors ----------------------------------------------- */
 
-static int smb_sd_acl(const u8 *buf, u32 len, u32 off, const u8 **acl,
-		      u32 *acl_len)
+static int smb_sd_acl(const u8 *buf, u32 len, u32 min, u32 off,
+		      const u8 **acl, u32 *acl_len)
 {
 	struct smb_ace ace;
 	u32 pos = 0, size;
 	int n;
 
-	if (off < SMB_SD_HDR_SIZE || off > len || len - off < SMB_ACL_HDR_SIZE)
+	if (off < min || off > len || len - off < SMB_ACL_HDR_SIZE)
 		return -EINVAL;
 	size = get_unaligned_le16(buf + off + 2);
 	if (size > len - off)
@@ -191,50 +193,68 @@ static int smb_sd_acl(const u8 *buf, u32 len, u32 off, const u8 **acl,
 	return n;
 }
 
-int smb_sd_decode(const u8 *buf, u32 len, struct smb_sd *sd)
+static int smb_sd_sid(const u8 *buf, u32 len, u32 min, u32 off,
+		      struct smb_sid *sid)
 {
-	u32 off_owner, off_group, off_sacl, off_dacl;
+	int n;
+
+	if (off < min || off > len)
+		return -EINVAL;
+	n = smb_sid_decode(buf + off, len - off, sid);
+	return n < 0 ? n : 0;
+}
+
+int smb_sd_decode_at(const u8 *buf, u32 len, u32 hdr, struct smb_sd *sd)
+{
+	u32 off_owner, off_group, off_sacl, off_dacl, min;
+	const u8 *h;
 	int n;
 
 	memset(sd, 0, sizeof(*sd));
-	if (len < SMB_SD_HDR_SIZE || buf[0] != 1)
+	if (hdr > len || len - hdr < SMB_SD_HDR_SIZE)
 		return -EINVAL;
-	sd->control = get_unaligned_le16(buf + 2);
+	h = buf + hdr;
+	if (h[0] != 1)
+		return -EINVAL;
+	sd->control = get_unaligned_le16(h + 2);
 	if (!(sd->control & SE_SELF_RELATIVE))
 		return -EINVAL;
-	off_owner = get_unaligned_le32(buf + 4);
-	off_group = get_unaligned_le32(buf + 8);
-	off_sacl = get_unaligned_le32(buf + 12);
-	off_dacl = get_unaligned_le32(buf + 16);
-	if (off_owner) {
-		if (off_owner < SMB_SD_HDR_SIZE || off_owner > len)
-			return -EINVAL;
-		n = smb_sid_decode(buf + off_owner, len - off_owner,
-				   &sd->owner);
+	off_owner = get_unaligned_le32(h + 4);
+	off_group = get_unaligned_le32(h + 8);
+	off_sacl = get_unaligned_le32(h + 12);
+	off_dacl = get_unaligned_le32(h + 16);
+	/* Nothing may start inside the header. */
+	min = hdr + SMB_SD_HDR_SIZE;
+	if (off_owner && off_owner != hdr) {
+		n = smb_sd_sid(buf, len, min, off_owner, &sd->owner);
 		if (n < 0)
 			return n;
 		sd->has_owner = true;
 	}
-	if (off_group) {
-		if (off_group < SMB_SD_HDR_SIZE || off_group > len)
-			return -EINVAL;
-		n = smb_sid_decode(buf + off_group, len - off_group,
-				   &sd->group);
+	if (off_group && off_group != hdr) {
+		n = smb_sd_sid(buf, len, min, off_group, &sd->group);
 		if (n < 0)
 			return n;
 		sd->has_group = true;
 	}
-	if ((sd->control & SE_DACL_PRESENT) && off_dacl) {
-		n = smb_sd_acl(buf, len, off_dacl, &sd->dacl, &sd->dacl_len);
+	if ((sd->control & SE_DACL_PRESENT) && off_dacl && off_dacl != hdr) {
+		n = smb_sd_acl(buf, len, min, off_dacl, &sd->dacl,
+			       &sd->dacl_len);
 		if (n < 0)
 			return n;
 	}
-	if ((sd->control & SE_SACL_PRESENT) && off_sacl) {
-		n = smb_sd_acl(buf, len, off_sacl, &sd->sacl, &sd->sacl_len);
+	if ((sd->control & SE_SACL_PRESENT) && off_sacl && off_sacl != hdr) {
+		n = smb_sd_acl(buf, len, min, off_sacl, &sd->sacl,
+			       &sd->sacl_len);
 		if (n < 0)
 			return n;
 	}
 	return 0;
+}
+
+int smb_sd_decode(const u8 *buf, u32 len, struct smb_sd *sd)
+{
+	return smb_sd_decode_at(buf, len, 0, sd);
 }
 
 /* ---- the POSIX mapping -------------------------------------------------- */

@@ -79,6 +79,11 @@ int smb_sid_decode(const u8 *buf, u32 len, struct smb_sid *sid);
 /* Encode (smb_sid_size() bytes). */
 void smb_sid_encode(u8 *buf, const struct smb_sid *sid);
 bool smb_sid_equal(const struct smb_sid *a, const struct smb_sid *b);
+/* S-1-@authority-@s0[-@s1[-@s2]] with @count sub-authorities (1 to 3). */
+void smb_sid_make(struct smb_sid *sid, u8 authority, u32 count, u32 s0,
+		  u32 s1, u32 s2);
+/* Whether @sid is S-1-@authority-... with @count sub-authorities. */
+bool smb_sid_is(const struct smb_sid *sid, u8 authority, u32 count);
 
 /* The SIDs of Unix users and groups, and the well-known ones used here. */
 void smb_sid_unix_user(struct smb_sid *sid, u32 uid);
@@ -94,6 +99,8 @@ struct smb_ace {
 	u32 mask;
 	struct smb_sid sid;		/* for the types that have one */
 	bool has_sid;
+	u16 off;			/* where the ACE is in its ACL */
+	u16 size;			/* AceSize */
 };
 
 /*
@@ -124,6 +131,13 @@ struct smb_sd {
  * and well formed.  0, or -EINVAL.
  */
 int smb_sd_decode(const u8 *buf, u32 len, struct smb_sd *sd);
+/*
+ * The same for a descriptor whose header is at @hdr in @buf and whose
+ * offsets count from the start of @buf, as the NDR blobs of Samba and
+ * ksmbd keep it (kmod/wire/ntacl_blob.c).  An offset that points at the
+ * header itself counts as absent (ksmbd shifts a zero offset too).
+ */
+int smb_sd_decode_at(const u8 *buf, u32 len, u32 hdr, struct smb_sd *sd);
 
 /* What a POSIX object looks like to the mapping below. */
 struct smb_posix_owner {

@@ -4,7 +4,8 @@
  * notify.c, fsctl.c, utf16.c) the way the module runs them on a received
  * PDU: LOCK with every element checked against a held lock, CHANGE_NOTIFY,
  * and IOCTL with its input as each FSCTL payload the module parses (copy
- * chunk, offset/length pairs, reparse points and symbolic links); the
+ * chunk and its resume key, offset/length pairs, reparse points and
+ * symbolic links, duplicate extents, compression state); the
  * bytes also go through the UTF-8 encoders that turn names (from files an
  * unprivileged user may have created) into notify records and reparse data.
  */
@@ -43,17 +44,24 @@ static void ioctl(const u8 *pdu, u32 len)
 {
 	struct smb_symlink_reparse s;
 	struct smb2_copychunk_req cc;
+	struct smb2_resume_key key;
+	struct smb_dup_extents d;
 	struct smb2_copychunk c;
 	struct smb2_ioctl_req r;
 	struct smb_reparse rp;
 	u64 a, b;
+	u16 fmt;
 	u32 i;
 
 	if (smb2_ioctl_req_decode(pdu, len, &r))
 		return;
-	if (!smb2_copychunk_decode(r.in, r.in_len, &cc))
+	if (!smb2_copychunk_decode(r.in, r.in_len, &cc)) {
+		smb2_resume_key_decode(cc.key, &key);
 		for (i = 0; i < cc.count; i++)
 			smb2_copychunk_get(&cc, i, &c);
+	}
+	smb_dup_extents_decode(r.in, r.in_len, &d);
+	smb_compression_decode(r.in, r.in_len, &fmt);
 	smb_range_decode(r.in, r.in_len, &a, &b);
 	if (!smb_reparse_decode(r.in, r.in_len, &rp) &&
 	    !smb_symlink_reparse_decode(&rp, &s)) {

@@ -57,6 +57,7 @@ def main():
     file_seeds()
     info_seeds()
     file3_seeds()
+    cache_seeds()
 
 
 def create_ctx(tag, data, last):
@@ -217,5 +218,33 @@ def file3_seeds():
     write("file3", "utf8-names", "dir/\u00e9t\u00e9/\U0001F600".encode())
 
 
+def cache_seeds():
+    """Lease and durable handle CREATEs, OPLOCK_BREAK acknowledgements."""
+    key = bytes(range(1, 17))
+    lease_v1 = key + struct.pack("<IIQ", 7, 0, 0)
+    lease_v2 = lease_v1 + bytes(range(17, 33)) + struct.pack("<HH", 3, 0)
+    lease_v2 = lease_v2[:20] + struct.pack("<I", 4) + lease_v2[24:]
+    dh2q = struct.pack("<IIQ", 60000, 0, 0) + b"G" * 16
+    write("cache", "create-lease-v1-dhnq", header(5, 5, session=1, tree=1) +
+          create_body("a.txt", create_ctx(b"DHnQ", b"\0" * 16, False) +
+                      create_ctx(b"RqLs", lease_v1, True)))
+    write("cache", "create-lease-v2-dh2q", header(5, 6, session=1, tree=1) +
+          create_body("a.txt", create_ctx(b"RqLs", lease_v2, False) +
+                      create_ctx(b"DH2Q", dh2q, True)))
+    fid = struct.pack("<QQ", 7, 9)
+    write("cache", "create-dhnc", header(5, 7, session=1, tree=1) +
+          create_body("a.txt", create_ctx(b"DHnC", fid, True)))
+    write("cache", "create-dh2c", header(5, 8, session=1, tree=1) +
+          create_body("a.txt", create_ctx(b"DH2C", fid + b"G" * 16 +
+                                          struct.pack("<I", 0), True)))
+    write("cache", "oplock-ack", header(0x12, 9, session=1, tree=1) +
+          struct.pack("<HBBI", 24, 1, 0, 0) + fid)
+    write("cache", "lease-ack", header(0x12, 10, session=1, tree=1) +
+          struct.pack("<HHI", 36, 0, 0) + key + struct.pack("<IQ", 3, 0))
+    write("cache", "rule-steps", bytes([0, 3, 1, 3, 0, 0, 1, 1, 2, 7, 3, 1,
+                                        4, 1, 5, 0xff, 6, 7, 0x2e, 7]))
+
+
 if __name__ == "__main__":
     main()
+

@@ -167,9 +167,9 @@ r = srvs.hNetrShareEnum(dce, 2)
 l2 = [(s["shi2_netname"][:-1], s["shi2_path"][:-1], s["shi2_max_uses"])
       for s in r["InfoStruct"]["ShareInfo"]["Level2"]["Buffer"]]
 check("level 2 for an administrator: paths as C:\\...",
-      l2 == [("demo", "C:\\srv\\demo", 0xffffffff),
-             ("Daten", "C:\\srv\\daten", 0xffffffff),
-             ("IPC$", "C:", 0xffffffff)], l2)
+      l2 == [("demo", "C:\\srv\\demo", 0xFFFFFFFF),
+             ("Daten", "C:\\srv\\daten", 0xFFFFFFFF),
+             ("IPC$", "C:", 0xFFFFFFFF)], l2)
 dce.disconnect()
 t.disconnect()
 

@@ -79,6 +79,10 @@ const std::map<std::string, int> u32_knobs = {
 	{"splice-threshold", SMBSRV_A_KNOBS_SPLICE_THRESHOLD},
 	{"response-batch", SMBSRV_A_KNOBS_RESPONSE_BATCH},
 	{"inline-reads", SMBSRV_A_KNOBS_INLINE_READS},
+	{"logon-timeout", SMBSRV_A_KNOBS_LOGON_TIMEOUT},
+	{"smb2-leases", SMBSRV_A_KNOBS_SMB2_LEASES},
+	{"durable-handles", SMBSRV_A_KNOBS_DURABLE_HANDLES},
+	{"durable-handle-timeout", SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT},
 };
 
 [[noreturn]] void die(const std::string &what)

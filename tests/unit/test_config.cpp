@@ -50,7 +50,7 @@ TEST_CASE("empty configuration gives ksmbd's defaults and an IPC$ share")
 	Config c = build("", d);
 	CHECK(d.all().empty());
 	CHECK(c.knobs.tcp_port == 445);
-	CHECK(c.knobs.max_connections == 128);
+	CHECK(c.knobs.max_connections == auto_max_connections(physical_ram()));
 	CHECK(c.knobs.smb2_max_read == 4U << 20);
 	CHECK(c.knobs.smb2_max_write == 4U << 20);
 	CHECK(c.knobs.smb2_max_trans == 1U << 20);
@@ -219,13 +219,14 @@ TEST_CASE("a repeated key keeps its first value, as ksmbd-tools does")
 TEST_CASE("parameters smbsrv does not apply yet are reported, not ignored")
 {
 	Diagnostics d;
-	build("[global]\nsmb2 leases = yes\nsmb2 leases = yes\n", d, "n.conf");
+	build("[global]\nbind interfaces only = yes\nbind interfaces only = yes\n", d,
+	      "n.conf");
 	auto m = messages(d);
-	CHECK(contains(m, "n.conf:2: warning: 'smb2 leases' is accepted but not "
-			  "supported yet"));
+	CHECK(contains(m, "n.conf:2: warning: 'bind interfaces only' is accepted "
+			  "but not supported yet"));
 	// Default values change nothing and are not worth a warning.
 	Diagnostics d2;
-	build("[global]\nsmb2 leases = no\n", d2);
+	build("[global]\nbind interfaces only = no\n", d2);
 	CHECK(d2.all().empty());
 }
 
@@ -469,6 +470,45 @@ TEST_CASE("ksmbd's saturating limits: 0 or too many means the maximum")
 	CHECK(c.knobs.max_sessions == 65536);
 	CHECK(c.knobs.max_open_files == 65536);
 	CHECK(c.share("s")->params.number("max connections") == 65536);
+}
+
+TEST_CASE("max connections = auto: one connection per 256 KiB of memory, 128 to 65536")
+{
+	CHECK(auto_max_connections(2ULL << 30) == 8192);
+	CHECK(auto_max_connections(24ULL << 30) == 65536);
+	CHECK(auto_max_connections(16ULL << 20) == 128);
+	CHECK(auto_max_connections(0) == 128);
+	REQUIRE(physical_ram() > 0);
+
+	Diagnostics d;
+	Config c = build("[global]\nmax connections = AUTO\n[s]\npath = /s\n"
+			 "max connections = auto\n",
+			 d);
+	CHECK(d.all().empty());
+	CHECK(c.knobs.max_connections == auto_max_connections(physical_ram()));
+	// In a share: no limit of its own (Samba's 0), the server's applies.
+	CHECK(c.share("s")->params.number("max connections") == 0);
+
+	Diagnostics d2;
+	Config c2 = build("[global]\nmax connections = 300\n", d2);
+	CHECK(d2.all().empty());
+	CHECK(c2.knobs.max_connections == 300);
+	CHECK(dump_config(c2, false).find("max connections = 300") != std::string::npos);
+}
+
+TEST_CASE("logon timeout and deadtime are knobs the module applies")
+{
+	Diagnostics d;
+	Config c = build("[global]\nlogon timeout = 5\ndeadtime = 15\n", d);
+	CHECK(d.all().empty());
+	CHECK(c.knobs.logon_timeout == 5);
+	CHECK(c.knobs.deadtime == 15);
+	CHECK(build("", d).knobs.logon_timeout == 20);
+
+	Diagnostics d2;
+	build("[global]\nlogon timeout = 3601\n", d2, "t.conf");
+	CHECK(messages(d2) == std::vector<std::string>{
+		"t.conf:2: error: logon timeout: 3601 is out of range (0 to 3600)"});
 }
 
 TEST_CASE("size suffixes go up to T as ksmbd's memparse reads them")

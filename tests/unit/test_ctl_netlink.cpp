@@ -116,6 +116,60 @@ TEST_CASE("smbsrvctl connections: a dump request, every attribute read")
 	CHECK(list_connections(*e.nl).empty());
 }
 
+TEST_CASE("smbsrvctl opens: a dump request, every attribute read")
+{
+	Module m;
+	KMsg a(SMBSRV_CMD_OPEN_GET), b(SMBSRV_CMD_OPEN_GET);
+	Bytes key(16);
+	for (size_t i = 0; i < key.size(); i++)
+		key[i] = uint8_t(0xa0 + i);
+	a.u64(SMBSRV_A_OPEN_SESSION_ID, 9)
+		.u32(SMBSRV_A_OPEN_TREE_ID, 1)
+		.u64(SMBSRV_A_OPEN_PERSISTENT_ID, 0x100000003ULL)
+		.u64(SMBSRV_A_OPEN_VOLATILE_ID, 4)
+		.str(SMBSRV_A_OPEN_PATH, "dir/f.txt")
+		.str(SMBSRV_A_OPEN_SHARE, "data")
+		.u32(SMBSRV_A_OPEN_ACCESS, 0x12019f)
+		.u32(SMBSRV_A_OPEN_OPLOCK, 0xff)
+		.u32(SMBSRV_A_OPEN_LEASE_STATE, 7)
+		.bin(SMBSRV_A_OPEN_LEASE_KEY, key)
+		.u32(SMBSRV_A_OPEN_LEASE_EPOCH, 3)
+		.u32(SMBSRV_A_OPEN_BREAKING, 1)
+		.u32(SMBSRV_A_OPEN_DURABLE, 2);
+	b.u64(SMBSRV_A_OPEN_SESSION_ID, 0)
+		.u32(SMBSRV_A_OPEN_OPLOCK, 0x09)
+		.u32(SMBSRV_A_OPEN_DURABLE, 1)
+		.u32(SMBSRV_A_OPEN_DISCONNECTED_LEFT, 42);
+	m.sock->on_send = [&](ByteView req, FakeSocket &k) { dump_answer(k, req, {&a, &b}); };
+	auto list = list_opens(*m.nl);
+
+	REQUIRE(m.sock->sent.size() == 1);
+	Sent s(m.sock->sent[0], SMBSRV_A_OPEN_MAX);
+	CHECK(s.cmd == SMBSRV_CMD_OPEN_GET);
+	CHECK((s.flags & NLM_F_DUMP) == NLM_F_DUMP);
+	REQUIRE(list.size() == 2);
+	CHECK(list[0].session_id == 9);
+	CHECK(list[0].tree_id == 1);
+	CHECK(list[0].persistent_id == 0x100000003ULL);
+	CHECK(list[0].volatile_id == 4);
+	CHECK(list[0].path == "dir/f.txt");
+	CHECK(list[0].share == "data");
+	CHECK(list[0].access == 0x12019f);
+	CHECK(oplock_name(list[0].oplock) == "lease");
+	CHECK(lease_state_name(list[0].lease_state) == "RWH");
+	CHECK(list[0].lease_key == "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf");
+	CHECK(list[0].lease_epoch == 3);
+	CHECK(list[0].breaking);
+	CHECK(list[0].durable == 2);
+	CHECK(list[1].session_id == 0);
+	CHECK(oplock_name(list[1].oplock) == "batch");
+	CHECK(list[1].lease_key.empty());
+	CHECK(list[1].disconnected_left == 42);
+	CHECK(lease_state_name(3) == "RH");
+	CHECK(lease_state_name(0).empty());
+	CHECK(oplock_name(1) == "level2");
+}
+
 TEST_CASE("smbsrvctl kill: the id in the right attribute; refusals reported")
 {
 	Module m;

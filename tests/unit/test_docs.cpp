@@ -156,7 +156,7 @@ TEST_CASE("README: what works and what does not yet agrees with the admin guide"
 		CHECK(guide[row[0]] == row[1]);
 	}
 	// The features newcomers ask about first are in the short table.
-	for (const char *f : {"Oplocks", "Leases", "Durable and persistent handles",
+	for (const char *f : {"Oplocks", "Leases", "Directory leases", "Durable handles", "Persistent handles",
 			      "Multichannel", "Kerberos", "NT ACLs", "Case-insensitive names",
 			      "SMB Direct (RDMA)", "Zero-copy READ (`MSG_SPLICE_PAGES`)"}) {
 		CAPTURE(f);

@@ -68,6 +68,7 @@ const char *kConf = R"(
 	create mask = 0640
 	veto files = /*.exe/.DS_Store/
 	hide dot files = no
+	hide unreadable = yes
 	oplocks = no
 	follow symlinks = yes
 [office]
@@ -125,7 +126,8 @@ TEST_CASE("share flags, masks and paths come from the configuration", "[tree]")
 	CHECK_FALSE((f & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS)); // ksmbd's default
 	CHECK_FALSE((f & (SMBSRV_SHARE_FLAGS_IPC | SMBSRV_SHARE_FLAGS_STREAMS |
 			  SMBSRV_SHARE_FLAGS_ACL_XATTR | SMBSRV_SHARE_FLAGS_GUEST_OK |
-			  SMBSRV_SHARE_FLAGS_ENCRYPT)));
+			  SMBSRV_SHARE_FLAGS_ENCRYPT |
+			  SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE))); // Samba's default
 	CHECK(demo->create_mask == 0744);
 	CHECK(demo->directory_mask == 0755);
 	CHECK_FALSE(demo->force_uid);
@@ -141,6 +143,7 @@ TEST_CASE("share flags, masks and paths come from the configuration", "[tree]")
 	CHECK((docs->flags & SMBSRV_SHARE_FLAGS_STREAMS));
 	CHECK((docs->flags & SMBSRV_SHARE_FLAGS_ACL_XATTR));
 	CHECK_FALSE((docs->flags & SMBSRV_SHARE_FLAGS_HIDE_DOT_FILES));
+	CHECK((docs->flags & SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE));
 	CHECK_FALSE((docs->flags & SMBSRV_SHARE_FLAGS_OPLOCKS));
 	CHECK((docs->flags & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS));
 	CHECK(docs->force_uid == 1000u);

@@ -207,6 +207,7 @@ TEST_CASE("IOCTL request", "[wire]")
 	CHECK(r.in == b.data() + 120);
 	CHECK(r.max_out == 24);
 	CHECK(r.fid_volatile == ~0ULL);
+	CHECK(r.file_id == b.data() + 64 + SMB2_IOCTL_REQ_FILE_ID);
 
 	SECTION("input beyond the PDU")
 	{

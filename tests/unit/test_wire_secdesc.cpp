@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "secdesc_util.hpp"
 #include "wire_util.hpp"
 
 extern "C" {
@@ -15,61 +16,6 @@ extern "C" {
 using namespace wiretest;
 
 namespace {
-
-Bytes sid_bytes(uint8_t auth, const std::vector<uint32_t> &subs)
-{
-	Bytes b = { 1, static_cast<uint8_t>(subs.size()), 0, 0, 0, 0, 0, auth };
-	for (uint32_t s : subs) {
-		size_t o = b.size();
-		put32(b, o, s);
-	}
-	return b;
-}
-
-Bytes ace(uint8_t type, uint8_t flags, uint32_t mask, const Bytes &sid)
-{
-	Bytes a = { type, flags, 0, 0 };
-	put16(a, 2, 8 + sid.size());
-	put32(a, 4, mask);
-	append(a, sid);
-	return a;
-}
-
-Bytes acl(const std::vector<Bytes> &aces)
-{
-	Bytes a(8, 0);
-	a[0] = 2;
-	for (const Bytes &x : aces)
-		append(a, x);
-	put16(a, 2, a.size());
-	put16(a, 4, aces.size());
-	return a;
-}
-
-// A self-relative SD: owner, group, DACL (each optional).
-Bytes sd(const Bytes &owner, const Bytes &group, const Bytes *dacl)
-{
-	Bytes b(20, 0);
-	uint16_t control = SE_SELF_RELATIVE;
-	b[0] = 1;
-	if (!owner.empty()) {
-		put32(b, 4, b.size());
-		append(b, owner);
-	}
-	if (!group.empty()) {
-		put32(b, 8, b.size());
-		append(b, group);
-	}
-	if (dacl) {
-		control |= SE_DACL_PRESENT;
-		if (!dacl->empty()) {
-			put32(b, 16, b.size());
-			append(b, *dacl);
-		}
-	}
-	put16(b, 2, control);
-	return b;
-}
 
 uint32_t mode_of(const Bytes &b, uint32_t uid = 1000, uint32_t gid = 100)
 {
@@ -311,8 +257,13 @@ TEST_CASE("malformed security descriptors", "[wire][secdesc]")
 	t[dacl_off + 8 + 8 + 1] = 9;	// the ACE's SID is longer than the ACE
 	CHECK(smb_sd_decode(t.data(), t.size(), &s) == -EINVAL);
 	t = good;
-	t[dacl_off] = 3;	// ACL revision
+	t[dacl_off] = 5;	// ACL revision
 	CHECK(smb_sd_decode(t.data(), t.size(), &s) == -EINVAL);
+	t[dacl_off] = 1;
+	CHECK(smb_sd_decode(t.data(), t.size(), &s) == -EINVAL);
+	// Revisions 2 to 4 are what Windows takes (smbcacls sends 3).
+	t[dacl_off] = 3;
+	CHECK(smb_sd_decode(t.data(), t.size(), &s) == 0);
 
 	// An object ACE (type 5) is skipped, whatever it carries.
 	Bytes obj = { 5, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0 };

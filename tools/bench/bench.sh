@@ -13,6 +13,14 @@
 #            READ (splice threshold 4K) and never (copy), ksmbd, nfsd
 #   latency  READ and WRITE, 4K and 1M, QD1 and QD4, 1 job: fio clat
 #            p50/p99 for smbsrv, ksmbd, nfsd
+#   signed   1M READ at QD1 and QD8, 1 job, through mounts with `sign`:
+#            smbsrv (default knobs) and ksmbd
+#   lease    client caching: a buffered 1M READ of a 128 MiB file and
+#            its re-READ through cifs mounts with cache=strict, smbsrv
+#            and ksmbd both with `smb2 leases = yes`, and smbsrv with
+#            `oplocks = no` (no caching) for reference
+#            (tools/bench/guest/reread.sh); under a read-caching lease
+#            the client re-reads from its own page cache
 #
 # Every run checks its data (tools/bench/guest/run.sh).  smbsrv's
 # variants (default knobs, copy only, no inline reads) are switched live
@@ -20,27 +28,49 @@
 # run), the tables and the plot are written by tools/bench/report.py.
 #
 #   tools/bench/bench.sh [--quick] [--secs S] [--clock icount|tcg]
-#       [--cpu MODEL] [--rounds N] [--sections "matrix sweep latency"]
+#       [--cpu MODEL] [--rounds N] [--sections "matrix sweep signed latency"]
 #       [--servers "smbsrv ksmbd ..."] [--sweep-servers "..."]
-#       [--verify meta|crc32c] [--out DIR]
+#       [--sizes "4k 1m"] [--qds "1 8"] [--jobs "1 4"] (the matrix's
+#       READ sizes, queue depths, fio jobs)
+#       [--extra "SERVER read BS QD JOBS, ..."] (more cells)
+#       [--verify meta|crc32c] [--out DIR | --resume DIR]
 #
 # --quick: 4K and 1M READ at QD1 and QD8 (1 job) and the latency cells at
 # 4K/1M QD1, smbsrv vs ksmbd vs nfsd, 3 s runs: a few minutes.
+# --resume DIR: run what DIR's plan still lacks (a cell whose servers did
+# not all finish is run again whole, in this boot).  A guest that dies
+# (the instruction-count clock's known double fault, VM-NOTES.md) is
+# booted again, once per crash up to 5 times; its console log is kept in
+# DIR/crash-N.log and the crash counted in DIR/meta.
+# Servers: smbsrv (default knobs), smbsrv-splice (splice threshold 4K),
+# smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
+# no), smbsrv-sign and ksmbd-sign (signed mounts), ksmbd, nfsd; in the
+# lease section smbsrv-lease, ksmbd-lease and smbsrv-nolease (cache=strict
+# mounts; smbsrv-nolease: a share with oplocks = no).
 # Environment: SMBSRV_VM_SMP, SMBSRV_VM_MEM as for tools/vm/lib.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/vm/lib.sh"
 
+# All of it in a function: bash then parses the whole script before
+# running any of it, so editing or checking out this file during a run of
+# an hour or two cannot derail the run.
+main() {
 quick=0
 secs=""
 clock=icount
 cpu=max
 rounds=1
-sections="matrix sweep latency"
+sections="matrix sweep signed latency lease"
 servers=""
+sizes_opt=""
+qds_opt=""
 sweep_servers=""
 out=""
 verify=meta
+resume=0
+extra=""
+jobs_opt=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
@@ -50,10 +80,15 @@ while [ $# -gt 0 ]; do
 	--rounds) rounds=$2; shift ;;
 	--sections) sections=$2; shift ;;
 	--servers) servers=$2; shift ;;
+	--sizes) sizes_opt=$2; shift ;;
+	--qds) qds_opt=$2; shift ;;
+	--jobs) jobs_opt=$2; shift ;;
 	--sweep-servers) sweep_servers=$2; shift ;;
 	--out) out=$2; shift ;;
+	--resume) out=$2; resume=1; shift ;;
 	--verify) verify=$2; shift ;;
-	*) sed -n '3,30s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	--extra) extra=$2; shift ;;
+	*) sed -n '3,50s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
 done
@@ -66,7 +101,7 @@ if [ $quick = 1 ]; then
 	jobs_matrix="1"
 	sections_q=""
 	for s in $sections; do
-		[ "$s" = sweep ] || sections_q="$sections_q $s"
+		case $s in sweep | signed) ;; *) sections_q="$sections_q $s" ;; esac
 	done
 	sections=$sections_q
 	servers=${servers:-"smbsrv ksmbd nfsd"}
@@ -81,8 +116,15 @@ else
 	lat_sizes="4k 1m"
 	lat_qds="1 4"
 fi
+sizes_matrix=${sizes_opt:-$sizes_matrix}
+qds_matrix=${qds_opt:-$qds_matrix}
+jobs_matrix=${jobs_opt:-$jobs_matrix}
 sweep_sizes="4k 8k 16k 32k 64k 128k 256k 512k 1m"
 sweep_servers=${sweep_servers:-"smbsrv-splice smbsrv-copy ksmbd nfsd"}
+# Latency cells: smbsrv (default knobs) and the rivals that were asked for.
+lat_servers=$(for s in smbsrv ksmbd nfsd; do
+	case " $servers " in *" $s "*) printf '%s ' "$s" ;; esac
+done)
 
 commit=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)
 stamp=$(date -u +%Y%m%d-%H%M%S)
@@ -92,13 +134,14 @@ mkdir -p "$out/runs"
 # The run plan: unique (server rw bs qd jobs) keys, cells in order, the
 # servers of a cell rotated so that no server always runs first.
 plan=$out/plan
-: > "$plan"
+[ $resume = 1 ] && [ -f "$plan" ] || : > "$plan"
 add_cell() {	# SERVERS RW BS QD JOBS
 	local s
 	for s in $1; do
 		grep -qx "$s $2 $3 $4 $5" "$plan" || echo "$s $2 $3 $4 $5" >> "$plan"
 	done
 }
+[ $resume = 1 ] && [ -s "$plan" ] && sections=""
 for sec in $sections; do
 	case $sec in
 	matrix)
@@ -114,19 +157,29 @@ for sec in $sections; do
 	latency)
 		for rw in read write; do for bs in $lat_sizes; do
 			for qd in $lat_qds; do
-				add_cell "smbsrv ksmbd nfsd" "$rw" "$bs" "$qd" 1
+				add_cell "$lat_servers" "$rw" "$bs" "$qd" 1
 			done
 		done; done ;;
+	signed)
+		for qd in 1 8; do
+			add_cell "smbsrv-sign ksmbd-sign" read 1m "$qd" 1
+		done ;;
+	lease)
+		add_cell "smbsrv-lease ksmbd-lease smbsrv-nolease" reread 1m 1 1 ;;
 	*) echo "bench: unknown section $sec" >&2; exit 2 ;;
 	esac
 done
+if [ -n "$sections" ] && [ -n "$extra" ]; then
+	while read -r s rw bs qd j; do
+		[ -n "$s" ] && add_cell "$s" "$rw" "$bs" "$qd" "$j"
+	done < <(tr ',' '\n' <<< "$extra")
+fi
 
-vm=bench
 export SMBSRV_VM_CLOCK=$clock SMBSRV_VM_CPU=$cpu
 export SMBSRV_VM_EXEC_TIMEOUT=$((secs * 60 + 600))
 trap 'vm_stop "$vm" >/dev/null 2>&1 || true' EXIT
 
-{
+[ $resume = 1 ] && [ -f "$out/meta" ] || {
 	echo "commit $commit"
 	echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "clock $clock"
@@ -140,28 +193,41 @@ trap 'vm_stop "$vm" >/dev/null 2>&1 || true' EXIT
 	echo "host_load $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/meta"
 
+if [ $resume = 1 ]; then
+	secs=$(sed -n 's/^secs //p' "$out/meta")
+	rounds=$(sed -n 's/^rounds //p' "$out/meta")
+	verify=$(sed -n 's/^verify //p' "$out/meta")
+	[ "$(sed -n 's/^commit //p' "$out/meta")" = "$commit" ] ||
+		echo "bench: resuming a run of commit $(sed -n 's/^commit //p' "$out/meta") with $commit" >&2
+fi
 vm_initramfs >/dev/null
-vm_start "$vm" >/dev/null
-echo "qemu $(cat "$(vm_dir "$vm")/clock")" >> "$out/meta"
-vm_exec "$vm" "sh /usr/share/smbsrv/bench/setup.sh $file_mb $verify" > "$out/setup.log" 2>&1 || {
-	cat "$out/setup.log" >&2
-	echo "bench: guest setup failed" >&2
-	exit 1
-}
+boot || exit 1
+grep -q '^qemu ' "$out/meta" || echo "qemu $(cat "$(vm_dir "$vm")/clock")" >> "$out/meta"
 
-# The knob settings of an smbsrv variant, applied before each of its runs.
+# The knob settings of an smbsrv variant, applied before each of its runs
+# (splice threshold 0: never splice).
 variant() {
 	case $1 in
-	smbsrv) echo "smbsrvctl set splice-threshold 64K && smbsrvctl set inline-reads yes" ;;
+	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	smbsrv-copy) echo "smbsrvctl set splice-threshold 0 && smbsrvctl set inline-reads yes" ;;
 	smbsrv-splice) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
-	smbsrv-noinline) echo "smbsrvctl set splice-threshold 64K && smbsrvctl set inline-reads no" ;;
+	smbsrv-noinline) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads no" ;;
+	smbsrv-sign) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
+	smbsrv-lease | smbsrv-nolease) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	*) echo : ;;
 	esac
 }
 
 mount_of() {
-	case $1 in smbsrv*) echo smbsrv ;; *) echo "$1" ;; esac
+	case $1 in *-sign) echo "$1" ;; smbsrv*) echo smbsrv ;; *) echo "$1" ;; esac
+}
+
+# The guest's command for one run.
+run_cmd() {	# SERVER RW BS QD JOBS
+	case $2 in
+	reread) echo "sh /usr/share/smbsrv/bench/reread.sh $1 $3" ;;
+	*) echo "sh /usr/share/smbsrv/bench/run.sh $(mount_of "$1") $2 $3 $4 $5 $secs" ;;
+	esac
 }
 
 total=$(($(wc -l < "$plan") * rounds))
@@ -175,27 +241,54 @@ for r in $(seq 1 "$rounds"); do
 		read -r rw bs qd jobs <<< "$cell"
 		mapfile -t who < <(awk -v c="$cell" '$2" "$3" "$4" "$5 == c { print $1 }' "$plan")
 		k=${#who[@]}
-		for ((i = 0; i < k; i++)); do
-			s=${who[$(((i + ci + r) % k))]}
-			n=$((n + 1))
-			f="$out/runs/$r-$s-$rw-$bs-$qd-$jobs"
-			if ! vm_exec "$vm" "$(variant "$s") >/dev/null &&
-				sh /usr/share/smbsrv/bench/run.sh $(mount_of "$s") $rw $bs $qd $jobs $secs" \
-				> "$f" 2>&1; then
-				echo "bench: run $s $rw $bs QD$qd x$jobs failed:" >&2
-				tail -n 20 "$f" >&2
-				failed=$((failed + 1))
+		if [ $resume = 1 ]; then
+			done_all=1
+			for s in "${who[@]}"; do
+				good "$out/runs/$r-$s-$rw-$bs-$qd-$jobs" || done_all=0
+			done
+			if [ $done_all = 1 ]; then
+				n=$((n + k))
+				ci=$((ci + 1))
+				continue
 			fi
-			grep -q '^@@fio-rc 0$' "$f" && grep -q '^@@verify-rc 0$' "$f" ||
-				{ echo "bench: $f: fio or its data check failed" >&2; failed=$((failed + 1)); }
-			printf 'bench: %d/%d %s %s %s QD%s x%s (%ds)\n' "$n" "$total" \
-				"$s" "$rw" "$bs" "$qd" "$jobs" $(($(date +%s) - t0)) >&2
+		fi
+		for ((try = 1; try <= 2; try++)); do
+			crashed=0
+			for ((i = 0; i < k; i++)); do
+				s=${who[$(((i + ci + r) % k))]}
+				f="$out/runs/$r-$s-$rw-$bs-$qd-$jobs"
+				vm_exec "$vm" "$(variant "$s") >/dev/null &&
+					$(run_cmd "$s" "$rw" "$bs" "$qd" "$jobs")" \
+					> "$f" 2>&1 || true
+				if ! vm_alive "$vm"; then
+					crashed=1
+					break
+				fi
+				printf 'bench: %d/%d %s %s %s QD%s x%s (%ds)\n' $((n + i + 1)) "$total" \
+					"$s" "$rw" "$bs" "$qd" "$jobs" $(($(date +%s) - t0)) >&2
+			done
+			[ $crashed = 1 ] || break
+			# The guest died: keep its console, boot again, run the
+			# whole cell again in the new boot.
+			crashes=$(($(sed -n 's/^crashes //p' "$out/meta" | tail -n1) + 0 + 1))
+			cp "$(vm_dir "$vm")/console.log" "$out/crash-$crashes.log"
+			sed -i '/^crashes /d' "$out/meta"
+			echo "crashes $crashes" >> "$out/meta"
+			echo "bench: the guest died during $s $rw $bs QD$qd x$jobs" \
+				"(crash $crashes, $out/crash-$crashes.log); booting again" >&2
+			[ "$crashes" -le 5 ] && boot || { echo "bench: giving up" >&2; exit 1; }
 		done
+		for s in "${who[@]}"; do
+			f="$out/runs/$r-$s-$rw-$bs-$qd-$jobs"
+			good "$f" || { echo "bench: $f: fio or its data check failed:" >&2
+				grep '^@@err' "$f" | tail -n 5 >&2; failed=$((failed + 1)); }
+		done
+		n=$((n + k))
 		ci=$((ci + 1))
 	done
 done
 # The whole file once more, byte for byte, through every mount.
-vm_exec "$vm" 'for s in smbsrv ksmbd nfsd; do
+vm_exec "$vm" 'for s in smbsrv ksmbd nfsd smbsrv-sign ksmbd-sign smbsrv-lease ksmbd-lease smbsrv-nolease; do
 	[ "$(md5sum /mnt/$s/read.bin | cut -d" " -f1)" = "$(cat /tmp/read.md5)" ] ||
 		{ echo "read.bin differs through /mnt/$s"; exit 1; }
 done; dmesg | grep -E "BUG|WARNING|Oops" || true' > "$out/final.log" 2>&1 ||
@@ -206,3 +299,28 @@ trap - EXIT
 /usr/bin/python3 "$top/tools/bench/report.py" "$out"
 echo "bench: results in $out (${failed} failed runs)" >&2
 [ "$failed" = 0 ]
+}
+
+# A run's result file: fio and its data check succeeded.
+good() {
+	grep -q '^@@fio-rc 0$' "$1" 2>/dev/null && grep -q '^@@verify-rc 0$' "$1"
+}
+
+# Boot the guest and set the servers up; counts boots in the meta file.
+boot() {
+	vm_stop "$vm" >/dev/null 2>&1 || true
+	vm_start "$vm" >/dev/null || return 1
+	local b
+	b=$(($(sed -n 's/^boots //p' "$out/meta" | tail -n1) + 0 + 1))
+	sed -i '/^boots /d' "$out/meta"
+	echo "boots $b" >> "$out/meta"
+	vm_exec "$vm" "sh /usr/share/smbsrv/bench/setup.sh $file_mb $verify" \
+		> "$out/setup.log" 2>&1 || {
+		cat "$out/setup.log" >&2
+		echo "bench: guest setup failed" >&2
+		return 1
+	}
+}
+
+vm=bench
+main "$@"

@@ -9,6 +9,10 @@
 
 Per run (DIR/runs/ROUND-SERVER-RW-BS-QD-JOBS): fio's JSON, the guest's
 /proc/stat 'cpu' line before and after, smbsrvctl stats before and after.
+The lease cell's runs (RW = reread, tools/bench/guest/reread.sh) have two
+phases, READ and re-READ, each with its fio JSON, /proc/stat, smbsrvctl
+stats and the cifs client's count of READs sent; and what smbsrvctl opens
+showed for the file between them.
 CPU-seconds are the busy time of all guest CPUs (user, nice, system, irq,
 softirq, steal) over the run, client and server together.
 """
@@ -76,6 +80,68 @@ def stats_delta(s0, s1):
     return d
 
 
+def busy_seconds(a, b):
+    return sum(y - x for i, (x, y) in enumerate(zip(a, b))
+               if i in (0, 1, 2, 5, 6, 7)) / USER_HZ
+
+
+def parse_reread(path):
+    """A lease cell run: {'round', 'server', 'phases': [READ, re-READ],
+    'opens', 'mount'}, each phase with MiB/s, bytes, CPU-s/GiB, the
+    smbsrv counters that moved, the client's READs sent and the READs
+    smbsrv served (read spliced + read copied)."""
+    sec = None
+    body = {'fio': [], 'fio2': [], 'stats0': [], 'stats1': [], 'stats2': [],
+            'opens': [], 'cifs-open-files': [], 'err': []}
+    r = {}
+    for line in open(path, errors='replace'):
+        line = line.rstrip('\n')
+        if line.startswith('@@'):
+            tag, _, rest = line[2:].partition(' ')
+            if re.match(r'^stat\d$', tag):
+                r[tag] = [int(x) for x in rest.split()[1:]]
+            elif re.match(r'^cifs-reads\d$', tag):
+                r[tag] = int(rest) if rest.strip().isdigit() else None
+            elif tag in ('fio-rc', 'verify-rc'):
+                r[tag] = int(rest)
+            elif tag == 'mount':
+                r['mount'] = rest
+            elif tag == 'dmesg-warnings':
+                r['warnings'] = int(rest)
+            elif tag == 'err':
+                body['err'].append(rest)
+            sec = tag if tag in body else None
+            continue
+        if sec:
+            body[sec].append(line)
+    if 'stat2' not in r or r.get('fio-rc') != 0 or r.get('verify-rc') != 0:
+        return None
+    base = os.path.basename(path)
+    rnd, rest = base.split('-', 1)
+    server = re.match(r'^(.*)-reread-', rest).group(1)
+    phases = []
+    for i, key in ((0, 'fio'), (1, 'fio2')):
+        d = json.loads('\n'.join(body[key]))['jobs'][0]['read']
+        busy = busy_seconds(r[f'stat{i}'], r[f'stat{i + 1}'])
+        c = stats_delta(parse_stats(body[f'stats{i}']), parse_stats(body[f'stats{i + 1}']))
+        sent = None
+        if r.get(f'cifs-reads{i}') is not None and r.get(f'cifs-reads{i + 1}') is not None:
+            sent = r[f'cifs-reads{i + 1}'] - r[f'cifs-reads{i}']
+        phases.append({
+            'mibs': d['bw_bytes'] / (1 << 20),
+            'bytes': d['io_bytes'],
+            'cpu_per_gib': busy / (d['io_bytes'] / (1 << 30)) if d['io_bytes'] else 0,
+            'counters': c,
+            'sent': sent,
+            'served': (c.get('read spliced', 0) + c.get('read copied', 0)
+                       if server.startswith('smbsrv') else None),
+        })
+    caching = [ln.split()[3] for ln in body['opens'][1:] if len(ln.split()) > 3]
+    return {'round': int(rnd), 'server': server, 'phases': phases,
+            'caching': caching, 'mount': r.get('mount', ''),
+            'warnings': r.get('warnings', 0)}
+
+
 def parse_run(path):
     sec = None
     body = {'fio': [], 'stats0': [], 'stats1': [], 'err': []}
@@ -128,8 +194,16 @@ def load(d):
         meta[k] = v
     runs = []
     failed = []
+    rereads = []
     rd = os.path.join(d, 'runs')
     for f in sorted(os.listdir(rd)):
+        if '-reread-' in f:
+            r = parse_reread(os.path.join(rd, f))
+            if r is None:
+                failed.append(f)
+            else:
+                rereads.append(r)
+            continue
         r = parse_run(os.path.join(rd, f))
         if r is None:
             failed.append(f)
@@ -168,7 +242,7 @@ def load(d):
             rs = [mine[k] / theirs[k] for k in mine if k in theirs and theirs[k]]
             if rs:
                 agg[key]['ratios'][rival] = (statistics.median(rs), min(rs), max(rs))
-    return meta, agg, failed
+    return meta, agg, failed, rereads
 
 
 def fmt(x, nd=1):
@@ -222,14 +296,82 @@ def mib_text(a, spread):
     return fmt(a['mibs'])
 
 
+def count_text(x):
+    return '-' if x is None else f'{x:.0f}'
+
+
+def phase_counters(x):
+    if not x['server'].startswith('smbsrv'):
+        return '-'
+    return '; '.join(f"{ph}: {counters_text(p['counters']) if p['counters'] else 'none moved'}"
+                     for ph, p in zip(('READ', 're-READ'), x['phases']))
+
+
+def short_mount(opts):
+    keep = ('vers=', 'cache=', 'rsize=', 'nosharesock', 'closetimeo=', 'actimeo=')
+    return ','.join(o for o in opts.split(',') if o.startswith(keep))
+
+
+def reread_table(meta, rereads, w):
+    """The lease cell: READ and re-READ per server and round, then the
+    ratios."""
+    if not rereads:
+        return
+    w('### Client caching: READ and re-READ through cifs cache=strict\n')
+    w(f"Lease cell: commit {meta.get('commit')}, {meta.get('date')}, clock "
+      f"`{meta.get('clock')}` ({meta.get('qemu', '?')}), -smp {meta.get('smp')}, guest kernel "
+      f"{meta.get('kernel')}, {meta.get('rounds')} round(s), host load at start "
+      f"{meta.get('host_load')}.\n")
+    w("A buffered 1 MiB READ (fio psync) of a 128 MiB file through a cifs mount with "
+      "cache=strict after the guest's page cache was dropped, then a second pass over it "
+      "(re-READ), while a holder keeps the file open; smbsrv and ksmbd with `smb2 leases = "
+      "yes`, smbsrv-nolease a share of smbsrv with `oplocks = no` (no caching granted). "
+      "MiB/s is fio's, per phase; READs sent: the client's count (/proc/fs/cifs/Stats); "
+      "READs served: smbsrv's (read spliced + read copied); caching: smbsrvctl opens for "
+      "the file between the phases.\n")
+    w('| round | server | READ MiB/s | re-READ MiB/s | re-READ/READ | READs sent (READ / '
+      're-READ) | READs served (READ / re-READ) | caching | CPU-s/GiB READ / re-READ | '
+      'smbsrv counters, READ; re-READ |')
+    w('|---|---|---|---|---|---|---|---|---|---|')
+    order = {'smbsrv-lease': 0, 'ksmbd-lease': 1, 'smbsrv-nolease': 2}
+    for x in sorted(rereads, key=lambda x: (x['round'], order.get(x['server'], 9))):
+        a, b = x['phases']
+        w(f"| {x['round']} | {x['server']} | {fmt(a['mibs'])} | {fmt(b['mibs'])} | "
+          f"{b['mibs'] / a['mibs']:.2f} | {count_text(a['sent'])} / {count_text(b['sent'])} | "
+          f"{count_text(a['served'])} / {count_text(b['served'])} | "
+          f"{' '.join(x['caching']) or '-'} | {fmt(a['cpu_per_gib'], 2)} / "
+          f"{fmt(b['cpu_per_gib'], 2)} | "
+          f"{phase_counters(x)} |")
+    w('')
+    rounds = sorted({x['round'] for x in rereads})
+    by = {(x['round'], x['server']): x for x in rereads}
+    rows = []
+    for rnd in rounds:
+        s, k = by.get((rnd, 'smbsrv-lease')), by.get((rnd, 'ksmbd-lease'))
+        if s and k:
+            rows.append(f"| {rnd} | {s['phases'][0]['mibs'] / k['phases'][0]['mibs']:.2f} | "
+                        f"{s['phases'][1]['mibs'] / k['phases'][1]['mibs']:.2f} |")
+    if rows:
+        w('| round | smbsrv/ksmbd READ | smbsrv/ksmbd re-READ |')
+        w('|---|---|---|')
+        for row in rows:
+            w(row)
+        w('')
+    mounts = sorted({short_mount(x['mount']) for x in rereads})
+    w('Mount options (cifs, as /proc/mounts shows them): ' +
+      '; '.join(f'`{m}`' for m in mounts) + '. Kernel warnings in the guest by the last '
+      f"run: {max(x['warnings'] for x in rereads)}.\n")
+
+
 def report(d):
-    meta, agg, failed = load(d)
+    meta, agg, failed, rereads = load(d)
     spread = int(meta.get('rounds', '1')) > 1
     servers = []
     for k in agg:
         if k[0] not in servers:
             servers.append(k[0])
-    order = ['smbsrv', 'smbsrv-splice', 'smbsrv-copy', 'smbsrv-noinline', 'ksmbd', 'nfsd']
+    order = ['smbsrv', 'smbsrv-splice', 'smbsrv-copy', 'smbsrv-noinline', 'ksmbd', 'nfsd',
+             'smbsrv-sign', 'ksmbd-sign']
     servers.sort(key=lambda s: order.index(s) if s in order else 99)
     out = []
     w = out.append
@@ -238,9 +380,26 @@ def report(d):
     # or any 4-job cell.
     mcells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg if rw == 'read'},
                     key=lambda c: (size_bytes(c[0]), c[1], c[2]))
-    msrv = [s for s in servers if s != 'smbsrv-splice']
+    msrv = [s for s in servers if not s.endswith('-sign')]
     mcells = [c for c in mcells if not (c[1] == 8 and c[2] == 1) or
               size_bytes(c[0]) in (4 << 10, 64 << 10, 1 << 20)]
+    if mcells:
+        matrix_table(meta, agg, mcells, msrv, spread, w)
+    signed_sweep_latency(d, meta, agg, servers, spread, w)
+    reread_table(meta, rereads, w)
+    if failed:
+        w('Failed runs (fio error or data check): ' + ', '.join(failed) + '\n')
+    text = '\n'.join(out)
+    with open(os.path.join(d, 'report.md'), 'w') as f:
+        f.write(text)
+    res = {'meta': meta, 'cells': {' '.join(map(str, k)): v for k, v in agg.items()},
+           'reread': rereads}
+    with open(os.path.join(d, 'results.json'), 'w') as f:
+        json.dump(res, f, indent=1)
+    print(text)
+
+
+def matrix_table(meta, agg, mcells, msrv, spread, w):
     w('### Sequential READ\n')
     w(header(meta, 'READ') + '\n')
     w('MiB/s' + (' (median, min–max over rounds)' if spread else '') +
@@ -267,6 +426,32 @@ def report(d):
         row.append(counters_text(a['counters']) if a else '')
         w('| ' + ' | '.join(row) + ' |')
     w('')
+
+
+def signed_sweep_latency(d, meta, agg, servers, spread, w):
+    # Signed sessions: smbsrv against ksmbd, both mounted with `sign`.
+    scells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg if s == 'smbsrv-sign'},
+                    key=lambda c: (size_bytes(c[0]), c[1], c[2]))
+    if scells:
+        w('### Sequential READ on a signed session\n')
+        w(header(meta, 'Signed READ') + '\n')
+        w('cifs mounts with `sign` (SMB 3.1.1, AES-CMAC) of the same shares; smbsrv with '
+          'its default knobs.\n')
+        w('| size | QD | jobs | smbsrv signed MiB/s | ksmbd signed MiB/s | ratio | '
+          'CPU-s/GiB smbsrv / ksmbd | smbsrv counters |')
+        w('|---|---|---|---|---|---|---|---|')
+        for bs, qd, j in scells:
+            a = agg.get(('smbsrv-sign', 'read', bs, qd, j))
+            b = agg.get(('ksmbd-sign', 'read', bs, qd, j))
+            r = '-'
+            if a and b and b['mibs']:
+                r = f"{a['mibs'] / b['mibs']:.2f}"
+            w(f"| {bs.upper()} | {qd} | {j} | {mib_text(a, spread) if a else '-'} | "
+              f"{mib_text(b, spread) if b else '-'} | {r} | "
+              f"{fmt(a['cpu_per_gib'], 2) if a else '-'} / "
+              f"{fmt(b['cpu_per_gib'], 2) if b else '-'} | "
+              f"{counters_text(a['counters']) if a else '-'} |")
+        w('')
 
     # Size sweep: the servers that ran a size only the sweep has.
     sw = sorted({bs for (s, rw, bs, qd, j) in agg
@@ -330,19 +515,42 @@ def report(d):
                        v[1]['p99_us'] else '-')
             w('| ' + ' | '.join(row) + ' |')
         w('')
-    if failed:
-        w('Failed runs (fio error or data check): ' + ', '.join(failed) + '\n')
-    text = '\n'.join(out)
-    with open(os.path.join(d, 'report.md'), 'w') as f:
-        f.write(text)
-    res = {'meta': meta, 'cells': {' '.join(map(str, k)): v for k, v in agg.items()}}
-    with open(os.path.join(d, 'results.json'), 'w') as f:
-        json.dump(res, f, indent=1)
-    print(text)
 
 
 def plot(d, meta, ssrv, rows):
-    """sweep.png: MiB/s and CPU-s/GiB against READ size, one line per server."""
+    """sweep.png: MiB/s and CPU-s/GiB against READ size, one line per
+    server; matplotlib (Debian's python3-matplotlib), else gnuplot."""
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return plot_gnuplot(d, meta, ssrv, rows)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    kib = [k for k, _ in rows]
+    for ax, what, key, ylabel in ((axes[0], 'READ throughput', 'mibs', 'MiB/s (guest clock)'),
+                                  (axes[1], 'CPU per GiB read', 'cpu_per_gib',
+                                   'guest CPU-seconds per GiB (client + server)')):
+        for i, s in enumerate(ssrv):
+            pts = [(k, v[i][key]) for k, v in rows if v[i]]
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker='o', label=s)
+        ax.set_xscale('log', base=2)
+        ax.set_xticks(kib)
+        ax.set_xticklabels([f'{k}K' if k < 1024 else f'{k >> 10}M' for k in kib])
+        ax.set_xlabel('READ size (QD8, 1 job)')
+        ax.set_ylabel(ylabel)
+        ax.set_title(what)
+        ax.grid(True, alpha=0.4)
+        ax.legend()
+    fig.suptitle(f"READ size sweep; commit {meta.get('commit')}, clock {meta.get('clock')}, "
+                 f"-cpu {meta.get('cpu')}, -smp {meta.get('smp')}, {meta.get('secs')} s per run")
+    fig.tight_layout()
+    fig.savefig(os.path.join(d, 'sweep.png'), dpi=100)
+    plt.close(fig)
+
+
+def plot_gnuplot(d, meta, ssrv, rows):
+    """sweep.png through gnuplot."""
     dat = os.path.join(d, 'sweep.dat')
     with open(dat, 'w') as f:
         f.write('# KiB ' + ' '.join(f'{s}_mibs {s}_cpu' for s in ssrv) + '\n')
@@ -379,8 +587,8 @@ unset multiplot
 
 
 def compare(a, b):
-    ma, ga, _ = load(a)
-    mb, gb, _ = load(b)
+    ma, ga, _, ra = load(a)
+    mb, gb, _, rb = load(b)
     print(f"Agreement of two runs: A = commit {ma.get('commit')} {ma.get('date')}, "
           f"B = commit {mb.get('commit')} {mb.get('date')}; clock `{ma.get('clock')}` / "
           f"`{mb.get('clock')}`, -cpu {ma.get('cpu')} / {mb.get('cpu')}.\n")
@@ -403,6 +611,17 @@ def compare(a, b):
               f'{y["cpu_per_gib"]:.2f} | {rc:.3f} |')
     print(f'\nLargest MiB/s difference: {100 * worst[0]:.1f}% ({worst[1]}); '
           f'largest CPU-s/GiB difference: {100 * worst_cpu[0]:.1f}% ({worst_cpu[1]}).')
+    # The lease cell: first rounds of A and B, phase by phase.
+    xa = {x['server']: x for x in sorted(ra, key=lambda x: -x['round'])}
+    xb = {x['server']: x for x in sorted(rb, key=lambda x: -x['round'])}
+    if set(xa) & set(xb):
+        print('\n| server | phase | A MiB/s | B MiB/s | B/A |')
+        print('|---|---|---|---|---|')
+        for srv in sorted(set(xa) & set(xb)):
+            for i, ph in enumerate(('READ', 're-READ')):
+                pa, pb = xa[srv]['phases'][i], xb[srv]['phases'][i]
+                print(f"| {srv} | {ph} | {fmt(pa['mibs'])} | {fmt(pb['mibs'])} | "
+                      f"{pb['mibs'] / pa['mibs']:.3f} |")
 
 
 if __name__ == '__main__':

@@ -164,12 +164,15 @@ vm_boot_seconds() {
 # Did the guest die before its init ran anything of ours?  Under TCG the
 # stock kernel very rarely oopses while patching its own text at boot
 # (seen: "Oops: int3" in sched_clock_cpu from an initcall); nothing of
-# smbsrv has run then, so one more boot is the honest answer.
+# smbsrv has run then, so one more boot is the honest answer.  The same
+# when the console stayed empty: QEMU itself died before the guest printed
+# anything (seen once in CI: qemu-system-x86_64 segfaulted under TCG).
 vm_died_booting() {
 	local dir
 	dir=$(vm_dir "$1")
 	! grep -q SMBSRV-VM-READY "$dir/console.log" 2>/dev/null &&
-		grep -qE 'Kernel panic|Oops:|BUG:' "$dir/console.log" 2>/dev/null
+		{ [ ! -s "$dir/console.log" ] ||
+		  grep -qE 'Kernel panic|Oops:|BUG:' "$dir/console.log" 2>/dev/null; }
 }
 
 vm_start() {
@@ -253,7 +256,7 @@ vm_run() {
 	vm_run_once "$@"
 	rc=$?
 	if [ $rc = 125 ] && vm_died_booting "$1"; then
-		echo "vm: $1: the guest kernel died before init; booting again" >&2
+		echo "vm: $1: the guest kernel (or QEMU) died before init; booting again" >&2
 		vm_run_once "$@"
 		rc=$?
 	fi

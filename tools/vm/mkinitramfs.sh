@@ -21,6 +21,11 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out="$top/build/vm"
+# One at a time: VM suites run two at a time (tests/run-all.sh) and each
+# packs the current module here when its guest starts.
+mkdir -p "$out"
+exec 9> "$out/.mkinitramfs.lock"
+flock 9
 KVER=${KVER:-$(cat "$top/.kver" 2>/dev/null || true)}
 [ -n "$KVER" ] || { echo "mkinitramfs: no .kver: run 'make deps'" >&2; exit 1; }
 moddir=/lib/modules/$KVER
@@ -45,13 +50,13 @@ host_bins=(
 	"$kt/usr/sbin/ksmbd.addshare" "$kt/usr/sbin/ksmbd.control"
 	/usr/bin/setpriv /usr/bin/strace
 	/usr/bin/cp /usr/bin/fallocate /usr/bin/dbench
-	/usr/bin/getfattr /usr/bin/setfattr
+	/usr/bin/getfattr /usr/bin/setfattr /usr/bin/ss
 	/usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs /sbin/mount.nfs
 	/usr/bin/trace-cmd
 )
 host_bins_opt=(/usr/bin/strace)
 # Kernel modules (with their dependencies) and whole module directories.
-want_mods=(virtio_net cifs ksmbd nfsd nfsv4 loop virtio_blk xfs veth)
+want_mods=(virtio_net cifs ksmbd nfsd nfsv4 loop virtio_blk xfs veth tcp_diag)
 want_dirs=(kernel/crypto kernel/arch/x86/crypto kernel/fs/nls kernel/lib)
 
 # Map a host path to its place in the merged-/usr guest.

@@ -42,6 +42,20 @@ public:
 			std::memcpy(&v, nla_data(tb_[t]), 8);
 		return v;
 	}
+	// A binary attribute as lowercase hex, empty when absent.
+	[[nodiscard]] std::string hex(int t) const
+	{
+		static const char digits[] = "0123456789abcdef";
+		std::string s;
+		if (!tb_[t])
+			return s;
+		const auto *p = static_cast<const uint8_t *>(nla_data(tb_[t]));
+		for (int i = 0; i < nla_len(tb_[t]); i++) {
+			s += digits[p[i] >> 4];
+			s += digits[p[i] & 15];
+		}
+		return s;
+	}
 	[[nodiscard]] std::string str(int t) const
 	{
 		if (!tb_[t] || nla_len(tb_[t]) <= 0)
@@ -138,6 +152,59 @@ std::vector<SessionInfo> list_sessions(GenlChannel &nl)
 	for (const auto &m : nl.request(SMBSRV_CMD_SESSION_GET, nullptr, true))
 		out.push_back(parse_session(m));
 	return out;
+}
+
+OpenInfo parse_open(ByteView msg)
+{
+	Attrs a(msg, SMBSRV_A_OPEN_MAX);
+	OpenInfo o;
+	o.session_id = a.u64(SMBSRV_A_OPEN_SESSION_ID);
+	o.tree_id = a.u32(SMBSRV_A_OPEN_TREE_ID);
+	o.persistent_id = a.u64(SMBSRV_A_OPEN_PERSISTENT_ID);
+	o.volatile_id = a.u64(SMBSRV_A_OPEN_VOLATILE_ID);
+	o.path = a.str(SMBSRV_A_OPEN_PATH);
+	o.share = a.str(SMBSRV_A_OPEN_SHARE);
+	o.access = a.u32(SMBSRV_A_OPEN_ACCESS);
+	o.oplock = a.u32(SMBSRV_A_OPEN_OPLOCK);
+	o.lease_state = a.u32(SMBSRV_A_OPEN_LEASE_STATE);
+	o.lease_key = a.hex(SMBSRV_A_OPEN_LEASE_KEY);
+	o.lease_epoch = a.u32(SMBSRV_A_OPEN_LEASE_EPOCH);
+	o.breaking = a.u32(SMBSRV_A_OPEN_BREAKING) != 0;
+	o.durable = a.u32(SMBSRV_A_OPEN_DURABLE);
+	o.disconnected_left = a.u32(SMBSRV_A_OPEN_DISCONNECTED_LEFT);
+	return o;
+}
+
+std::vector<OpenInfo> list_opens(GenlChannel &nl)
+{
+	std::vector<OpenInfo> out;
+	for (const auto &m : nl.request(SMBSRV_CMD_OPEN_GET, nullptr, true))
+		out.push_back(parse_open(m));
+	return out;
+}
+
+std::string lease_state_name(uint32_t state)
+{
+	std::string s;
+	if (state & 1)
+		s += 'R';
+	if (state & 4)
+		s += 'W';
+	if (state & 2)
+		s += 'H';
+	return s;
+}
+
+std::string oplock_name(uint32_t level)
+{
+	switch (level) {
+	case 0x00: return "none";
+	case 0x01: return "level2";
+	case 0x08: return "exclusive";
+	case 0x09: return "batch";
+	case 0xff: return "lease";
+	default: return std::to_string(level);
+	}
 }
 
 std::vector<ConnectionInfo> list_connections(GenlChannel &nl)

@@ -43,6 +43,22 @@ struct QueueInfo {
 	uint32_t batch_max = 0;
 };
 
+// One open file with its client caching (open-get).
+struct OpenInfo {
+	uint64_t session_id = 0; // 0: a disconnected durable handle
+	uint32_t tree_id = 0;
+	uint64_t persistent_id = 0, volatile_id = 0;
+	std::string path, share;
+	uint32_t access = 0;
+	uint32_t oplock = 0;	  // SMB2 OplockLevel, 0xff: a lease
+	uint32_t lease_state = 0; // 1 R, 2 H, 4 W
+	std::string lease_key;	  // 32 hex digits, empty without a lease
+	uint32_t lease_epoch = 0;
+	bool breaking = false;
+	uint32_t durable = 0;	// 0, or the durable handle version
+	uint32_t disconnected_left = 0;
+};
+
 // The READ path's counters (read-stats-get).  copy_* break "copied" down
 // by the first reason that kept a READ from being spliced.
 struct ReadStats {
@@ -57,12 +73,19 @@ struct ReadStats {
 SessionInfo parse_session(ByteView msg);
 ConnectionInfo parse_connection(ByteView msg);
 QueueInfo parse_queue(ByteView msg);
+OpenInfo parse_open(ByteView msg);
 ReadStats parse_read_stats(ByteView msg);
 
 std::vector<SessionInfo> list_sessions(GenlChannel &nl);
 std::vector<ConnectionInfo> list_connections(GenlChannel &nl);
 std::vector<QueueInfo> list_queues(GenlChannel &nl);
 ReadStats read_stats(GenlChannel &nl);
+std::vector<OpenInfo> list_opens(GenlChannel &nl);
+
+// "RWH", "RH", "R", "" for lease states; "batch", "exclusive", "level2",
+// "none", "lease" for oplock levels.
+std::string lease_state_name(uint32_t state);
+std::string oplock_name(uint32_t level);
 void kill_session(GenlChannel &nl, uint64_t id);
 void kill_connection(GenlChannel &nl, uint32_t id);
 

@@ -50,6 +50,14 @@ const KnobInfo knobs[] = {
 	 &Knobs::response_batch},
 	{"inline-reads", "inline reads", SMBSRV_A_KNOBS_INLINE_READS,
 	 &Knobs::inline_reads},
+	{"logon-timeout", "logon timeout", SMBSRV_A_KNOBS_LOGON_TIMEOUT,
+	 &Knobs::logon_timeout},
+	{"smb2-leases", "smb2 leases", SMBSRV_A_KNOBS_SMB2_LEASES,
+	 &Knobs::smb2_leases},
+	{"durable-handles", "durable handles", SMBSRV_A_KNOBS_DURABLE_HANDLES,
+	 &Knobs::durable_handles},
+	{"durable-handle-timeout", "durable handle timeout",
+	 SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT, &Knobs::durable_handle_timeout},
 	{"netbios-name", "netbios name", SMBSRV_A_KNOBS_NETBIOS_NAME, nullptr},
 };
 
@@ -162,6 +170,8 @@ std::string knob_text(const KnobInfo &ki, const Knobs &k)
 		default: return std::to_string(v);
 		}
 	case SMBSRV_A_KNOBS_INLINE_READS:
+	case SMBSRV_A_KNOBS_SMB2_LEASES:
+	case SMBSRV_A_KNOBS_DURABLE_HANDLES:
 		return v ? "yes" : "no";
 	case SMBSRV_A_KNOBS_SMB2_MAX_READ:
 	case SMBSRV_A_KNOBS_SMB2_MAX_WRITE:

@@ -81,6 +81,10 @@ void parse_server(ByteView msg, ServerStatus &st)
 	get_u32(tb[SMBSRV_A_SERVER_LISTEN_PORT], st.listen_port);
 	get_u32(tb[SMBSRV_A_SERVER_CONNECTIONS], st.connections);
 	get_u32(tb[SMBSRV_A_SERVER_SESSIONS], st.sessions);
+	get_u64(tb[SMBSRV_A_SERVER_CONNS_REFUSED], st.conns_refused);
+	get_u64(tb[SMBSRV_A_SERVER_CONNS_EVICTED], st.conns_evicted);
+	get_u64(tb[SMBSRV_A_SERVER_CONNS_LOGON_EXPIRED], st.conns_logon_expired);
+	get_u64(tb[SMBSRV_A_SERVER_CONNS_IDLE_CLOSED], st.conns_idle_closed);
 	st.knobs_reported = parse_knobs(tb[SMBSRV_A_SERVER_KNOBS], st.knobs);
 	get_u64(tb[SMBSRV_A_SERVER_FOLD_SCANS], st.fold_scans);
 	get_u64(tb[SMBSRV_A_SERVER_FOLD_ENTRIES], st.fold_entries);

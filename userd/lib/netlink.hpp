@@ -44,6 +44,11 @@ struct ServerStatus {
 	uint32_t listen_port = 0; // 0: not listening
 	uint32_t connections = 0;
 	uint32_t sessions = 0;
+	// Admission and idleness (kmod/conn.c), since the module was loaded.
+	uint64_t conns_refused = 0;
+	uint64_t conns_evicted = 0;
+	uint64_t conns_logon_expired = 0;
+	uint64_t conns_idle_closed = 0;
 	Knobs knobs;
 	std::vector<int> knobs_reported; // SMBSRV_A_KNOBS_* the module sent
 	// Names matched without case: directories read, entries read, names

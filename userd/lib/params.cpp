@@ -10,6 +10,7 @@
 #include <fstream>
 #include <linux/smbsrv.h>
 #include <sstream>
+#include <sys/sysinfo.h>
 
 #include "hosts.hpp"
 
@@ -39,30 +40,36 @@ constexpr std::string_view config_opt =
 constexpr ParamDef P(std::string_view name, Scope scope, Type type,
 		     std::string_view def, Effect effect,
 		     std::string_view choices = {}, long long min = 0,
-		     long long max = 0, Limit limit = Limit::none)
+		     long long max = 0, Limit limit = Limit::none,
+		     std::string_view word = {})
 {
-	return {name, def, choices, min, max, scope, type, limit, effect};
+	return {name, def, choices, min, max, word, scope, type, limit, effect};
 }
 
-constexpr Effect A = Effect::applied, U = Effect::unsupported, N = Effect::not_yet;
+constexpr Effect A = Effect::applied, U = Effect::unsupported;
+// No parameter is "accepted, not yet in effect" today (Effect::not_yet).
+// An unused alias for it breaks the clang build of the fuzz targets.
 
 const ParamDef table[] = {
 	// Global parameters.
 	P("bind interfaces only", global, boolean, "no", U),
-	P("deadtime", global, integer, "0", N, {}, 0, U32, Limit::reject),
-	P("durable handles", global, boolean, "no", U),
+	P("deadtime", global, integer, "0", A, {}, 0, U32, Limit::reject),
+	P("durable handles", global, boolean, "no", A),
+	P("durable handle timeout", global, integer, "60", A, {}, 1, 3600,
+	  Limit::reject),
 	P("frame timeout", global, integer, "30", A, {}, 1, 3600, Limit::reject),
 	P("inline reads", global, boolean, "yes", A),
 	P("interfaces", global, list, "", U),
 	P("ipc timeout", global, integer, "0", U, {}, 0, 65535, Limit::reject),
 	P("kerberos keytab file", global, string, "", U),
 	P("kerberos service name", global, string, "", U),
+	P("logon timeout", global, integer, "20", A, {}, 0, 3600, Limit::reject),
 	P("map to guest", global, choice, "never", A,
 	  "never|bad user|bad password|bad uid"),
 	P("max active sessions", global, integer, "1024", A, {}, 1, 65536,
 	  Limit::saturate),
-	P("max connections", both, size, "128", A, {}, 1, 65536,
-	  Limit::saturate),
+	P("max connections", both, size, "auto", A, {}, 1, 65536,
+	  Limit::saturate, "auto"),
 	P("max ip connections", global, integer, "0", A, {}, 0, 65536,
 	  Limit::reject),
 	P("max open files", global, integer, "10000", A, {}, 1, 65536,
@@ -80,7 +87,7 @@ const ParamDef table[] = {
 	P("server string", global, string, "SMB SERVER", A, {}, 0, 63,
 	  Limit::reject),
 	P("share:fake_fscaps", global, integer, "64", U),
-	P("smb2 leases", global, boolean, "no", U),
+	P("smb2 leases", global, boolean, "no", A),
 	P("smb2 max credits", global, size, "8192", A, {}, 1, 65535, Limit::clamp),
 	P("smb2 max read", global, size, "4M", A, {}, 64 * KiB, 8 * MiB,
 	  Limit::clamp),
@@ -90,7 +97,7 @@ const ParamDef table[] = {
 	  Limit::clamp),
 	P("smb3 encryption", both, choice, "auto", A, config_opt),
 	P("smbd max io size", global, size, "8M", U),
-	P("splice threshold", global, size, "64K", A, {}, 0, U32, Limit::reject),
+	P("splice threshold", global, size, "4K", A, {}, 0, U32, Limit::reject),
 	P("tcp port", global, integer, "445", A, {}, 1, 65535, Limit::reject),
 	P("upcall timeout", global, integer, "10", A, {}, 1, 600, Limit::reject),
 	P("workgroup", global, string, "WORKGROUP", A, {}, 0, 15, Limit::reject),
@@ -116,12 +123,13 @@ const ParamDef table[] = {
 	P("guest ok", share, boolean, "no", A),
 	P("hide dot files", share, boolean, "yes", A),
 	P("hide files", share, string, "", A, {}, 0, 4095, Limit::reject),
+	P("hide unreadable", share, boolean, "no", A),
 	P("hosts allow", share, list, "", A),
 	P("hosts deny", share, list, "", A),
 	P("inherit owner", share, boolean, "no", U),
 	P("inherit permissions", share, boolean, "no", A),
 	P("invalid users", share, list, "", A),
-	P("oplocks", share, boolean, "yes", U),
+	P("oplocks", share, boolean, "yes", A),
 	P("path", share, string, "", A, {}, 0, 4095, Limit::reject),
 	P("read list", share, list, "", A),
 	P("read only", share, boolean, "yes", A),
@@ -231,9 +239,17 @@ bool is_choice(std::string_view choices, const std::string &value)
 	return false;
 }
 
+// The number's alternative word ("max connections = auto")?
+bool is_word(const ParamDef &def, const std::string &value)
+{
+	return !def.word.empty() && lower(value) == def.word;
+}
+
 // Check a value against its definition; returns an error message or "".
 std::string check_value(const ParamDef &def, const std::string &value)
 {
+	if (is_word(def, value))
+		return "";
 	switch (def.type) {
 	case boolean:
 		if (!parse_bool(value))
@@ -275,7 +291,7 @@ std::string check_value(const ParamDef &def, const std::string &value)
 std::string check_range(const ParamDef &def, std::string &value,
 			std::string &warning)
 {
-	if (def.limit == Limit::none || def.type == string)
+	if (def.limit == Limit::none || def.type == string || is_word(def, value))
 		return "";
 	uint64_t n = number_of(def, value);
 	auto lo = static_cast<uint64_t>(def.min);
@@ -320,6 +336,8 @@ bool same_value(const ParamDef &def, const std::string &a, std::string_view b)
 	case integer:
 	case size:
 	case octal:
+		if (is_word(def, a) || is_word(def, std::string(b)))
+			return lower(a) == lower(b);
 		return number_of(def, a) == number_of(def, std::string(b));
 	case boolean:
 		return parse_bool(a) == parse_bool(b);
@@ -465,17 +483,13 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		warn(p.line, range_warning);
 
 	if (d->name == "vfs objects") {
-		// streams_xattr is served; acl_xattr is known but not yet.
+		// Both modules are served (share flags streams, acl_xattr).
 		for (const auto &m : parse_list(value))
 			if (std::find(std::begin(vfs_modules), std::end(vfs_modules),
 				      lower(m)) == std::end(vfs_modules))
 				warn(p.line, "vfs objects: '" + m +
 						     "' is not a module smbsrv knows "
 						     "(acl_xattr, streams_xattr); ignored");
-			else if (lower(m) == "acl_xattr")
-				warn(p.line, "vfs objects: 'acl_xattr' is accepted but "
-					     "not supported yet (permissions are the "
-					     "POSIX mode)");
 	}
 	if (d->name == "hosts allow" || d->name == "hosts deny") {
 		// Names become addresses now, as the module matches addresses.
@@ -514,7 +528,10 @@ void make_knobs(Config &cfg, const Builder &b, Diagnostics &diags)
 	Knobs &k = cfg.knobs;
 	const ParamSet &g = cfg.global;
 	k.tcp_port = u32(g.number("tcp port"));
-	k.max_connections = u32(g.number("max connections"));
+	const std::string &maxc = g.str("max connections");
+	k.max_connections = is_word(*find_param("max connections"), maxc)
+				    ? auto_max_connections(physical_ram())
+				    : u32(g.number("max connections"));
 	k.smb2_max_read = u32(g.number("smb2 max read"));
 	k.smb2_max_write = u32(g.number("smb2 max write"));
 	k.smb2_max_trans = u32(g.number("smb2 max trans"));
@@ -542,10 +559,27 @@ void make_knobs(Config &cfg, const Builder &b, Diagnostics &diags)
 	k.splice_threshold = u32(g.number("splice threshold"));
 	k.response_batch = u32(g.number("response batch"));
 	k.inline_reads = g.boolean("inline reads") ? 1 : 0;
+	k.logon_timeout = u32(g.number("logon timeout"));
+	k.smb2_leases = g.boolean("smb2 leases") ? 1 : 0;
+	k.durable_handles = g.boolean("durable handles") ? 1 : 0;
+	k.durable_handle_timeout = u32(g.number("durable handle timeout"));
 	k.netbios_name = g.str("netbios name");
 }
 
 } // namespace
+
+uint32_t auto_max_connections(uint64_t ram_bytes)
+{
+	return static_cast<uint32_t>(std::clamp<uint64_t>(ram_bytes / (256 * KiB), 128, 65536));
+}
+
+uint64_t physical_ram()
+{
+	struct sysinfo si {};
+	if (sysinfo(&si) < 0)
+		return 0;
+	return static_cast<uint64_t>(si.totalram) * si.mem_unit;
+}
 
 std::span<const ParamDef> param_table()
 {

@@ -45,11 +45,18 @@ struct ParamDef {
 	std::string_view def;	  // default, as text
 	std::string_view choices; // Type::choice: '|'-separated, lower case
 	long long min = 0, max = 0; // number range (string: length) when limited
+	std::string_view word;	    // a number's alternative, lower case ("auto")
 	Scope scope;
 	Type type;
 	Limit limit = Limit::none;
 	Effect effect;
 };
+
+// "max connections = auto": one connection per 256 KiB of memory, at least
+// 128 and at most 65536 (a 2 GiB machine: about 8000).  An idle connection
+// costs the kernel about 6.6 KiB (host/flood), so they take under 3% of it.
+uint32_t auto_max_connections(uint64_t ram_bytes);
+uint64_t physical_ram(); // bytes, sysinfo(2)
 
 std::span<const ParamDef> param_table();
 
@@ -92,7 +99,7 @@ struct ShareConfig {
 // configuration's defaults (see the parameter table).
 struct Knobs {
 	uint32_t tcp_port = 445;
-	uint32_t max_connections = 128;
+	uint32_t max_connections = auto_max_connections(physical_ram()); // "auto"
 	uint32_t smb2_max_read = 4U << 20;
 	uint32_t smb2_max_write = 4U << 20;
 	uint32_t smb2_max_trans = 1U << 20;
@@ -108,9 +115,13 @@ struct Knobs {
 	uint32_t upcall_timeout = 10;
 	uint32_t frame_timeout = 30;
 	uint32_t route_policy = 0; // percpu
-	uint32_t splice_threshold = 64U << 10;
+	uint32_t splice_threshold = 4U << 10;
 	uint32_t response_batch = 16;
 	uint32_t inline_reads = 1;
+	uint32_t logon_timeout = 20;
+	uint32_t smb2_leases = 0;
+	uint32_t durable_handles = 0;
+	uint32_t durable_handle_timeout = 60;
 	std::string netbios_name = "SMBSRV";
 	// [global]'s hosts allow/deny, for the module to check at accept
 	// (encode_host_rules(); not a knob of the knobs nest).

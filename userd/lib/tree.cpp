@@ -192,6 +192,7 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 		{"guest ok", SMBSRV_SHARE_FLAGS_GUEST_OK},
 		{"oplocks", SMBSRV_SHARE_FLAGS_OPLOCKS},
 		{"hide dot files", SMBSRV_SHARE_FLAGS_HIDE_DOT_FILES},
+		{"hide unreadable", SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE},
 		{"store dos attributes", SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES},
 		{"follow symlinks", SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS},
 		{"inherit owner", SMBSRV_SHARE_FLAGS_INHERIT_OWNER},

@@ -40,6 +40,7 @@ int cmd_reload(const Options &o, const Args &args);
 int cmd_share(const Options &o, const Args &args);
 int cmd_user(const Options &o, const Args &args);
 int cmd_sessions(const Options &o, const Args &args);
+int cmd_opens(const Options &o, const Args &args);
 int cmd_connections(const Options &o, const Args &args);
 int cmd_kill(const Options &o, const Args &args);
 int cmd_set(const Options &o, const Args &args);

@@ -28,6 +28,13 @@ std::string age(uint32_t s)
 	return buf;
 }
 
+std::string hex64(uint64_t v)
+{
+	char buf[20];
+	std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(v));
+	return buf;
+}
+
 uint64_t number(const std::string &s, uint64_t max)
 {
 	char *end = nullptr;
@@ -82,6 +89,35 @@ int cmd_sessions(const Options &, const Args &args)
 			    static_cast<unsigned long long>(s.id), user.c_str(), s.client.c_str(),
 			    dialect_name(s.dialect).c_str(), s.signing ? "yes" : "no",
 			    s.encryption ? "yes" : "no", s.trees, s.open_files, age(s.age).c_str());
+	}
+	return 0;
+}
+
+int cmd_opens(const Options &, const Args &args)
+{
+	if (args.size() > 1)
+		throw UsageError("opens takes no arguments");
+	GenlChannel nl;
+	auto list = list_opens(nl);
+	std::printf("%-18s %-12s %-10s %-14s %-32s %-5s %-8s %s\n", "SESSION", "SHARE", "FILEID",
+		    "CACHING", "LEASE KEY", "EPOCH", "DURABLE", "PATH");
+	for (const auto &o : list) {
+		// One token per column: "lease:RWH", "lease:-", "batch", ...
+		std::string caching = o.oplock == 0xff ? "lease:" + lease_state_name(o.lease_state)
+						       : oplock_name(o.oplock);
+		if (o.oplock == 0xff && !o.lease_state)
+			caching += "-";
+		if (o.breaking)
+			caching += "/breaking";
+		std::string durable = o.durable ? "v" + std::to_string(o.durable) : "no";
+		if (o.session_id == 0 && o.durable)
+			durable += "(" + std::to_string(o.disconnected_left) + "s)";
+		std::string session = o.session_id ? "0x" + hex64(o.session_id) : "(disconnected)";
+		std::printf("%-18s %-12s %-10llx %-14s %-32s %-5s %-8s %s\n", session.c_str(),
+			    o.share.c_str(), static_cast<unsigned long long>(o.persistent_id),
+			    caching.c_str(), o.lease_key.empty() ? "-" : o.lease_key.c_str(),
+			    o.oplock == 0xff ? std::to_string(o.lease_epoch).c_str() : "-",
+			    durable.c_str(), o.path.c_str());
 	}
 	return 0;
 }
@@ -153,6 +189,14 @@ int cmd_stats(const Options &, const Args &args)
 	GenlChannel nl;
 	ServerStatus st = nl.status();
 	std::printf("connections: %u\nsessions:    %u\n", st.connections, st.sessions);
+	// Admission and idleness since the module was loaded, one counter a
+	// line ("name: N", as benchmark scripts read them).
+	std::printf("connections refused: %llu\nconnections evicted: %llu\n"
+		    "connections logon timeouts: %llu\nconnections idle closed: %llu\n",
+		    static_cast<unsigned long long>(st.conns_refused),
+		    static_cast<unsigned long long>(st.conns_evicted),
+		    static_cast<unsigned long long>(st.conns_logon_expired),
+		    static_cast<unsigned long long>(st.conns_idle_closed));
 	// Names matched without case (case sensitive = no): directories read,
 	// the entries those reads went through, names answered from a cache.
 	std::printf("fold scans: %llu\nfold entries: %llu\nfold cached: %llu\n",

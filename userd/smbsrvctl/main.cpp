@@ -28,6 +28,7 @@ void usage(FILE *f)
 		"  sessions                     sessions: user, client, dialect, signing,\n"
 		"                               encryption, trees, open files\n"
 		"  connections                  TCP connections\n"
+		"  opens                        open files: oplock or lease, durability\n"
 		"  kill session ID | kill connection ID\n"
 		"  set KNOB VALUE               change a knob of the running module\n"
 		"                               (until smbsrvd reloads or restarts)\n"
@@ -117,6 +118,8 @@ int main(int argc, char **argv)
 			return cmd_user(o, args);
 		if (cmd == "sessions")
 			return cmd_sessions(o, args);
+		if (cmd == "opens")
+			return cmd_opens(o, args);
 		if (cmd == "connections")
 			return cmd_connections(o, args);
 		if (cmd == "kill")

@@ -68,8 +68,8 @@ for kv in "tcp-port 445" "max-connections 128" "smb2-max-read 4194304" \
 	"signing 0" "encryption 1" "max-ip-connections 0" \
 	"max-sessions 1024" "max-open-files 10000" "deadtime 0" \
 	"upcall-timeout 10" "frame-timeout 20" "route-policy 0" \
-	"splice-threshold 65536" "response-batch 16" "inline-reads 1" \
-	"netbios-name SMBSRV"; do
+	"splice-threshold 4096" "response-batch 16" "inline-reads 1" \
+	"logon-timeout 20" "netbios-name SMBSRV"; do
 	check "default knob $kv" grep -qx "knob $kv" /tmp/status0
 done
 check "no negotiate blob before a daemon" not grep -q '^negotiate-blob' /tmp/status0
@@ -126,7 +126,7 @@ start_peer /tmp/peer1.log -b $blob \
 	-k max-sessions=33 -k max-open-files=444 -k deadtime=15 \
 	-k upcall-timeout=9 -k frame-timeout=30 -k route-policy=2 \
 	-k splice-threshold=16384 -k response-batch=64 -k inline-reads=0 \
-	-k netbios-name=TESTBOX
+	-k logon-timeout=7 -k netbios-name=TESTBOX
 check "stand-in daemon attached" grep -qx attached /tmp/peer1.log
 smbsrv-nlpeer -s > /tmp/status2 2>&1
 for kv in "tcp-port 4450" "max-connections 77" "smb2-max-read 1048576" \
@@ -136,7 +136,7 @@ for kv in "tcp-port 4450" "max-connections 77" "smb2-max-read 1048576" \
 	"max-sessions 33" "max-open-files 444" "deadtime 15" \
 	"upcall-timeout 9" "frame-timeout 30" "route-policy 2" \
 	"splice-threshold 16384" "response-batch 64" "inline-reads 0" \
-	"netbios-name TESTBOX"; do
+	"logon-timeout 7" "netbios-name TESTBOX"; do
 	check "knob in force: $kv" grep -qx "knob $kv" /tmp/status2
 	check "start-up reply has $kv" grep -qx "knob $kv" /tmp/peer1.log
 done

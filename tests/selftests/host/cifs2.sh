@@ -41,6 +41,7 @@ echo secret > /srv/outside/secret
 cat > /etc/smbsrv/c2.conf <<EOF
 [global]
 	tcp port = 445
+	smb2 leases = yes
 [c2]
 	path = $srv
 	read only = no
@@ -59,9 +60,15 @@ t_guest_check "A and B are two SMB sessions of user demo" \
 	"[ \$(smbsrvctl -c /etc/smbsrv/c2.conf sessions | grep -c ' demo ') -ge 2 ]"
 
 # --- fcntl byte-range locks across two mounts ---------------------------
-# cifs sends every byte-range lock to the server (no oplock is granted, so
-# it caches none) and maps STATUS_LOCK_NOT_GRANTED to EACCES, one of the
-# two errors POSIX allows for F_SETLK.
+# A's cifs holds a lease with write caching and keeps its lock to itself
+# until B's open (or the local process's, through smbsrv's kernel lease)
+# breaks the lease: A then sends the lock before it acknowledges, so that
+# B and the server's processes meet it.  cifs maps STATUS_LOCK_NOT_GRANTED
+# to EACCES, one of the two errors POSIX allows for F_SETLK.  The share
+# has `smb2 leases = yes`: on SMB 3.x the Linux client (6.12) ignores a
+# plain oplock break (smb3_downgrade_oplock acts only on a newer epoch,
+# which an oplock break does not carry), so under an oplock it would keep
+# caching its locks, and its writes, after the break.
 t_guest_check "A holds a write lock on bytes 0-99" "
 set -e
 echo 'some bytes to lock' > $A/lk

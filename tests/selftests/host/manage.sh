@@ -57,14 +57,15 @@ t_check_output "rpcclient srvinfo: server string through srvsvc NetSrvGetInfo" \
 	"smbsrv manage test" timeout 120 rpcclient -p "$T_SMB_PORT" \
 	-U alice%alice-pw -c srvinfo 127.0.0.1
 
-# check-config names each knob smbsrv.ko does not act on yet, with
-# file:line, and each unsupported parameter set to a non-default value.
-t_check_output "smbsrvd --check-config: a knob not yet in effect, with file:line" \
-	"^/tmp/knobs.conf:3: warning: 'deadtime' is accepted but not yet in effect" \
-	vm_exec "$T_VM" "printf '[global]\n\tsmb2 leases = yes\n\tdeadtime = 5\n' \
-		> /tmp/knobs.conf; smbsrvd --check-config /tmp/knobs.conf 2>&1"
+# check-config names each unsupported parameter set to a non-default
+# value, with file:line; deadtime and logon timeout are in effect.
+t_check_output "smbsrvd --check-config: deadtime and logon timeout draw no warning" \
+	"^no warning$" \
+	vm_exec "$T_VM" "printf '[global]\n\tserver multi channel support = yes\n\tdeadtime = 5\n\tlogon timeout = 9\n' \
+		> /tmp/knobs.conf; smbsrvd --check-config /tmp/knobs.conf 2>&1 |
+		grep -E \"warning: '(deadtime|logon timeout)'\" || echo no warning"
 t_check_output "smbsrvd --check-config: an unsupported parameter, with file:line" \
-	"^/tmp/knobs.conf:2: warning: 'smb2 leases' is accepted but not supported yet" \
+	"^/tmp/knobs.conf:2: warning: 'server multi channel support' is accepted but not supported yet" \
 	vm_exec "$T_VM" "smbsrvd --check-config /tmp/knobs.conf 2>&1"
 
 t_checks "$py" "$checks" "$T_SMB_PORT" "$T_VM"

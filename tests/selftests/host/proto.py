@@ -181,17 +181,20 @@ def section_framing(port):
     expect("ECHO without a session: STATUS_SUCCESS, credits granted", echo)
 
     def binding():
-        # No multichannel: binding a session to a second connection is
-        # refused before the daemon sees the blob; the connection stays.
+        # Binding to a session that does not exist is refused (as Windows
+        # does, the lookup before the multichannel check; binding a real
+        # session without multichannel is smbtorture's bind_negative_*
+        # in host/torture-cache) before the daemon sees the blob; the
+        # connection stays.
         c, r = negotiated(port, dialects=[0x0300], contexts=[], credits=4)
         r = c.request(SESSION_SETUP,
                       struct.pack("<HBBIIHHQ", 25, 1, 1, 0, 0, 88, 4, 0) +
                       b"NTLM", session=0x1234)
         e = c.echo()
-        return (r.status == STATUS["REQUEST_NOT_ACCEPTED"] and
+        return (r.status == STATUS["USER_SESSION_DELETED"] and
                 e.status == 0), "%r, then ECHO %r" % (r, e)
-    expect("SESSION_SETUP binding (3.0, no multichannel): "
-           "STATUS_REQUEST_NOT_ACCEPTED, connection kept", binding)
+    expect("SESSION_SETUP binding to an unknown session (3.0): "
+           "STATUS_USER_SESSION_DELETED, connection kept", binding)
 
     def statuses():
         c, r = negotiated(port, credits=16)
@@ -378,6 +381,7 @@ def hold(port, n):
 
 
 def section_limits(port, allowed):
+    """max ip connections: the connection over the limit is closed."""
     def limit():
         conns = hold(port, allowed)
         extra = Conn(port)
@@ -400,6 +404,26 @@ def section_limits(port, allowed):
                 continue
         return False, "no connection served after the others closed"
     return limit
+
+
+def section_evict(port, allowed):
+    """max connections full of connections without a session: a new one
+    is served and the oldest of them is closed to make room."""
+    def evict():
+        conns = hold(port, allowed)
+        try:
+            extra, r = negotiated(port)
+        except (EOFError, ConnectionError) as e:
+            return False, "connection %d refused: %r" % (allowed + 1, e)
+        if not conns[0].closed(10):
+            return False, "the oldest connection was not closed"
+        for c in conns[1:] + [extra]:
+            if c.echo().status != 0:
+                return False, "a connection that was not evicted broke"
+        for c in conns[1:] + [extra]:
+            c.close()
+        return True, ""
+    return evict
 
 
 def section_session_nodaemon(port):
@@ -425,8 +449,9 @@ def main():
     elif section == "bounds":
         section_bounds(port)
     elif section == "limits-conns":
-        expect("max connections 3: the 4th connection is closed at once, "
-               "the 3 others keep working", section_limits(port, 3))
+        expect("max connections 3, all without a session: the 4th is served, "
+               "the oldest is closed, the others keep working",
+               section_evict(port, 3))
     elif section == "limits-ip":
         expect("max ip connections 2: a 3rd connection from the same "
                "address is closed", section_limits(port, 2))

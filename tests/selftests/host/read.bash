@@ -136,7 +136,12 @@ cp /tmp/orig.$share /srv/$share/race
 end=\$((\$(now) + $secs))
 (
 	while [ \$(now) -lt \$end ]; do
-		truncate -s \$((RANDOM * 512)) /srv/$share/race
+		# dd, not truncate(1): truncate opens with O_NONBLOCK, and
+		# while a client holds an oplock (cifs shares one 2.1
+		# connection between mounts) the kernel lease smbsrv keeps
+		# for it makes such an open fail with EWOULDBLOCK (fcntl(2))
+		# instead of waiting for the break.
+		dd if=/dev/null of=/srv/$share/race bs=512 seek=\$RANDOM 2>/dev/null
 		/usr/bin/fallocate -p -o \$((RANDOM * 256)) -l \$((RANDOM * 4 + 1)) /srv/$share/race 2>/dev/null || true
 		dd if=/tmp/orig.$share of=/srv/$share/race bs=1M conv=notrunc 2>/dev/null
 		/usr/bin/fallocate -p -o \$((RANDOM * 512)) -l 1048576 /srv/$share/race 2>/dev/null || true

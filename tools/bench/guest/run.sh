@@ -29,7 +29,7 @@ write)
 	;;
 *) echo "run.sh: read or write, not $rw" >&2; exit 2 ;;
 esac
-stats() { [ "$srv" != smbsrv ] || smbsrvctl stats 2>&1; }
+stats() { case $srv in smbsrv*) smbsrvctl stats 2>&1 ;; esac; }
 
 stats > /tmp/run.st0
 s0=$(head -n1 /proc/stat)

@@ -9,6 +9,22 @@
 #   ksmbd   /srv/b-ksmbd   port 1445  -> /mnt/ksmbd   (cifs, cache=none)
 #   nfsd    /srv/b-nfsd    NFSv4.2    -> /mnt/nfsd    (nfs4, vers=4.2)
 #
+# and smbsrv and ksmbd once more through a signed session (cifs `sign`:
+# /mnt/smbsrv-sign, /mnt/ksmbd-sign, the same shares),
+#
+# and, for the lease cell (reread.sh), each of smbsrv and ksmbd once more
+# with the cifs client's default cache=strict, through a share of its own
+# (so that the client's statistics tell the mounts apart) on the same
+# tmpfs, on a connection of its own (nosharesock):
+#
+#   smbsrv  smbsrv-lease    -> /mnt/smbsrv-lease    (cifs, cache=strict)
+#   ksmbd   ksmbd-lease     -> /mnt/ksmbd-lease     (cifs, cache=strict)
+#   smbsrv  smbsrv-nolease  -> /mnt/smbsrv-nolease  (the same, oplocks = no)
+#
+# Both servers run with `smb2 leases = yes` (ksmbd's default is no);
+# over the cache=none mounts a lease changes nothing (the client caches
+# nothing there).
+#
 # and the same test file on each (read.bin, FILE_MB MiB, written with fio
 # verify headers every 4 KiB, so every READ checks where its data came
 # from), plus write.bin (64 MiB) for the WRITE runs to overwrite.
@@ -24,6 +40,12 @@ echo "$verify" > /tmp/bench.verify
 users=username=demo,password=demopass,uid=1000,gid=1000
 cifs=$users,cache=none,vers=3.1.1
 
+# The CPU's AES, GHASH and SHA-256 instructions, as udev loads them on a
+# real machine (this guest has no udev): without them signing and
+# encryption, of the clients and of both SMB servers, run aes-generic.
+modprobe -a aesni_intel ghash_clmulni_intel sha256_ssse3 2>/dev/null || true
+grep -E '^(name|driver) .*(aes|cmac|ghash)' /proc/crypto | paste - - | head -n 8 || true
+
 for s in smbsrv ksmbd nfsd; do
 	mkdir -p /srv/b-$s /mnt/$s
 	mount -t tmpfs -o size=$((mb * 2 + 128))m tmpfs /srv/b-$s
@@ -34,9 +56,17 @@ done
 cat > /etc/smbsrv/bench.conf <<EOC
 [global]
 	tcp port = 445
+	smb2 leases = yes
 [bench]
 	path = /srv/b-smbsrv
 	read only = no
+[smbsrv-lease]
+	path = /srv/b-smbsrv
+	read only = no
+[smbsrv-nolease]
+	path = /srv/b-smbsrv
+	read only = no
+	oplocks = no
 EOC
 echo demopass | smbsrvctl user add demo >/dev/null
 modprobe smbsrv
@@ -47,7 +77,11 @@ mkdir -p /etc/ksmbd
 cat > /etc/ksmbd/ksmbd.conf <<EOC
 [global]
 	tcp port = 1445
+	smb2 leases = yes
 [bench]
+	path = /srv/b-ksmbd
+	read only = no
+[ksmbd-lease]
 	path = /srv/b-ksmbd
 	read only = no
 EOC
@@ -74,6 +108,14 @@ sleep 1
 
 mount -t cifs //127.0.0.1/bench /mnt/smbsrv -o "$cifs"
 mount -t cifs //127.0.0.1/bench /mnt/ksmbd -o "$cifs,port=1445"
+mkdir -p /mnt/smbsrv-sign /mnt/ksmbd-sign
+mount -t cifs //127.0.0.1/bench /mnt/smbsrv-sign -o "$cifs,sign"
+mount -t cifs //127.0.0.1/bench /mnt/ksmbd-sign -o "$cifs,sign,port=1445"
+mkdir -p /mnt/smbsrv-lease /mnt/ksmbd-lease /mnt/smbsrv-nolease
+strict=$users,cache=strict,vers=3.1.1,nosharesock
+mount -t cifs //127.0.0.1/smbsrv-lease /mnt/smbsrv-lease -o "$strict"
+mount -t cifs //127.0.0.1/ksmbd-lease /mnt/ksmbd-lease -o "$strict,port=1445"
+mount -t cifs //127.0.0.1/smbsrv-nolease /mnt/smbsrv-nolease -o "$strict"
 # The NFSv4 grace period refuses OPENs for its first seconds; the client
 # retries by itself.
 mount -t nfs4 -o vers=4.2,proto=tcp,rsize=1048576,wsize=1048576 \
@@ -89,6 +131,8 @@ fio --name=mk --filename=/srv/b-smbsrv/read.bin --rw=write --bs=1M \
 chown demo:demo /srv/b-smbsrv/read.bin
 /usr/bin/cp -p /srv/b-smbsrv/read.bin /srv/b-ksmbd/read.bin
 /usr/bin/cp -p /srv/b-smbsrv/read.bin /srv/b-nfsd/read.bin
+/usr/bin/cp -p /srv/b-smbsrv/read.bin /srv/b-smbsrv/lease.bin
+/usr/bin/cp -p /srv/b-smbsrv/read.bin /srv/b-ksmbd/lease.bin
 # fio (3.33) with verify and an async engine reads its files once, even
 # time-based: READ runs go through 64 hard links of the file instead.
 for s in smbsrv ksmbd nfsd; do
@@ -104,4 +148,6 @@ for s in smbsrv ksmbd nfsd; do
 done
 # bench.sh compares every mount's view with this at the end.
 md5sum /srv/b-smbsrv/read.bin | cut -d' ' -f1 > /tmp/read.md5
+# Which sessions sign (the cifs client's own view), for setup.log.
+grep -iE 'signing|sign' /proc/fs/cifs/DebugData || true
 echo "setup: ok"

@@ -317,11 +317,12 @@ ServerInfo server_info(const Config &cfg)
 		bool ipc = normalize_section(sh.name) == "ipc$";
 		s.type = ipc ? (STYPE_IPC | STYPE_SPECIAL) : STYPE_DISKTREE;
 		s.browseable = sh.params.boolean("browseable");
-		// No limit unless the share sets one: SHI_USES_UNLIMITED.
+		// No limit unless the share's section sets one ("auto", 0 and
+		// 65536 and above are none): SHI_USES_UNLIMITED, as Samba says.
 		uint64_t mc = sh.params.has("max connections")
 				      ? sh.params.number("max connections")
-				      : 65536;
-		s.max_uses = mc >= 65536 ? 0xffffffff : static_cast<uint32_t>(mc);
+				      : 0;
+		s.max_uses = mc == 0 || mc >= 65536 ? 0xffffffff : static_cast<uint32_t>(mc);
 		info.shares.push_back(std::move(s));
 	}
 	return info;

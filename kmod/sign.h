@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * smbsrv: signing, encryption and preauth integrity of SMB2 messages,
- * as the dispatcher and the handlers need them (built on crypto.h, which
- * does the cryptography).
+ * as the dispatcher, the handlers and oplock.c's break notifications need
+ * them: a session's keys over crypto.h, which does the cryptography.
  */
-#ifndef _SMBSRV_SMB2_SIGN_H
-#define _SMBSRV_SMB2_SIGN_H
+#ifndef _SMBSRV_SIGN_H
+#define _SMBSRV_SIGN_H
 
 #include <linux/types.h>
 #include <linux/uio.h>
@@ -29,11 +29,10 @@ int smbsrv_sign_pdu_data(struct smbsrv_session *sess, u8 *pdu, u32 len,
 int smbsrv_preauth_buf(u8 *hash, const void *data, u32 len);
 /*
  * Derive the session's keys (3.3.5.5.3) and key its signer and ciphers.
- * Called once per session, before it becomes valid.
+ * Called once per session, before it becomes valid; what it set up is
+ * freed with the session (session.c), also after a failure.
  */
 int smbsrv_session_derive_keys(struct smbsrv_session *sess);
-/* Free what smbsrv_session_derive_keys() set up. */
-void smbsrv_session_free_keys(struct smbsrv_session *sess);
 
 /*
  * Decrypt a TRANSFORM message in place.  On success *sess holds a
@@ -61,4 +60,4 @@ int smbsrv_encrypt_send_pages(struct smbsrv_conn *conn, u8 queue,
 			      struct smbsrv_session *sess,
 			      struct smbsrv_pages *p, u32 rsp_len);
 
-#endif /* _SMBSRV_SMB2_SIGN_H */
+#endif /* _SMBSRV_SIGN_H */

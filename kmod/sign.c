@@ -8,13 +8,13 @@
 #include <linux/err.h>
 #include <linux/slab.h>
 
-#include "../conn.h"
-#include "../crypto.h"
-#include "../send.h"
-#include "../session.h"
-#include "../splice.h"
-#include "../wire/pdu.h"
+#include "conn.h"
+#include "crypto.h"
+#include "send.h"
+#include "session.h"
 #include "sign.h"
+#include "splice.h"
+#include "wire/pdu.h"
 
 int smbsrv_preauth_buf(u8 *hash, const void *data, u32 len)
 {
@@ -53,21 +53,6 @@ static enum smbsrv_sign_alg smbsrv_sign_alg(const struct smbsrv_conn *conn)
 	if (conn->dialect < SMB2_DIALECT_311)
 		return SMBSRV_SIGN_AES_CMAC;
 	return conn->signing_alg;
-}
-
-void smbsrv_session_free_keys(struct smbsrv_session *sess)
-{
-	if (sess->signer)
-		smbsrv_signer_free(sess->signer);
-	if (sess->encryptor)
-		smbsrv_cipher_free(sess->encryptor);
-	if (sess->decryptor)
-		smbsrv_cipher_free(sess->decryptor);
-	sess->signer = NULL;
-	sess->encryptor = NULL;
-	sess->decryptor = NULL;
-	memzero_explicit(&sess->keys, sizeof(sess->keys));
-	memzero_explicit(sess->session_key, sizeof(sess->session_key));
 }
 
 int smbsrv_session_derive_keys(struct smbsrv_session *sess)

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smbsrv: durable handles (MS-SMB2 3.3.5.9.6-7, 3.3.5.9.10-12) — opens
+ * that outlive their connection for a while, so that a client whose TCP
+ * connection dropped reclaims them with their lease, position, byte-range
+ * locks and delete-on-close state (Documentation/design.md, "Client
+ * caching").
+ *
+ * A durable open has a persistent FileId unique server-wide.  When its
+ * connection goes (not LOGOFF, TREE_DISCONNECT or CLOSE), the session's
+ * teardown detaches it: out of the session's table, its tree released,
+ * kept with everything else it holds until its client reconnects it
+ * (DHnC, DH2C) or its timeout runs out and the scavenger closes it.
+ */
+#ifndef _SMBSRV_DURABLE_H
+#define _SMBSRV_DURABLE_H
+
+#include <linux/types.h>
+
+struct smbsrv_file;
+struct smbsrv_session;
+struct smbsrv_tree;
+struct smb2_create_req;
+
+/* Disconnected durable opens kept at most, server-wide. */
+#define SMBSRV_DURABLE_MAX	16384
+/* A DH2Q may ask for this much at most (Samba's cap too). */
+#define SMBSRV_DURABLE_V2_MAX_MS	(300 * 1000)
+
+/* What a CREATE asked for. */
+struct smbsrv_durable_req {
+	u8 version;			/* 0: none, 1: DHnQ, 2: DH2Q */
+	u32 timeout_ms;			/* DH2Q's, 0: the server's */
+	u32 flags;			/* DH2Q's */
+	u8 create_guid[16];
+	bool replay;			/* SMB2_FLAGS_REPLAY_OPERATION */
+};
+
+void smbsrv_durable_init(void);
+/* Close every disconnected durable open (module exit). */
+void smbsrv_durable_exit(void);
+
+/*
+ * Make the new open @f durable as @d asks, if its caching allows it (a
+ * batch oplock or a lease caching handles).  Gives it its server-wide
+ * persistent FileId.  Returns the timeout granted in milliseconds, or 0
+ * when it did not become durable.
+ */
+u32 smbsrv_durable_grant(struct smbsrv_file *f,
+			 const struct smbsrv_durable_req *d);
+
+/*
+ * A DH2Q with CreateGuid @guid from client @client_guid: the open of the
+ * same session it names (referenced) when the request is a replay, or
+ * ERR_PTR(-EEXIST) when the GUID is in use and this is no replay, or NULL.
+ */
+struct smbsrv_file *smbsrv_durable_replay(const u8 *client_guid,
+					  const u8 *guid, bool replay,
+					  u64 session_id);
+
+/*
+ * Reconnect (DHnC, DH2C) for a CREATE @r of session @sess on @tree from
+ * the client @client_guid: find the disconnected durable open it names
+ * and hand it, attached to @tree with a new volatile id, in *out
+ * (referenced).  STATUS_OBJECT_NAME_NOT_FOUND when there is none for this
+ * client, STATUS_ACCESS_DENIED for another user.
+ * @lease_key: the RqLs key asked (NULL: none).
+ */
+u32 smbsrv_durable_reconnect(struct smbsrv_session *sess,
+			     struct smbsrv_tree *tree, const u8 *client_guid,
+			     const struct smb2_create_req *r,
+			     const u8 *lease_key, const char *path,
+			     struct smbsrv_file **out);
+
+/* The open's connection went: keep it (true) or let it close. */
+bool smbsrv_durable_detach(struct smbsrv_file *f);
+
+/* @f closes for good (CLOSE, or its durable life ended). */
+void smbsrv_durable_forget(struct smbsrv_file *f);
+
+/*
+ * A break reached @f while it is disconnected: its client cannot answer,
+ * so it is closed now (3.3.4.6) rather than at its timeout.  Any context.
+ */
+void smbsrv_durable_expire_now(struct smbsrv_file *f);
+
+/* The disconnected durable open after id *@id (referenced), or NULL. */
+struct smbsrv_file *smbsrv_durable_next(unsigned long *id);
+
+/* For smbsrvctl: 0 not durable, else its version; *left: seconds. */
+u8 smbsrv_durable_state(struct smbsrv_file *f, bool *disconnected,
+			u32 *left);
+
+#endif /* _SMBSRV_DURABLE_H */

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: the per-inode state all opens of one file share (see fnode.h).
+ */
+#include <linux/hashtable.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "file.h"
+#include "fnode.h"
+#include "wire/fscc.h"
+#include "wire/ntstatus.h"
+
+static DEFINE_SPINLOCK(smbsrv_fnodes_lock);
+static DEFINE_HASHTABLE(smbsrv_fnodes, 10);
+
+static bool smbsrv_fnode_is(const struct smbsrv_fnode *fn,
+			    const struct inode *inode, const char *stream)
+{
+	if (fn->inode != inode)
+		return false;
+	if (!fn->stream || !stream)
+		return !fn->stream && !stream;
+	return !strcmp(fn->stream, stream);
+}
+
+struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode, const char *stream)
+{
+	struct smbsrv_fnode *fn, *new = NULL;
+
+	for (;;) {
+		spin_lock(&smbsrv_fnodes_lock);
+		hash_for_each_possible(smbsrv_fnodes, fn, hash,
+				       (unsigned long)inode) {
+			if (smbsrv_fnode_is(fn, inode, stream)) {
+				refcount_inc(&fn->ref);
+				spin_unlock(&smbsrv_fnodes_lock);
+				if (new)
+					kfree(new->stream);
+				kfree(new);
+				return fn;
+			}
+		}
+		if (new) {
+			hash_add(smbsrv_fnodes, &new->hash,
+				 (unsigned long)inode);
+			spin_unlock(&smbsrv_fnodes_lock);
+			return new;
+		}
+		spin_unlock(&smbsrv_fnodes_lock);
+		new = kzalloc(sizeof(*new), GFP_KERNEL);
+		if (!new)
+			return NULL;
+		if (stream) {
+			new->stream = kstrdup(stream, GFP_KERNEL);
+			if (!new->stream) {
+				kfree(new);
+				return NULL;
+			}
+		}
+		mutex_init(&new->stream_mutex);
+		refcount_set(&new->ref, 1);
+		new->inode = inode;
+		spin_lock_init(&new->lock);
+		INIT_LIST_HEAD(&new->opens);
+		smbsrv_brl_init(&new->brl);
+		smbsrv_fnode_cache_init(&new->cache);
+	}
+}
+
+struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode, const char *stream)
+{
+	struct smbsrv_fnode *fn;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (smbsrv_fnode_is(fn, inode, stream)) {
+			refcount_inc(&fn->ref);
+			spin_unlock(&smbsrv_fnodes_lock);
+			return fn;
+		}
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return NULL;
+}
+
+void smbsrv_fnode_hold(struct smbsrv_fnode *fn)
+{
+	refcount_inc(&fn->ref);
+}
+
+void smbsrv_fnode_put(struct smbsrv_fnode *fn)
+{
+	spin_lock(&smbsrv_fnodes_lock);
+	if (!refcount_dec_and_test(&fn->ref)) {
+		spin_unlock(&smbsrv_fnodes_lock);
+		return;
+	}
+	hash_del(&fn->hash);
+	spin_unlock(&smbsrv_fnodes_lock);
+	smbsrv_fnode_cache_exit(&fn->cache);
+	if (fn->delete_cred)
+		put_cred(fn->delete_cred);
+	if (fn->base_delete_cred)
+		put_cred(fn->base_delete_cred);
+	kfree(fn->stream);
+	kfree(fn);
+}
+
+/*
+ * MS-FSA 2.1.5.1.2: only opens with data access take part in sharing;
+ * each side's access must be allowed by the other side's share access.
+ */
+bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access, u32 o_share)
+{
+	if (!(access & FILE_DATA_ACCESS) || !(o_access & FILE_DATA_ACCESS))
+		return false;
+	if ((o_access & (FILE_READ_DATA | FILE_EXECUTE)) &&
+	    !(share & FILE_SHARE_READ))
+		return true;
+	if ((o_access & (FILE_WRITE_DATA | FILE_APPEND_DATA)) &&
+	    !(share & FILE_SHARE_WRITE))
+		return true;
+	if ((o_access & DELETE) && !(share & FILE_SHARE_DELETE))
+		return true;
+	if ((access & (FILE_READ_DATA | FILE_EXECUTE)) &&
+	    !(o_share & FILE_SHARE_READ))
+		return true;
+	if ((access & (FILE_WRITE_DATA | FILE_APPEND_DATA)) &&
+	    !(o_share & FILE_SHARE_WRITE))
+		return true;
+	if ((access & DELETE) && !(o_share & FILE_SHARE_DELETE))
+		return true;
+	return false;
+}
+
+/*
+ * Visit each fnode of @inode (the file's and its streams') but @skip,
+ * holding smbsrv_fnodes_lock and the fnode's lock, until @visit returns
+ * true.  The one walk over "the inode's opens" everything below uses.
+ */
+static void smbsrv_inode_for_each(struct inode *inode,
+				  const struct smbsrv_fnode *skip,
+				  bool (*visit)(struct smbsrv_fnode *fn,
+						void *arg),
+				  void *arg)
+{
+	struct smbsrv_fnode *fn;
+	bool stop;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn == skip || fn->inode != inode)
+			continue;
+		spin_lock(&fn->lock);
+		stop = visit(fn, arg);
+		spin_unlock(&fn->lock);
+		if (stop)
+			break;
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+}
+
+struct smbsrv_fnode_check {
+	struct smbsrv_fnode *fn;	/* the new open's */
+	struct smbsrv_file *f;		/* the new open */
+	u32 status;
+};
+
+/*
+ * What another fnode @o of the inode (the file or a stream) says about a
+ * new open: a file deleted while its streams stay open is DELETE_PENDING
+ * for everyone; an open of the file with DELETE access conflicts with any
+ * stream open that does not share delete (as Windows opens each stream
+ * for delete then, smbtorture's smb2.streams.delete).
+ */
+static bool smbsrv_fnode_check_one(struct smbsrv_fnode *o, void *arg)
+{
+	struct smbsrv_fnode_check *c = arg;
+	struct smbsrv_file *of;
+
+	if (o->base_delete_cred && !list_empty(&o->opens))
+		c->status = STATUS_DELETE_PENDING;
+	else if (!o->stream && o->delete_pending)
+		c->status = STATUS_DELETE_PENDING;
+	else if (!c->fn->stream && o->stream && (c->f->access & DELETE))
+		list_for_each_entry(of, &o->opens, fnode_node)
+			if (!(of->share_access & FILE_SHARE_DELETE))
+				c->status = STATUS_SHARING_VIOLATION;
+	return c->status != STATUS_SUCCESS;
+}
+
+struct smbsrv_fnode_defer {
+	const struct cred *cred;
+	bool deferred;
+};
+
+static bool smbsrv_fnode_defer_one(struct smbsrv_fnode *o, void *arg)
+{
+	struct smbsrv_fnode_defer *d = arg;
+
+	if (!list_empty(&o->opens)) {
+		if (!o->base_delete_cred)
+			o->base_delete_cred = get_cred(d->cred);
+		d->deferred = true;
+	}
+	return false;
+}
+
+bool smbsrv_fnode_defer_delete(struct smbsrv_fnode *fn,
+			       const struct cred *cred)
+{
+	struct smbsrv_fnode_defer d = { .cred = cred };
+
+	smbsrv_inode_for_each(fn->inode, fn, smbsrv_fnode_defer_one, &d);
+	return d.deferred;
+}
+
+u32 smbsrv_fnode_add(struct smbsrv_fnode *fn, struct smbsrv_file *f)
+{
+	struct smbsrv_fnode_check c = { .fn = fn, .f = f };
+	struct smbsrv_file *o;
+	u32 status;
+
+	smbsrv_inode_for_each(fn->inode, fn, smbsrv_fnode_check_one, &c);
+	if (c.status)
+		return c.status;
+	spin_lock(&fn->lock);
+	if (fn->delete_pending || fn->base_delete_cred) {
+		status = STATUS_DELETE_PENDING;
+		goto out;
+	}
+	list_for_each_entry(o, &fn->opens, fnode_node) {
+		if (smbsrv_share_conflict(f->access, f->share_access,
+					  o->access, o->share_access)) {
+			status = STATUS_SHARING_VIOLATION;
+			goto out;
+		}
+	}
+	list_add_tail(&f->fnode_node, &fn->opens);
+out:
+	spin_unlock(&fn->lock);
+	return status;
+}
+
+int smbsrv_fnode_rekey(struct smbsrv_fnode *me, char **xname)
+{
+	struct inode *inode = me->inode;
+	struct smbsrv_fnode *fn;
+	char *old;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn != me && smbsrv_fnode_is(fn, inode, *xname)) {
+			spin_unlock(&smbsrv_fnodes_lock);
+			return -EBUSY;
+		}
+	}
+	old = me->stream;
+	me->stream = *xname;
+	*xname = old;
+	spin_unlock(&smbsrv_fnodes_lock);
+	return 0;
+}
+
+u32 smbsrv_file_open_count(struct smbsrv_file *f)
+{
+	struct smbsrv_file *o;
+	u32 n = 0;
+
+	spin_lock(&f->fnode->lock);
+	list_for_each_entry(o, &f->fnode->opens, fnode_node)
+		n++;
+	spin_unlock(&f->fnode->lock);
+	return n;
+}
+
+static bool smbsrv_fnode_count_one(struct smbsrv_fnode *fn, void *arg)
+{
+	struct smbsrv_file *o;
+
+	list_for_each_entry(o, &fn->opens, fnode_node)
+		(*(u32 *)arg)++;
+	return false;
+}
+
+u32 smbsrv_inode_open_count(struct inode *inode)
+{
+	u32 n = 0;
+
+	smbsrv_inode_for_each(inode, NULL, smbsrv_fnode_count_one, &n);
+	return n;
+}
+
+struct smbsrv_fnode_share {
+	u32 access;
+	u32 share;
+	const struct smbsrv_file *except;
+	bool conflict;
+};
+
+static bool smbsrv_fnode_share_one(struct smbsrv_fnode *fn, void *arg)
+{
+	struct smbsrv_fnode_share *c = arg;
+	struct smbsrv_file *o;
+
+	list_for_each_entry(o, &fn->opens, fnode_node) {
+		if (o != c->except &&
+		    smbsrv_share_conflict(c->access, c->share, o->access,
+					  o->share_access)) {
+			c->conflict = true;
+			break;
+		}
+	}
+	return c->conflict;
+}
+
+void smbsrv_inode_own_opens(struct inode *inode, u32 *writers, u32 *readers)
+{
+	struct smbsrv_fnode *fn;
+
+	*writers = 0;
+	*readers = 0;
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each_possible(smbsrv_fnodes, fn, hash, (unsigned long)inode) {
+		if (fn->inode != inode)
+			continue;
+		*writers += atomic_read(&fn->own_writers);
+		*readers += atomic_read(&fn->own_readers);
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+}
+
+bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,
+				 const struct smbsrv_file *except)
+{
+	struct smbsrv_fnode_share c = {
+		.access = access,
+		.share = share,
+		.except = except,
+	};
+
+	smbsrv_inode_for_each(inode, NULL, smbsrv_fnode_share_one, &c);
+	return c.conflict;
+}
+
+bool smbsrv_file_open_below(struct dentry *dir)
+{
+	struct smbsrv_fnode *fn;
+	struct smbsrv_file *o;
+	struct dentry *d;
+	bool found = false;
+	int bkt;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each(smbsrv_fnodes, bkt, fn, hash) {
+		spin_lock(&fn->lock);
+		list_for_each_entry(o, &fn->opens, fnode_node) {
+			d = o->filp->f_path.dentry;
+			if (d != dir && is_subdir(d, dir)) {
+				found = true;
+				break;
+			}
+		}
+		spin_unlock(&fn->lock);
+		if (found)
+			break;
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return found;
+}

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smbsrv: client caching — oplocks and leases (Documentation/design.md,
+ * "Client caching").
+ *
+ * The state hangs off the per-inode struct smbsrv_fnode (file.h), under
+ * its spinlock: each open has an oplock level or uses a lease; each lease
+ * (one per ClientGuid and LeaseKey, server-wide) caches exactly one fnode.
+ * The rules themselves (what is granted, what a break goes to, what an
+ * acknowledgment may say) are plain functions in wire/oplock.c.
+ *
+ * CREATE calls smbsrv_cache_open_check() before it opens an existing
+ * object (breaking what the new open conflicts with: the CREATE then waits
+ * and runs again, smbsrv_cache_park() in smb2/oplock.c, parked on a
+ * struct smbsrv_cache_wait here), and smbsrv_cache_grant() once its
+ * open is registered.  WRITE-like operations call smbsrv_cache_break_write().
+ * CLOSE (the file's close op) calls smbsrv_cache_close().
+ */
+#ifndef _SMBSRV_OPLOCK_H
+#define _SMBSRV_OPLOCK_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "wire/oplock.h"
+
+struct inode;
+struct smbsrv_conn;
+struct smbsrv_dirmark;
+struct smbsrv_fnode;
+struct smbsrv_file;
+struct smbsrv_lease;
+struct smbsrv_tree;
+struct task_struct;
+
+/* Not NTSTATUSes: the CREATE must wait for breaks; must run again now. */
+#define SMBSRV_CACHE_WAIT	0xfffffffeu
+#define SMBSRV_CACHE_AGAIN	0xfffffffdu
+
+/* The 35 s MS-SMB2 gives a client to acknowledge a break. */
+#define SMBSRV_BREAK_TIMEOUT	(35 * HZ)
+
+/* Requests parked waiting for breaks, per connection. */
+#define SMBSRV_CACHE_PARKED_MAX	64
+
+/* A holder being broken, on the list the timeout work walks. */
+struct smbsrv_brk {
+	struct list_head node;		/* empty: not breaking */
+	unsigned long deadline;
+	u8 kind;			/* an open's oplock, or a lease */
+};
+
+/* An open's caching (in struct smbsrv_file), under its fnode's lock. */
+struct smbsrv_open_cache {
+	struct smb_oplock_sm sm;	/* level, LEASE for a lease */
+	struct smbsrv_lease *lease;	/* level LEASE */
+	struct list_head lease_node;	/* lease->opens */
+	struct smbsrv_brk brk;		/* an oplock break in progress */
+	/* Modified through: its close breaks its directory's leases. */
+	bool wrote;
+};
+
+/* An fnode's (in struct smbsrv_fnode), under its lock. */
+struct smbsrv_fnode_cache {
+	struct list_head leases;	/* struct smbsrv_lease.fnode_node */
+	struct list_head waiters;	/* requests parked for breaks */
+	u32 gen;			/* bumped at every change */
+	u32 holders;			/* opens with an oplock, leases */
+	/*
+	 * The kernel lease (FL_DELEG, as nfsd's delegations) covering the
+	 * caching granted, so that local processes break it: changed only
+	 * under @kmutex; @klocal (under the lock) is set by its lm_break
+	 * (1: a reader, 2: a writer is waiting) until it was given way.
+	 */
+	struct mutex kmutex;
+	struct file *kfile;		/* O_PATH, carrying the lease */
+	int ktype;			/* F_UNLCK, F_RDLCK, F_WRLCK */
+	u8 klocal;
+	struct work_struct kwork;	/* breaks the SMB holders for it */
+	/*
+	 * A directory's instead (directory leases): an fsnotify mark that
+	 * breaks the leases when an entry is created, deleted or renamed
+	 * in it; set and dropped under @kmutex.
+	 */
+	struct smbsrv_dirmark *dmark;
+};
+
+/* What a CREATE asks for. */
+struct smbsrv_cache_req {
+	u32 access;			/* granted access of the open */
+	u32 share;
+	u32 disposition;
+	u8 oplock;			/* RequestedOplockLevel */
+	bool lease;			/* a usable RqLs came with LEASE */
+	struct smb2_lease_ctx rqls;
+	bool dir;
+	bool stream;
+};
+
+/* What the CREATE response says. */
+struct smbsrv_cache_answer {
+	u8 oplock;			/* OplockLevel */
+	bool lease;			/* answer RqLs */
+	struct smb2_lease_ctx rqls;
+};
+
+int smbsrv_cache_init(void);
+void smbsrv_cache_exit(void);
+
+void smbsrv_fnode_cache_init(struct smbsrv_fnode_cache *c);
+/* At the fnode's end: its kernel lease is gone by then. */
+void smbsrv_fnode_cache_exit(struct smbsrv_fnode_cache *c);
+void smbsrv_open_cache_init(struct smbsrv_open_cache *c);
+
+/*
+ * Before an existing object is opened: break the caching the open
+ * conflicts with.  STATUS_SUCCESS: go on; STATUS_SHARING_VIOLATION;
+ * SMBSRV_CACHE_WAIT: wait on *wait (referenced) for a change after *gen
+ * (smbsrv_cache_park()).  @retry: the CREATE ran before and waited.
+ */
+u32 smbsrv_cache_open_check(struct smbsrv_tree *tree, struct inode *inode,
+			    const char *stream, const struct smbsrv_cache_req *r,
+			    bool retry, struct smbsrv_fnode **wait, u32 *gen);
+
+/*
+ * The open @f is registered: grant what the rules allow and fill in @a.
+ * STATUS_INVALID_PARAMETER: the lease key caches another file.
+ */
+u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
+		       struct smbsrv_cache_answer *a);
+
+/* @f closes: its oplock or its share of a lease goes. */
+void smbsrv_cache_close(struct smbsrv_file *f);
+
+/*
+ * A write, size change or byte-range lock through @f: every other holder
+ * caching reads is broken to none (nobody waits for that).
+ */
+void smbsrv_cache_break_write(struct smbsrv_file *f);
+
+/*
+ * The file of @f is being renamed or deleted: other leases caching handles
+ * lose them, so their clients close what they keep open.
+ */
+void smbsrv_cache_break_handles(struct smbsrv_file *f);
+
+/*
+ * Waiting for the caching of an fnode to change (a CREATE that ran into
+ * SMBSRV_CACHE_WAIT: smbsrv_cache_park() in smb2/oplock.c, which owns the
+ * request).  A struct smbsrv_cache_wait is parked on the fnode; when its
+ * caching changes, @work runs (in a worker) and owns it again.
+ */
+struct smbsrv_cache_wait {
+	struct list_head node;		/* fn->cache.waiters */
+	struct smbsrv_fnode *fn;	/* referenced while parked */
+	bool parked;			/* under the wait lock */
+	bool cancelled;			/* ... CANCEL came while running */
+	struct work_struct work;	/* runs it again */
+};
+
+void smbsrv_cache_wait_init(struct smbsrv_cache_wait *w, work_func_t run);
+/* Wait in place, bounded by the break timeout, for a change after @gen. */
+void smbsrv_cache_wait_sync(struct smbsrv_fnode *fn, u32 gen);
+/*
+ * Park @w on @fn until its caching changes after @gen: STATUS_PENDING
+ * (parked, or changed already and @work scheduled), or STATUS_CANCELLED
+ * when smbsrv_cache_wait_cancel() came first.  Consumes @fn's reference
+ * (the parked @w holds it).
+ */
+u32 smbsrv_cache_wait_park(struct smbsrv_cache_wait *w,
+			   struct smbsrv_fnode *fn, u32 gen);
+/*
+ * Take @w off its fnode: true when it was parked (the caller completes
+ * it), false when its @work runs now (it will not park again).
+ */
+bool smbsrv_cache_wait_cancel(struct smbsrv_cache_wait *w);
+/* @w goes: the fnode reference it may hold goes with it. */
+void smbsrv_cache_wait_release(struct smbsrv_cache_wait *w);
+
+/*
+ * Around a change smbsrv makes to a directory's entries for a CREATE
+ * whose v2 lease names a ParentLeaseKey: the same client's lease of that
+ * key on the directory is not broken by it (the client knows).
+ */
+struct smbsrv_dir_actor {
+	struct list_head node;
+	struct task_struct *task;	/* NULL: no parent key, not listed */
+	u8 client_guid[16];
+	u8 parent_key[16];
+};
+
+void smbsrv_dir_actor_begin(struct smbsrv_dir_actor *a, const u8 *guid,
+			    const struct smbsrv_cache_req *r);
+void smbsrv_dir_actor_end(struct smbsrv_dir_actor *a);
+
+/* OPLOCK_BREAK acknowledgments (smb2/oplock.c). */
+u32 smbsrv_cache_oplock_ack(struct smbsrv_file *f, u8 level, u8 *granted);
+u32 smbsrv_cache_lease_ack(struct smbsrv_conn *conn, const u8 key[16],
+			   u32 state);
+
+/* What @f caches now, as a CREATE response says it (reconnect, replay). */
+void smbsrv_cache_current(struct smbsrv_file *f, struct smbsrv_cache_answer *a);
+
+/* For smbsrvctl: the caching of @f, as an oplock level and lease state. */
+void smbsrv_cache_describe(struct smbsrv_file *f, u8 *oplock, u32 *lease,
+			   u8 key[16], u16 *epoch, bool *breaking);
+
+#endif /* _SMBSRV_OPLOCK_H */
