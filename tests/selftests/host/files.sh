@@ -102,6 +102,7 @@ set -e
 cd /srv/cs
 test -d Dir && test -d DIR && test -f Dir/File.TXT && test -f Dir/FILE.txt'
 t_checks "$py" "$names" "$T_SMB_PORT" demo confined "" ""
+t_checks "$py" "$names" "$T_SMB_PORT" follow confined "" ""
 t_guest_check "cifs nocase: ls and cat of names typed in another case" '
 set -e
 mkdir -p /mnt/ci
@@ -125,7 +126,7 @@ t_guest_check "veto files: nothing vetoed was created" \
 t_guest_check "nothing outside the share roots was touched" '
 set -e
 ls -a /srv | diff /tmp/srv.before -
-for f in /srv/outside.txt /outside.txt /etc/new.txt /etc/passwd.new; do
+for f in /srv/outside.txt /outside.txt /etc/new.txt /etc/New.txt /etc/passwd.new; do
 	test ! -e "$f"
 done
 test ! -e /srv/demo/mnt/new.txt

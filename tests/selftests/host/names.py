@@ -128,14 +128,25 @@ def g_exact(c):
 
 
 def g_confined(c):
-    # files.sh's share: link-abs -> /etc, link-rel -> ../../etc.
+    # files.sh's shares demo and follow (follow symlinks = yes): link-abs
+    # -> /etc, link-rel -> ../../etc, link-in -> inner.  Nothing outside
+    # is reached in any case, through a stream name or a create either.
     for n in ("LINK-ABS\\passwd", "Link-Rel\\passwd", "link-ABS",
-              "INNER\\..\\..\\etc\\passwd"):
+              "LINK-REL", "INNER\\..\\..\\etc\\passwd",
+              "Link-Abs\\passwd:strm", "LINK-REL\\PASSWD::$DATA",
+              "link-ABS:strm"):
         r = c.create(n, access=READ_ATTRIBUTES, share=SH_ALL, disp=OPEN)
         check("%s leads nowhere (%s)" % (n, files.name(r.status)),
               r.status in (files.ST["ACCESS_DENIED"],
                            files.ST["STOPPED_ON_SYMLINK"],
-                           files.ST["OBJECT_PATH_SYNTAX_BAD"]),
+                           files.ST["OBJECT_PATH_SYNTAX_BAD"],
+                           files.ST["OBJECT_NAME_INVALID"]),
+              files.name(r.status))
+    for n in ("LINK-ABS\\New.txt", "link-REL\\new.txt"):
+        r = c.create(n, access=GENERIC_ALL, share=SH_ALL, disp=CREATE_D)
+        check("create %s leads nowhere (%s)" % (n, files.name(r.status)),
+              r.status in (files.ST["ACCESS_DENIED"],
+                           files.ST["STOPPED_ON_SYMLINK"]),
               files.name(r.status))
     opens(c, "INNER\\INNER.TXT", "SUCCESS")
 
