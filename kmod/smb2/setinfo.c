@@ -35,9 +35,9 @@
 #include "../status.h"
 #include "../stream.h"
 #include "../times.h"
-#include "../wtime.h"
 #include "../upcall.h"
 #include "../vfs.h"
+#include "../wtime.h"
 #include "../wire/create.h"
 #include "../wire/dosattr.h"
 #include "../wire/fscc.h"
@@ -104,7 +104,7 @@ static u32 smbsrv_set_basic(struct smbsrv_req *req, struct smbsrv_file *f,
 		ia.ia_valid |= ATTR_MTIME | ATTR_MTIME_SET;
 		ia.ia_mtime = smbsrv_time_ts(b.write_time);
 	}
-	/* ChangeTime cannot be set on Linux: kept on the fnode, below. */
+	/* ChangeTime cannot be set on Linux: kept by times.c, below. */
 	if (ia.ia_valid) {
 		ia.ia_valid |= ATTR_CTIME;
 		err = mnt_want_write(path->mnt);
