@@ -56,7 +56,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	struct smbsrv_file *f = smbsrv_file_of(op);
 	struct smbsrv_fnode *fn = f->fnode;
 	const struct cred *del = NULL, *base_del = NULL, *old;
-	bool now_pending = false;
+	bool now_pending = false, last;
 	int err;
 
 	/* Closed for good: no durable life after this. */
@@ -73,6 +73,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 		now_pending = true;
 	}
 	list_del_init(&f->fnode_node);
+	last = list_empty(&fn->opens);
 	if (list_empty(&fn->opens) && fn->delete_pending)
 		del = get_cred(fn->delete_cred);
 	if (list_empty(&fn->opens) && fn->base_delete_cred)
@@ -85,6 +86,8 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	smbsrv_cache_close(f);
 	if (now_pending && !del && smbsrv_file_is_dir(f))
 		smbsrv_notify_delete_pending(fn->inode);
+	/* LastWriteTime: the close's, or what a client set (wtime.h). */
+	smbsrv_wtime_close(f, last, del);
 
 	/* The file goes once its streams are closed too. */
 	if (del && !fn->stream && smbsrv_fnode_defer_delete(fn, del)) {

@@ -30,6 +30,7 @@
 #include "fnode.h"
 #include "oplock.h"
 #include "session.h"
+#include "wtime.h"
 
 struct smbsrv_dirscan;
 struct smbsrv_watch;
@@ -57,7 +58,15 @@ struct smbsrv_file {
 	struct smbsrv_dirscan *scan;
 	/* FileFullEaInformation queries: the next EA to return (query.c). */
 	u32 ea_next;
+	/*
+	 * A ChangeTime this open set (times.h), 0 for none: what it later
+	 * changes through the open keeps it, as on Windows.
+	 */
+	u64 change_time;
 	struct smbsrv_watch *watch;	/* CHANGE_NOTIFY (smb2/notify.c) */
+	/* wtime.h, under fnode->lock: wrote since update @wt_wrote - 1. */
+	u32 wt_wrote;
+	bool wt_hold;			/* LastWriteTime -1: writes keep it */
 	struct smbsrv_open_cache cache;	/* oplock or lease (oplock.c) */
 	struct smbsrv_durable *durable;	/* a durable handle (durable.c) */
 };

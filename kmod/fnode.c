@@ -369,36 +369,3 @@ bool smbsrv_file_open_below(struct dentry *dir)
 	spin_unlock(&smbsrv_fnodes_lock);
 	return found;
 }
-
-void smbsrv_file_set_change_time(struct smbsrv_file *f, u64 nt)
-{
-	struct smbsrv_fnode *fn = f->fnode;
-	struct timespec64 now = inode_get_ctime(file_inode(f->filp));
-
-	spin_lock(&fn->lock);
-	fn->change_time = nt;
-	fn->ctime_then = now;
-	spin_unlock(&fn->lock);
-}
-
-struct smbsrv_fnode_ctime {
-	struct timespec64 ctime;
-	u64 nt;
-};
-
-static bool smbsrv_fnode_ctime_one(struct smbsrv_fnode *fn, void *arg)
-{
-	struct smbsrv_fnode_ctime *c = arg;
-
-	if (fn->change_time && timespec64_equal(&fn->ctime_then, &c->ctime))
-		c->nt = fn->change_time;
-	return false;
-}
-
-u64 smbsrv_inode_change_time(struct inode *inode, struct timespec64 ctime)
-{
-	struct smbsrv_fnode_ctime c = { .ctime = ctime };
-
-	smbsrv_inode_for_each(inode, NULL, smbsrv_fnode_ctime_one, &c);
-	return c.nt;
-}

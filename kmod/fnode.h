@@ -7,9 +7,9 @@
  * fnode of their own (same inode, the stream's xattr name).  It is where
  * sharing violations are decided (MS-FSA 2.1.5.1.2 share access checks
  * against every other open), where "delete pending" lives, and where the
- * inode's byte-range locks (brl.h) and a ChangeTime a client set are
- * kept.  An open holds a reference to its fnode; the last one takes it
- * out of the hash.
+ * inode's byte-range locks (brl.h) and the LastWriteTime clients see
+ * (wtime.h) are kept.  An open holds a reference to its fnode; the last
+ * one takes it out of the hash.
  */
 #ifndef _SMBSRV_FNODE_H
 #define _SMBSRV_FNODE_H
@@ -25,6 +25,7 @@
 
 #include "brl.h"
 #include "oplock.h"
+#include "wtime.h"
 
 struct dentry;
 struct smbsrv_file;
@@ -39,13 +40,6 @@ struct smbsrv_fnode {
 	/* Who set delete_pending: the removal runs with these rights. */
 	const struct cred *delete_cred;
 	struct smbsrv_brl_state brl;	/* byte-range locks (brl.c) */
-	/*
-	 * A ChangeTime a client set (SET_INFO basic; Linux cannot set
-	 * ctime): reported while the inode's ctime is still @ctime_then,
-	 * the ctime the set left, and as long as the file is open.
-	 */
-	u64 change_time;		/* 0: none */
-	struct timespec64 ctime_then;
 	/* A named stream's: its xattr name (the key with @inode), or NULL. */
 	char *stream;
 	/*
@@ -55,6 +49,7 @@ struct smbsrv_fnode {
 	 */
 	const struct cred *base_delete_cred;
 	struct mutex stream_mutex;	/* a stream's read-modify-writes */
+	struct smbsrv_wtime wt;		/* LastWriteTime (wtime.h), @lock */
 	struct smbsrv_fnode_cache cache;	/* oplocks, leases (oplock.c) */
 	/*
 	 * smbsrv's own struct files of the inode open for writing, and
@@ -133,14 +128,5 @@ bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,
  * such a directory cannot be renamed (MS-FSA 2.1.5.14.11).
  */
 bool smbsrv_file_open_below(struct dentry *dir);
-
-/* Remember the ChangeTime @nt set on the file of @f (see fnode). */
-void smbsrv_file_set_change_time(struct smbsrv_file *f, u64 nt);
-
-/*
- * The ChangeTime set on @inode while open whose ctime is still @ctime,
- * or 0 when none (smbsrv_vfs_getattr() reports it instead of the ctime).
- */
-u64 smbsrv_inode_change_time(struct inode *inode, struct timespec64 ctime);
 
 #endif /* _SMBSRV_FNODE_H */

@@ -7,6 +7,7 @@
 
 #include "conn.h"
 #include "crypto.h"
+#include "fold.h"
 #include "hosts.h"
 #include "durable.h"
 #include "netlink.h"
@@ -16,6 +17,7 @@
 #include "session.h"
 #include "smb2/entry.h"
 #include "smbsrv.h"
+#include "times.h"
 #include "transport.h"
 
 struct smbsrv_server smbsrv_server = {
@@ -93,6 +95,8 @@ static void __exit smbsrv_exit(void)
 	smbsrv_smb2_exit();
 	smbsrv_sched_exit();
 	destroy_workqueue(smbsrv_ctl_wq);
+	smbsrv_fold_exit();
+	smbsrv_times_exit();
 	smbsrv_negotiate_blob_exit();
 	smbsrv_hosts_exit();
 	smbsrv_crypto_exit();

@@ -65,10 +65,10 @@ const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_DURABLE_HANDLE_TIM
 	[SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
 };
 
-const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_MAX_CONNECTIONS + 1] = {
+const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_HIDE_FILES + 1] = {
 	[SMBSRV_A_SHARE_NAME] = { .type = NLA_NUL_STRING, .len = 80, },
 	[SMBSRV_A_SHARE_PATH] = { .type = NLA_NUL_STRING, .len = 4096, },
-	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7fff),
+	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0xffff),
 	[SMBSRV_A_SHARE_FORCE_UID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_FORCE_GID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_CREATE_MASK] = { .type = NLA_U32, },
@@ -77,6 +77,7 @@ const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_MAX_CONNECTIONS + 
 	[SMBSRV_A_SHARE_FORCE_DIRECTORY_MODE] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_VETO_FILES] = { .type = NLA_NUL_STRING, .len = 4096, },
 	[SMBSRV_A_SHARE_MAX_CONNECTIONS] = { .type = NLA_U32, },
+	[SMBSRV_A_SHARE_HIDE_FILES] = { .type = NLA_NUL_STRING, .len = 4096, },
 };
 
 /* SMBSRV_CMD_STARTUP - do */

@@ -13,6 +13,7 @@
 #include <net/netlink.h>
 
 #include "conn.h"
+#include "fold.h"
 #include "hosts.h"
 #include "knobs.h"
 #include "netlink-gen.h"
@@ -23,6 +24,18 @@
 #include "transport.h"
 #include "upcall.h"
 #include "wire/hosts.h"
+
+/* Names matched without case: the work done (fold.h). */
+static int smbsrv_put_fold_stats(struct sk_buff *msg)
+{
+	struct smbsrv_fold_stats st;
+
+	smbsrv_fold_stats(&st);
+	return nla_put_u64_64bit(msg, SMBSRV_A_SERVER_FOLD_SCANS, st.scans, 0) ||
+	       nla_put_u64_64bit(msg, SMBSRV_A_SERVER_FOLD_ENTRIES, st.entries,
+				 0) ||
+	       nla_put_u64_64bit(msg, SMBSRV_A_SERVER_FOLD_CACHED, st.cached, 0);
+}
 
 /*
  * Reply with the server's state, and with the NEGOTIATE blob for
@@ -67,7 +80,8 @@ static int smbsrv_reply_server(struct genl_info *info, bool status)
 	     nla_put_u64_64bit(msg, SMBSRV_A_SERVER_CONNS_LOGON_EXPIRED,
 			       cst.logon_expired, 0) ||
 	     nla_put_u64_64bit(msg, SMBSRV_A_SERVER_CONNS_IDLE_CLOSED,
-			       cst.idle_closed, 0)))
+			       cst.idle_closed, 0) ||
+	     smbsrv_put_fold_stats(msg)))
 		goto nospace;
 	/* Each share with trees: as many as fit (one per share in use). */
 	if (status)

@@ -383,6 +383,7 @@ void smbsrv_share_info_put(struct smbsrv_share_info *share)
 	kfree(share->name);
 	kfree(share->path);
 	kfree(share->veto_files);
+	kfree(share->hide_files);
 	kfree(share);
 }
 
@@ -456,6 +457,12 @@ static int smbsrv_share_parse(struct smbsrv_share_info **out,
 		s->veto_files = nla_strdup(tb[SMBSRV_A_SHARE_VETO_FILES],
 					   GFP_KERNEL);
 		if (!s->veto_files)
+			goto fail;
+	}
+	if (tb[SMBSRV_A_SHARE_HIDE_FILES]) {
+		s->hide_files = nla_strdup(tb[SMBSRV_A_SHARE_HIDE_FILES],
+					   GFP_KERNEL);
+		if (!s->hide_files)
 			goto fail;
 	}
 	if (!(s->flags & SMBSRV_SHARE_FLAGS_IPC) &&

@@ -74,6 +74,7 @@ struct smbsrv_share_info {
 	umode_t force_create_mode;
 	umode_t force_directory_mode;
 	char *veto_files;		/* "/pattern/pattern/", or NULL */
+	char *hide_files;		/* the same, reported hidden */
 	u32 max_connections;		/* 0: no limit */
 };
 

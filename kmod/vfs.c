@@ -14,11 +14,16 @@
 #include <uapi/linux/smbsrv.h>
 
 #include "acl.h"
+#include "file.h"
 #include "fnode.h"
+#include "fold.h"
 #include "session.h"
+#include "times.h"
 #include "upcall.h"
 #include "vfs.h"
+#include "wtime.h"
 #include "wire/fscc.h"
+#include "wire/name.h"
 #include "wire/ntstatus.h"
 
 /* ---- credentials -------------------------------------------------------- */
@@ -101,8 +106,104 @@ unsigned int smbsrv_vfs_lookup_flags(const struct smbsrv_tree *tree)
 /* A scoped walk gives up with -EAGAIN when a rename races with it. */
 #define SMBSRV_LOOKUP_TRIES	3
 
-int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
-		      struct smbsrv_lookup *lk)
+/* Whether names on @tree are matched without case (fold.h). */
+static bool smbsrv_vfs_folds(const struct smbsrv_tree *tree)
+{
+	return !(tree->share_flags & SMBSRV_SHARE_FLAGS_CASE_SENSITIVE);
+}
+
+/* @path beneath @tree's root: a directory on the way, or the object. */
+static int smbsrv_vfs_walk(const struct smbsrv_tree *tree, const char *path,
+			   unsigned int flags, struct path *out)
+{
+	int err, i;
+
+	if (!*path) {
+		*out = tree->root;
+		path_get(out);
+		return 0;
+	}
+	for (i = 0; i < SMBSRV_LOOKUP_TRIES; i++) {
+		err = vfs_path_lookup(tree->root.dentry, tree->root.mnt, path,
+				      smbsrv_vfs_lookup_flags(tree) | flags,
+				      out);
+		if (err != -EAGAIN)
+			break;
+	}
+	return err;
+}
+
+/*
+ * @path with each existing component spelt as on disk, found without
+ * case where the spelling misses (the last one too when @last).  Each
+ * directory is reached from the root by the same confined walk as any
+ * lookup, and only names read from those directories replace the
+ * client's, so the result names nothing a lookup of @path could not
+ * reach but for case.  A component that cannot be matched, and all
+ * after it, stay as they were (the caller's lookup then fails as it
+ * would have).  Returns a kmalloc'ed path, or NULL.
+ */
+static char *smbsrv_vfs_fold_path(const struct smbsrv_tree *tree,
+				  const char *path, bool last)
+{
+	const char *comp = path, *end;
+	struct dentry *d;
+	struct path dir;
+	size_t len, olen = 0;
+	char *out, *real;
+	bool keep = false;
+	u64 version;
+	int found;
+
+	out = kmalloc(PATH_MAX + NAME_MAX + 1, GFP_KERNEL);
+	if (!out)
+		return NULL;
+	real = out + PATH_MAX;
+	out[0] = 0;
+	for (; *comp; comp = *end ? end + 1 : end) {
+		end = strchrnul(comp, '/');
+		len = end - comp;
+		if (keep || (!*end && !last) ||
+		    smbsrv_vfs_walk(tree, out, LOOKUP_FOLLOW | LOOKUP_DIRECTORY,
+				    &dir)) {
+			keep = true;
+			goto append;
+		}
+		d = lookup_one_unlocked(mnt_idmap(dir.mnt), comp, dir.dentry,
+					len);
+		found = 0;
+		if (!IS_ERR(d)) {
+			found = d_really_is_positive(d);
+			dput(d);
+		}
+		if (!found && !IS_ERR(d)) {
+			found = smbsrv_fold_find(&dir, comp, len, real,
+						 &version);
+			if (found > 0) {
+				comp = real;
+				len = strlen(real);
+			}
+		}
+		path_put(&dir);
+		if (found <= 0)
+			keep = true;
+append:
+		if (olen + !!olen + len >= PATH_MAX) {
+			kfree(out);
+			return NULL;
+		}
+		if (olen)
+			out[olen++] = '/';
+		memcpy(out + olen, comp, len);
+		olen += len;
+		out[olen] = 0;
+	}
+	return out;
+}
+
+/* The parent of @path, locked, and the last component's dentry. */
+static int smbsrv_vfs_lookup_once(const struct smbsrv_tree *tree,
+				  const char *path, struct smbsrv_lookup *lk)
 {
 	unsigned int flags = smbsrv_vfs_lookup_flags(tree);
 	struct filename *name;
@@ -110,14 +211,6 @@ int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
 	struct qstr last;
 	int err, i;
 
-	memset(lk, 0, sizeof(*lk));
-	if (!*path) {
-		lk->root = true;
-		lk->parent = tree->root;
-		path_get(&lk->parent);
-		lk->dentry = dget(tree->root.dentry);
-		return 0;
-	}
 	for (i = 0; i < SMBSRV_LOOKUP_TRIES; i++) {
 		name = getname_kernel(path);
 		if (IS_ERR(name))
@@ -147,6 +240,151 @@ int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
 	return 0;
 }
 
+/* Tries for a steady answer in a directory that keeps changing. */
+#define SMBSRV_FOLD_LOOKUPS	3
+
+/*
+ * The last component missed as spelt (@lk: parent locked, dentry
+ * negative): an entry equal to it without case becomes @lk's dentry.
+ * The directory is read unlocked (fold.c), so the answer is taken only
+ * if the directory did not change until it is locked again; otherwise
+ * the miss stands, as a lookup racing with a create would have missed.
+ */
+static int smbsrv_vfs_lookup_fold(struct smbsrv_lookup *lk)
+{
+	struct inode *pdir = d_inode(lk->parent.dentry);
+	struct mnt_idmap *idmap = mnt_idmap(lk->parent.mnt);
+	u32 len = lk->dentry->d_name.len;
+	struct dentry *d;
+	char *want, *real;
+	int found, i, err = 0;
+	u64 version;
+
+	want = kmalloc(2 * (NAME_MAX + 1), GFP_KERNEL);
+	if (!want)
+		return -ENOMEM;
+	real = want + NAME_MAX + 1;
+	memcpy(want, lk->dentry->d_name.name, len);
+	want[len] = 0;
+	for (i = 0; i < SMBSRV_FOLD_LOOKUPS; i++) {
+		smbsrv_vfs_lookup_unlock(lk);
+		found = smbsrv_fold_find(&lk->parent, want, len, real,
+					 &version);
+		inode_lock_nested(pdir, I_MUTEX_PARENT);
+		lk->locked = true;
+		/* Made meanwhile as spelt: that is the one. */
+		d = lookup_one(idmap, want, lk->parent.dentry, len);
+		if (IS_ERR(d)) {
+			err = PTR_ERR(d);
+			break;
+		}
+		dput(lk->dentry);
+		lk->dentry = d;
+		if (found < 0 || d_really_is_positive(d))
+			break;
+		if (!smbsrv_fold_still(pdir, version))
+			continue;
+		if (!found)
+			break;
+		d = lookup_one(idmap, real, lk->parent.dentry, strlen(real));
+		if (IS_ERR(d)) {
+			err = PTR_ERR(d);
+			break;
+		}
+		if (d_really_is_positive(d)) {
+			dput(lk->dentry);
+			lk->dentry = d;
+			break;
+		}
+		dput(d);
+	}
+	kfree(want);
+	return err;
+}
+
+int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
+		      struct smbsrv_lookup *lk)
+{
+	char *folded;
+	int err;
+
+	memset(lk, 0, sizeof(*lk));
+	if (!*path) {
+		lk->root = true;
+		lk->parent = tree->root;
+		path_get(&lk->parent);
+		lk->dentry = dget(tree->root.dentry);
+		return 0;
+	}
+	err = smbsrv_vfs_lookup_once(tree, path, lk);
+	if (!smbsrv_vfs_folds(tree))
+		return err;
+	/* A directory on the way missed as spelt: spell it as on disk. */
+	if (err == -ENOENT || err == -ENOTDIR) {
+		folded = smbsrv_vfs_fold_path(tree, path, false);
+		if (!folded)
+			return err;
+		if (strcmp(folded, path))
+			err = smbsrv_vfs_lookup_once(tree, folded, lk);
+		kfree(folded);
+	}
+	if (!err && d_really_is_negative(lk->dentry)) {
+		err = smbsrv_vfs_lookup_fold(lk);
+		if (err)
+			smbsrv_vfs_lookup_end(lk);
+	}
+	return err;
+}
+
+int smbsrv_vfs_parent(const struct smbsrv_tree *tree, const char *path,
+		      struct path *parent, struct qstr *last,
+		      struct filename **name)
+{
+	const char *spelt = path;
+	char *folded = NULL;
+	int err, i;
+
+again:
+	err = -EAGAIN;
+	for (i = 0; i < SMBSRV_LOOKUP_TRIES && err == -EAGAIN; i++) {
+		*name = getname_kernel(spelt);
+		if (IS_ERR(*name)) {
+			err = PTR_ERR(*name);
+			break;
+		}
+		err = vfs_path_parent_lookup(*name,
+					     smbsrv_vfs_lookup_flags(tree),
+					     parent, last, &tree->root);
+		if (err)
+			putname(*name);
+	}
+	if ((err == -ENOENT || err == -ENOTDIR) && !folded &&
+	    smbsrv_vfs_folds(tree)) {
+		folded = smbsrv_vfs_fold_path(tree, path, false);
+		if (folded && strcmp(folded, path)) {
+			spelt = folded;
+			goto again;
+		}
+	}
+	kfree(folded);
+	return err;
+}
+
+int smbsrv_vfs_fold_last(const struct smbsrv_tree *tree,
+			 const struct path *parent, const struct qstr *last,
+			 char *real, u64 *version)
+{
+	char want[NAME_MAX + 1];
+
+	*real = 0;
+	*version = 0;
+	if (!smbsrv_vfs_folds(tree) || last->len > NAME_MAX)
+		return 0;
+	memcpy(want, last->name, last->len);
+	want[last->len] = 0;
+	return smbsrv_fold_find(parent, want, last->len, real, version);
+}
+
 void smbsrv_vfs_lookup_unlock(struct smbsrv_lookup *lk)
 {
 	if (lk->locked) {
@@ -168,15 +406,18 @@ void smbsrv_vfs_lookup_end(struct smbsrv_lookup *lk)
 int smbsrv_vfs_resolve(const struct smbsrv_tree *tree, const char *path,
 		       struct path *out)
 {
-	unsigned int flags = smbsrv_vfs_lookup_flags(tree) | LOOKUP_FOLLOW;
-	int err, i;
+	char *folded;
+	int err;
 
-	for (i = 0; i < SMBSRV_LOOKUP_TRIES; i++) {
-		err = vfs_path_lookup(tree->root.dentry, tree->root.mnt, path,
-				      flags, out);
-		if (err != -EAGAIN)
-			break;
-	}
+	err = smbsrv_vfs_walk(tree, path, LOOKUP_FOLLOW, out);
+	if (err != -ENOENT && err != -ENOTDIR)
+		return err;
+	if (!smbsrv_vfs_folds(tree))
+		return err;
+	folded = smbsrv_vfs_fold_path(tree, path, true);
+	if (folded && strcmp(folded, path))
+		err = smbsrv_vfs_walk(tree, folded, LOOKUP_FOLLOW, out);
+	kfree(folded);
 	return err;
 }
 
@@ -184,6 +425,7 @@ int smbsrv_vfs_create(struct smbsrv_lookup *lk, umode_t mode, bool dir)
 {
 	struct mnt_idmap *idmap = mnt_idmap(lk->parent.mnt);
 	struct inode *pdir = d_inode(lk->parent.dentry);
+	u64 version;
 	int err;
 
 	if (lk->root || !lk->locked || d_really_is_positive(lk->dentry))
@@ -191,10 +433,14 @@ int smbsrv_vfs_create(struct smbsrv_lookup *lk, umode_t mode, bool dir)
 	err = mnt_want_write(lk->parent.mnt);
 	if (err)
 		return err;
+	version = smbsrv_fold_version(pdir);
 	if (dir)
 		err = vfs_mkdir(idmap, pdir, lk->dentry, mode);
 	else
 		err = vfs_create(idmap, pdir, lk->dentry, mode, true);
+	if (!err)
+		smbsrv_fold_changed(pdir, version, lk->dentry->d_name.name,
+				    lk->dentry->d_name.len, true);
 	mnt_drop_write(lk->parent.mnt);
 	/* A filesystem may leave the dentry unhashed (and so negative). */
 	if (!err && d_really_is_negative(lk->dentry))
@@ -222,6 +468,7 @@ int smbsrv_vfs_remove(const struct path *path)
 	struct mnt_idmap *idmap = mnt_idmap(path->mnt);
 	struct dentry *parent;
 	struct inode *pdir;
+	u64 version;
 	int err;
 
 	err = mnt_want_write(path->mnt);
@@ -239,10 +486,14 @@ int smbsrv_vfs_remove(const struct path *path)
 	err = -ENOENT;
 	if (dentry->d_parent == parent && !d_unhashed(dentry) &&
 	    d_really_is_positive(dentry)) {
+		version = smbsrv_fold_version(pdir);
 		if (d_is_dir(dentry))
 			err = vfs_rmdir(idmap, pdir, dentry);
 		else
 			err = vfs_unlink(idmap, pdir, dentry, NULL);
+		if (!err)
+			smbsrv_fold_changed(pdir, version, dentry->d_name.name,
+					    dentry->d_name.len, false);
 	}
 	inode_unlock(pdir);
 	dput(parent);
@@ -418,6 +669,28 @@ int smbsrv_vfs_set_ea(const struct path *path, const char *name,
 	return err;
 }
 
+/* Hidden by its name: `hide dot files`, `hide files` (never the root). */
+static bool smbsrv_vfs_hidden(const struct smbsrv_tree *tree,
+			      struct dentry *dentry)
+{
+	const char *hide = tree->share->hide_files;
+	bool hidden;
+
+	if (dentry == tree->root.dentry)
+		return false;
+	if ((tree->share_flags & SMBSRV_SHARE_FLAGS_HIDE_DOT_FILES) &&
+	    dentry->d_name.name[0] == '.')
+		return true;
+	if (!hide)
+		return false;
+	/* A stable copy of the name against a rename. */
+	spin_lock(&dentry->d_lock);
+	hidden = smb_veto_match(hide, (const char *)dentry->d_name.name,
+				dentry->d_name.len);
+	spin_unlock(&dentry->d_lock);
+	return hidden;
+}
+
 static u64 smbsrv_ts(struct timespec64 ts)
 {
 	return smb_nttime(ts.tv_sec, (u32)ts.tv_nsec);
@@ -438,9 +711,9 @@ int smbsrv_vfs_getattr(const struct smbsrv_tree *tree, const struct path *path,
 		return err;
 	dir = S_ISDIR(st.mode);
 	fa->access_time = smbsrv_ts(st.atime);
-	fa->write_time = smbsrv_ts(st.mtime);
-	fa->change_time = smbsrv_inode_change_time(d_inode(path->dentry),
-						   st.ctime);
+	fa->write_time = smbsrv_wtime_report(d_inode(path->dentry),
+					     smbsrv_ts(st.mtime));
+	fa->change_time = smbsrv_times_change(d_inode(path->dentry), st.ctime);
 	if (!fa->change_time)
 		fa->change_time = smbsrv_ts(st.ctime);
 	if (st.result_mask & STATX_BTIME)
@@ -472,9 +745,8 @@ int smbsrv_vfs_getattr(const struct smbsrv_tree *tree, const struct path *path,
 		attr |= FILE_ATTRIBUTE_DIRECTORY;
 	if (S_ISLNK(st.mode))
 		attr |= FILE_ATTRIBUTE_REPARSE_POINT;
-	if ((tree->share_flags & SMBSRV_SHARE_FLAGS_HIDE_DOT_FILES) &&
-	    path->dentry->d_name.name[0] == '.' &&
-	    path->dentry != tree->root.dentry)
+	fa->own_attributes = attr;
+	if (smbsrv_vfs_hidden(tree, path->dentry))
 		attr |= FILE_ATTRIBUTE_HIDDEN;
 	fa->attributes = attr ? attr : FILE_ATTRIBUTE_NORMAL;
 	return 0;

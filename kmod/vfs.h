@@ -55,7 +55,11 @@ struct smbsrv_lookup {
  * Look up @path ('/'-separated, relative, no "." or ".." components: as
  * smb_name_to_path() makes them) beneath @tree's root.  On success the
  * parent is locked (I_MUTEX_PARENT) until smbsrv_vfs_lookup_end(), so
- * the name can be created without a race.  Returns 0 or -errno (-ENOENT
+ * the name can be created without a race.  On a share without case
+ * (`case sensitive = no`), a component that misses as spelt is matched
+ * without case (fold.h), the last one under the parent's lock, so that
+ * a create never adds a second name differing only in case; the walk is
+ * the same confined one.  Returns 0 or -errno (-ENOENT
  * or -ENOTDIR: a directory on the way is missing; -EXDEV, -ELOOP: the
  * walk would leave the root or cross what the share forbids).
  */
@@ -64,6 +68,27 @@ int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
 /* Unlock the parent (idempotent) and drop what the lookup holds. */
 void smbsrv_vfs_lookup_unlock(struct smbsrv_lookup *lk);
 void smbsrv_vfs_lookup_end(struct smbsrv_lookup *lk);
+
+/*
+ * For the new name of a rename or link: the parent of @path beneath the
+ * root (referenced, not locked) and its last component in @last, which
+ * points into *@name (putname() it).  Directories on the way are
+ * matched without case as lookups match them.
+ */
+int smbsrv_vfs_parent(const struct smbsrv_tree *tree, const char *path,
+		      struct path *parent, struct qstr *last,
+		      struct filename **name);
+
+/*
+ * On a share without case: the entry of @parent equal to @last without
+ * case, its real name in @real (NAME_MAX + 1 bytes; "" when none).
+ * Returns 1, 0 or -errno; the answer holds under @parent's lock while
+ * smbsrv_fold_still(dir, *@version) (fold.h).  On a case-sensitive share
+ * always 0, version 0.
+ */
+int smbsrv_vfs_fold_last(const struct smbsrv_tree *tree,
+			 const struct path *parent, const struct qstr *last,
+			 char *real, u64 *version);
 
 /*
  * Resolve @path to the object itself, following a final symlink beneath
@@ -108,6 +133,8 @@ struct smbsrv_fattr {
 	u64 ino;
 	u64 dev;
 	u32 attributes;		/* FILE_ATTRIBUTE_* */
+	/* ... but HIDDEN only as stored (not by hide dot files/hide files) */
+	u32 own_attributes;
 	u32 nlink;
 	umode_t mode;
 };
@@ -115,8 +142,9 @@ struct smbsrv_fattr {
 /*
  * Fill @fa for @path: times, sizes and the DOS attributes (from the
  * "user.DOSATTRIB" xattr when the share stores them, else from the mode:
- * DIRECTORY, ARCHIVE for files, READONLY without owner write permission,
- * HIDDEN for dot files under `hide dot files`; NORMAL when none).
+ * DIRECTORY, ARCHIVE for files, READONLY without owner write permission;
+ * HIDDEN also for dot files under `hide dot files` and names matching
+ * `hide files`; NORMAL when none).
  */
 int smbsrv_vfs_getattr(const struct smbsrv_tree *tree, const struct path *path,
 		       struct smbsrv_fattr *fa);

@@ -342,7 +342,12 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
 	need = c->access;
 	if (c->overwrite) {
 		need |= FILE_WRITE_DATA;
-		/* Hidden and system files stay so, or stay as they are. */
+		/*
+		 * Hidden and system files stay so, or stay as they are; a
+		 * name the share reports hidden (hide dot files, hide files)
+		 * is not a hidden file (smbtorture's smb2.dosmode).
+		 */
+		attrs = c->fa.own_attributes;
 		if (((attrs & FILE_ATTRIBUTE_HIDDEN) &&
 		     !(c->r.attributes & FILE_ATTRIBUTE_HIDDEN)) ||
 		    ((attrs & FILE_ATTRIBUTE_SYSTEM) &&
@@ -444,6 +449,14 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 	return smbsrv_create_existing(req, c);
 }
 
+/* The creation time of a new object: its mtime, the time it was made. */
+static u64 smbsrv_new_time(const struct path *path)
+{
+	struct timespec64 t = inode_get_mtime(d_inode(path->dentry));
+
+	return smb_nttime(t.tv_sec, (u32)t.tv_nsec);
+}
+
 /* ---- client caching (oplock.c) ------------------------------------------ */
 
 /*
@@ -533,8 +546,9 @@ static u32 smbsrv_create_finish(struct smbsrv_req *req,
 		if (!(c->flags & SMBSRV_FILE_DIR))
 			da.attrib |= FILE_ATTRIBUTE_ARCHIVE;
 		if (c->created) {
+			/* A new file's times are all one (as on Windows). */
 			da.valid |= SMB_DOSINFO_CREATE_TIME;
-			da.create_time = smbsrv_filetime_now();
+			da.create_time = smbsrv_new_time(&c->obj);
 		} else if (c->fa.creation_time) {
 			da.valid |= SMB_DOSINFO_CREATE_TIME;
 			da.create_time = c->fa.creation_time;
@@ -732,7 +746,7 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 	    (req->tree->share_flags & SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES)) {
 		da.valid = SMB_DOSINFO_ATTRIB | SMB_DOSINFO_CREATE_TIME;
 		da.attrib = FILE_ATTRIBUTE_ARCHIVE;
-		da.create_time = smbsrv_filetime_now();
+		da.create_time = smbsrv_new_time(&c->obj);
 		err = smbsrv_vfs_set_dosattr(&c->obj, &da);
 		if (err && err != -EOPNOTSUPP)
 			pr_debug("smbsrv: DOS attributes of %s: error %d\n",

@@ -20,6 +20,7 @@
 #include "../status.h"
 #include "../stream.h"
 #include "../vfs.h"
+#include "../wtime.h"
 #include "../wire/fscc.h"
 #include "../wire/logon.h"
 #include "../wire/rw.h"
@@ -52,6 +53,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 	struct smb2_write_req r;
 	struct smbsrv_file *f;
 	const struct cred *old;
+	struct timespec64 before;
 	struct iov_iter from;
 	struct kvec kv;
 	bool append, sync;
@@ -103,6 +105,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		kv.iov_len = r.length;
 		iov_iter_kvec(&from, ITER_SOURCE, &kv, 1, r.length);
 		pos = append ? 0 : r.offset;
+		before = inode_get_mtime(file_inode(f->filp));
 		old = smbsrv_vfs_creds_begin(req->tree);
 		if (smbsrv_file_is_stream(f))
 			n = smbsrv_stream_write(f, &pos, append, r.data,
@@ -121,6 +124,8 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 			status = smbsrv_errno_status((int)n);
 			goto out;
 		}
+		if (n > 0)
+			smbsrv_wtime_write(f, before);
 		f->position = pos;
 	}
 	smb2_write_rsp_encode(body, n);
@@ -154,6 +159,8 @@ u32 smbsrv_smb2_flush(struct smbsrv_req *req)
 		goto out;
 	}
 	smb2_simple_rsp_encode(req->rsp + SMB2_HDR_SIZE);
+	/* A pending LastWriteTime update happens now (wtime.h). */
+	smbsrv_wtime_flush(f);
 	/* A stream's xattr is written by the file system as it is set. */
 	if (!(f->flags & (SMBSRV_FILE_REPARSE | SMBSRV_FILE_STREAM))) {
 		old = smbsrv_vfs_creds_begin(req->tree);

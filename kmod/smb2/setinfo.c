@@ -30,11 +30,14 @@
 #include "../acl.h"
 #include "../conn.h"
 #include "../file.h"
+#include "../fold.h"
 #include "../session.h"
 #include "../status.h"
 #include "../stream.h"
+#include "../times.h"
 #include "../upcall.h"
 #include "../vfs.h"
+#include "../wtime.h"
 #include "../wire/create.h"
 #include "../wire/dosattr.h"
 #include "../wire/fscc.h"
@@ -90,6 +93,8 @@ static u32 smbsrv_set_basic(struct smbsrv_req *req, struct smbsrv_file *f,
 		return STATUS_INVALID_PARAMETER;
 	if ((b.attributes & FILE_ATTRIBUTE_TEMPORARY) && smbsrv_file_is_dir(f))
 		return STATUS_INVALID_PARAMETER;
+	/* Any basic set, even of nothing, makes a pending update happen. */
+	smbsrv_wtime_flush(f);
 
 	if (smbsrv_time_set(b.access_time)) {
 		ia.ia_valid |= ATTR_ATIME | ATTR_ATIME_SET;
@@ -99,7 +104,7 @@ static u32 smbsrv_set_basic(struct smbsrv_req *req, struct smbsrv_file *f,
 		ia.ia_valid |= ATTR_MTIME | ATTR_MTIME_SET;
 		ia.ia_mtime = smbsrv_time_ts(b.write_time);
 	}
-	/* ChangeTime cannot be set on Linux: kept on the fnode, below. */
+	/* ChangeTime cannot be set on Linux: kept by times.c, below. */
 	if (ia.ia_valid) {
 		ia.ia_valid |= ATTR_CTIME;
 		err = mnt_want_write(path->mnt);
@@ -114,9 +119,14 @@ static u32 smbsrv_set_basic(struct smbsrv_req *req, struct smbsrv_file *f,
 			return smbsrv_errno_status(err);
 	}
 
+	/* Set, it stays whatever is written until the last close. */
+	smbsrv_wtime_set(f, b.write_time);
 	status = smbsrv_set_dos(req, f, &b, dos);
 	if (!status && smbsrv_time_set(b.change_time))
-		smbsrv_file_set_change_time(f, b.change_time);
+		f->change_time = b.change_time;
+	/* Set through this open, it stays what this open changes. */
+	if (!status && f->change_time)
+		smbsrv_times_set_change(inode, f->change_time);
 	return status;
 }
 
@@ -187,6 +197,9 @@ static u32 smbsrv_set_dos(struct smbsrv_req *req, struct smbsrv_file *f,
 
 /* ---- rename and hard links ---------------------------------------------- */
 
+/* Tries for a steady answer in a directory that keeps changing. */
+#define SMBSRV_RENAME_TRIES	3
+
 /* The new name of a rename or link, as a path below the root. */
 static u32 smbsrv_new_path(struct smbsrv_tree *tree,
 			   const struct smb_set_rename *rn, char *path)
@@ -216,26 +229,6 @@ static u32 smbsrv_new_path(struct smbsrv_tree *tree,
 	return STATUS_SUCCESS;
 }
 
-/* The new name's parent, beneath the root, and its last component. */
-static int smbsrv_new_parent(struct smbsrv_tree *tree, const char *path,
-			     struct path *parent, struct qstr *last,
-			     struct filename **name)
-{
-	int err = -EAGAIN, i;
-
-	for (i = 0; i < 3 && err == -EAGAIN; i++) {
-		*name = getname_kernel(path);
-		if (IS_ERR(*name))
-			return PTR_ERR(*name);
-		err = vfs_path_parent_lookup(*name,
-					     smbsrv_vfs_lookup_flags(tree),
-					     parent, last, &tree->root);
-		if (err)
-			putname(*name);
-	}
-	return err;
-}
-
 /* May @target (positive) be replaced?  Not a directory, not open. */
 static int smbsrv_may_replace(struct smbsrv_file *f, const struct path *parent,
 			      struct dentry *target)
@@ -254,8 +247,46 @@ static int smbsrv_may_replace(struct smbsrv_file *f, const struct path *parent,
 	return 0;
 }
 
+/*
+ * The new name, as spelt or (@fold, on a share without case) an entry
+ * equal to it without case (@real, or none), under the parent's lock:
+ * -EAGAIN when the directory changed since @real was found.
+ */
+struct smbsrv_new_name {
+	const struct qstr *last;
+	bool fold;
+	const char *real;	/* NULL: no entry equal without case */
+	u64 version;
+};
+
+static struct dentry *smbsrv_new_target(const struct path *parent,
+					const struct smbsrv_new_name *nn,
+					struct dentry *src)
+{
+	struct mnt_idmap *idmap = mnt_idmap(parent->mnt);
+	struct dentry *target, *alt;
+
+	if (nn->fold && !smbsrv_fold_still(d_inode(parent->dentry),
+					   nn->version))
+		return ERR_PTR(-EAGAIN);
+	target = lookup_one(idmap, nn->last->name, parent->dentry,
+			    nn->last->len);
+	if (IS_ERR(target) || d_is_positive(target) || !nn->real)
+		return target;
+	alt = lookup_one(idmap, nn->real, parent->dentry, strlen(nn->real));
+	if (IS_ERR(alt) || d_is_negative(alt) || alt == src) {
+		/* Its own name in another case: renamed to that spelling. */
+		if (!IS_ERR(alt))
+			dput(alt);
+		return target;
+	}
+	/* Another entry differing only in case: the name is taken. */
+	dput(target);
+	return alt;
+}
+
 static int smbsrv_do_rename(struct smbsrv_file *f, const struct path *parent,
-			    const struct qstr *last, bool replace)
+			    const struct smbsrv_new_name *nn, bool replace)
 {
 	struct dentry *src = f->filp->f_path.dentry, *trap, *sparent, *target;
 	struct mnt_idmap *idmap = mnt_idmap(parent->mnt);
@@ -270,7 +301,7 @@ static int smbsrv_do_rename(struct smbsrv_file *f, const struct path *parent,
 		err = -ENOENT;
 		goto unlock;
 	}
-	target = lookup_one(idmap, last->name, parent->dentry, last->len);
+	target = smbsrv_new_target(parent, nn, src);
 	if (IS_ERR(target)) {
 		err = PTR_ERR(target);
 		goto unlock;
@@ -309,15 +340,16 @@ unlock:
 }
 
 static int smbsrv_do_link(struct smbsrv_file *f, const struct path *parent,
-			  const struct qstr *last, bool replace)
+			  const struct smbsrv_new_name *nn, bool replace)
 {
 	struct dentry *src = f->filp->f_path.dentry, *target;
 	struct mnt_idmap *idmap = mnt_idmap(parent->mnt);
 	struct inode *dir = d_inode(parent->dentry);
+	const struct qstr *last = nn->last;
 	int err;
 
 	inode_lock_nested(dir, I_MUTEX_PARENT);
-	target = lookup_one(idmap, last->name, parent->dentry, last->len);
+	target = smbsrv_new_target(parent, nn, NULL);
 	if (IS_ERR(target)) {
 		err = PTR_ERR(target);
 		goto unlock;
@@ -386,13 +418,14 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	struct smbsrv_tree *tree = req->tree;
 	bool link = cls == FILE_LINK_INFORMATION;
 	struct dentry *src = f->filp->f_path.dentry;
+	struct smbsrv_new_name nn = {};
 	struct smb_set_rename rn;
 	struct filename *name;
 	struct path parent;
 	struct qstr last;
-	char *path;
+	char *path, *real;
 	u32 status;
-	int err;
+	int err, i;
 
 	status = smb_set_rename_decode(cls, buf, len, &rn);
 	if (status)
@@ -406,9 +439,10 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 		return STATUS_FILE_IS_A_DIRECTORY;
 	if (src == tree->root.dentry)
 		return STATUS_ACCESS_DENIED;
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
+	path = kmalloc(PATH_MAX + NAME_MAX + 1, GFP_KERNEL);
 	if (!path)
 		return STATUS_INSUFFICIENT_RESOURCES;
+	real = path + PATH_MAX;
 	status = smbsrv_new_path(tree, &rn, path);
 	if (status)
 		goto out;
@@ -417,7 +451,7 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 		status = STATUS_ACCESS_DENIED;
 		goto out;
 	}
-	err = smbsrv_new_parent(tree, path, &parent, &last, &name);
+	err = smbsrv_vfs_parent(tree, path, &parent, &last, &name);
 	if (err) {
 		status = err == -ENOENT || err == -ENOTDIR ?
 			 STATUS_OBJECT_PATH_NOT_FOUND : smbsrv_errno_status(err);
@@ -453,12 +487,22 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 		status = smbsrv_errno_status(err);
 		goto put;
 	}
-	if (link)
-		err = smbsrv_do_link(f, &parent, &last,
-				     rn.flags & FILE_RENAME_REPLACE_IF_EXISTS);
-	else
-		err = smbsrv_do_rename(f, &parent, &last,
-				       rn.flags & FILE_RENAME_REPLACE_IF_EXISTS);
+	nn.last = &last;
+	for (i = 0; i < SMBSRV_RENAME_TRIES; i++) {
+		/* The last try takes the name as spelt, come what may. */
+		nn.fold = i + 1 < SMBSRV_RENAME_TRIES &&
+			  smbsrv_vfs_fold_last(tree, &parent, &last, real,
+					       &nn.version) >= 0;
+		nn.real = nn.fold && *real ? real : NULL;
+		if (link)
+			err = smbsrv_do_link(f, &parent, &nn, rn.flags &
+					     FILE_RENAME_REPLACE_IF_EXISTS);
+		else
+			err = smbsrv_do_rename(f, &parent, &nn, rn.flags &
+					       FILE_RENAME_REPLACE_IF_EXISTS);
+		if (err != -EAGAIN)
+			break;
+	}
 	/* Other clients' cached handles name the old path (oplock.c). */
 	if (!err && !link)
 		smbsrv_cache_break_handles(f);
@@ -692,7 +736,13 @@ static u32 smbsrv_set_file(struct smbsrv_req *req, struct smbsrv_file *f,
 	case FILE_ALLOCATION_INFORMATION:
 	case FILE_END_OF_FILE_INFORMATION:
 		status = smb_set_u64_decode(r->buf, r->len, &v64);
-		return status ? status : smbsrv_set_size(req, f, cls, v64);
+		if (status)
+			return status;
+		status = smbsrv_set_size(req, f, cls, v64);
+		/* A pending LastWriteTime update happens now (wtime.h). */
+		if (!status)
+			smbsrv_wtime_flush(f);
+		return status;
 	case FILE_FULL_EA_INFORMATION:
 		return smbsrv_set_eas(f, r->buf, r->len);
 	default:

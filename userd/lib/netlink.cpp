@@ -86,6 +86,9 @@ void parse_server(ByteView msg, ServerStatus &st)
 	get_u64(tb[SMBSRV_A_SERVER_CONNS_LOGON_EXPIRED], st.conns_logon_expired);
 	get_u64(tb[SMBSRV_A_SERVER_CONNS_IDLE_CLOSED], st.conns_idle_closed);
 	st.knobs_reported = parse_knobs(tb[SMBSRV_A_SERVER_KNOBS], st.knobs);
+	get_u64(tb[SMBSRV_A_SERVER_FOLD_SCANS], st.fold_scans);
+	get_u64(tb[SMBSRV_A_SERVER_FOLD_ENTRIES], st.fold_entries);
+	get_u64(tb[SMBSRV_A_SERVER_FOLD_CACHED], st.fold_cached);
 	// share-use is a multi-attr: every one, not tb's last.
 	genlmsghdr *g = genlmsg_hdr(hdr(msg));
 	nlattr *a = nullptr;
@@ -521,6 +524,8 @@ void GenlChannel::tree_connect_done(const TreeConnectDone &d)
 				      s.force_directory_mode) == 0 &&
 			  (s.veto_files.empty() ||
 			   nla_put_string(m, SMBSRV_A_SHARE_VETO_FILES, s.veto_files.c_str()) == 0) &&
+			  (s.hide_files.empty() ||
+			   nla_put_string(m, SMBSRV_A_SHARE_HIDE_FILES, s.hide_files.c_str()) == 0) &&
 			  nla_put_u32(m, SMBSRV_A_SHARE_MAX_CONNECTIONS, s.max_connections) == 0;
 		if (ok)
 			nla_nest_end(m, nest);

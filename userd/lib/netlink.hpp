@@ -51,6 +51,9 @@ struct ServerStatus {
 	uint64_t conns_idle_closed = 0;
 	Knobs knobs;
 	std::vector<int> knobs_reported; // SMBSRV_A_KNOBS_* the module sent
+	// Names matched without case: directories read, entries read, names
+	// answered from a cached listing.
+	uint64_t fold_scans = 0, fold_entries = 0, fold_cached = 0;
 	std::vector<ShareUse> share_uses;
 };
 
@@ -119,6 +122,7 @@ struct ShareInfo {
 	uint32_t create_mask = 0744, directory_mask = 0755;
 	uint32_t force_create_mode = 0, force_directory_mode = 0;
 	std::string veto_files; // "/pattern/pattern/", empty for none
+	std::string hide_files; // the same syntax: reported hidden
 	uint32_t max_connections = 0;
 };
 

@@ -105,6 +105,7 @@ const ParamDef table[] = {
 	// Share parameters; in [global] they set every share's default.
 	P("admin users", share, list, "", A),
 	P("browseable", share, boolean, "yes", A),
+	P("case sensitive", share, choice, "no", A, "auto|yes|no|true|false|1|0|on|off"),
 	P("comment", share, string, "", A),
 	P("continuous availability", share, boolean, "no", U),
 	P("create mask", share, octal, "0744", A, {}, 0, 07777, Limit::reject),
@@ -121,6 +122,7 @@ const ParamDef table[] = {
 	P("guest account", both, string, "nobody", A),
 	P("guest ok", share, boolean, "no", A),
 	P("hide dot files", share, boolean, "yes", A),
+	P("hide files", share, string, "", A, {}, 0, 4095, Limit::reject),
 	P("hide unreadable", share, boolean, "no", A),
 	P("hosts allow", share, list, "", A),
 	P("hosts deny", share, list, "", A),

@@ -172,6 +172,7 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 		s.force_create_mode = static_cast<uint32_t>(p.number("force create mode"));
 		s.force_directory_mode = static_cast<uint32_t>(p.number("force directory mode"));
 		s.veto_files = p.str("veto files");
+		s.hide_files = p.str("hide files");
 	}
 	if (read_only || ipc)
 		f |= ipc ? 0 : SMBSRV_SHARE_FLAGS_READ_ONLY;
@@ -201,6 +202,9 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 	for (const auto &b : bools)
 		if (p.boolean(b.param))
 			f |= b.flag;
+	// Samba's "auto" is case-insensitive for SMB2 clients, as "no".
+	if (parse_bool(p.str("case sensitive")).value_or(false))
+		f |= SMBSRV_SHARE_FLAGS_CASE_SENSITIVE;
 	if (ipc)
 		f |= SMBSRV_SHARE_FLAGS_GUEST_OK;
 	s.flags = f;

@@ -197,6 +197,12 @@ int cmd_stats(const Options &, const Args &args)
 		    static_cast<unsigned long long>(st.conns_evicted),
 		    static_cast<unsigned long long>(st.conns_logon_expired),
 		    static_cast<unsigned long long>(st.conns_idle_closed));
+	// Names matched without case (case sensitive = no): directories read,
+	// the entries those reads went through, names answered from a cache.
+	std::printf("fold scans: %llu\nfold entries: %llu\nfold cached: %llu\n",
+		    static_cast<unsigned long long>(st.fold_scans),
+		    static_cast<unsigned long long>(st.fold_entries),
+		    static_cast<unsigned long long>(st.fold_cached));
 	const KnobInfo *rp = find_knob("route-policy");
 	std::printf("route policy: %s\nresponse batch: %u\n",
 		    rp ? knob_text(*rp, st.knobs).c_str() : "?", st.knobs.response_batch);

@@ -68,6 +68,9 @@ enum smbsrv_session_flags {
  *   user may not read (hide unreadable = yes): access-based enumeration.
  * @SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS: New files and directories take
  *   their modes from their parent (inherit permissions).
+ * @SMBSRV_SHARE_FLAGS_CASE_SENSITIVE: Names are looked up as they are spelt
+ *   (case sensitive = yes); without it, a name that misses is matched without
+ *   case.
  */
 enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_READ_ONLY = 1,
@@ -85,6 +88,7 @@ enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_CROSSMNT = 4096,
 	SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE = 8192,
 	SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS = 16384,
+	SMBSRV_SHARE_FLAGS_CASE_SENSITIVE = 32768,
 };
 
 /**
@@ -143,6 +147,9 @@ enum {
 	SMBSRV_A_SERVER_CONNS_EVICTED,
 	SMBSRV_A_SERVER_CONNS_LOGON_EXPIRED,
 	SMBSRV_A_SERVER_CONNS_IDLE_CLOSED,
+	SMBSRV_A_SERVER_FOLD_SCANS,
+	SMBSRV_A_SERVER_FOLD_ENTRIES,
+	SMBSRV_A_SERVER_FOLD_CACHED,
 	SMBSRV_A_SERVER_SHARE_USE,
 
 	__SMBSRV_A_SERVER_MAX,
@@ -180,6 +187,7 @@ enum {
 	SMBSRV_A_SHARE_FORCE_DIRECTORY_MODE,
 	SMBSRV_A_SHARE_VETO_FILES,
 	SMBSRV_A_SHARE_MAX_CONNECTIONS,
+	SMBSRV_A_SHARE_HIDE_FILES,
 
 	__SMBSRV_A_SHARE_MAX,
 	SMBSRV_A_SHARE_MAX = (__SMBSRV_A_SHARE_MAX - 1)
