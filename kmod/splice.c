@@ -44,27 +44,37 @@ bool smbsrv_pages_resident(struct file *filp, loff_t pos, size_t len)
 {
 	struct address_space *mapping = filp->f_mapping;
 	loff_t size = i_size_read(mapping->host);
-	struct folio_batch fbatch;
-	pgoff_t index, last;
-	unsigned int i, n;
-	bool ok = true;
+	pgoff_t next, last;
+	struct folio *folio;
+	XA_STATE(xas, &mapping->i_pages, 0);
 
 	if (!len || pos >= size)
 		return true;		/* the end of the file: nothing to wait for */
 	len = min_t(loff_t, len, size - pos);
-	index = pos >> PAGE_SHIFT;
+	next = pos >> PAGE_SHIFT;
 	last = (pos + len - 1) >> PAGE_SHIFT;
-	folio_batch_init(&fbatch);
-	while (ok && index <= last) {
-		n = filemap_get_folios_contig(mapping, &index, last, &fbatch);
-		if (!n)
-			ok = false;	/* a gap: not cached, or swapped out */
-		for (i = 0; i < n; i++)
-			if (!folio_test_uptodate(fbatch.folios[i]))
-				ok = false;
-		folio_batch_release(&fbatch);
+	xas_set(&xas, next);
+	/*
+	 * A look, not a hold: no folio reference is taken (taking and
+	 * dropping one per page doubled the probe's cost, to 4% of an
+	 * inline 1 MiB READ).  A folio evicted after this look makes the
+	 * READ wait for I/O, as it would after a look that held and
+	 * dropped references.
+	 */
+	rcu_read_lock();
+	xas_for_each(&xas, folio, last) {
+		if (xas_retry(&xas, folio))
+			continue;
+		/* A gap, or a shadow or swap entry: not in memory. */
+		if (xas.xa_index > next || xa_is_value(folio) ||
+		    !folio_test_uptodate(folio))
+			break;
+		next = folio_next_index(folio);
+		if (next > last)
+			break;
 	}
-	return ok;
+	rcu_read_unlock();
+	return next > last;
 }
 
 static struct smbsrv_pages *smbsrv_pages_new(unsigned int max)
