@@ -50,9 +50,9 @@ corpus_cov() {
 		tail -n 1
 }
 
-# "files KiB" of a directory.
+# "files KiB" of a directory (the bytes in its files, not the blocks).
 corpus_size() {
-	echo "$(find "$1" -type f | wc -l) $(du -sk "$1" | cut -f1)"
+	echo "$(find "$1" -type f | wc -l) $(du -sk --apparent-size "$1" | cut -f1)"
 }
 
 printf '%-10s %10s %7s %6s %6s %7s %5s  %-16s %-16s\n' target runs exec/s secs \

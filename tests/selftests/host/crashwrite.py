@@ -13,7 +13,9 @@ earlier data, so an acknowledged range can only hold what was written
 there), until killed or SECONDS have passed.  MODE says how data is made
 durable: "wt", every WRITE with SMB2_WRITEFLAG_WRITE_THROUGH; "flush",
 plain WRITEs and a FLUSH after every 1-8 of them; "mixed", each WRITE
-write-through or not at random, FLUSHes in between.  LOG gets one line
+write-through or not at random, FLUSHes in between; "none", plain WRITEs
+and no FLUSH (nothing durable: the control that shows a kill loses
+what was never made durable).  LOG gets one line
 per acknowledgement, appended and fsync()ed before the next request:
 "A OFF LEN" when a WRITE succeeded, "D OFF LEN" once it is durable (its
 write-through WRITE, or a later FLUSH, succeeded).  A 4 KiB page of data
@@ -104,7 +106,7 @@ def loop(c, fid, fno, log, off, mode, until, rnd):
             pending.append((off, length))
         off += length
         next_flush -= 1
-        if mode != "wt" and next_flush == 0:
+        if mode in ("flush", "mixed") and next_flush == 0:
             st = c.flush(fid)
             if st:
                 raise RuntimeError("FLUSH: %s" % name(st))
