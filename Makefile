@@ -12,6 +12,9 @@
 #   make lint    checkpatch --strict, sparse, generated-code freshness
 #   make bench   benchmarks in the test VM (never part of make check;
 #                about 1-2 hours; make bench-quick: a few minutes)
+#   make fuzz    the long fuzzing campaign: every libFuzzer target for 10^7
+#                runs or an hour (FUZZ_RUNS, FUZZ_SECONDS), new coverage
+#                merged into tests/fuzz/corpus (make check: 10 s each)
 #   make torture-cache  smbtorture's oplock, lease, durable handle and
 #                session suites whole, beside ksmbd (16 minutes under load)
 #   make install [DESTDIR=...]  daemon, CLI, module sources for DKMS,
@@ -27,7 +30,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 export KVER
 
 .PHONY: all deps kmod userd run check check-long unit lint regen clean distclean \
-	need-kver vm-initramfs install bench bench-quick torture-cache
+	need-kver vm-initramfs install bench bench-quick torture-cache fuzz
 
 all: kmod userd
 
@@ -83,6 +86,10 @@ torture-cache: deps
 	rc=$$?; \
 	$(TOP)/tools/bench/torture-table.py $(BUILD)/test-logs/torture-torture-cache.txt; \
 	exit $$rc
+
+# tests/fuzz/campaign.sh has the knobs and the report's columns.
+fuzz: deps
+	@$(TOP)/tests/fuzz/campaign.sh
 
 lint: need-kver
 	@$(TOP)/tests/run-all.sh --only lint

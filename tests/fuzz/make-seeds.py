@@ -58,6 +58,8 @@ def main():
     info_seeds()
     file3_seeds()
     cache_seeds()
+    rpc_seeds()
+    config_seeds()
 
 
 def create_ctx(tag, data, last):
@@ -243,6 +245,34 @@ def cache_seeds():
           struct.pack("<HHI", 36, 0, 0) + key + struct.pack("<IQ", 3, 0))
     write("cache", "rule-steps", bytes([0, 3, 1, 3, 0, 0, 1, 1, 2, 7, 3, 1,
                                         4, 1, 5, 0xff, 6, 7, 0x2e, 7]))
+
+
+def rpc_seeds():
+    """impacket's recorded pipe exchanges (tests/unit/data/rpc), as what
+    the client wrote: flags (1: wkssvc, 2: admin), chunk size, PDUs."""
+    d = os.path.join(here, "../unit/data/rpc")
+    for f in sorted(os.listdir(d)):
+        if not f.endswith(".txt"):
+            continue
+        with open(os.path.join(d, f)) as rec:
+            pdus = b"".join(bytes.fromhex(line[2:].strip()) for line in rec
+                            if line.startswith("> "))
+        flags = (1 if f.startswith("wksta") else 0) | \
+            (2 if "admin" in f else 0)
+        name = f[:-4]
+        write("rpc", name, bytes([flags, 0]) + pdus)
+        write("rpc", name + "-split", bytes([flags, 7]) + pdus)
+
+
+def config_seeds():
+    """The unit tests' configuration files, ksmbd's and Samba's styles."""
+    d = os.path.join(here, "../unit/data")
+    for sub in ("", "corpus", "rpc"):
+        for f in sorted(os.listdir(os.path.join(d, sub))):
+            if f.endswith(".conf"):
+                with open(os.path.join(d, sub, f), "rb") as conf:
+                    write("config", (sub + "-" if sub else "") + f,
+                          conf.read())
 
 
 if __name__ == "__main__":

@@ -20,7 +20,11 @@
 # 1 ns per guest instruction and skips idle time: the benchmark clock, see
 # Documentation/benchmarks.md), SMBSRV_VM_CPU (the -cpu model under TCG,
 # default "max"; "max,-erms,-fsrm" makes the kernel copy 8 bytes per
-# instruction instead of one per byte).
+# instruction instead of one per byte), SMBSRV_VM_DISK (a raw disk image
+# on the host, given to the guest as /dev/vda on virtio-blk: a real block
+# device that outlives the guest, as long/crash-writes.sh needs; QEMU's
+# default cache=writeback, so what the guest wrote to the device survives
+# a kill of QEMU, what sits in the guest's page cache does not).
 
 VM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VM_OUT="$VM_TOP/build/vm"
@@ -102,7 +106,7 @@ vm_alive() {
 
 # vm_boot NAME KERNEL_ARGS: start qemu in the background.
 vm_boot() {
-	local name=$1 extra=$2 dir accel smb rival agent cpu
+	local name=$1 extra=$2 dir accel smb rival agent cpu disk=()
 	[ -n "$VM_KVER" ] || vm_die "no pinned kernel: run 'make deps'" || return 1
 	[ -f "$VM_OUT/initrd.cpio" ] || vm_die "no initramfs: run 'tools/vm/vm.sh initramfs'" || return 1
 	dir=$(vm_dir "$name")
@@ -128,6 +132,10 @@ vm_boot() {
 		cpu=(-accel tcg,thread=multi -cpu "${SMBSRV_VM_CPU:-max}")
 	fi
 	echo "${cpu[*]}" > "$dir/clock"
+	if [ -n "${SMBSRV_VM_DISK:-}" ]; then
+		disk=(-drive "file=$SMBSRV_VM_DISK,format=raw,if=none,id=d0"
+			-device virtio-blk-pci,drive=d0)
+	fi
 	: > "$dir/console.log"
 	date +%s.%N > "$dir/start"
 	setsid qemu-system-x86_64 "${cpu[@]}" -machine q35 \
@@ -138,7 +146,7 @@ vm_boot() {
 		-append "console=ttyS0 quiet panic=-1 $extra" \
 		-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$smb-:$VM_GUEST_SMB,hostfwd=tcp:127.0.0.1:$rival-:$VM_GUEST_RIVAL,hostfwd=tcp:127.0.0.1:$agent-:$VM_GUEST_AGENT" \
 		-device virtio-net-pci,netdev=n0 \
-		-device virtio-rng-pci \
+		-device virtio-rng-pci "${disk[@]}" \
 		>"$dir/qemu.log" 2>&1 </dev/null &
 	echo $! > "$dir/qemu.pid"
 }

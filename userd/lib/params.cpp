@@ -609,16 +609,24 @@ std::string suggest_param(std::string_view key)
 {
 	std::string norm = normalize_key(key);
 	std::string best;
-	size_t best_d = std::string::npos;
+	size_t limit = std::max<size_t>(2, norm.size() / 4);
+	size_t best_d = limit + 1;
 	for (const auto &d : table) {
-		size_t dist = edit_distance(norm, normalize_key(d.name));
+		std::string cand = normalize_key(d.name);
+		// The distance is at least the difference in length: a name
+		// that cannot come closer than the best so far is not measured
+		// (a long unknown key no longer costs a full table of them).
+		size_t diff = cand.size() > norm.size() ? cand.size() - norm.size()
+							: norm.size() - cand.size();
+		if (diff >= best_d)
+			continue;
+		size_t dist = edit_distance(norm, cand);
 		if (dist < best_d) {
 			best_d = dist;
 			best = d.name;
 		}
 	}
-	size_t limit = std::max<size_t>(2, norm.size() / 4);
-	return best_d <= limit ? best : "";
+	return best;
 }
 
 uint32_t protocol_dialect(std::string_view name)
