@@ -10,6 +10,8 @@
 # /usr/include/linux) onto the mount, diff -r compares it with a local
 # extraction through the mount and on the server, tar archives it back
 # from the mount and the re-extracted copy is compared again.  One boot.
+# The share is case sensitive, as one serving Linux clients must be: the
+# headers have names that differ only in case (xt_MARK.h, xt_mark.h).
 . "$(dirname "$0")/lib.sh"
 
 mnt=/mnt/cifs
@@ -27,6 +29,7 @@ cat > /etc/smbsrv/cifs.conf <<EOF
 [cifs]
 	path = $srv
 	read only = no
+	case sensitive = yes
 EOF
 echo demo | smbsrvctl -c /etc/smbsrv/cifs.conf user add demo >/dev/null
 smbsrvd -c /etc/smbsrv/cifs.conf
