@@ -195,11 +195,11 @@ TEST_CASE("suggestions: the nearest name of any length, nothing for a long key")
 	CHECK(suggest_param("smb2 max credit") == "smb2 max credits");
 	CHECK(suggest_param("kerberos keytab fil") == "kerberos keytab file");
 	CHECK(suggest_param("tcpport") == "tcp port");
-	CHECK(suggest_param("x") == "");
+	CHECK(suggest_param("x").empty());
 	// A key far longer than any name is ruled out by its length alone,
 	// without an edit distance against every known name (fuzz_config).
-	CHECK(suggest_param(std::string(5000, 'k')) == "");
-	CHECK(suggest_param(std::string(5000, 'k') + "tcp port") == "");
+	CHECK(suggest_param(std::string(5000, 'k')).empty());
+	CHECK(suggest_param(std::string(5000, 'k') + "tcp port").empty());
 }
 
 TEST_CASE("limits are clamped the way ksmbd clamps them")
