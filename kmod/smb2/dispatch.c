@@ -521,6 +521,11 @@ int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel,
 	return 0;
 }
 
+u32 smbsrv_req_async_status(int err)
+{
+	return err == -EBUSY ? STATUS_INSUFFICIENT_RESOURCES : STATUS_CANCELLED;
+}
+
 /* Send the final response of an async request and drop it. */
 static void smbsrv_req_send_final(struct smbsrv_req *req)
 {

@@ -92,8 +92,7 @@ static u32 smbsrv_lock_wait(void *arg, struct smbsrv_file *f,
 		/* Too many waiting, or the connection is going away. */
 		smbsrv_file_put(f);
 		kfree(w);
-		return err == -EBUSY ? STATUS_INSUFFICIENT_RESOURCES :
-				       STATUS_CANCELLED;
+		return smbsrv_req_async_status(err);
 	}
 	*bw = &w->bw;
 	return STATUS_PENDING;

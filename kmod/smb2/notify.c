@@ -594,8 +594,7 @@ static u32 smbsrv_notify_request(struct smbsrv_req *req, struct smbsrv_file *f,
 		mutex_unlock(&w->wmutex);
 		smbsrv_watch_put(w);
 		kfree(wt);
-		return err == -EBUSY ? STATUS_INSUFFICIENT_RESOURCES :
-				       STATUS_CANCELLED;
+		return smbsrv_req_async_status(err);
 	}
 	wt->waiting = true;
 	list_add_tail(&wt->node, &w->waiters);

@@ -78,8 +78,7 @@ static u32 smbsrv_cache_go_async(struct smbsrv_req *req,
 		atomic_dec(&conn->cache_parked);
 		kfree(p->pdu);
 		kfree(p);
-		return err == -EBUSY ? STATUS_INSUFFICIENT_RESOURCES :
-				       STATUS_CANCELLED;
+		return smbsrv_req_async_status(err);
 	}
 	/* The message goes once the handler returns: run on the copy. */
 	req->pdu = p->pdu;

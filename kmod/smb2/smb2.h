@@ -198,6 +198,8 @@ struct smbsrv_file *smbsrv_req_file(struct smbsrv_req *req, const u8 *field);
 bool smbsrv_req_can_async(const struct smbsrv_req *req);
 int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel,
 			void *priv, void (*priv_free)(struct smbsrv_req *req));
+/* The status a handler answers when smbsrv_req_go_async() failed with @err. */
+u32 smbsrv_req_async_status(int err);
 void smbsrv_req_complete(struct smbsrv_req *req, u32 status);
 
 /* Handlers of the protocol core. */
