@@ -146,22 +146,64 @@ static int brl_posix_sync(struct smbsrv_brl_state *s, struct smbsrv_file *f,
 	}
 }
 
+/* ---- what a session holds ---------------------------------------------- */
+
+/* One more lock for @f; false (nothing counted) past the session's limit. */
+static bool brl_charge(struct smbsrv_file *f, bool limited)
+{
+	struct smbsrv_session *sess = f->brl_sess;
+
+	if (sess && atomic_inc_return(&sess->nr_locks) >
+		    SMBSRV_BRL_MAX_PER_SESSION && limited) {
+		atomic_dec(&sess->nr_locks);
+		return false;
+	}
+	f->nr_brl++;
+	return true;
+}
+
+static void brl_uncharge(struct smbsrv_file *f)
+{
+	f->nr_brl--;
+	if (f->brl_sess)
+		atomic_dec(&f->brl_sess->nr_locks);
+}
+
+void smbsrv_brl_account(struct smbsrv_file *f, struct smbsrv_session *sess)
+{
+	struct smbsrv_brl_state *s = brl_of(f);
+
+	mutex_lock(&s->mutex);
+	if (f->brl_sess)
+		atomic_sub(f->nr_brl, &f->brl_sess->nr_locks);
+	f->brl_sess = sess;
+	if (sess)
+		atomic_add(f->nr_brl, &sess->nr_locks);
+	mutex_unlock(&s->mutex);
+}
+
 /* ---- the lock list ------------------------------------------------------ */
 
 /*
  * Take a lock for @f if nothing conflicts.  Returns 0, -EBUSY (an SMB
- * lock conflicts), -EAGAIN (a local POSIX lock does) or -ENOMEM.
+ * lock conflicts), -EAGAIN (a local POSIX lock does), -ENOSPC (@limited,
+ * and the session holds all it may) or -ENOMEM.
  */
 static int brl_add(struct smbsrv_brl_state *s, struct smbsrv_file *f,
-		   const struct smb2_lock_elem *e, bool exclusive)
+		   const struct smb2_lock_elem *e, bool exclusive,
+		   bool limited)
 {
 	struct smbsrv_brl *l;
 
 	if (brl_conflict(s, f, e->offset, e->length, exclusive, true))
 		return -EBUSY;
+	if (!brl_charge(f, limited))
+		return -ENOSPC;
 	l = kmalloc(sizeof(*l), GFP_KERNEL);
-	if (!l)
+	if (!l) {
+		brl_uncharge(f);
 		return -ENOMEM;
+	}
 	l->owner = f;
 	l->offset = e->offset;
 	l->length = e->length;
@@ -171,6 +213,7 @@ static int brl_add(struct smbsrv_brl_state *s, struct smbsrv_file *f,
 	if (brl_posix_sync(s, f, e->offset, e->length) == -EAGAIN) {
 		list_del(&l->node);
 		s->nr_locks--;
+		brl_uncharge(f);
 		brl_posix_sync(s, f, e->offset, e->length);
 		kfree(l);
 		return -EAGAIN;
@@ -182,6 +225,7 @@ static void brl_remove(struct smbsrv_brl_state *s, struct smbsrv_brl *l)
 {
 	list_del(&l->node);
 	s->nr_locks--;
+	brl_uncharge(l->owner);
 	/* Giving up or downgrading POSIX locks never conflicts. */
 	brl_posix_sync(s, l->owner, l->offset, l->length);
 	kfree(l);
@@ -219,7 +263,7 @@ static void brl_grant(struct smbsrv_brl_state *s, struct list_head *granted)
 	int err;
 
 	list_for_each_entry_safe(w, tmp, &s->waiters, node) {
-		err = brl_add(s, w->f, &w->e, w->exclusive);
+		err = brl_add(s, w->f, &w->e, w->exclusive, false);
 		if (err == -EAGAIN)
 			schedule_delayed_work(&w->retry, SMBSRV_BRL_RETRY);
 		if (err)
@@ -386,12 +430,13 @@ u32 smbsrv_brl_lock(struct smbsrv_file *f, const struct smb2_lock_req *r,
 			status = STATUS_INVALID_LOCK_RANGE;
 			break;
 		}
-		err = brl_add(s, f, &e, kind == SMB2_LOCK_KIND_EXCLUSIVE);
+		err = brl_add(s, f, &e, kind == SMB2_LOCK_KIND_EXCLUSIVE,
+			      true);
 		if (!err) {
 			added++;
 			continue;
 		}
-		if (err == -ENOMEM)
+		if (err == -ENOMEM || err == -ENOSPC)
 			status = STATUS_INSUFFICIENT_RESOURCES;
 		else if (e.flags & SMB2_LOCKFLAG_FAIL_IMMEDIATELY)
 			status = STATUS_LOCK_NOT_GRANTED;
@@ -445,6 +490,7 @@ void smbsrv_brl_close(struct smbsrv_file *f)
 			continue;
 		list_del(&l->node);
 		s->nr_locks--;
+		brl_uncharge(f);
 		kfree(l);
 		changed = true;
 	}

@@ -26,7 +26,16 @@
 #include "wire/lock.h"
 
 struct smbsrv_file;
+struct smbsrv_session;
 struct smbsrv_brl_waiter;
+
+/*
+ * The byte-range locks one session may hold over all its opens; one more
+ * is refused with STATUS_INSUFFICIENT_RESOURCES.  Each costs a lock here
+ * and its POSIX mirror (about 0.3 KiB), and the conflict checks walk a
+ * file's locks.
+ */
+#define SMBSRV_BRL_MAX_PER_SESSION	16384
 
 /* Embedded in struct smbsrv_fnode. */
 struct smbsrv_brl_state {
@@ -80,11 +89,19 @@ void smbsrv_brl_waiter_init(struct smbsrv_brl_waiter *w,
 			    const struct smbsrv_brl_waiter_ops *ops);
 
 /*
+ * @f's locks count against @sess from now on (NULL: none, a durable open
+ * without its client); they stop counting against the session before.
+ */
+void smbsrv_brl_account(struct smbsrv_file *f, struct smbsrv_session *sess);
+
+/*
  * 3.3.5.14.2: take the locks of @r for @f, all or none.  Several locks
  * must all fail immediately (else STATUS_INVALID_PARAMETER); one that
  * conflicts is STATUS_LOCK_NOT_GRANTED, or, when it may wait, @wait
  * decides (STATUS_PENDING: it waits until granted, its open closes or it
- * is cancelled).
+ * is cancelled).  Past the session's SMBSRV_BRL_MAX_PER_SESSION:
+ * STATUS_INSUFFICIENT_RESOURCES (a lock granted after waiting counts but
+ * is never refused: a connection's waiting requests are bounded already).
  */
 u32 smbsrv_brl_lock(struct smbsrv_file *f, const struct smb2_lock_req *r,
 		    smbsrv_brl_wait_fn wait, void *arg);

@@ -365,6 +365,7 @@ u32 smbsrv_durable_reconnect(struct smbsrv_session *sess,
 		return err == -EMFILE ? STATUS_TOO_MANY_OPENED_FILES :
 					STATUS_INSUFFICIENT_RESOURCES;
 	}
+	smbsrv_brl_account(f, tree->sess);
 	refcount_inc(&f->open.ref);
 	*out = f;
 	return STATUS_SUCCESS;

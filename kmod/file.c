@@ -138,10 +138,18 @@ static void smbsrv_file_free(struct smbsrv_open *op)
 	kfree(f);
 }
 
-/* Its connection went: a durable handle stays for its client. */
+/*
+ * Its connection went: a durable handle stays for its client, its locks
+ * counting against no session until the client is back.
+ */
 static bool smbsrv_file_detach(struct smbsrv_open *op)
 {
-	return smbsrv_durable_detach(smbsrv_file_of(op));
+	struct smbsrv_file *f = smbsrv_file_of(op);
+
+	if (!smbsrv_durable_detach(f))
+		return false;
+	smbsrv_brl_account(f, NULL);
+	return true;
 }
 
 static const struct smbsrv_open_ops smbsrv_file_ops = {
@@ -187,6 +195,8 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 	if (status)
 		goto err;
 
+	/* Nobody takes locks through @f before it is in the table. */
+	f->brl_sess = tree->sess;
 	err = smbsrv_open_insert(tree, &f->open, &smbsrv_file_ops);
 	if (err) {
 		spin_lock(&f->fnode->lock);

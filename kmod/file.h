@@ -69,6 +69,13 @@ struct smbsrv_file {
 	bool wt_hold;			/* LastWriteTime -1: writes keep it */
 	struct smbsrv_open_cache cache;	/* oplock or lease (oplock.c) */
 	struct smbsrv_durable *durable;	/* a durable handle (durable.c) */
+	/*
+	 * Under fnode->brl.mutex: the byte-range locks this open holds, and
+	 * the session they count against (NULL while a durable open waits
+	 * for its client).
+	 */
+	struct smbsrv_session *brl_sess;
+	unsigned int nr_brl;
 };
 
 static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)

@@ -70,6 +70,7 @@ struct smbsrv_session {
 	struct xarray trees;		/* TreeId -> struct smbsrv_tree */
 	struct xarray opens;		/* volatile FileId -> struct smbsrv_open */
 	atomic_t nr_opens;
+	atomic_t nr_locks;		/* byte-range locks its opens hold (brl.c) */
 	/*
 	 * Ending because its connection went, its client logged off or a
 	 * reconnecting client named it PreviousSessionId: durable opens

@@ -50,6 +50,7 @@ ST.update({
     "NOTIFY_ENUM_DIR": 0x0000010C,
     "INVALID_USER_BUFFER": 0xC00000E8,
     "INVALID_HANDLE": 0xC0000008,
+    "INSUFFICIENT_RESOURCES": 0xC000009A,
 })
 files.ST.update(ST)
 
@@ -454,6 +455,48 @@ FSCTL = dict(
     CREATE_OBJID=0x000900c0)
 NOFILE = b"\xff" * 16
 K, M = 1024, 1024 * 1024
+
+
+BRL_MAX = 16384  # SMBSRV_BRL_MAX_PER_SESSION, kmod/brl.h
+
+
+def g_lock_budget(c):
+    """A session holds at most BRL_MAX byte-range locks over all its
+    opens: one more is STATUS_INSUFFICIENT_RESOURCES, also for a lock
+    that could wait, and a request of several past it takes none; another
+    session has its own; an unlock or a close gives them back."""
+    per, batch = 2048, 1024
+    hs = [testfile(c, "budget%d.txt" % i) for i in range(BRL_MAX // per)]
+    sts = set()
+    for h in hs:
+        for k in range(0, per, batch):
+            sts.add(lock(c, h, [(2 * (k + j), 1, EX | FI)
+                                for j in range(batch)]))
+    check("%d locks over %d files in one session" % (BRL_MAX, len(hs)),
+          sts == {0}, "statuses %s" % sorted(name(s) for s in sts))
+    x = testfile(c, "budget-x.txt")
+    check_st("one more, on another file: INSUFFICIENT_RESOURCES",
+             lock(c, x, [(0, 1, EX | FI)]), "INSUFFICIENT_RESOURCES")
+    check_st("... also a lock that could wait (it does not conflict)",
+             lock(c, x, [(0, 1, EX)]), "INSUFFICIENT_RESOURCES")
+    check("two unlocked", lock(c, hs[0], [(0, 1, UN), (2, 1, UN)]) == 0)
+    check_st("then a request of three fails",
+             lock(c, x, [(10, 1, EX | FI), (20, 1, EX | FI),
+                         (30, 1, EX | FI)]), "INSUFFICIENT_RESOURCES")
+    check_st("... and holds none of the three",
+             lock(c, x, [(10, 1, UN)]), "RANGE_NOT_LOCKED")
+    check("two fit", lock(c, x, [(10, 1, EX | FI), (20, 1, EX | FI)]) == 0)
+    c2 = Client(c.port, c.share)
+    h2 = testfile(c2, "budget-c2.txt")
+    check("another session takes its own locks meanwhile",
+          lock(c2, h2, [(0, 1, EX | FI)]) == 0)
+    check("a close of one of the files", c.close(hs[1])[0] == 0)
+    check("gives its %d locks back" % per,
+          lock(c, x, [(100 + 2 * j, 1, EX | FI) for j in range(batch)]) ==
+          0 and lock(c, x, [(5000 + 2 * j, 1, EX | FI)
+                            for j in range(batch)]) == 0)
+    check_st("and no more than those",
+             lock(c, x, [(1, 1, EX | FI)]), "INSUFFICIENT_RESOURCES")
 
 
 def ioctl(c, fid, code, data=b"", max_out=65536, flags=1):

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # File service III from the host: byte-range locks (LOCK, conflicts with
-# READ and WRITE, blocking locks, CANCEL and the ways a wait ends),
+# READ and WRITE, blocking locks, CANCEL and the ways a wait ends, the
+# locks a session may hold),
 # IOCTL (sparse files, server-side copy, symlink reparse points) and
 # CHANGE_NOTIFY (changes made in the guest, WATCH_TREE, CANCEL, close) through
 # impacket and raw PDUs (file3.py), checked from the guest where the
@@ -31,7 +32,7 @@ EOF2
 smbsrvd -c /etc/smbsrv/file3.conf'
 
 agent=$(vm_port "$T_VM" agent)
-for g in lock lock-async ioctl notify; do
+for g in lock lock-async lock-budget ioctl notify; do
 	t_checks timeout 300 "$py" "$checks" "$T_SMB_PORT" f3 "$g" "$agent"
 done
 
