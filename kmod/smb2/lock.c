@@ -5,9 +5,10 @@
  * The locks themselves, their conflicts with READ and WRITE and the
  * POSIX mirror are the lock table's (brl.c); here is the request: which
  * open, lock or unlock, waiting for a range (async, cancellable) and the
- * response.  LockSequenceNumber/Index matter only for resilient, durable
- * or persistent handles and multichannel, none of which smbsrv offers, so
- * they are ignored as 3.3.5.14 says.
+ * response.  LockSequenceNumber/Index are ignored: they matter for
+ * resilient and persistent handles and multichannel, which smbsrv does
+ * not offer, and for a LOCK replayed on a durable handle after a
+ * reconnect, which is not detected (design.md, "Byte-range locks").
  */
 #include <linux/slab.h>
 
