@@ -48,6 +48,8 @@ void smbsrv_session_put(struct smbsrv_session *sess)
 	if (!refcount_dec_and_test(&sess->ref))
 		return;
 	WARN_ON(!xa_empty(&sess->trees) || !xa_empty(&sess->opens));
+	/* Its opens closed (their locks went) or left with their count. */
+	WARN_ON(atomic_read(&sess->nr_locks));
 	xa_destroy(&sess->trees);
 	xa_destroy(&sess->opens);
 	smbsrv_session_free_keys(sess);
