@@ -40,11 +40,15 @@ current() {
 	echo "$d"
 }
 
-case "${1:-}" in
---print)
+if [ "${1:-}" = --print ]; then
 	current
 	exit
-	;;
+fi
+# One at a time: a second run would rewrite the .config under the first.
+mkdir -p "$out"
+exec 9> "$out/.lock"
+flock -n 9 || { echo "debug-kernel: another build is running" >&2; exit 1; }
+case "${1:-}" in
 --kmod)
 	current > /dev/null
 	# Copy with times kept, so that kbuild rebuilds only what changed;

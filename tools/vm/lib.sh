@@ -46,7 +46,11 @@ if [ "${SMBSRV_VM_KERNEL:-}" = debug ]; then
 	VM_KERNEL_IMAGE="$VM_DEBUG_DIR/bzImage"
 	# Warnings (lockdep's reports) on the console too; every KASAN
 	# report, not only the first; the guest's init scans for leaks.
+	# Under TCG on a shared host a vCPU can wait many seconds for the
+	# host: RCU's stall and the soft lockup detectors' limits (21 and
+	# 20 s) are raised to 120 s.
 	VM_APPEND="loglevel=5 kasan_multi_shot vmtest.leakscan=1"
+	VM_APPEND+=" rcupdate.rcu_cpu_stall_timeout=120 watchdog_thresh=60"
 	VM_SLOW=${SMBSRV_VM_SLOW:-4}
 fi
 # Guest ports behind the forwards: smbsrv, the rival server, the agent.
