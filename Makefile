@@ -8,9 +8,10 @@
 #                it with smbclient and a cifs mount, print what to try
 #   make check   build and run every test; last line "N passed, N failed"
 #   make check-long  the long VM runs outside CI (30 s races, ...)
-#   make check-debug  the VM suites on the debug kernel (KASAN, lockdep,
-#                kmemleak, UBSAN; built once by make debug-kernel, about an
-#                hour; never in CI); VM_FILTER=REGEX picks suites,
+#   make check-debug  (or make check KERNEL=debug) the VM suites on the
+#                debug kernel (KASAN, lockdep, kmemleak, UBSAN; built once
+#                by make debug-kernel, hours on a busy 2-core machine;
+#                never in CI); VM_FILTER=REGEX picks suites,
 #                DEBUG_SUITES=long the long ones
 #   make regen   regenerate netlink code from Documentation/netlink/specs
 #   make lint    checkpatch --strict, sparse, generated-code freshness
@@ -59,9 +60,14 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/run-demo.sh
 
+# make check KERNEL=debug is make check-debug.
+ifeq ($(KERNEL),debug)
+check: check-debug
+else
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tests/run-all.sh
+endif
 
 check-long: deps
 	@$(MAKE) --no-print-directory all

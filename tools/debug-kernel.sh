@@ -16,7 +16,7 @@
 #   build/debug-kernel/KEY/release     RELEASE (make kernelrelease)
 #   build/debug-kernel/current         symlink to the last KEY built
 #
-# A KEY already built is reused.  Never in CI: an hour or more on two
+# A KEY already built is reused.  Never in CI: hours on two busy
 # cores.
 #
 #   tools/debug-kernel.sh --print   the current KEY directory (fails when
