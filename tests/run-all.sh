@@ -26,7 +26,8 @@
 # kernel (tools/debug-kernel.sh), one at a time, their timeouts multiplied
 # (tools/vm/lib.sh); a suite whose guests made the kernel report anything
 # (KASAN, lockdep, UBSAN, kmemleak, WARNING, BUG) fails once more, the
-# reports in build/test-logs/NAME.kreports.
+# reports in build/test-logs/NAME.kreports.  SMBSRV_VM_KERNEL=slub: the
+# same on the stock kernel with SLUB debugging and KFENCE.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -210,7 +211,7 @@ kreports() {
 # as the suites finish.  SMBSRV_TEST_JOBS=1 runs them
 # one after the other.
 njobs=${SMBSRV_TEST_JOBS:-2}
-[ "${SMBSRV_VM_KERNEL:-}" != debug ] || njobs=1
+[ -z "${SMBSRV_VM_KERNEL:-}" ] || njobs=1
 declare -A pool=()	# pid -> "name start-time log"
 
 pool_reap() {

@@ -5,7 +5,8 @@
 # to 80 lines of the report after it.  Used by vm_debug_check
 # (tools/vm/lib.sh) for the debug kernel: KASAN, UBSAN, lockdep and the
 # other WARNINGs and BUGs, oopses, hung tasks, list and refcount
-# corruption, kmemleak's unreferenced objects.
+# corruption, kmemleak's unreferenced objects, SLUB's red zone and
+# poison checks ("BUG kmalloc-64 (Not tainted): Redzone overwritten").
 function flush() {
 	if (title != "")
 		printf "=== %s\n%s", title, body
@@ -26,7 +27,7 @@ leak && /^unreferenced object/ {
 # The kernel's lines only (a test printing dmesg does so with a prefix):
 # the report's first line, after an optional "watchdog: " or "rcu: ".
 !leak && /^([a-z_]+: )?(BUG: |WARNING: |UBSAN: |Oops: |general protection fault|kernel BUG at|INFO: task .* blocked|INFO: rcu|list_(add|del) corruption|refcount_t: )/ ||
-    /^kmemleak: .*(disabled|Cannot)/ {
+    /^kmemleak: .*(disabled|Cannot)/ || /^BUG [^ ]+ \(.*\): / {
 	flush()
 	title = $0
 	next

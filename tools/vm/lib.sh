@@ -31,7 +31,10 @@
 # built against it, in build/vm-debug instead of build/vm; every timeout
 # of these functions is multiplied by SMBSRV_VM_SLOW (default 4 there);
 # at the end of every guest the kernel's reports are collected (see
-# vm_debug_check).  Unset: the stock kernel of .kver.
+# vm_debug_check).  SMBSRV_VM_KERNEL=slub: the stock kernel with what it
+# can check without a rebuild (SLUB red zones and poisoning, KFENCE
+# sampling every allocation it can), timeouts x2, reports collected the
+# same way but for kmemleak's.  Unset: the stock kernel of .kver.
 
 VM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VM_OUT="$VM_TOP/build/vm"
@@ -39,7 +42,13 @@ VM_KVER=${KVER:-$(cat "$VM_TOP/.kver" 2>/dev/null || true)}
 VM_KERNEL_IMAGE="/boot/vmlinuz-$VM_KVER"
 VM_APPEND=""
 VM_SLOW=1
-if [ "${SMBSRV_VM_KERNEL:-}" = debug ]; then
+VM_REPORTS=""	# leaks: reports and a kmemleak scan; console: reports
+if [ "${SMBSRV_VM_KERNEL:-}" = slub ]; then
+	VM_APPEND="loglevel=5 slub_debug=FZPU kfence.sample_interval=1"
+	VM_APPEND+=" rcupdate.rcu_cpu_stall_timeout=120 watchdog_thresh=60"
+	VM_SLOW=${SMBSRV_VM_SLOW:-2}
+	VM_REPORTS=console
+elif [ "${SMBSRV_VM_KERNEL:-}" = debug ]; then
 	VM_DEBUG_DIR=$("$VM_TOP/tools/debug-kernel.sh" --print) || return 1
 	VM_OUT="$VM_TOP/build/vm-debug"
 	VM_KVER=$(cat "$VM_DEBUG_DIR/release")
@@ -52,6 +61,7 @@ if [ "${SMBSRV_VM_KERNEL:-}" = debug ]; then
 	VM_APPEND="loglevel=5 kasan_multi_shot vmtest.leakscan=1"
 	VM_APPEND+=" rcupdate.rcu_cpu_stall_timeout=120 watchdog_thresh=60"
 	VM_SLOW=${SMBSRV_VM_SLOW:-4}
+	VM_REPORTS=leaks
 fi
 # Guest ports behind the forwards: smbsrv, the rival server, the agent.
 VM_GUEST_SMB=445
@@ -268,11 +278,11 @@ vm_kill() {
 vm_stop() {
 	local name=$1 pid
 	pid=$(cat "$(vm_dir "$name")/qemu.pid" 2>/dev/null) || return 0
-	if [ "${SMBSRV_VM_KERNEL:-}" = debug ]; then
+	if [ "$VM_REPORTS" = leaks ]; then
 		vm_exec "$name" /usr/sbin/vm-kmemleak > "$(vm_dir "$name")/kmemleak.log" 2>&1
 	fi
 	vm_stop_now "$name" "$pid"
-	[ "${SMBSRV_VM_KERNEL:-}" != debug ] || vm_debug_check "$name"
+	[ -z "$VM_REPORTS" ] || vm_debug_check "$name"
 }
 
 vm_stop_now() {
@@ -330,7 +340,7 @@ vm_run_once() {
 		return 124
 	fi
 	wait "$tailpid" 2>/dev/null
-	[ "${SMBSRV_VM_KERNEL:-}" != debug ] || vm_debug_check "$name"
+	[ -z "$VM_REPORTS" ] || vm_debug_check "$name"
 	rc=$(sed -n 's/^SMBSRV-VM-EXIT \([0-9]*\).*/\1/p' "$dir/console.log" | tail -n1)
 	if [ -z "$rc" ]; then
 		vm_fail_log "$name" "stopped without finishing its script" streamed
@@ -351,7 +361,8 @@ vm_debug_check() {
 	dir=$(vm_dir "$name")
 	cat "$dir/console.log" "$dir/kmemleak.log" 2>/dev/null | tr -d '\r' |
 		awk -f "$VM_TOP/tools/vm/kernel-reports.awk" > "$dir/reports.txt"
-	cat "$dir/console.log" "$dir/kmemleak.log" 2>/dev/null | grep -q '^SMBSRV-KMEMLEAK-END' ||
+	[ "$VM_REPORTS" != leaks ] ||
+		cat "$dir/console.log" "$dir/kmemleak.log" 2>/dev/null | grep -q '^SMBSRV-KMEMLEAK-END' ||
 		echo "=== no kmemleak scan at the end (see $dir)" >> "$dir/reports.txt"
 	[ -s "$dir/reports.txt" ] || return 0
 	echo "vm: $name: the debug kernel reported $(grep -c '^=== ' "$dir/reports.txt"):" >&2
