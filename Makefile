@@ -8,6 +8,11 @@
 #                it with smbclient and a cifs mount, print what to try
 #   make check   build and run every test; last line "N passed, N failed"
 #   make check-long  the long VM runs outside CI (30 s races, ...)
+#   make check-debug  (or make check KERNEL=debug) the VM suites on the
+#                debug kernel (KASAN, lockdep, kmemleak, UBSAN; built once
+#                by make debug-kernel, hours on a busy 2-core machine;
+#                never in CI); VM_FILTER=REGEX picks suites,
+#                DEBUG_SUITES=long the long ones
 #   make regen   regenerate netlink code from Documentation/netlink/specs
 #   make lint    checkpatch --strict, sparse, generated-code freshness
 #   make bench   benchmarks in the test VM (never part of make check;
@@ -30,7 +35,8 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 export KVER
 
 .PHONY: all deps kmod userd run check check-long unit lint regen clean distclean \
-	need-kver vm-initramfs install bench bench-quick torture-cache fuzz
+	need-kver vm-initramfs install bench bench-quick torture-cache fuzz \
+	debug-kernel check-debug
 
 all: kmod userd
 
@@ -54,13 +60,29 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/run-demo.sh
 
+# make check KERNEL=debug is make check-debug.
+ifeq ($(KERNEL),debug)
+check: check-debug
+else
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tests/run-all.sh
+endif
 
 check-long: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tests/run-all.sh --only long
+
+# Documentation/testing.md, "The debug kernel".
+DEBUG_SUITES ?= vm
+debug-kernel: need-kver
+	@$(TOP)/tools/debug-kernel.sh
+
+check-debug: debug-kernel
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/debug-kernel.sh --kmod
+	@SMBSRV_VM_KERNEL=debug $(TOP)/tests/run-all.sh --only $(DEBUG_SUITES) \
+		$(if $(VM_FILTER),--vm-filter '$(VM_FILTER)')
 
 unit: userd
 	@$(TOP)/tests/run-all.sh --only unit

@@ -22,6 +22,12 @@
 # Every suite speaks TAP; logs are kept in build/test-logs/.  VM suites run
 # two at a time and lint beside them (SMBSRV_TEST_JOBS, default 2; 1 runs
 # everything one after the other).
+# SMBSRV_VM_KERNEL=debug (make check-debug) runs the VM suites on the debug
+# kernel (tools/debug-kernel.sh), one at a time, their timeouts multiplied
+# (tools/vm/lib.sh); a suite whose guests made the kernel report anything
+# (KASAN, lockdep, UBSAN, kmemleak, WARNING, BUG) fails once more, the
+# reports in build/test-logs/NAME.kreports.  SMBSRV_VM_KERNEL=slub: the
+# same on the stock kernel with SLUB debugging and KFENCE.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -189,6 +195,15 @@ suite_fuzz() {
 	tally fuzz "$log"
 }
 
+# kreports NAME LOGFILE: one more failure when the suite's guests made the
+# debug kernel report something (tools/vm/lib.sh vm_debug_check).
+kreports() {
+	local f=${2%.tap}.kreports
+	[ -s "$f" ] || return 0
+	echo "not ok - $1: $(grep -c '^=== ' "$f") debug kernel reports in ${f#"$top"/}"
+	failed=$((failed + 1))
+}
+
 # VM suites run SMBSRV_TEST_JOBS at a time (default 2), each in its own
 # guest, and lint runs beside them in a full run: a suite spends much of
 # its time with the guest waiting (timeouts, sleeps, host-side clients);
@@ -196,6 +211,7 @@ suite_fuzz() {
 # as the suites finish.  SMBSRV_TEST_JOBS=1 runs them
 # one after the other.
 njobs=${SMBSRV_TEST_JOBS:-2}
+[ -z "${SMBSRV_VM_KERNEL:-}" ] || njobs=1
 declare -A pool=()	# pid -> "name start-time log"
 
 pool_reap() {
@@ -205,6 +221,7 @@ pool_reap() {
 	unset "pool[$pid]"
 	read -r name start log <<< "$entry"
 	tally "$name" "$log" $(($(date +%s) - start))
+	kreports "$name" "$log"
 }
 
 # pool_run NAME LOG COMMAND...: start COMMAND (output to LOG) when a slot
@@ -213,7 +230,7 @@ pool_run() {
 	local name=$1 log=$2
 	shift 2
 	while [ "${#pool[@]}" -ge "$njobs" ]; do pool_reap; done
-	"$@" > "$log" 2>&1 &
+	SMBSRV_VM_REPORTS=${log%.tap}.kreports "$@" > "$log" 2>&1 &
 	pool[$!]="$name $(date +%s) $log"
 }
 
@@ -256,7 +273,7 @@ suite_vm() {
 				vm_run "t-${name#vm/}" "/usr/share/smbsrv/tests/${name#vm/}.sh" 1200 ;;
 		host/*)
 			pool_run "$name" "$logs/host-${name#host/}.tap" \
-				timeout 2400 bash "$top/tests/selftests/$name.sh" ;;
+				timeout $((2400 * VM_SLOW)) bash "$top/tests/selftests/$name.sh" ;;
 		esac
 	done
 	pool_drain
@@ -271,8 +288,9 @@ suite_long() {
 		name=$(basename "$s" .sh)
 		[ -n "$filter" ] && ! [[ "long/$name" =~ $filter ]] && continue
 		log="$logs/long-$name.tap"
-		timeout 7200 bash "$s" > "$log" 2>&1
+		SMBSRV_VM_REPORTS=${log%.tap}.kreports timeout $((7200 * VM_SLOW)) bash "$s" > "$log" 2>&1
 		tally "long/$name" "$log"
+		kreports "long/$name" "$log"
 	done
 }
 

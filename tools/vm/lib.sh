@@ -25,10 +25,44 @@
 # device that outlives the guest, as long/crash-writes.sh needs; QEMU's
 # default cache=writeback, so what the guest wrote to the device survives
 # a kill of QEMU, what sits in the guest's page cache does not).
+#
+# SMBSRV_VM_KERNEL=debug boots the debug kernel of tools/debug-kernel.sh
+# (KASAN, lockdep, kmemleak, UBSAN) with its own modules and smbsrv.ko
+# built against it, in build/vm-debug instead of build/vm; every timeout
+# of these functions is multiplied by SMBSRV_VM_SLOW (default 4 there);
+# at the end of every guest the kernel's reports are collected (see
+# vm_debug_check).  SMBSRV_VM_KERNEL=slub: the stock kernel with what it
+# can check without a rebuild (SLUB red zones and poisoning, KFENCE
+# sampling every allocation it can), timeouts x2, reports collected the
+# same way but for kmemleak's.  Unset: the stock kernel of .kver.
 
 VM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VM_OUT="$VM_TOP/build/vm"
 VM_KVER=${KVER:-$(cat "$VM_TOP/.kver" 2>/dev/null || true)}
+VM_KERNEL_IMAGE="/boot/vmlinuz-$VM_KVER"
+VM_APPEND=""
+VM_SLOW=1
+VM_REPORTS=""	# leaks: reports and a kmemleak scan; console: reports
+if [ "${SMBSRV_VM_KERNEL:-}" = slub ]; then
+	VM_APPEND="loglevel=5 slub_debug=FZPU kfence.sample_interval=1"
+	VM_APPEND+=" rcupdate.rcu_cpu_stall_timeout=120 watchdog_thresh=60"
+	VM_SLOW=${SMBSRV_VM_SLOW:-2}
+	VM_REPORTS=console
+elif [ "${SMBSRV_VM_KERNEL:-}" = debug ]; then
+	VM_DEBUG_DIR=$("$VM_TOP/tools/debug-kernel.sh" --print) || return 1
+	VM_OUT="$VM_TOP/build/vm-debug"
+	VM_KVER=$(cat "$VM_DEBUG_DIR/release")
+	VM_KERNEL_IMAGE="$VM_DEBUG_DIR/bzImage"
+	# Warnings (lockdep's reports) on the console too; every KASAN
+	# report, not only the first; the guest's init scans for leaks.
+	# Under TCG on a shared host a vCPU can wait many seconds for the
+	# host: RCU's stall and the soft lockup detectors' limits (21 and
+	# 20 s) are raised to 120 s.
+	VM_APPEND="loglevel=5 kasan_multi_shot vmtest.leakscan=1"
+	VM_APPEND+=" rcupdate.rcu_cpu_stall_timeout=120 watchdog_thresh=60"
+	VM_SLOW=${SMBSRV_VM_SLOW:-4}
+	VM_REPORTS=leaks
+fi
 # Guest ports behind the forwards: smbsrv, the rival server, the agent.
 VM_GUEST_SMB=445
 VM_GUEST_RIVAL=1445
@@ -78,7 +112,7 @@ vm_accel() {
 		(cd "$d/root" && find . | cpio --quiet -o -H newc) > "$d/probe.cpio"
 		timeout 60 qemu-system-x86_64 -accel kvm -cpu host -m 256 \
 			-display none -no-reboot -serial "file:$d/console" \
-			-kernel "/boot/vmlinuz-$VM_KVER" -initrd "$d/probe.cpio" \
+			-kernel "$VM_KERNEL_IMAGE" -initrd "$d/probe.cpio" \
 			-append "console=ttyS0 quiet panic=-1" >/dev/null 2>&1 || true
 		grep -q KVM-PROBE-OK "$d/console" 2>/dev/null && accel=kvm
 		rm -rf "$d"
@@ -88,7 +122,14 @@ vm_accel() {
 }
 
 vm_initramfs() {
-	"$VM_TOP/tools/vm/mkinitramfs.sh"
+	if [ "${SMBSRV_VM_KERNEL:-}" = debug ]; then
+		KVER=$VM_KVER SMBSRV_VM_OUT=$VM_OUT \
+			SMBSRV_MODDIR="$VM_DEBUG_DIR/lib/modules/$VM_KVER" SMBSRV_MODS=tests \
+			SMBSRV_KO="$VM_TOP/build/debug-kernel/kmod/smbsrv.ko" \
+			"$VM_TOP/tools/vm/mkinitramfs.sh"
+	else
+		"$VM_TOP/tools/vm/mkinitramfs.sh"
+	fi
 }
 
 vm_port() {
@@ -142,8 +183,8 @@ vm_boot() {
 		-smp "${SMBSRV_VM_SMP:-2}" -m "${SMBSRV_VM_MEM:-2048}" \
 		-display none -monitor none -no-reboot \
 		-serial "file:$dir/console.log" \
-		-kernel "/boot/vmlinuz-$VM_KVER" -initrd "$VM_OUT/initrd.cpio" \
-		-append "console=ttyS0 quiet panic=-1 $extra" \
+		-kernel "$VM_KERNEL_IMAGE" -initrd "$VM_OUT/initrd.cpio" \
+		-append "console=ttyS0 quiet panic=-1 ${VM_APPEND:+$VM_APPEND }$extra" \
 		-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$smb-:$VM_GUEST_SMB,hostfwd=tcp:127.0.0.1:$rival-:$VM_GUEST_RIVAL,hostfwd=tcp:127.0.0.1:$agent-:$VM_GUEST_AGENT" \
 		-device virtio-net-pci,netdev=n0 \
 		-device virtio-rng-pci "${disk[@]}" \
@@ -188,7 +229,7 @@ vm_start() {
 	shift
 	for try in 1 2; do
 		vm_boot "$name" "$*" || return 1
-		if vm_wait_console "$name" SMBSRV-VM-READY "${SMBSRV_VM_BOOT_TIMEOUT:-180}"; then
+		if vm_wait_console "$name" SMBSRV-VM-READY "${SMBSRV_VM_BOOT_TIMEOUT:-$((180 * VM_SLOW))}"; then
 			echo "$(vm_boot_seconds "$name")" > "$(vm_dir "$name")/boot-seconds"
 			return 0
 		fi
@@ -201,7 +242,7 @@ vm_start() {
 
 # vm_exec NAME SCRIPT: run SCRIPT with sh in the guest.
 vm_exec() {
-	local name=$1 script=$2 port out rc timeout=${SMBSRV_VM_EXEC_TIMEOUT:-900}
+	local name=$1 script=$2 port out rc timeout=${SMBSRV_VM_EXEC_TIMEOUT:-$((900 * VM_SLOW))}
 	port=$(vm_port "$name" agent) || return 1
 	out=$(timeout "$timeout" bash -c '
 		exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 111
@@ -237,6 +278,15 @@ vm_kill() {
 vm_stop() {
 	local name=$1 pid
 	pid=$(cat "$(vm_dir "$name")/qemu.pid" 2>/dev/null) || return 0
+	if [ "$VM_REPORTS" = leaks ]; then
+		vm_exec "$name" /usr/sbin/vm-kmemleak > "$(vm_dir "$name")/kmemleak.log" 2>&1
+	fi
+	vm_stop_now "$name" "$pid"
+	[ -z "$VM_REPORTS" ] || vm_debug_check "$name"
+}
+
+vm_stop_now() {
+	local name=$1 pid=$2
 	SMBSRV_VM_EXEC_TIMEOUT=10 vm_exec "$name" 'sync; (sleep 0.2; poweroff -f) &' >/dev/null 2>&1
 	for _ in $(seq 1 300); do
 		kill -0 "$pid" 2>/dev/null || return 0
@@ -272,7 +322,7 @@ vm_run() {
 }
 
 vm_run_once() {
-	local name=$1 script=$2 timeout=${3:-900} dir pid rc=0 tailpid
+	local name=$1 script=$2 timeout=$((${3:-900} * VM_SLOW)) dir pid rc=0 tailpid
 	dir=$(vm_dir "$name")
 	vm_boot "$name" "vmtest.script=$script" || return 1
 	pid=$(cat "$dir/qemu.pid")
@@ -290,6 +340,7 @@ vm_run_once() {
 		return 124
 	fi
 	wait "$tailpid" 2>/dev/null
+	[ -z "$VM_REPORTS" ] || vm_debug_check "$name"
 	rc=$(sed -n 's/^SMBSRV-VM-EXIT \([0-9]*\).*/\1/p' "$dir/console.log" | tail -n1)
 	if [ -z "$rc" ]; then
 		vm_fail_log "$name" "stopped without finishing its script" streamed
@@ -297,4 +348,27 @@ vm_run_once() {
 	fi
 	[ "$rc" = 0 ] || vm_fail_log "$name" "script failed (exit $rc)" streamed
 	return "$rc"
+}
+
+# vm_debug_check NAME: the debug kernel's reports in the guest's console
+# (KASAN, UBSAN, lockdep and other WARNINGs, BUGs, oopses) and in its
+# final kmemleak scan (vm-kmemleak: the console for a guest script, a
+# file for a guest the host stopped).  Writes them to
+# $(vm_dir NAME)/reports.txt, adds them to $SMBSRV_VM_REPORTS (when set:
+# tests/run-all.sh fails the suite), and fails when there is one.
+vm_debug_check() {
+	local name=$1 dir
+	dir=$(vm_dir "$name")
+	cat "$dir/console.log" "$dir/kmemleak.log" 2>/dev/null | tr -d '\r' |
+		awk -f "$VM_TOP/tools/vm/kernel-reports.awk" > "$dir/reports.txt"
+	[ "$VM_REPORTS" != leaks ] ||
+		cat "$dir/console.log" "$dir/kmemleak.log" 2>/dev/null | grep -q '^SMBSRV-KMEMLEAK-END' ||
+		echo "=== no kmemleak scan at the end (see $dir)" >> "$dir/reports.txt"
+	[ -s "$dir/reports.txt" ] || return 0
+	echo "vm: $name: the debug kernel reported $(grep -c '^=== ' "$dir/reports.txt"):" >&2
+	grep '^=== ' "$dir/reports.txt" | sed 's/^/vm:   /' >&2
+	if [ -n "${SMBSRV_VM_REPORTS:-}" ]; then
+		{ echo "### guest $name"; cat "$dir/reports.txt"; } >> "$SMBSRV_VM_REPORTS"
+	fi
+	return 1
 }

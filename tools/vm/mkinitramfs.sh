@@ -16,11 +16,16 @@
 #   build/vm/initrd.cpio   both, concatenated (the kernel unpacks them in
 #                          order; later entries win).
 #
+# For another kernel (tools/vm/lib.sh does it for the debug kernel):
+# KVER its release, SMBSRV_MODDIR its modules (SMBSRV_MODS=tests: it has
+# only those the tests use, see guest-modules.sh), SMBSRV_KO smbsrv.ko
+# built against it, SMBSRV_VM_OUT the directory instead of build/vm.
+#
 # Uncompressed on purpose: under TCG decompression is emulated too.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out="$top/build/vm"
+out=${SMBSRV_VM_OUT:-$top/build/vm}
 # One at a time: VM suites run two at a time (tests/run-all.sh) and each
 # packs the current module here when its guest starts.
 mkdir -p "$out"
@@ -28,10 +33,10 @@ exec 9> "$out/.mkinitramfs.lock"
 flock 9
 KVER=${KVER:-$(cat "$top/.kver" 2>/dev/null || true)}
 [ -n "$KVER" ] || { echo "mkinitramfs: no .kver: run 'make deps'" >&2; exit 1; }
-moddir=/lib/modules/$KVER
+moddir=${SMBSRV_MODDIR:-/lib/modules/$KVER}
 
 userbin="$top/build/user/userd"
-ko="$top/kmod/smbsrv.ko"
+ko=${SMBSRV_KO:-$top/kmod/smbsrv.ko}
 # Test helpers built next to the programs (tests/tools).
 testbins=("$top/build/user/tests/tools/smbsrv-nlpeer"
 	"$top/build/user/tests/tools/smbsrv-fsprobe")
@@ -56,8 +61,8 @@ host_bins=(
 )
 host_bins_opt=(/usr/bin/strace)
 # Kernel modules (with their dependencies) and whole module directories.
-want_mods=(virtio_net cifs ksmbd nfsd nfsv4 loop virtio_blk xfs veth tcp_diag)
-want_dirs=(kernel/crypto kernel/arch/x86/crypto kernel/fs/nls kernel/lib)
+# shellcheck source=tools/vm/guest-modules.sh
+. "$top/tools/vm/guest-modules.sh"
 
 # Map a host path to its place in the merged-/usr guest.
 guest_path() {
@@ -89,31 +94,7 @@ for b in "${host_bins[@]}"; do
 done
 libs=$(lib_closure "${bins[@]}" "$userbin/smbsrvd" "$userbin/smbsrvctl" "${testbins[@]}")
 
-# Module closure from modules.dep.
-mod_closure() {
-	local depfile="$moddir/modules.dep" todo=() seen="" m path deps
-	for m in "${want_mods[@]}"; do
-		path=$(grep -E "(^|/)${m//_/[_-]}\.ko(\.(xz|zst|gz))?:" "$depfile" |
-			head -n1 | cut -d: -f1)
-		[ -n "$path" ] || { echo "mkinitramfs: module $m not found" >&2; exit 1; }
-		todo+=("$path")
-	done
-	for d in "${want_dirs[@]}"; do
-		while read -r path; do
-			todo+=("${path#"$moddir"/}")
-		done < <(find "$moddir/$d" -name '*.ko*' 2>/dev/null)
-	done
-	while [ ${#todo[@]} -gt 0 ]; do
-		m=${todo[0]}
-		todo=("${todo[@]:1}")
-		case " $seen " in *" $m "*) continue ;; esac
-		seen="$seen $m"
-		echo "$m"
-		deps=$(grep -E "^$m:" "$depfile" | cut -d: -f2)
-		for path in $deps; do todo+=("$path"); done
-	done
-}
-mods=$(mod_closure | sort -u)
+mods=$(guest_mod_closure "$moddir" "${SMBSRV_MODS:-}" | sort -u)
 
 # --- base.cpio ---------------------------------------------------------
 key=$( {
@@ -204,6 +185,7 @@ cp "${testbins[@]}" "$root/usr/sbin/"
 cp "$ko" "$root/usr/lib/modules/$KVER/updates/smbsrv.ko"
 install -m 755 "$top/tools/vm/guest/init" "$root/init"
 install -m 755 "$top/tools/vm/guest/vm-agent" "$root/usr/sbin/vm-agent"
+install -m 755 "$top/tools/vm/guest/vm-kmemleak" "$root/usr/sbin/vm-kmemleak"
 install -m 755 "$top/tools/trace/smbsrv-stages" "$root/usr/sbin/smbsrv-stages"
 cp "$top/tools/vm/guest/smbsrv.conf" "$root/etc/smbsrv/smbsrv.conf"
 cp -r "$top/tests/selftests/guest" "$root/usr/share/smbsrv/tests"

@@ -44,7 +44,7 @@ diag() {
 
 # Kernel log lines that mean a bug, whoever caused it.
 dmesg_bad() {
-	dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|UBSAN|KASAN|refcount_t:|list_(add|del) corruption|kmemleak|INFO: task .* blocked|hung_task|soft lockup|rcu_sched self-detected|RCU stall'
+	dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|UBSAN|KASAN|refcount_t:|list_(add|del) corruption|kmemleak: [0-9]+ new suspected|kmemleak: Cannot|INFO: task .* blocked|hung_task|soft lockup|rcu_sched self-detected|RCU stall'
 }
 
 dmesg_clean() {

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The kernel's reports in a guest's console (and the kmemleak scan that
+# tools/vm/guest/vm-kmemleak prints): each as a line "=== TITLE" and up
+# to 80 lines of the report after it.  Used by vm_debug_check
+# (tools/vm/lib.sh) for the debug kernel: KASAN, UBSAN, lockdep and the
+# other WARNINGs and BUGs, oopses, hung tasks, list and refcount
+# corruption, kmemleak's unreferenced objects, SLUB's red zone and
+# poison checks ("BUG kmalloc-64 (Not tainted): Redzone overwritten").
+function flush() {
+	if (title != "")
+		printf "=== %s\n%s", title, body
+	title = ""
+	body = ""
+	n = 0
+}
+{
+	sub(/^\[ *[0-9]+\.[0-9]+\] /, "")
+}
+/^SMBSRV-KMEMLEAK-BEGIN/ { flush(); leak = 1; next }
+/^SMBSRV-KMEMLEAK-END/ { flush(); leak = 0; next }
+leak && /^unreferenced object/ {
+	flush()
+	title = "kmemleak: " $0
+	next
+}
+# The kernel's lines only (a test printing dmesg does so with a prefix):
+# the report's first line, after an optional "watchdog: " or "rcu: ".
+!leak && /^([a-z_]+: )?(BUG: |WARNING: |UBSAN: |Oops: |general protection fault|kernel BUG at|INFO: task .* blocked|INFO: rcu|list_(add|del) corruption|refcount_t: )/ ||
+    /^kmemleak: .*(disabled|Cannot)/ || /^BUG [^ ]+ \(.*\): / {
+	flush()
+	title = $0
+	next
+}
+title != "" {
+	# A report's lines; a blank line or the next marker ends the
+	# kmemleak ones, 80 lines the others.
+	if (leak && /^$/) {
+		flush()
+		next
+	}
+	if (!leak && /^SMBSRV-VM-|^---\[ end trace/) {
+		body = body $0 "\n"
+		flush()
+		next
+	}
+	if (n++ < 80)
+		body = body $0 "\n"
+}
+END { flush() }
