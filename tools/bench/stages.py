@@ -23,6 +23,7 @@ Stages (the same cut points for both servers):
   stages.py RUNFILE... [--md]
   stages.py --timed RUNFILE...   MiB/s and clat p50/p99 per cell and
                                  server, smbsrv/ksmbd per round
+  stages.py --rows LABEL RUNFILE...   the same, one row per cell
 """
 import json
 import re
@@ -149,8 +150,9 @@ def parse(path):
     return fio, trace
 
 
-def timed(files):
-    """Untraced runs, named ROUND-SERVER-RW-BS: paired by round."""
+def timed_runs(files, quiet=False):
+    """Untraced runs, named ROUND-SERVER-RW-BS:
+    {(rw, bs): {server: {round: (MiB/s, clat p50 us, clat p99 us)}}}."""
     runs = defaultdict(dict)
     for path in files:
         parts = path.rsplit("/", 1)[-1].split("-")
@@ -161,11 +163,18 @@ def timed(files):
         try:
             j = json.loads(fio)["jobs"][0][rw]
         except (ValueError, KeyError, IndexError):
-            print("%s: no fio result" % path)
+            if not quiet:
+                print("%s: no fio result" % path)
             continue
         pct = j["clat_ns"]["percentile"]
         runs[(rw, bs)].setdefault(srv, {})[r] = (
             j["bw"] / 1024.0, pct["50.000000"] / 1000.0, pct["99.000000"] / 1000.0)
+    return runs
+
+
+def timed(files):
+    """Paired by round."""
+    runs = timed_runs(files)
     print("| cell | server | MiB/s median (min-max) | clat p50 us | clat p99 us |"
           " smbsrv/ksmbd per round | median |")
     print("|---|---|---|---|---|---|---|")
@@ -188,9 +197,34 @@ def timed(files):
             print(row)
 
 
+def rows(label, files):
+    """One markdown row per cell: both servers and the per-round ratios."""
+    runs = timed_runs(files, quiet=True)
+    for (rw, bs), by in sorted(runs.items(), key=lambda x: (x[0][0] == "read", x[0][1])):
+        s, k = by.get("smbsrv", {}), by.get("ksmbd", {})
+        rounds = sorted(set(s) & set(k), key=int)
+        if not rounds:
+            continue
+        ratios = [s[r][0] / k[r][0] for r in rounds]
+
+        def bw(d):
+            v = [x[0] for x in d.values()]
+            return "%.2f (%.2f-%.2f)" % (statistics.median(v), min(v), max(v))
+
+        def med(d, i):
+            return statistics.median(x[i] for x in d.values())
+        print("| %s %s | %s | %s | %s | %s | %.2f | %.0f / %.0f | %.0f / %.0f |" % (
+            rw.upper(), bs.upper(), label, bw(s), bw(k),
+            " ".join("%.2f" % x for x in ratios), statistics.median(ratios),
+            med(s, 1), med(k, 1), med(s, 2), med(k, 2)))
+
+
 def main(argv):
     if argv and argv[0] == "--timed":
         timed(argv[1:])
+        return
+    if argv and argv[0] == "--rows":
+        rows(argv[1], argv[2:])
         return
     md = "--md" in argv
     files = [a for a in argv if a != "--md"]

@@ -23,6 +23,7 @@
 # With "plain" last, fio runs without any tracing (the timed runs).
 #
 #   stages.sh smbsrv|ksmbd read|write BS SECONDS [plain]
+# shellcheck disable=SC2016  # $retval is kprobe_events syntax
 set -u
 srv=$1 rw=$2 bs=$3 secs=$4 mode=${5:-trace}
 T=/sys/kernel/tracing
