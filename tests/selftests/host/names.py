@@ -41,15 +41,21 @@ def opens(c, name, want, **kw):
     return r
 
 
-def real_name(c, name):
-    """The name the server reports for an open of @name (in
-    FileAllInformation, after 96 bytes of other classes)."""
+def query(c, name, cls, out_len):
+    """Information class @cls of an open of @name, None on failure."""
     r = c.create(name, access=READ_ATTRIBUTES, share=SH_ALL, disp=OPEN)
     if r.status:
         return None
-    st, d = c.queryinfo(r.fid, FILE_ALL_INFO, 4096)
+    st, d = c.queryinfo(r.fid, cls, out_len)
     c.close(r.fid)
-    if st or len(d) < 100:
+    return None if st else d
+
+
+def real_name(c, name):
+    """The name the server reports for an open of @name (in
+    FileAllInformation, after 96 bytes of other classes)."""
+    d = query(c, name, FILE_ALL_INFO, 4096)
+    if d is None or len(d) < 100:
         return None
     n = struct.unpack_from("<I", d, 96)[0]
     return d[100:100 + n].decode("utf-16-le")
@@ -57,12 +63,8 @@ def real_name(c, name):
 
 def short_name(c, name):
     """The 8.3 name FileAlternateNameInformation reports for @name."""
-    r = c.create(name, access=READ_ATTRIBUTES, share=SH_ALL, disp=OPEN)
-    if r.status:
-        return None
-    st, d = c.queryinfo(r.fid, FILE_ALTERNATE_NAME_INFO, 512)
-    c.close(r.fid)
-    if st or len(d) < 4:
+    d = query(c, name, FILE_ALTERNATE_NAME_INFO, 512)
+    if d is None or len(d) < 4:
         return None
     n = struct.unpack_from("<I", d, 0)[0]
     return d[4:4 + n].decode("utf-16-le")
