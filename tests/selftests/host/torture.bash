@@ -61,6 +61,13 @@ tt_servers() {
 	[ -z "${TT_SAMBA:-}" ] || echo samba
 }
 
+# A server's share sections: [torture] at PATH with TT_SHARE_CONF and the
+# server's own EXTRA lines, then TT_MORE_CONF.
+tt_share() {
+	printf '[torture]\n\tpath = %s\n\tread only = no\n\tguest ok = yes\n' "$1"
+	printf '\t%s\n\t%s\n%s\n' "${TT_SHARE_CONF:-}" "$2" "${TT_MORE_CONF:-}"
+}
+
 # Samba's smbd on guest port 2445 (TT_SAMBA): the same share, its state
 # under the guest's tmpfs, printing off, user demo in its passdb.
 tt_samba_setup() {
@@ -79,13 +86,7 @@ tt_samba_setup() {
 		printcap name = /dev/null
 		disable spoolss = yes
 		log file = /var/log/samba/log.%m
-	[torture]
-		path = /srv/tt-samba
-		read only = no
-		guest ok = yes
-		${TT_SHARE_CONF:-}
-		${TT_SAMBA_SHARE_CONF:-}
-	${TT_MORE_CONF:-}
+	$(tt_share /srv/tt-samba "${TT_SAMBA_SHARE_CONF:-}")
 	EOF
 	printf 'demo\ndemo\n' | pdbedit -s /etc/samba/smb.conf -a -t -u demo >/dev/null
 	smbd -D -s /etc/samba/smb.conf
@@ -111,25 +112,14 @@ cat > /etc/smbsrv/torture.conf <<EOF
 	tcp port = 445
 	map to guest = bad user
 	${TT_SMBSRV_CONF:-}
-[torture]
-	path = /srv/tt-smbsrv
-	read only = no
-	guest ok = yes
-	${TT_SHARE_CONF:-}
-	${TT_SMBSRV_SHARE_CONF:-}
-${TT_MORE_CONF:-}
+$(tt_share /srv/tt-smbsrv "${TT_SMBSRV_SHARE_CONF:-}")
 EOF
 cat > /etc/ksmbd/ksmbd.conf <<EOF
 [global]
 	tcp port = 1445
 	map to guest = bad user
 	${TT_KSMBD_CONF:-}
-[torture]
-	path = /srv/tt-ksmbd
-	read only = no
-	guest ok = yes
-	${TT_SHARE_CONF:-}
-${TT_MORE_CONF:-}
+$(tt_share /srv/tt-ksmbd "")
 EOF
 echo demo | smbsrvctl -c /etc/smbsrv/torture.conf user add demo >/dev/null
 ksmbd.adduser -a demo -p demo >/dev/null
