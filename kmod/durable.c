@@ -28,6 +28,8 @@
 #include "wire/oplock.h"
 
 #define SMBSRV_DURABLE_ID_BIT	BIT_ULL(32)
+#define SMBSRV_LOCK_SEQ_BUCKETS	64
+#define SMBSRV_LOCK_SEQ_VALID	0x80
 
 struct smbsrv_durable {
 	struct smbsrv_file *f;
@@ -44,6 +46,12 @@ struct smbsrv_durable {
 	unsigned long deadline;
 	struct list_head node;		/* smbsrv_durable_disc */
 	struct hlist_node guid_node;	/* smbsrv_durable_guids (v2) */
+	/*
+	 * LockSequenceArray (3.3.5.14): per LockSequenceIndex 1-64 the
+	 * number of the last LOCK that succeeded with it, with
+	 * SMBSRV_LOCK_SEQ_VALID; 0 when none is valid.
+	 */
+	u8 lock_seq[SMBSRV_LOCK_SEQ_BUCKETS];
 };
 
 static DEFINE_SPINLOCK(smbsrv_durable_lock);
@@ -249,6 +257,46 @@ void smbsrv_durable_expire_now(struct smbsrv_file *f)
 		/* Its connection is going: it is not kept then. */
 		d->doomed = true;
 	}
+	spin_unlock(&smbsrv_durable_lock);
+}
+
+/*
+ * The LockSequenceArray entry of LockSequence @seq: its index is the upper
+ * 28 bits, 1-64 (others are not checked), its number the low 4 bits.
+ */
+static u8 *smbsrv_durable_lock_slot(struct smbsrv_durable *d, u32 seq)
+{
+	u32 index = seq >> 4;
+
+	if (!d || index < 1 || index > SMBSRV_LOCK_SEQ_BUCKETS)
+		return NULL;
+	return &d->lock_seq[index - 1];
+}
+
+bool smbsrv_durable_lock_replay(struct smbsrv_file *f, u32 seq)
+{
+	u8 want = SMBSRV_LOCK_SEQ_VALID | (seq & 0xf), *slot;
+	bool replay = false;
+
+	spin_lock(&smbsrv_durable_lock);
+	slot = smbsrv_durable_lock_slot(f->durable, seq);
+	if (slot) {
+		replay = *slot == want;
+		if (!replay)
+			*slot = 0;
+	}
+	spin_unlock(&smbsrv_durable_lock);
+	return replay;
+}
+
+void smbsrv_durable_lock_done(struct smbsrv_file *f, u32 seq)
+{
+	u8 *slot;
+
+	spin_lock(&smbsrv_durable_lock);
+	slot = smbsrv_durable_lock_slot(f->durable, seq);
+	if (slot)
+		*slot = SMBSRV_LOCK_SEQ_VALID | (seq & 0xf);
 	spin_unlock(&smbsrv_durable_lock);
 }
 

@@ -58,23 +58,33 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# unpack_deb PKG DIR PROBE: Debian's package PKG unpacked (not installed)
+# into DIR, unless DIR/PROBE is there already.
+unpack_deb() {
+	local pkg=$1 dir=$2 probe=$3 d
+	[ -e "$dir/$probe" ] && return 0
+	say "unpacking $pkg into $dir"
+	d=$(mktemp -d)
+	chmod 755 "$d"
+	if ! (cd "$d" && apt-get download -qq "$pkg" >/dev/null 2>&1); then
+		apt-get update -qq
+		(cd "$d" && apt-get download -qq "$pkg" >/dev/null 2>&1)
+	fi
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	dpkg-deb -x "$d/${pkg}"_*.deb "$dir"
+	rm -rf "$d"
+}
+
 # ksmbd-tools conflicts with Debian's samba package (a host may want smbd
 # for comparisons) and only the test VM runs it: unpack it under .deps
 # instead of installing it (tools/vm/mkinitramfs.sh takes it from there).
-kt="$top/.deps/ksmbd-tools"
-if [ ! -x "$kt/usr/libexec/ksmbd.tools" ]; then
-	say "unpacking ksmbd-tools into $kt"
-	d=$(mktemp -d)
-	chmod 755 "$d"
-	if ! (cd "$d" && apt-get download -qq ksmbd-tools >/dev/null 2>&1); then
-		apt-get update -qq
-		(cd "$d" && apt-get download -qq ksmbd-tools >/dev/null 2>&1)
-	fi
-	rm -rf "$kt"
-	mkdir -p "$kt"
-	dpkg-deb -x "$d"/ksmbd-tools_*.deb "$kt"
-	rm -rf "$d"
-fi
+unpack_deb ksmbd-tools "$top/.deps/ksmbd-tools" usr/libexec/ksmbd.tools
+# Samba's smbd, the third server of long/torture-ntfs.sh, runs in the
+# test VM beside ksmbd: unpacked the same way (installing samba would
+# remove ksmbd-tools; its libraries and VFS modules come with samba-libs
+# and samba-vfs-modules, installed above).
+unpack_deb samba "$top/.deps/samba" usr/sbin/smbd
 
 # Pin the guest kernel: the version the metapackage points at, unless an
 # earlier pin is still installed (module and guest must always match).

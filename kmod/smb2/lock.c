@@ -5,14 +5,17 @@
  * The locks themselves, their conflicts with READ and WRITE and the
  * POSIX mirror are the lock table's (brl.c); here is the request: which
  * open, lock or unlock, waiting for a range (async, cancellable) and the
- * response.  LockSequenceNumber/Index are ignored: they matter for
- * resilient and persistent handles and multichannel, which smbsrv does
- * not offer, and for a LOCK replayed on a durable handle after a
- * reconnect, which is not detected (design.md, "Byte-range locks").
+ * response.  LockSequence is verified for durable handles (3.3.5.14;
+ * durable.c keeps the array): a request repeating one that succeeded is
+ * answered STATUS_SUCCESS and not done again, so a client replaying it
+ * after a reconnect does not lock twice or unlock what it locked since.
+ * smbsrv offers no resilient or persistent handles nor multichannel, the
+ * other cases where 3.3.5.14 checks it.
  */
 #include <linux/slab.h>
 
 #include "../brl.h"
+#include "../durable.h"
 #include "../file.h"
 #include "../wire/fscc.h"
 #include "../wire/lock.h"
@@ -22,6 +25,7 @@
 struct smbsrv_lock_wait {
 	struct smbsrv_brl_waiter bw;
 	struct smbsrv_req *req;
+	u32 sequence;			/* LockSequence, recorded when granted */
 };
 
 static struct smbsrv_lock_wait *smbsrv_lock_wait_of(struct smbsrv_brl_waiter *bw)
@@ -32,12 +36,13 @@ static struct smbsrv_lock_wait *smbsrv_lock_wait_of(struct smbsrv_brl_waiter *bw
 /* Granted, under the table's mutex: the response, or not now. */
 static bool smbsrv_lock_granted(struct smbsrv_brl_waiter *bw)
 {
-	u8 *body = smbsrv_rsp_body(smbsrv_lock_wait_of(bw)->req,
-				   SMB2_LOCK_RSP_SIZE);
+	struct smbsrv_lock_wait *w = smbsrv_lock_wait_of(bw);
+	u8 *body = smbsrv_rsp_body(w->req, SMB2_LOCK_RSP_SIZE);
 
 	if (!body)
 		return false;
 	smb2_lock_rsp_encode(body);
+	smbsrv_durable_lock_done(bw->f, w->sequence);
 	return true;
 }
 
@@ -69,12 +74,19 @@ static void smbsrv_lock_wait_free(struct smbsrv_req *req)
 	kfree(w);
 }
 
+/* What smbsrv_lock_wait() is given: the request and its LockSequence. */
+struct smbsrv_lock_req_ctx {
+	struct smbsrv_req *req;
+	u32 sequence;
+};
+
 /* A lock that conflicts may wait (smbsrv_brl_wait_fn); under the mutex. */
 static u32 smbsrv_lock_wait(void *arg, struct smbsrv_file *f,
 			    const struct smb2_lock_elem *e, bool exclusive,
 			    struct smbsrv_brl_waiter **bw)
 {
-	struct smbsrv_req *req = arg;
+	const struct smbsrv_lock_req_ctx *lr = arg;
+	struct smbsrv_req *req = lr->req;
 	struct smbsrv_lock_wait *w;
 	int err;
 
@@ -86,6 +98,7 @@ static u32 smbsrv_lock_wait(void *arg, struct smbsrv_file *f,
 		return STATUS_INSUFFICIENT_RESOURCES;
 	refcount_inc(&f->open.ref);
 	w->req = req;
+	w->sequence = lr->sequence;
 	smbsrv_brl_waiter_init(&w->bw, f, e, exclusive, &smbsrv_lock_wait_ops);
 	err = smbsrv_req_go_async(req, smbsrv_lock_cancel, w,
 				  smbsrv_lock_wait_free);
@@ -101,9 +114,11 @@ static u32 smbsrv_lock_wait(void *arg, struct smbsrv_file *f,
 
 u32 smbsrv_smb2_lock(struct smbsrv_req *req)
 {
+	struct smbsrv_lock_req_ctx lr = { .req = req };
 	struct smb2_lock_req r;
 	struct smb2_lock_elem e;
 	struct smbsrv_file *f;
+	bool replay;
 	u32 status;
 	u8 *body;
 
@@ -113,25 +128,31 @@ u32 smbsrv_smb2_lock(struct smbsrv_req *req)
 	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
+	lr.sequence = r.sequence;
+	replay = smbsrv_durable_lock_replay(f, r.sequence);
 	smb2_lock_req_elem(&r, 0, &e);
+	if (replay)		/* done already: not again */
+		status = STATUS_SUCCESS;
 	/* MS-FSA 2.1.5.8: no byte-range locks on directories. */
-	if (smbsrv_file_is_dir(f) || (f->flags & SMBSRV_FILE_REPARSE))
+	else if (smbsrv_file_is_dir(f) || (f->flags & SMBSRV_FILE_REPARSE))
 		status = STATUS_INVALID_PARAMETER;
 	else if (!(f->access & (FILE_READ_DATA | FILE_WRITE_DATA)))
 		status = STATUS_ACCESS_DENIED;
 	else if (e.flags & SMB2_LOCKFLAG_UNLOCK)
 		status = smbsrv_brl_unlock(f, &r);
 	else
-		status = smbsrv_brl_lock(f, &r, smbsrv_lock_wait, req);
+		status = smbsrv_brl_lock(f, &r, smbsrv_lock_wait, &lr);
 	/* Read caching cannot cover locked ranges (oplock.c). */
-	if (status == STATUS_SUCCESS || status == STATUS_PENDING)
+	if (!replay && (status == STATUS_SUCCESS || status == STATUS_PENDING))
 		smbsrv_cache_break_write(f);
 	if (status == STATUS_SUCCESS) {
 		body = smbsrv_rsp_body(req, SMB2_LOCK_RSP_SIZE);
-		if (body)
+		if (body) {
 			smb2_lock_rsp_encode(body);
-		else
+			smbsrv_durable_lock_done(f, r.sequence);
+		} else {
 			status = STATUS_INSUFFICIENT_RESOURCES;
+		}
 	}
 	smbsrv_file_put(f);
 	return status;

@@ -10,7 +10,8 @@
 #   vm_stop NAME                     power the guest off
 #   vm_run NAME SCRIPT [TIMEOUT]     boot, run a guest script, power off;
 #                                    return the script's exit status
-#   vm_port NAME smb|rival|agent     host port forwarded to the guest
+#   vm_port NAME smb|rival|samba|agent
+#                                    host port forwarded to the guest
 #
 # Environment: SMBSRV_VM_ACCEL (tcg|kvm, default: probe), SMBSRV_VM_SMP (2),
 # SMBSRV_VM_MEM (2048), SMBSRV_VM_SMB_PORT (host port forwarded to the
@@ -24,7 +25,9 @@
 # on the host, given to the guest as /dev/vda on virtio-blk: a real block
 # device that outlives the guest, as long/crash-writes.sh needs; QEMU's
 # default cache=writeback, so what the guest wrote to the device survives
-# a kill of QEMU, what sits in the guest's page cache does not).
+# a kill of QEMU, what sits in the guest's page cache does not),
+# SMBSRV_VM_SAMBA (1: boot build/vm/initrd-samba.cpio, the image with
+# Samba's smbd as a third server, tools/vm/mkinitramfs.sh).
 #
 # SMBSRV_VM_KERNEL=debug boots the debug kernel of tools/debug-kernel.sh
 # (KASAN, lockdep, kmemleak, UBSAN) with its own modules and smbsrv.ko
@@ -63,9 +66,11 @@ elif [ "${SMBSRV_VM_KERNEL:-}" = debug ]; then
 	VM_SLOW=${SMBSRV_VM_SLOW:-4}
 	VM_REPORTS=leaks
 fi
-# Guest ports behind the forwards: smbsrv, the rival server, the agent.
+# Guest ports behind the forwards: smbsrv, the rival server (ksmbd),
+# Samba's smbd, the agent.
 VM_GUEST_SMB=445
 VM_GUEST_RIVAL=1445
+VM_GUEST_SAMBA=2445
 VM_GUEST_AGENT=7000
 
 vm_die() {
@@ -147,9 +152,11 @@ vm_alive() {
 
 # vm_boot NAME KERNEL_ARGS: start qemu in the background.
 vm_boot() {
-	local name=$1 extra=$2 dir accel smb rival agent cpu disk=()
+	local name=$1 extra=$2 dir accel smb rival samba agent cpu disk=()
+	local initrd="$VM_OUT/initrd.cpio"
+	[ "${SMBSRV_VM_SAMBA:-}" = 1 ] && initrd="$VM_OUT/initrd-samba.cpio"
 	[ -n "$VM_KVER" ] || vm_die "no pinned kernel: run 'make deps'" || return 1
-	[ -f "$VM_OUT/initrd.cpio" ] || vm_die "no initramfs: run 'tools/vm/vm.sh initramfs'" || return 1
+	[ -f "$initrd" ] || vm_die "no $initrd: run 'tools/vm/vm.sh initramfs'" || return 1
 	dir=$(vm_dir "$name")
 	if vm_alive "$name"; then
 		vm_die "VM $name is already running" || return 1
@@ -159,9 +166,11 @@ vm_boot() {
 	accel=$(vm_accel)
 	smb=${SMBSRV_VM_SMB_PORT:-$(vm_free_port)}
 	rival=$(vm_free_port)
+	samba=$(vm_free_port)
 	agent=$(vm_free_port)
 	echo "$smb" > "$dir/port.smb"
 	echo "$rival" > "$dir/port.rival"
+	echo "$samba" > "$dir/port.samba"
 	echo "$agent" > "$dir/port.agent"
 	echo "$accel" > "$dir/accel"
 	if [ "$accel" = kvm ]; then
@@ -183,9 +192,9 @@ vm_boot() {
 		-smp "${SMBSRV_VM_SMP:-2}" -m "${SMBSRV_VM_MEM:-2048}" \
 		-display none -monitor none -no-reboot \
 		-serial "file:$dir/console.log" \
-		-kernel "$VM_KERNEL_IMAGE" -initrd "$VM_OUT/initrd.cpio" \
+		-kernel "$VM_KERNEL_IMAGE" -initrd "$initrd" \
 		-append "console=ttyS0 quiet panic=-1 ${VM_APPEND:+$VM_APPEND }$extra" \
-		-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$smb-:$VM_GUEST_SMB,hostfwd=tcp:127.0.0.1:$rival-:$VM_GUEST_RIVAL,hostfwd=tcp:127.0.0.1:$agent-:$VM_GUEST_AGENT" \
+		-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$smb-:$VM_GUEST_SMB,hostfwd=tcp:127.0.0.1:$rival-:$VM_GUEST_RIVAL,hostfwd=tcp:127.0.0.1:$samba-:$VM_GUEST_SAMBA,hostfwd=tcp:127.0.0.1:$agent-:$VM_GUEST_AGENT" \
 		-device virtio-net-pci,netdev=n0 \
 		-device virtio-rng-pci "${disk[@]}" \
 		>"$dir/qemu.log" 2>&1 </dev/null &

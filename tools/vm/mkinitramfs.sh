@@ -15,6 +15,14 @@
 #                          every time.
 #   build/vm/initrd.cpio   both, concatenated (the kernel unpacks them in
 #                          order; later entries win).
+#   build/vm/samba.cpio    with SMBSRV_VM_SAMBA=1 only: Samba's smbd and
+#                          pdbedit (unpacked by tools/deps.sh), the VFS
+#                          modules acl_xattr and streams_xattr, the
+#                          libraries of these that base lacks and the
+#                          gconv modules of Samba's default charsets
+#                          (about 29 MB more); build/vm/initrd-samba.cpio
+#                          is base, samba and overlay, which the VM boots
+#                          with SMBSRV_VM_SAMBA=1 (tools/vm/lib.sh).
 #
 # For another kernel (tools/vm/lib.sh does it for the debug kernel):
 # KVER its release, SMBSRV_MODDIR its modules (SMBSRV_MODS=tests: it has
@@ -96,6 +104,14 @@ libs=$(lib_closure "${bins[@]}" "$userbin/smbsrvd" "$userbin/smbsrvctl" "${testb
 
 mods=$(guest_mod_closure "$moddir" "${SMBSRV_MODS:-}" | sort -u)
 
+# pack_cpio DIR OUT: DIR's tree as an uncompressed cpio archive, owned by
+# root.
+pack_cpio() {
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio --quiet -o -H newc -R 0:0) > "$2.tmp"
+	mv "$2.tmp" "$2"
+}
+
 # --- base.cpio ---------------------------------------------------------
 key=$( {
 	echo "$KVER"
@@ -168,12 +184,53 @@ if [ ! -f "$out/base.cpio" ] || [ "$(cat "$out/base.key" 2>/dev/null)" != "$key"
 	mkdir -p "$root/var/lib/nfs"
 	echo "127.0.0.1 localhost smbsrv-vm" > "$root/etc/hosts"
 
-	(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
-		cpio --quiet -o -H newc -R 0:0) > "$out/base.cpio.tmp"
-	mv "$out/base.cpio.tmp" "$out/base.cpio"
+	pack_cpio "$root" "$out/base.cpio"
 	echo "$key" > "$out/base.key"
 	rm -rf "$root"
 	trap - EXIT
+fi
+
+# --- samba.cpio (SMBSRV_VM_SAMBA=1) -------------------------------------
+sd="$top/.deps/samba"
+smb_lib=/usr/lib/x86_64-linux-gnu/samba
+gconv=/usr/lib/x86_64-linux-gnu/gconv
+if [ "${SMBSRV_VM_SAMBA:-}" = 1 ]; then
+	smb_bins=("$sd/usr/sbin/smbd" "$sd/usr/bin/pdbedit"
+		"$smb_lib/vfs/acl_xattr.so" "$smb_lib/vfs/streams_xattr.so")
+	for f in "${smb_bins[@]}"; do
+		[ -f "$f" ] || { echo "mkinitramfs: $f missing: run 'make deps'" >&2; exit 1; }
+	done
+	# Only what base does not have already.
+	smb_libs=$(comm -23 <(lib_closure "${smb_bins[@]}") <(echo "$libs" | sort -u))
+	# Samba's dos charset (CP850) and UTF-16 go through iconv.
+	smb_gconv=("$gconv/gconv-modules" "$gconv/gconv-modules.cache"
+		"$gconv/IBM850.so" "$gconv/UTF-16.so" "$gconv/UNICODE.so")
+	skey=$( {
+		sha256sum "$0" | cut -d' ' -f1
+		for f in "${smb_bins[@]}" $smb_libs "${smb_gconv[@]}"; do
+			stat -L -c '%n %s %Y' "$f"
+		done
+	} | sha256sum | cut -d' ' -f1)
+	if [ ! -f "$out/samba.cpio" ] || [ "$(cat "$out/samba.key" 2>/dev/null)" != "$skey" ]; then
+		echo "mkinitramfs: building the Samba layer"
+		root=$(mktemp -d)
+		trap 'rm -rf "$root"' EXIT
+		mkdir -p "$root"/usr/{sbin,bin} "$root"/etc/samba \
+			"$root"/var/{lib/samba/private,cache/samba,log/samba} \
+			"$root$gconv/gconv-modules.d"
+		cp "$sd/usr/sbin/smbd" "$root/usr/sbin/"
+		cp "$sd/usr/bin/pdbedit" "$root/usr/bin/"
+		for f in "${smb_bins[@]:2}" $smb_libs "${smb_gconv[@]}"; do
+			dst="$root$(guest_path "$f")"
+			mkdir -p "$(dirname "$dst")"
+			cp -L "$f" "$dst"
+		done
+		cp "$gconv"/gconv-modules.d/*.conf "$root$gconv/gconv-modules.d/"
+		pack_cpio "$root" "$out/samba.cpio"
+		echo "$skey" > "$out/samba.key"
+		rm -rf "$root"
+		trap - EXIT
+	fi
 fi
 
 # --- overlay.cpio ------------------------------------------------------
@@ -201,7 +258,10 @@ depmod -b "$idx/usr" "$KVER"
 cp "$idx/usr/lib/modules/$KVER"/modules.* "$root/usr/lib/modules/$KVER/"
 rm -rf "$idx"
 
-(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
-	cpio --quiet -o -H newc -R 0:0) > "$out/overlay.cpio"
+pack_cpio "$root" "$out/overlay.cpio"
 cat "$out/base.cpio" "$out/overlay.cpio" > "$out/initrd.cpio.tmp"
 mv "$out/initrd.cpio.tmp" "$out/initrd.cpio"
+if [ "${SMBSRV_VM_SAMBA:-}" = 1 ]; then
+	cat "$out/base.cpio" "$out/samba.cpio" "$out/overlay.cpio" > "$out/initrd-samba.cpio.tmp"
+	mv "$out/initrd-samba.cpio.tmp" "$out/initrd-samba.cpio"
+fi

@@ -29,7 +29,7 @@ exec) vm_exec "$1" "$2" ;;
 stop) vm_stop "${1:-vm}" ;;
 run) vm_run run "$1" "${2:-900}" ;;
 ports)
-	for p in smb rival agent; do echo "$p $(vm_port "${1:-vm}" $p)"; done
+	for p in smb rival samba agent; do echo "$p $(vm_port "${1:-vm}" $p)"; done
 	;;
 accel) vm_accel ;;
 *)

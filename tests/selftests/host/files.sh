@@ -165,6 +165,15 @@ t_check "allinfo: the 8.3 name of '$long' is QUAR~XYZ.XLS" \
 t_check "... the same on another connection" test "$a1" = "$a2"
 t_check "... and another long name has another one" \
 	bash -c "grep -qxE 'QUAR~[0-9A-Z]{3}\.XLS' <<< '$a3' && test '$a1' != '$a3'"
+# Opened by that name (the share is without case): smbclient gets the
+# long name's bytes through it, spelt as reported and in lower case.
+for a in "$a1" "${a1,,}"; do
+	rm -f "$tmp/got"
+	t_check "smbclient get of '$a' is '$long'" bash -c "
+		smbclient //127.0.0.1/demo -N -p $T_SMB_PORT -m SMB3 \
+			-c 'get \"$a\" $tmp/got' >/dev/null 2>&1 &&
+		cmp -s $tmp/got $tmp/up-1"
+done
 rm -rf "$tmp"
 
 t_dmesg_clean

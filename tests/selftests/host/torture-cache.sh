@@ -99,6 +99,12 @@ else
 		$(names durable-open "$durable_pass") \
 		$(names durable-v2-open "$durable_v2_pass")
 fi
+# LockSequence on a durable handle (MS-SMB2 3.3.5.14): a LOCK or unlock
+# repeating one that succeeded with the same index and number is answered
+# success and not done again (about 2 s).
+tt_run smb2.lock.replay_smb3_specification_durable
+tt_must_pass \
+	smb2.lock.replay_smb3_specification_durable.replay_smb3_specification_durable
 tt_table
 t_dmesg_clean
 t_done

@@ -1,25 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 #
-# smbtorture against smbsrv and, in the same VM boot, the in-tree ksmbd:
-# a side-by-side table of every subtest that ran, and TAP checks of the
-# subtests smbsrv must pass.  Source it from a host selftest after lib.sh
+# smbtorture against smbsrv and, in the same VM boot, the in-tree ksmbd
+# (and Samba's smbd, with TT_SAMBA): a side-by-side table of every subtest
+# that ran, and TAP checks of the subtests smbsrv must pass.  Source it from a host selftest after lib.sh
 # (see Documentation/testing.md):
 #
 #   . "$(dirname "$0")/lib.sh"
 #   . "$(dirname "$0")/torture.bash"
 #   t_vm_start
-#   tt_servers_up                     # both servers, share "torture" each
+#   tt_servers_up                     # the servers, share "torture" each
 #   tt_run smb2.read smb2.rw.rw1      # suites (smb2.SUITE) or single subtests
-#                                     # (smb2.SUITE.SUB), on both servers
+#                                     # (smb2.SUITE.SUB), on every server
 #   tt_must_pass smb2.read.eof smb2.rw.rw1 ...
+#   tt_not_behind ksmbd smb2.read ...   # per suite (or subtest) smbsrv
+#                                     # passes at least as many as ksmbd
 #   tt_table                          # the table as TAP diagnostics
 #   t_done
 #
 # The table also goes to build/test-logs/torture-NAME.txt (NAME: the
-# script's name), one line per subtest, "name smbsrv ksmbd" with success,
-# failure, error, skip, xfail or "-" (did not run: the suite died or timed
-# out); smbtorture's own output is kept in build/test-logs/torture-NAME/.
+# script's name), one line per subtest, "name smbsrv ksmbd [samba]" with
+# success, failure, error, skip, xfail or "-" (did not run: the suite died
+# or timed out); smbtorture's own output is kept in
+# build/test-logs/torture-NAME/.
 # Knobs, set before the calls:
 #   TT_SMBSRV_CONF  extra [global] lines for smbsrvd
 #   TT_KSMBD_CONF   extra [global] lines for ksmbd
@@ -34,20 +37,72 @@
 #   TT_ROOT         owner and mode of both share roots, "OWNER MODE"
 #                   (default "demo:demo 0755")
 #   TT_SMBSRV_ONLY  set: tt_run runs smbsrv only (ksmbd's column shows "-")
+#   TT_SAMBA        set: Samba's smbd is a third server (guest port 2445,
+#                   its own share root /srv/tt-samba); the VM must boot
+#                   the image with Samba, SMBSRV_VM_SAMBA=1 before
+#                   t_vm_start.  Its share gets TT_SHARE_CONF, then
+#   TT_SAMBA_SHARE_CONF  ... for Samba's only
+#   TT_SAMBA_AUTH   ... its credentials (default demo%demo)
 
 TT_TABLE="$T_TOP/build/test-logs/torture-$T_NAME.txt"
 TT_DIR="$T_TOP/build/test-logs/torture-$T_NAME"
 TT_SMBSRV_AUTH=${TT_SMBSRV_AUTH:-demo%demo}
 TT_KSMBD_AUTH=${TT_KSMBD_AUTH:-demo%demo}
+TT_SAMBA_AUTH=${TT_SAMBA_AUTH:-demo%demo}
 TT_TIMEOUT=${TT_TIMEOUT:-240}
 TT_ROOT=${TT_ROOT:-demo:demo 0755}
 rm -rf "$TT_DIR"
 mkdir -p "$TT_DIR"
 
-# Both servers with a share "torture" on the guest's root filesystem
-# (tmpfs), user demo with password demo in both user databases.
+# The servers in tt_run's order.
+tt_servers() {
+	echo smbsrv
+	[ -n "${TT_SMBSRV_ONLY:-}" ] || echo ksmbd
+	[ -z "${TT_SAMBA:-}" ] || echo samba
+}
+
+# A server's share sections: [torture] at PATH with TT_SHARE_CONF and the
+# server's own EXTRA lines, then TT_MORE_CONF.
+tt_share() {
+	printf '[torture]\n\tpath = %s\n\tread only = no\n\tguest ok = yes\n' "$1"
+	printf '\t%s\n\t%s\n%s\n' "${TT_SHARE_CONF:-}" "$2" "${TT_MORE_CONF:-}"
+}
+
+# Samba's smbd on guest port 2445 (TT_SAMBA): the same share, its state
+# under the guest's tmpfs, printing off, user demo in its passdb.
+tt_samba_setup() {
+	[ -n "${TT_SAMBA:-}" ] || return 0
+	cat <<-EOS
+	mkdir -p /srv/tt-samba /etc/samba /run/samba /var/lib/samba/private \
+		/var/cache/samba /var/log/samba
+	chown ${TT_ROOT% *} /srv/tt-samba
+	chmod ${TT_ROOT#* } /srv/tt-samba
+	cat > /etc/samba/smb.conf <<EOF
+	[global]
+		smb ports = 2445
+		disable netbios = yes
+		map to guest = bad user
+		load printers = no
+		printcap name = /dev/null
+		disable spoolss = yes
+		log file = /var/log/samba/log.%m
+	$(tt_share /srv/tt-samba "${TT_SAMBA_SHARE_CONF:-}")
+	EOF
+	printf 'demo\ndemo\n' | pdbedit -s /etc/samba/smb.conf -a -t -u demo >/dev/null
+	smbd -D -s /etc/samba/smb.conf
+	i=0
+	until ss -Hltn 'sport = :2445' | grep -q .; do
+		[ \$i -lt 100 ] || { echo 'smbd does not listen'; cat /var/log/samba/*; exit 1; }
+		sleep 0.2
+		i=\$((i + 1))
+	done
+	EOS
+}
+
+# The servers with a share "torture" on the guest's root filesystem
+# (tmpfs), user demo with password demo in every user database.
 tt_servers_up() {
-	t_guest_check "smbsrvd and ksmbd (port 1445) serve share torture" "
+	t_guest_check "smbsrvd, ksmbd (port 1445)${TT_SAMBA:+ and Samba (port 2445)} serve share torture" "
 set -e
 mkdir -p /srv/tt-smbsrv /srv/tt-ksmbd /etc/ksmbd
 chown ${TT_ROOT% *} /srv/tt-smbsrv /srv/tt-ksmbd
@@ -57,31 +112,21 @@ cat > /etc/smbsrv/torture.conf <<EOF
 	tcp port = 445
 	map to guest = bad user
 	${TT_SMBSRV_CONF:-}
-[torture]
-	path = /srv/tt-smbsrv
-	read only = no
-	guest ok = yes
-	${TT_SHARE_CONF:-}
-	${TT_SMBSRV_SHARE_CONF:-}
-${TT_MORE_CONF:-}
+$(tt_share /srv/tt-smbsrv "${TT_SMBSRV_SHARE_CONF:-}")
 EOF
 cat > /etc/ksmbd/ksmbd.conf <<EOF
 [global]
 	tcp port = 1445
 	map to guest = bad user
 	${TT_KSMBD_CONF:-}
-[torture]
-	path = /srv/tt-ksmbd
-	read only = no
-	guest ok = yes
-	${TT_SHARE_CONF:-}
-${TT_MORE_CONF:-}
+$(tt_share /srv/tt-ksmbd "")
 EOF
 echo demo | smbsrvctl -c /etc/smbsrv/torture.conf user add demo >/dev/null
 ksmbd.adduser -a demo -p demo >/dev/null
 smbsrvd -c /etc/smbsrv/torture.conf
 modprobe ksmbd
-ksmbd.mountd"
+ksmbd.mountd
+$(tt_samba_setup)"
 }
 
 # tt_one SERVER PORT AUTH TEST: run a suite or one subtest on a server,
@@ -109,19 +154,19 @@ tt_one() {
 }
 
 tt_run() {
-	local t
+	local t srv port auth line
 	for t in "$@"; do
-		tt_one smbsrv "$T_SMB_PORT" "$TT_SMBSRV_AUTH" "$t"
-		if [ -n "${TT_SMBSRV_ONLY:-}" ]; then
-			t_diag "$t: smbsrv $(grep -c ' success$' "$TT_DIR/smbsrv.$t.res") passed" \
-				"in $(cat "$TT_DIR/smbsrv.$t.secs") s"
-			continue
-		fi
-		tt_one ksmbd "$T_RIVAL_PORT" "$TT_KSMBD_AUTH" "$t"
-		t_diag "$t: smbsrv $(grep -c ' success$' "$TT_DIR/smbsrv.$t.res") passed" \
-			"in $(cat "$TT_DIR/smbsrv.$t.secs") s," \
-			"ksmbd $(grep -c ' success$' "$TT_DIR/ksmbd.$t.res") passed" \
-			"in $(cat "$TT_DIR/ksmbd.$t.secs") s"
+		line="$t:"
+		for srv in $(tt_servers); do
+			case $srv in
+			smbsrv) port=$T_SMB_PORT auth=$TT_SMBSRV_AUTH ;;
+			ksmbd) port=$T_RIVAL_PORT auth=$TT_KSMBD_AUTH ;;
+			samba) port=$(vm_port "$T_VM" samba) auth=$TT_SAMBA_AUTH ;;
+			esac
+			tt_one "$srv" "$port" "$auth" "$t"
+			line="$line $srv $(grep -c ' success$' "$TT_DIR/$srv.$t.res") passed in $(cat "$TT_DIR/$srv.$t.secs") s,"
+		done
+		t_diag "${line%,}"
 	done
 }
 
@@ -148,20 +193,52 @@ tt_must_pass() {
 	done
 }
 
+# How many subtests of SERVER passed among those named PREFIX (a suite
+# smb2.SUITE counts its subtests, a subtest itself).
+tt_passed() {
+	cat "$TT_DIR/$1".*.res 2>/dev/null |
+		awk -v p="$2" '($1 == p || index($1, p ".") == 1) && $2 == "success"' |
+		wc -l
+}
+
+# TAP: for each suite (or subtest) named, smbsrv passed at least as many
+# subtests as SERVER did.
+tt_not_behind() {
+	local srv=$1 t s o
+	shift
+	for t in "$@"; do
+		s=$(tt_passed smbsrv "$t")
+		o=$(tt_passed "$srv" "$t")
+		if [ "$s" -ge "$o" ]; then
+			t_ok "$t: smbsrv passes $s, $srv $o"
+		else
+			t_not_ok "$t: smbsrv passes $s, fewer than $srv's $o"
+		fi
+	done
+}
+
 # The side-by-side table: TAP diagnostics and build/test-logs.
 tt_table() {
-	local names n s k
+	local names n srv line total
 	names=$(cat "$TT_DIR"/*.res 2>/dev/null | awk '{ print $1 }' | sort -u)
 	{
-		printf '%-60s %-8s %-8s\n' subtest smbsrv ksmbd
-		for n in $names; do
-			s=$(tt_result smbsrv "$n")
-			k=$(tt_result ksmbd "$n")
-			printf '%-60s %-8s %-8s\n' "$n" "$s" "$k"
+		line=$(printf '%-60s' subtest)
+		for srv in smbsrv ksmbd ${TT_SAMBA:+samba}; do
+			line="$line $(printf '%-8s' "$srv")"
 		done
-		printf 'passed: smbsrv %s, ksmbd %s\n' \
-			"$(cat "$TT_DIR"/smbsrv.*.res | grep -c ' success$')" \
-			"$(cat "$TT_DIR"/ksmbd.*.res 2>/dev/null | grep -c ' success$')"
+		echo "$line"
+		for n in $names; do
+			line=$(printf '%-60s' "$n")
+			for srv in smbsrv ksmbd ${TT_SAMBA:+samba}; do
+				line="$line $(printf '%-8s' "$(tt_result "$srv" "$n")")"
+			done
+			echo "$line"
+		done
+		total="passed:"
+		for srv in smbsrv ksmbd ${TT_SAMBA:+samba}; do
+			total="$total $srv $(cat "$TT_DIR/$srv".*.res 2>/dev/null | grep -c ' success$'),"
+		done
+		echo "${total%,}"
 	} > "$TT_TABLE"
 	sed 's/^/  /' "$TT_TABLE" | while IFS= read -r l; do t_diag "$l"; done
 }
