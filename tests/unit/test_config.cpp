@@ -15,6 +15,14 @@ using namespace smbsrv;
 
 namespace {
 
+// A file of the ksmbd-tools package, which make deps unpacks under the
+// top's .deps (installing it would conflict with Samba's packages).
+std::string ksmbd_tools(const std::string &path)
+{
+	return std::string(SMBSRV_TEST_DATA "/../../../.deps/ksmbd-tools") +
+	       path;
+}
+
 Config build(const std::string &text, Diagnostics &diags,
 	     const std::string &file = "test.conf")
 {
@@ -244,9 +252,9 @@ TEST_CASE("parameters smbsrv does not apply yet are reported, not ignored")
 
 TEST_CASE("ksmbd-tools' own example configuration loads without errors")
 {
-	// Installed by the ksmbd-tools package, which make deps installs.
 	Diagnostics d;
-	Config c = load_config_file("/etc/ksmbd/ksmbd.conf.example", d);
+	Config c = load_config_file(
+		ksmbd_tools("/etc/ksmbd/ksmbd.conf.example"), d);
 	CAPTURE(messages(d));
 	CHECK_FALSE(d.has_errors());
 	REQUIRE(c.share("example") != nullptr);
@@ -320,8 +328,10 @@ TEST_CASE("every default in the parameter table is a valid value")
 
 TEST_CASE("every parameter ksmbd.conf(5) documents is known, in its scope")
 {
-	// The man page of the ksmbd-tools package make deps installs.
-	FILE *f = popen("zcat /usr/share/man/man5/ksmbd.conf.5.gz", "r");
+	// The man page of the ksmbd-tools package make deps unpacks.
+	const std::string zcat =
+		"zcat " + ksmbd_tools("/usr/share/man/man5/ksmbd.conf.5.gz");
+	FILE *f = popen(zcat.c_str(), "r");
 	REQUIRE(f != nullptr);
 	std::string page;
 	char buf[4096];
