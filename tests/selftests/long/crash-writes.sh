@@ -15,7 +15,8 @@
 # cache), which shows the check sees a loss when there is one.  Then,
 # without a guest crash: smbsrvd killed with SIGKILL mid-write, and the
 # client killed mid-write; every WRITE acknowledged at all must be there.
-# Finally smbsrvd stops, the module unloads, /srv/c unmounts, and e2fsck
+# Then a client's CREATE waits for a frozen /srv/c (fsfreeze) without
+# locking the directory meanwhile.  Finally smbsrvd stops, the module unloads, /srv/c unmounts, and e2fsck
 # -fn of the image on the host finds no error.  About 25 minutes under
 # TCG on a loaded 2-core machine; run with `make check-long`.
 . "$(dirname "$0")/../host/lib.sh"
@@ -157,6 +158,35 @@ if boot; then
 	wait "$writer" 2>/dev/null
 	sleep 1
 	cw_verify client-kill acked "client killed mid-write"
+
+	# A CREATE that waits for a frozen file system holds no directory
+	# lock meanwhile: smbsrv takes write access to the mount before the
+	# parent's lock, in the kernel's order (the other order is a
+	# deadlock against a freeze, and here would block every lookup and
+	# listing of that directory until the thaw).
+	t_guest_check "freeze: /srv/c frozen" \
+		'mkdir -p /srv/c/fz && chown demo /srv/c/fz && sync &&
+		 fsfreeze --freeze /srv/c'
+	smbclient //127.0.0.1/c -p "$T_SMB_PORT" -U demo%demo \
+		-c 'mkdir fz\new' > "$work/freeze.out" 2>&1 &
+	client=$!
+	sleep 3
+	if kill -0 "$client" 2>/dev/null; then
+		t_ok "freeze: the client's mkdir waits for the thaw"
+	else
+		t_not_ok "freeze: the client's mkdir waits for the thaw"
+		t_diag "$(cat "$work/freeze.out")"
+	fi
+	t_guest_check "freeze: its directory is listed meanwhile" \
+		'timeout 30 ls -la /srv/c/fz'
+	t_guest_check "freeze: /srv/c thawed" 'fsfreeze --unfreeze /srv/c'
+	if wait "$client"; then
+		t_ok "freeze: the client's mkdir completes after the thaw"
+	else
+		t_not_ok "freeze: the client's mkdir completes after the thaw"
+		t_diag "$(cat "$work/freeze.out")"
+	fi
+	t_guest_check "freeze: the new directory is there" 'test -d /srv/c/fz/new'
 	t_dmesg_clean
 	t_diag "$(t_guest 'df -h /srv/c | tail -n 1')"
 	t_guest_check "smbsrvd stopped, smbsrv unloaded, /srv/c unmounted" '
