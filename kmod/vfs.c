@@ -203,7 +203,8 @@ append:
 
 /* The parent of @path, locked, and the last component's dentry. */
 static int smbsrv_vfs_lookup_once(const struct smbsrv_tree *tree,
-				  const char *path, struct smbsrv_lookup *lk)
+				  const char *path, bool write,
+				  struct smbsrv_lookup *lk)
 {
 	unsigned int flags = smbsrv_vfs_lookup_flags(tree);
 	struct filename *name;
@@ -226,6 +227,10 @@ static int smbsrv_vfs_lookup_once(const struct smbsrv_tree *tree,
 	}
 	if (err)
 		return err;
+	if (write) {
+		lk->write_err = mnt_want_write(lk->parent.mnt);
+		lk->write = !lk->write_err;
+	}
 	inode_lock_nested(d_inode(lk->parent.dentry), I_MUTEX_PARENT);
 	lk->locked = true;
 	/* lookup_one() checks search permission on the parent. */
@@ -267,7 +272,9 @@ static int smbsrv_vfs_lookup_fold(struct smbsrv_lookup *lk)
 	memcpy(want, lk->dentry->d_name.name, len);
 	want[len] = 0;
 	for (i = 0; i < SMBSRV_FOLD_LOOKUPS; i++) {
-		smbsrv_vfs_lookup_unlock(lk);
+		/* Write access stays: it is taken before the lock. */
+		inode_unlock(pdir);
+		lk->locked = false;
 		found = smbsrv_fold_find(&lk->parent, want, len, real,
 					 &version);
 		inode_lock_nested(pdir, I_MUTEX_PARENT);
@@ -303,7 +310,7 @@ static int smbsrv_vfs_lookup_fold(struct smbsrv_lookup *lk)
 }
 
 int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
-		      struct smbsrv_lookup *lk)
+		      bool write, struct smbsrv_lookup *lk)
 {
 	char *folded;
 	int err;
@@ -316,7 +323,7 @@ int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
 		lk->dentry = dget(tree->root.dentry);
 		return 0;
 	}
-	err = smbsrv_vfs_lookup_once(tree, path, lk);
+	err = smbsrv_vfs_lookup_once(tree, path, write, lk);
 	if (!smbsrv_vfs_folds(tree))
 		return err;
 	/* A directory on the way missed as spelt: spell it as on disk. */
@@ -325,7 +332,7 @@ int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
 		if (!folded)
 			return err;
 		if (strcmp(folded, path))
-			err = smbsrv_vfs_lookup_once(tree, folded, lk);
+			err = smbsrv_vfs_lookup_once(tree, folded, write, lk);
 		kfree(folded);
 	}
 	if (!err && d_really_is_negative(lk->dentry)) {
@@ -391,6 +398,10 @@ void smbsrv_vfs_lookup_unlock(struct smbsrv_lookup *lk)
 		inode_unlock(d_inode(lk->parent.dentry));
 		lk->locked = false;
 	}
+	if (lk->write) {
+		mnt_drop_write(lk->parent.mnt);
+		lk->write = false;
+	}
 }
 
 void smbsrv_vfs_lookup_end(struct smbsrv_lookup *lk)
@@ -430,9 +441,9 @@ int smbsrv_vfs_create(struct smbsrv_lookup *lk, umode_t mode, bool dir)
 
 	if (lk->root || !lk->locked || d_really_is_positive(lk->dentry))
 		return -EEXIST;
-	err = mnt_want_write(lk->parent.mnt);
-	if (err)
-		return err;
+	/* Write access must come before the parent's lock (lookup). */
+	if (!lk->write)
+		return lk->write_err ?: -EROFS;
 	version = smbsrv_fold_version(pdir);
 	if (dir)
 		err = vfs_mkdir(idmap, pdir, lk->dentry, mode);
@@ -441,7 +452,6 @@ int smbsrv_vfs_create(struct smbsrv_lookup *lk, umode_t mode, bool dir)
 	if (!err)
 		smbsrv_fold_changed(pdir, version, lk->dentry->d_name.name,
 				    lk->dentry->d_name.len, true);
-	mnt_drop_write(lk->parent.mnt);
 	/* A filesystem may leave the dentry unhashed (and so negative). */
 	if (!err && d_really_is_negative(lk->dentry))
 		err = -ENOENT;

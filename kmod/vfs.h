@@ -42,20 +42,27 @@ unsigned int smbsrv_vfs_lookup_flags(const struct smbsrv_tree *tree);
  * A name looked up for CREATE: its parent directory, locked, and the
  * dentry (negative when nothing has that name).  For the share root
  * itself (path "") there is no parent: @root is set and @dentry is the
- * root's.
+ * root's.  A lookup for writing holds write access to the parent's
+ * mount (mnt_want_write()) while the parent is locked, taken before the
+ * lock as the kernel orders them (freeze protection, then the
+ * directory); @write_err is why it could not be had (-EROFS), which
+ * matters only if something is then written.
  */
 struct smbsrv_lookup {
 	struct path parent;
 	struct dentry *dentry;
+	int write_err;
 	bool root;
 	bool locked;
+	bool write;
 };
 
 /*
  * Look up @path ('/'-separated, relative, no "." or ".." components: as
  * smb_name_to_path() makes them) beneath @tree's root.  On success the
- * parent is locked (I_MUTEX_PARENT) until smbsrv_vfs_lookup_end(), so
- * the name can be created without a race.  On a share without case
+ * parent is locked (I_MUTEX_PARENT) until smbsrv_vfs_lookup_unlock() or
+ * smbsrv_vfs_lookup_end(), so the name can be created without a race;
+ * with @write, under write access to its mount (see above).  On a share without case
  * (`case sensitive = no`), a component that misses as spelt is matched
  * without case (fold.h), the last one under the parent's lock, so that
  * a create never adds a second name differing only in case; the walk is
@@ -64,8 +71,8 @@ struct smbsrv_lookup {
  * walk would leave the root or cross what the share forbids).
  */
 int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
-		      struct smbsrv_lookup *lk);
-/* Unlock the parent (idempotent) and drop what the lookup holds. */
+		      bool write, struct smbsrv_lookup *lk);
+/* Unlock the parent and drop write access (idempotent); then the rest. */
 void smbsrv_vfs_lookup_unlock(struct smbsrv_lookup *lk);
 void smbsrv_vfs_lookup_end(struct smbsrv_lookup *lk);
 

@@ -412,11 +412,15 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 {
 	struct smbsrv_tree *tree = req->tree;
 	struct smbsrv_lookup lk;
-	bool follow;
+	bool follow, may_create;
 	u32 status;
 	int err;
 
-	err = smbsrv_vfs_lookup(tree, c->path, &lk);
+	/* Where the name may be created, write access first (vfs.h). */
+	may_create = c->r.disposition != FILE_OPEN &&
+		     c->r.disposition != FILE_OVERWRITE &&
+		     !(tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY);
+	err = smbsrv_vfs_lookup(tree, c->path, may_create, &lk);
 	if (err) {
 		/* Something on the way is missing or not a directory. */
 		if (err == -ENOENT || err == -ENOTDIR)

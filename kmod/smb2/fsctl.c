@@ -527,7 +527,7 @@ static int smbsrv_fsctl_make_symlink(struct smbsrv_fsctl *x,
 	struct dentry *d;
 	int err;
 
-	err = smbsrv_vfs_lookup(x->req->tree, x->f->name, &lk);
+	err = smbsrv_vfs_lookup(x->req->tree, x->f->name, true, &lk);
 	if (err)
 		return err;
 	if (lk.root || d_really_is_negative(lk.dentry) ||
@@ -535,6 +535,11 @@ static int smbsrv_fsctl_make_symlink(struct smbsrv_fsctl *x,
 		/* Renamed or removed since it was opened. */
 		smbsrv_vfs_lookup_end(&lk);
 		return -ENOENT;
+	}
+	if (!lk.write) {
+		err = lk.write_err;
+		smbsrv_vfs_lookup_end(&lk);
+		return err;
 	}
 	idmap = mnt_idmap(lk.parent.mnt);
 	dir = d_inode(lk.parent.dentry);
