@@ -203,11 +203,21 @@ vm_boot() {
 
 # Wait for a line in the console; fails on timeout or if qemu exits.
 vm_wait_console() {
-	local name=$1 pattern=$2 timeout=$3 dir i
+	local name=$1 pattern=$2 timeout=$3 dir i died=""
 	dir=$(vm_dir "$name")
 	for ((i = 0; i < timeout * 10; i++)); do
 		grep -q "$pattern" "$dir/console.log" 2>/dev/null && return 0
 		vm_alive "$name" || return 1
+		# A kernel that crashed before our init (vm_died_booting) gets
+		# 30 s more, not the whole boot timeout (on the debug kernel
+		# that is 12 minutes of a guest looping in KASAN reports).
+		if [ "$pattern" = SMBSRV-VM-READY ] && [ $((i % 50)) = 0 ]; then
+			if [ -z "$died" ] && vm_died_booting "$name"; then
+				died=$i
+			elif [ -n "$died" ] && [ $((i - died)) -ge 300 ]; then
+				return 1
+			fi
+		fi
 		sleep 0.1
 	done
 	return 1
