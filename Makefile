@@ -82,7 +82,7 @@ check-debug: debug-kernel
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/debug-kernel.sh --kmod
 	@SMBSRV_VM_KERNEL=debug $(TOP)/tests/run-all.sh --only $(DEBUG_SUITES) \
-		$(if $(VM_FILTER),--vm-filter '$(VM_FILTER)')
+		$(if $(VM_FILTER),--vm-filter '$(value VM_FILTER)')
 
 unit: userd
 	@$(TOP)/tests/run-all.sh --only unit

@@ -34,6 +34,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 logs="$top/build/test-logs"
 only=""
 filter=""
+matched=0	# suites the filter picked
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--only) only=$2; shift 2 ;;
@@ -265,6 +266,7 @@ suite_vm() {
 	done
 	for name in "${all[@]}"; do
 		[ -n "$filter" ] && ! [[ "$name" =~ $filter ]] && continue
+		matched=$((matched + 1))
 		case "$name" in
 		vm/*)
 			# Only TAP lines count; the console also carries kernel
@@ -287,6 +289,7 @@ suite_long() {
 	for s in "$top"/tests/selftests/long/*.sh; do
 		name=$(basename "$s" .sh)
 		[ -n "$filter" ] && ! [[ "long/$name" =~ $filter ]] && continue
+		matched=$((matched + 1))
 		log="$logs/long-$name.tap"
 		SMBSRV_VM_REPORTS=${log%.tap}.kreports timeout $((7200 * VM_SLOW)) bash "$s" > "$log" 2>&1
 		tally "long/$name" "$log"
@@ -314,6 +317,12 @@ for s in unit lint install fuzz vm long; do
 	"suite_$s"
 done
 pool_drain
+# A filter that picks nothing is a mistake (a typo, or a Makefile that
+# expanded its $), not a pass.
+if [ -n "$filter" ] && [ "$matched" = 0 ]; then
+	printf 'not ok 1 - --vm-filter %s matched no suite\n1..1\n' "$filter" > "$logs/vm-filter.tap"
+	tally vm-filter "$logs/vm-filter.tap"
+fi
 
 echo "== $(($(date +%s) - t0)) s; logs in ${logs#"$top"/}/"
 echo "$passed passed, $failed failed"
