@@ -717,9 +717,13 @@ def g_names(c):
         ("..\\outside.txt", "OBJECT_PATH_SYNTAX_BAD"),
         ("sub\\..\\..\\outside.txt", "OBJECT_PATH_SYNTAX_BAD"),
         ("..\\..\\etc\\passwd", "OBJECT_PATH_SYNTAX_BAD"),
-        ("/etc/passwd", "OBJECT_NAME_INVALID"),
-        ("../outside.txt", "OBJECT_NAME_INVALID"),
-        ("a/../../outside.txt", "OBJECT_NAME_INVALID"),
+        # '/' separates as '\\' does (Samba, ksmbd): refused alike.
+        ("/etc/passwd", "INVALID_PARAMETER"),
+        ("../outside.txt", "OBJECT_PATH_SYNTAX_BAD"),
+        ("a/../../outside.txt", "OBJECT_PATH_SYNTAX_BAD"),
+        ("sub/./x", "OBJECT_NAME_INVALID"),
+        ("x//y", "OBJECT_NAME_INVALID"),
+        ("file:a/b", "OBJECT_NAME_INVALID"),
         ("sub\\.\\x", "OBJECT_NAME_INVALID"),
         ("x\\\\y", "OBJECT_NAME_INVALID"),
         ("wild*", "OBJECT_NAME_INVALID"),
@@ -751,6 +755,19 @@ def g_names(c):
         c.close(r.fid)
     r = c.create("", disp=OPEN, access=DELETE, options=DIRECTORY_FILE)
     check_st("DELETE access to the share root", r.status, "ACCESS_DENIED")
+    r = c.create("slash", disp=OPEN_IF, options=DIRECTORY_FILE)
+    if r.status == 0:
+        c.close(r.fid)
+    r = c.create("slash/f.txt", disp=CREATE_D, access=READ_DATA | DELETE)
+    check_st("slash/f.txt creates f.txt in directory slash", r.status,
+             "SUCCESS")
+    r2 = c.create("slash\\f.txt", disp=OPEN, access=READ_ATTRIBUTES)
+    check_st("... which opens as slash\\f.txt", r2.status, "SUCCESS")
+    for x in (r2, r):
+        if x.status == 0:
+            c.close(x.fid)
+    c.rm("slash/f.txt")
+    c.rm("slash", directory=True)
     r = c.create("file::$DATA", disp=OVERWRITE_IF,
                  access=READ_DATA | DELETE, options=DELETE_ON_CLOSE)
     check_st("name::$DATA is the file itself", r.status, "SUCCESS")
