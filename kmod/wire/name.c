@@ -89,10 +89,21 @@ u32 smb_name_to_path(const u8 *name, u32 bytes, char *out, u32 cap,
 	if (n < 0)
 		return STATUS_OBJECT_NAME_INVALID;
 	len = (u32)n;
-	/* 3.3.5.9: a leading backslash is refused (DFS paths aside). */
+	/*
+	 * '/' separates components as '\\' does, as Samba and ksmbd take it
+	 * (Windows answers OBJECT_NAME_INVALID: NTFS has no such separator);
+	 * in the path only, a stream name still may not hold one.  The
+	 * checks below then see one separator, so a name with '/' reaches
+	 * exactly what the same name with '\\' does.  No byte of a UTF-8
+	 * sequence but '/' itself is 0x2f.
+	 */
+	for (p = out; p < out + len && *p != ':'; p++)
+		if (*p == '/')
+			*p = '\\';
+	/* 3.3.5.9: a leading separator is refused (DFS paths aside). */
 	if (out[0] == '\\')
 		return STATUS_INVALID_PARAMETER;
-	/* One trailing backslash names the same thing ("dir\"). */
+	/* One trailing separator names the same thing ("dir\"). */
 	if (out[len - 1] == '\\')
 		out[--len] = '\0';
 

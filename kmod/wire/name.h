@@ -19,15 +19,17 @@ extern "C" {
 /*
  * Convert the name of a CREATE (@bytes of UTF-16LE) into a path relative
  * to the share root: UTF-8, components separated by '/', no leading or
- * trailing separator, "" for the root itself.  A stream part ("name:s",
- * "name:s:$DATA") goes, without its type, after the path's NUL and
- * *stream points at it; "name::$DATA" is the file's own data stream
- * (*stream ""), a plain name has none (*stream NULL).
+ * trailing separator, "" for the root itself.  The client separates
+ * components with '\\' or '/' (as Samba and ksmbd; Windows refuses
+ * '/').  A stream part ("name:s", "name:s:$DATA") goes, without its
+ * type, after the path's NUL and *stream points at it; "name::$DATA" is
+ * the file's own data stream (*stream ""), a plain name has none
+ * (*stream NULL).
  *
  * Returns STATUS_SUCCESS, or the status Windows gives:
- *   STATUS_INVALID_PARAMETER      a leading backslash
+ *   STATUS_INVALID_PARAMETER      a leading separator
  *   STATUS_OBJECT_NAME_INVALID    unpaired surrogates, NUL or control
- *                                 characters, wildcards, '/', '"', '|',
+ *                                 characters, wildcards, '"', '|',
  *                                 an empty or "." component, a component
  *                                 over 255 bytes, a bad stream part (a
  *                                 type other than $DATA, '/', an empty

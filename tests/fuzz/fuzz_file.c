@@ -8,6 +8,7 @@
  * result read for stream names, which come from a file an unprivileged
  * user may have written.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,31 @@
 #include "pdu.h"
 #include "rw.h"
 #include "stream.h"
+
+/*
+ * A path below the root: plain components separated by single '/', none
+ * of them "." or "..", no '\\', no separator first or last.
+ */
+static bool path_goes_down(const char *path)
+{
+	const char *comp = path, *end;
+	size_t n;
+
+	if (!*path)
+		return true;
+	if (strchr(path, '\\'))
+		return false;
+	for (;;) {
+		end = strchr(comp, '/');
+		n = end ? (size_t)(end - comp) : strlen(comp);
+		if (!n || (n == 1 && comp[0] == '.') ||
+		    (n == 2 && comp[0] == '.' && comp[1] == '.'))
+			return false;
+		if (!end)
+			return true;
+		comp = end + 1;
+	}
+}
 
 static void create(const u8 *pdu, u32 len)
 {
@@ -38,6 +64,9 @@ static void create(const u8 *pdu, u32 len)
 	}
 	if (smb_name_to_path(r.name, r.name_len, path, sizeof(path), &stream))
 		return;
+	/* Whatever the separators sent ('\\', '/'), the path only goes down. */
+	if (!path_goes_down(path))
+		abort();
 	smb_veto_path("/*.tmp/.?ecret/a*b*c/", path);
 	if (stream) {
 		static char xattr[SMB_STREAM_XATTR_NAME_MAX + 1];

@@ -98,6 +98,8 @@ def file_seeds():
           create_body("dir\\file.txt", ctxs))
     write("file", "create-stream", header(5, 6, session=1, tree=1) +
           create_body("file:stream:$DATA"))
+    write("file", "create-slash", header(5, 7, session=1, tree=1) +
+          create_body("dir/sub\\f/x:s:$DATA"))
     write("file", "create-root", header(5, 7, session=1, tree=1) +
           create_body("", disposition=1, options=1))
     fid = struct.pack("<QQ", 1, 1)

@@ -66,9 +66,19 @@ TEST_CASE("names that could escape or are not names are refused",
 		{ u"a\\..", STATUS_OBJECT_PATH_SYNTAX_BAD },
 		{ u".", STATUS_OBJECT_NAME_INVALID },
 		{ u"a\\.\\b", STATUS_OBJECT_NAME_INVALID },
-		{ u"a/b", STATUS_OBJECT_NAME_INVALID },
-		{ u"../x", STATUS_OBJECT_NAME_INVALID },
-		{ u"/etc/passwd", STATUS_OBJECT_NAME_INVALID },
+		{ u"/", STATUS_INVALID_PARAMETER },
+		{ u"/etc/passwd", STATUS_INVALID_PARAMETER },
+		{ u"../x", STATUS_OBJECT_PATH_SYNTAX_BAD },
+		{ u"a/../../x", STATUS_OBJECT_PATH_SYNTAX_BAD },
+		{ u"a\\../x", STATUS_OBJECT_PATH_SYNTAX_BAD },
+		{ u"a/..", STATUS_OBJECT_PATH_SYNTAX_BAD },
+		{ u"../", STATUS_OBJECT_PATH_SYNTAX_BAD },
+		{ u"a/./b", STATUS_OBJECT_NAME_INVALID },
+		{ u"a//b", STATUS_OBJECT_NAME_INVALID },
+		{ u"a/\\b", STATUS_OBJECT_NAME_INVALID },
+		{ u"a//", STATUS_OBJECT_NAME_INVALID },
+		{ u"d:s/x", STATUS_OBJECT_NAME_INVALID },
+		{ u"f:a/b:$DATA", STATUS_OBJECT_NAME_INVALID },
 		{ u"a\\\\b", STATUS_OBJECT_NAME_INVALID },
 		{ u"a\\\\", STATUS_OBJECT_NAME_INVALID },
 		{ u"*", STATUS_OBJECT_NAME_INVALID },
@@ -99,6 +109,39 @@ TEST_CASE("names that could escape or are not names are refused",
 	      STATUS_OBJECT_NAME_INVALID);
 	// A name that does not fit the buffer.
 	CHECK(conv(u"abcdef", 4).status == STATUS_OBJECT_NAME_INVALID);
+}
+
+TEST_CASE("'/' separates components as '\\' does", "[wire][name]")
+{
+	// As Samba and ksmbd take it: smbtorture's smb2.timestamps opens
+	// "smb2-timestamps/testfile.dat".
+	CHECK(conv(u"a/b").path == "a/b");
+	CHECK(conv(u"dir/sub\\file.txt").path == "dir/sub/file.txt");
+	CHECK(conv(u"dir/").path == "dir");
+	CHECK(conv(u"\u00e9/\U0001F600").path == "\xc3\xa9/\xf0\x9f\x98\x80");
+	Result r = conv(u"dir/file:s1:$DATA");
+	CHECK(r.status == STATUS_SUCCESS);
+	CHECK(r.path == "dir/file");
+	CHECK(r.stream == "s1");
+
+	// Any name answers with '/' exactly what it answers with '\\' in
+	// the same places (before a stream part).
+	const std::u16string names[] = {
+		u"a\\b", u"\\x", u"..\\x", u"a\\..\\..\\x", u"a\\.\\b",
+		u"a\\\\b", u"a\\", u"a\\b:s", u"a\\*", u"x\\..",
+		u"d\\e\\f\\g::$DATA", u"\\", u"..\\",
+	};
+	for (const auto &n : names) {
+		std::u16string slash = n;
+		for (auto &c : slash)
+			if (c == u'\\')
+				c = u'/';
+		Result a = conv(n), b = conv(slash);
+		INFO("name #" << (&n - names));
+		CHECK(a.status == b.status);
+		CHECK(a.path == b.path);
+		CHECK(a.stream == b.stream);
+	}
 }
 
 TEST_CASE("stream syntax", "[wire][name]")

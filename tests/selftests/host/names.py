@@ -176,7 +176,8 @@ def g_confined(c):
     for n in ("LINK-ABS\\passwd", "Link-Rel\\passwd", "link-ABS",
               "LINK-REL", "INNER\\..\\..\\etc\\passwd",
               "Link-Abs\\passwd:strm", "LINK-REL\\PASSWD::$DATA",
-              "link-ABS:strm"):
+              "link-ABS:strm", "LINK-ABS/passwd", "inner/../../etc/passwd",
+              "Link-Rel/PASSWD::$DATA"):
         r = c.create(n, access=READ_ATTRIBUTES, share=SH_ALL, disp=OPEN)
         check("%s leads nowhere (%s)" % (n, files.name(r.status)),
               r.status in (files.ST["ACCESS_DENIED"],

@@ -126,6 +126,14 @@ ksmbd.adduser -a demo -p demo >/dev/null
 smbsrvd -c /etc/smbsrv/torture.conf
 modprobe ksmbd
 ksmbd.mountd
+# ksmbd listens once ksmbd.mountd has handed it the configuration, which
+# can take a while in a loaded guest: the first client must not be early.
+i=0
+until ss -Hltn 'sport = :1445' | grep -q .; do
+	[ \$i -lt 100 ] || { echo 'ksmbd does not listen'; exit 1; }
+	sleep 0.2
+	i=\$((i + 1))
+done
 $(tt_samba_setup)"
 }
 
