@@ -202,17 +202,22 @@ vm_boot() {
 }
 
 # Wait for a line in the console; fails on timeout or if qemu exits.
+# What a guest kernel that died while booting leaves on the console.
+VM_BOOT_CRASH='Kernel panic|Oops:|BUG:'
+
 vm_wait_console() {
 	local name=$1 pattern=$2 timeout=$3 dir i died=""
 	dir=$(vm_dir "$name")
 	for ((i = 0; i < timeout * 10; i++)); do
 		grep -q "$pattern" "$dir/console.log" 2>/dev/null && return 0
 		vm_alive "$name" || return 1
-		# A kernel that crashed before our init (vm_died_booting) gets
-		# 30 s more, not the whole boot timeout (on the debug kernel
-		# that is 12 minutes of a guest looping in KASAN reports).
+		# A kernel that crashed before our init (vm_died_booting's
+		# patterns; an empty console is only the start of a boot here)
+		# gets 30 s more, not the whole boot timeout (on the debug
+		# kernel that is 12 minutes of a guest looping in KASAN reports).
 		if [ "$pattern" = SMBSRV-VM-READY ] && [ $((i % 50)) = 0 ]; then
-			if [ -z "$died" ] && vm_died_booting "$name"; then
+			if [ -z "$died" ] && grep -qE "$VM_BOOT_CRASH" \
+				"$dir/console.log" 2>/dev/null; then
 				died=$i
 			elif [ -n "$died" ] && [ $((i - died)) -ge 300 ]; then
 				return 1
@@ -240,7 +245,7 @@ vm_died_booting() {
 	dir=$(vm_dir "$1")
 	! grep -q SMBSRV-VM-READY "$dir/console.log" 2>/dev/null &&
 		{ [ ! -s "$dir/console.log" ] ||
-		  grep -qE 'Kernel panic|Oops:|BUG:' "$dir/console.log" 2>/dev/null; }
+		  grep -qE "$VM_BOOT_CRASH" "$dir/console.log" 2>/dev/null; }
 }
 
 vm_start() {
