@@ -66,6 +66,7 @@ struct smbsrv_conn {
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
 	struct work_struct recv_work;
+	u8 recv_mode;			/* enum smbsrv_recv_mode, set at attach */
 	struct timer_list frame_timer;	/* a started frame must complete */
 	u8 frame_hdr[SMB2_FRAME_HDR_SIZE];
 	u32 frame_hdr_got;

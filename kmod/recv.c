@@ -13,10 +13,22 @@
  * worker finishes one.  With inline reads, the receive work runs cached
  * READs itself, a bounded number per run (sched.c), after which it
  * queues itself again.
+ *
+ * In the receive mode SMBSRV_RECV_UNBOUND_WAIT (module parameter
+ * recv_mode, an experiment: Documentation/benchmarks.md) the rest of a
+ * large frame (a big WRITE) of a logged-on client is read with one
+ * blocking receive instead: the work sleeps in the socket as a thread
+ * would and is woken where the scheduler sees fit as segments arrive,
+ * rather than being queued again for every data-ready (17 times for a
+ * 1 MiB WRITE over loopback).  The wait is bounded by the frame deadline
+ * (the socket's receive timeout; teardown shuts the socket down, which
+ * wakes it), and at most SMBSRV_RECV_WAITERS receive works wait at once;
+ * beyond that a frame is read as it comes.
  */
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/net.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <net/sock.h>
@@ -30,6 +42,29 @@
 #include "trace.h"
 #include "wire/pdu.h"
 
+/* Receive works sleeping in a socket for the rest of a large frame. */
+#define SMBSRV_RECV_WAIT_MIN	SZ_64K
+#define SMBSRV_RECV_WAITERS	32
+static atomic_t smbsrv_recv_waiters = ATOMIC_INIT(0);
+
+/*
+ * Wake a receive work waiting in the socket (smbsrv_recv_frame_rest()).
+ * Not through the saved callbacks: an accepted socket inherits the
+ * listener's data-ready callback (transport.c), not the socket default.
+ */
+static void smbsrv_recv_wake(struct smbsrv_conn *conn, struct sock *sk)
+{
+	struct socket_wq *wq;
+
+	if (conn->recv_mode != SMBSRV_RECV_UNBOUND_WAIT)
+		return;
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_all(&wq->wait);
+	rcu_read_unlock();
+}
+
 static void smbsrv_data_ready(struct sock *sk)
 {
 	struct smbsrv_conn *conn;
@@ -38,6 +73,7 @@ static void smbsrv_data_ready(struct sock *sk)
 	conn = sk->sk_user_data;
 	if (conn) {
 		trace_smbsrv_data_ready(conn->id);
+		smbsrv_recv_wake(conn, sk);
 		smbsrv_sched_recv(conn);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -50,8 +86,11 @@ static void smbsrv_state_change(struct sock *sk)
 
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
-	if (conn && sk->sk_state != TCP_ESTABLISHED)
+	if (conn && sk->sk_state != TCP_ESTABLISHED) {
+		/* A receive work waiting in the socket sees the end. */
+		smbsrv_recv_wake(conn, sk);
 		smbsrv_sched_recv(conn);
+	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
@@ -84,6 +123,33 @@ static int smbsrv_recv_some(struct smbsrv_conn *conn, void *buf, u32 len)
 	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
 
 	return kernel_recvmsg(conn->sock, &msg, &iov, 1, len, msg.msg_flags);
+}
+
+/*
+ * The rest of the current frame: waiting for all of it in the receive
+ * mode SMBSRV_RECV_UNBOUND_WAIT when it is large and the client logged on
+ * (see the top of this file).  >0 read, 0 EOF, -EAGAIN (nothing yet, or
+ * the receive timeout), -err.
+ */
+static int smbsrv_recv_frame_rest(struct smbsrv_conn *conn)
+{
+	u32 left = conn->frame_len - conn->frame_got;
+	struct kvec iov = { .iov_base = conn->frame + conn->frame_got,
+			    .iov_len = left };
+	struct msghdr msg = { .msg_flags = MSG_WAITALL | MSG_NOSIGNAL };
+	int n;
+
+	if (conn->recv_mode != SMBSRV_RECV_UNBOUND_WAIT ||
+	    conn->frame_len < SMBSRV_RECV_WAIT_MIN ||
+	    !test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags))
+		return smbsrv_recv_some(conn, iov.iov_base, left);
+	if (atomic_inc_return(&smbsrv_recv_waiters) > SMBSRV_RECV_WAITERS) {
+		atomic_dec(&smbsrv_recv_waiters);
+		return smbsrv_recv_some(conn, iov.iov_base, left);
+	}
+	n = kernel_recvmsg(conn->sock, &msg, &iov, 1, left, msg.msg_flags);
+	atomic_dec(&smbsrv_recv_waiters);
+	return n;
 }
 
 static void smbsrv_frame_start_timer(struct smbsrv_conn *conn)
@@ -166,8 +232,7 @@ static void smbsrv_recv_work(struct work_struct *work)
 				goto drop;
 			continue;
 		}
-		n = smbsrv_recv_some(conn, conn->frame + conn->frame_got,
-				     conn->frame_len - conn->frame_got);
+		n = smbsrv_recv_frame_rest(conn);
 		if (n <= 0)
 			break;
 		conn->frame_got += n;
@@ -220,7 +285,10 @@ void smbsrv_recv_attach(struct smbsrv_conn *conn)
 	/* A client that stops reading its responses is dropped as well. */
 	lock_sock(sk);
 	sk->sk_sndtimeo = READ_ONCE(smbsrv_server.knobs.frame_timeout) * HZ;
+	/* And one that stops mid-frame (smbsrv_recv_frame_rest()). */
+	sk->sk_rcvtimeo = sk->sk_sndtimeo;
 	release_sock(sk);
+	conn->recv_mode = smbsrv_sched_recv_mode();
 
 	write_lock_bh(&sk->sk_callback_lock);
 	conn->saved_data_ready = sk->sk_data_ready;
