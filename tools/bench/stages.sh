@@ -61,7 +61,7 @@ mkdir -p "$out/timed" "$out/traced"
 {
 	echo "commit $commit"
 	echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
-	echo "clock $clock"
+	echo "clock $clock cpu ${SMBSRV_VM_CPU:-max} smp ${SMBSRV_VM_SMP:-2}"
 	echo "secs $secs"
 	echo "rounds $rounds"
 	echo "servers ${servers[*]}"
