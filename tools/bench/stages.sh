@@ -104,6 +104,7 @@ for r in $(seq 1 "$rounds"); do
 		done
 		ci=$((ci + 1))
 		echo "stages: timed round $r $c ($(date -u +%H:%M:%S))" >&2
+		echo "host_load round $r $c $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/meta"
 	done
 done
 for r in $(seq 1 "$trounds"); do
@@ -114,6 +115,7 @@ for r in $(seq 1 "$trounds"); do
 				> "$out/traced/$r-$s-$rw-$bs" 2>&1 || true
 		done
 		echo "stages: traced round $r $c ($(date -u +%H:%M:%S))" >&2
+		echo "host_load traced $r $c $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/meta"
 	done
 done
 vm_exec "$vm" 'dmesg | grep -E "BUG|WARNING|Oops" || true' > "$out/dmesg.log" 2>&1 || true
