@@ -121,6 +121,8 @@ done
 vm_exec "$vm" 'dmesg | grep -E "BUG|WARNING|Oops" || true' > "$out/dmesg.log" 2>&1 || true
 vm_stop "$vm" >/dev/null 2>&1 || true
 trap - EXIT
+# The guest's console (a crash, the emulator's or the module's, is there).
+cp "$(vm_dir "$vm")/console.log" "$out/console.log" 2>/dev/null || true
 /usr/bin/python3 "$top/tools/bench/stages.py" --timed "$out"/timed/* > "$out/timed.txt" || true
 /usr/bin/python3 "$top/tools/bench/stages.py" "$out"/traced/* > "$out/traced.txt" || true
 cat "$out/timed.txt" "$out/traced.txt"
@@ -139,5 +141,5 @@ rotate() {
 	done
 }
 
-vm=stages
+vm=stages-$$
 main "$@"
