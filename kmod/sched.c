@@ -53,7 +53,7 @@ static const struct kernel_param_ops smbsrv_recv_mode_ops = {
 
 module_param_cb(recv_mode, &smbsrv_recv_mode_ops, &smbsrv_recv_mode, 0644);
 MODULE_PARM_DESC(recv_mode,
-		 "Receive work of connections accepted from now on: 0 per-CPU queue (default), 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame");
+		 "Receive work of connections accepted from now on: 0 per-CPU queue (default), 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv");
 
 static const char * const smbsrv_wq_name[SMBSRV_NR_QUEUES] = {
 	[SMBSRV_QUEUE_PERCPU] = "smbsrv",
@@ -120,10 +120,16 @@ enum smbsrv_recv_mode smbsrv_sched_recv_mode(void)
 
 void smbsrv_sched_recv(struct smbsrv_conn *conn)
 {
-	if (conn->recv_mode == SMBSRV_RECV_PERCPU)
-		queue_work(smbsrv_wq[SMBSRV_QUEUE_PERCPU], &conn->recv_work);
-	else
+	if (conn->recv_mode == SMBSRV_RECV_UNBOUND ||
+	    conn->recv_mode == SMBSRV_RECV_UNBOUND_WAIT)
 		queue_work(smbsrv_recv_wq, &conn->recv_work);
+	else
+		queue_work(smbsrv_wq[SMBSRV_QUEUE_PERCPU], &conn->recv_work);
+}
+
+void smbsrv_sched_recv_big(struct smbsrv_conn *conn)
+{
+	queue_work(smbsrv_recv_wq, &conn->recv_big_work);
 }
 
 bool smbsrv_sched_other(struct work_struct *work)
