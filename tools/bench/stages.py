@@ -105,6 +105,7 @@ def smbsrv_req(req):
     extra = {
         "data_ready": sum(1 for e in req if e[1] == 'smbsrv_data_ready'),
         "recv_runs": sum(1 for e in req if e[1] == 'recv_run'),
+        "big_runs": sum(1 for e in req if e[1] == 'recv_big'),
         "inline": 'queue=inline' in w[4],
         # Unbound kworkers are named kworker/uN:M, per-CPU ones kworker/C:M.
         "recv_unbound": any(e[1] == 'recv_run' and e[3].startswith('kworker/u')
@@ -141,7 +142,8 @@ def ksmbd_req(req):
         "s->c": d[0] - f[0], "total": d[0] - a[0],
     }
     extra = {
-        "data_ready": 0, "recv_runs": 0, "inline": False, "recv_unbound": False,
+        "data_ready": 0, "recv_runs": 0, "big_runs": 0, "inline": False,
+        "recv_unbound": False,
         "other_cpu": p[2] != w[2], "client_cpu": a[2] != w[2],
     }
     return st, extra
@@ -272,9 +274,10 @@ def main(argv):
         n = len(st["total"])
         line = " | ".join("%.0f" % statistics.median(st[s]) for s in STAGES)
         ex = extras[key]
-        info = ("n=%d dr=%.1f runs=%.1f inline=%.0f%% xcpu=%.0f%% ccpu=%.0f%%"
+        info = ("n=%d dr=%.1f runs=%.1f big=%.1f inline=%.0f%% xcpu=%.0f%% ccpu=%.0f%%"
                 " recv-unbound=%.0f%%") % (
             n, statistics.mean(ex["data_ready"]), statistics.mean(ex["recv_runs"]),
+            statistics.mean(ex["big_runs"]),
             100 * statistics.mean(ex["inline"]), 100 * statistics.mean(ex["other_cpu"]),
             100 * statistics.mean(ex["client_cpu"]), 100 * statistics.mean(ex["recv_unbound"]))
         if fios[key]:

@@ -57,6 +57,8 @@ trace-smbsrv*)
 		echo 1 > $T/events/smbsrv/smbsrv_$e/enable
 	done
 	echo 'p:sb/recv_run smbsrv_recv_work' >> $T/kprobe_events
+	# Receive mode 3's second receive work (absent from older modules).
+	echo 'p:sb/recv_big smbsrv_recv_big_work' >> $T/kprobe_events 2>/dev/null
 	echo 1 > $T/events/sb/enable
 	;;
 trace-ksmbd)
