@@ -45,6 +45,7 @@ enum smbsrv_conn_flag {
 	SMBSRV_CONN_NEGOTIATED,		/* a dialect was chosen */
 	SMBSRV_CONN_RECV_STOPPED,	/* too much in flight: resume later */
 	SMBSRV_CONN_AUTHENTICATED,	/* a session was established */
+	SMBSRV_CONN_RECV_BIG,		/* recv_big_work owns the socket */
 };
 
 struct smbsrv_conn {
@@ -66,6 +67,8 @@ struct smbsrv_conn {
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
 	struct work_struct recv_work;
+	u8 recv_mode;			/* enum smbsrv_recv_mode, set at attach */
+	struct work_struct recv_big_work; /* SMBSRV_RECV_PERCPU_BIG */
 	struct timer_list frame_timer;	/* a started frame must complete */
 	u8 frame_hdr[SMB2_FRAME_HDR_SIZE];
 	u32 frame_hdr_got;

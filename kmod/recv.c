@@ -13,10 +13,29 @@
  * worker finishes one.  With inline reads, the receive work runs cached
  * READs itself, a bounded number per run (sched.c), after which it
  * queues itself again.
+ *
+ * In the receive mode SMBSRV_RECV_UNBOUND_WAIT (module parameter
+ * recv_mode, an experiment: Documentation/benchmarks.md) the rest of a
+ * large frame (a big WRITE) of a logged-on client is read with one
+ * blocking receive instead: the work sleeps in the socket as a thread
+ * would and is woken where the scheduler sees fit as segments arrive,
+ * rather than being queued again for every data-ready (17 times for a
+ * 1 MiB WRITE over loopback).  The wait is bounded by the frame deadline
+ * (the socket's receive timeout; teardown shuts the socket down, which
+ * wakes it), and at most SMBSRV_RECV_WAITERS receive works wait at once;
+ * beyond that a frame is read as it comes.
+ *
+ * In the mode SMBSRV_RECV_PERCPU_BIG the receive work stays per-CPU and
+ * hands only that wait to a second work, recv_big_work, on the unbound
+ * smbsrv-recv: while SMBSRV_CONN_RECV_BIG is set that work owns the
+ * socket and the frame (the receive work, and data-ready, leave both
+ * alone); it completes the frame, clears the bit and queues the receive
+ * work again.
  */
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/net.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <net/sock.h>
@@ -30,6 +49,30 @@
 #include "trace.h"
 #include "wire/pdu.h"
 
+/* Receive works sleeping in a socket for the rest of a large frame. */
+#define SMBSRV_RECV_WAIT_MIN	SZ_64K
+#define SMBSRV_RECV_WAITERS	32
+static atomic_t smbsrv_recv_waiters = ATOMIC_INIT(0);
+
+/*
+ * Wake a receive work waiting in the socket (smbsrv_recv_frame_rest()).
+ * Not through the saved callbacks: an accepted socket inherits the
+ * listener's data-ready callback (transport.c), not the socket default.
+ */
+static void smbsrv_recv_wake(struct smbsrv_conn *conn, struct sock *sk)
+{
+	struct socket_wq *wq;
+
+	if (conn->recv_mode != SMBSRV_RECV_UNBOUND_WAIT &&
+	    conn->recv_mode != SMBSRV_RECV_PERCPU_BIG)
+		return;
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_all(&wq->wait);
+	rcu_read_unlock();
+}
+
 static void smbsrv_data_ready(struct sock *sk)
 {
 	struct smbsrv_conn *conn;
@@ -38,7 +81,10 @@ static void smbsrv_data_ready(struct sock *sk)
 	conn = sk->sk_user_data;
 	if (conn) {
 		trace_smbsrv_data_ready(conn->id);
-		smbsrv_sched_recv(conn);
+		smbsrv_recv_wake(conn, sk);
+		/* recv_big_work queues the receive work when it is done. */
+		if (!test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags))
+			smbsrv_sched_recv(conn);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
@@ -50,8 +96,11 @@ static void smbsrv_state_change(struct sock *sk)
 
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
-	if (conn && sk->sk_state != TCP_ESTABLISHED)
+	if (conn && sk->sk_state != TCP_ESTABLISHED) {
+		/* A receive work waiting in the socket sees the end. */
+		smbsrv_recv_wake(conn, sk);
 		smbsrv_sched_recv(conn);
+	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
@@ -84,6 +133,60 @@ static int smbsrv_recv_some(struct smbsrv_conn *conn, void *buf, u32 len)
 	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
 
 	return kernel_recvmsg(conn->sock, &msg, &iov, 1, len, msg.msg_flags);
+}
+
+/* A receive may wait for the rest of this frame: large, logged on. */
+static bool smbsrv_recv_may_wait(struct smbsrv_conn *conn)
+{
+	return conn->frame_len >= SMBSRV_RECV_WAIT_MIN &&
+	       test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags);
+}
+
+/* One more receive work waiting in a socket, if the limit allows. */
+static bool smbsrv_recv_waiter_get(void)
+{
+	if (atomic_inc_return(&smbsrv_recv_waiters) <= SMBSRV_RECV_WAITERS)
+		return true;
+	atomic_dec(&smbsrv_recv_waiters);
+	return false;
+}
+
+static void smbsrv_recv_waiter_put(void)
+{
+	atomic_dec(&smbsrv_recv_waiters);
+}
+
+/*
+ * Wait for the rest of the current frame: >0 read (all of it unless the
+ * receive timeout or a close came first), 0 EOF, -EAGAIN, -err.
+ */
+static int smbsrv_recv_frame_wait(struct smbsrv_conn *conn)
+{
+	u32 left = conn->frame_len - conn->frame_got;
+	struct kvec iov = { .iov_base = conn->frame + conn->frame_got,
+			    .iov_len = left };
+	struct msghdr msg = { .msg_flags = MSG_WAITALL | MSG_NOSIGNAL };
+
+	return kernel_recvmsg(conn->sock, &msg, &iov, 1, left, msg.msg_flags);
+}
+
+/*
+ * The rest of the current frame: waiting for all of it in the receive
+ * mode SMBSRV_RECV_UNBOUND_WAIT when smbsrv_recv_may_wait() (see the top
+ * of this file).  >0 read, 0 EOF, -EAGAIN (nothing yet, or the receive
+ * timeout), -err.
+ */
+static int smbsrv_recv_frame_rest(struct smbsrv_conn *conn)
+{
+	int n;
+
+	if (conn->recv_mode != SMBSRV_RECV_UNBOUND_WAIT ||
+	    !smbsrv_recv_may_wait(conn) || !smbsrv_recv_waiter_get())
+		return smbsrv_recv_some(conn, conn->frame + conn->frame_got,
+					conn->frame_len - conn->frame_got);
+	n = smbsrv_recv_frame_wait(conn);
+	smbsrv_recv_waiter_put();
+	return n;
 }
 
 static void smbsrv_frame_start_timer(struct smbsrv_conn *conn)
@@ -129,13 +232,65 @@ static bool smbsrv_frame_header(struct smbsrv_conn *conn)
 	return true;
 }
 
+/* The current frame is complete: hand it up.  False: drop the connection. */
+static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
+{
+	u8 *frame;
+
+	del_timer(&conn->frame_timer);
+	conn->frame_hdr_got = 0;
+	WRITE_ONCE(conn->last_active, jiffies);
+	trace_smbsrv_pdu_complete(conn->id, conn->frame, conn->frame_len,
+				  conn->frame_start_ns);
+	/* In flight until smbsrv_recv_msg_done(). */
+	atomic_inc(&conn->inflight);
+	/* The message owns it now (it may even be done with it). */
+	frame = conn->frame;
+	conn->frame = NULL;
+	if (smbsrv_msg_queue(conn, frame, conn->frame_len)) {
+		atomic_dec(&conn->inflight);
+		kvfree(frame);
+		return false;
+	}
+	return true;
+}
+
+/* SMBSRV_RECV_PERCPU_BIG: the rest of a large frame, on smbsrv-recv. */
+static void smbsrv_recv_big_work(struct work_struct *work)
+{
+	struct smbsrv_conn *conn =
+		container_of(work, struct smbsrv_conn, recv_big_work);
+	bool drop = false;
+	int n;
+
+	if (!smbsrv_conn_closing(conn)) {
+		n = smbsrv_recv_frame_wait(conn);
+		if (n > 0) {
+			conn->frame_got += n;
+			if (conn->frame_got == conn->frame_len)
+				drop = !smbsrv_recv_frame_done(conn);
+		} else if (n != -EAGAIN) {
+			drop = true;		/* EOF or a socket error */
+		}
+	}
+	smbsrv_recv_waiter_put();
+	/* The frame is the receive work's again. */
+	clear_bit_unlock(SMBSRV_CONN_RECV_BIG, &conn->flags);
+	if (drop)
+		smbsrv_conn_close(conn);
+	else
+		smbsrv_sched_recv(conn);
+}
+
 static void smbsrv_recv_work(struct work_struct *work)
 {
 	struct smbsrv_conn *conn =
 		container_of(work, struct smbsrv_conn, recv_work);
 	int n = -EAGAIN;
-	u8 *frame;
 
+	/* recv_big_work has the socket; it queues this work when done. */
+	if (test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags))
+		return;
 	smbsrv_sched_inline_start(conn);
 	while (!smbsrv_conn_closing(conn)) {
 		if (atomic_read(&conn->inflight) >= SMBSRV_INFLIGHT_MAX) {
@@ -166,29 +321,20 @@ static void smbsrv_recv_work(struct work_struct *work)
 				goto drop;
 			continue;
 		}
-		n = smbsrv_recv_some(conn, conn->frame + conn->frame_got,
-				     conn->frame_len - conn->frame_got);
+		if (conn->recv_mode == SMBSRV_RECV_PERCPU_BIG &&
+		    smbsrv_recv_may_wait(conn) && smbsrv_recv_waiter_get()) {
+			set_bit(SMBSRV_CONN_RECV_BIG, &conn->flags);
+			smbsrv_sched_recv_big(conn);
+			return;
+		}
+		n = smbsrv_recv_frame_rest(conn);
 		if (n <= 0)
 			break;
 		conn->frame_got += n;
 		if (conn->frame_got < conn->frame_len)
 			continue;
-
-		del_timer(&conn->frame_timer);
-		conn->frame_hdr_got = 0;
-		WRITE_ONCE(conn->last_active, jiffies);
-		trace_smbsrv_pdu_complete(conn->id, conn->frame, conn->frame_len,
-					  conn->frame_start_ns);
-		/* In flight until smbsrv_recv_msg_done(). */
-		atomic_inc(&conn->inflight);
-		/* The message owns it now (it may even be done with it). */
-		frame = conn->frame;
-		conn->frame = NULL;
-		if (smbsrv_msg_queue(conn, frame, conn->frame_len)) {
-			atomic_dec(&conn->inflight);
-			kvfree(frame);
+		if (!smbsrv_recv_frame_done(conn))
 			goto drop;
-		}
 		/*
 		 * Inline reads spent this run's budget: let the other work
 		 * of this CPU run before reading on.
@@ -208,6 +354,7 @@ drop:
 void smbsrv_recv_init(struct smbsrv_conn *conn)
 {
 	INIT_WORK(&conn->recv_work, smbsrv_recv_work);
+	INIT_WORK(&conn->recv_big_work, smbsrv_recv_big_work);
 	timer_setup(&conn->frame_timer, smbsrv_frame_timeout, 0);
 }
 
@@ -220,7 +367,10 @@ void smbsrv_recv_attach(struct smbsrv_conn *conn)
 	/* A client that stops reading its responses is dropped as well. */
 	lock_sock(sk);
 	sk->sk_sndtimeo = READ_ONCE(smbsrv_server.knobs.frame_timeout) * HZ;
+	/* And one that stops mid-frame (smbsrv_recv_frame_rest()). */
+	sk->sk_rcvtimeo = sk->sk_sndtimeo;
 	release_sock(sk);
+	conn->recv_mode = smbsrv_sched_recv_mode();
 
 	write_lock_bh(&sk->sk_callback_lock);
 	conn->saved_data_ready = sk->sk_data_ready;
@@ -248,6 +398,16 @@ void smbsrv_recv_detach(struct smbsrv_conn *conn)
 
 	/* Wakes up a worker blocked sending to this client. */
 	kernel_sock_shutdown(conn->sock, SHUT_RDWR);
+	/*
+	 * Each of the two receive works may queue the other once before it
+	 * sees the connection closing.  A recv_big_work cancelled before it
+	 * ran gives back the wait its receive work took for it.
+	 */
+	cancel_work_sync(&conn->recv_work);
+	if (cancel_work_sync(&conn->recv_big_work)) {
+		smbsrv_recv_waiter_put();
+		clear_bit(SMBSRV_CONN_RECV_BIG, &conn->flags);
+	}
 	cancel_work_sync(&conn->recv_work);
 	timer_shutdown_sync(&conn->frame_timer);
 	kvfree(conn->frame);

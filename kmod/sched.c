@@ -7,6 +7,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/workqueue.h>
 
@@ -35,6 +36,24 @@ struct smbsrv_qstats {
 static DEFINE_PER_CPU(struct smbsrv_qstats, smbsrv_qstats);
 static atomic_t smbsrv_q_inflight[SMBSRV_NR_QUEUES];
 static struct workqueue_struct *smbsrv_wq[SMBSRV_NR_QUEUES];
+/* Receive works of connections in an unbound receive mode. */
+static struct workqueue_struct *smbsrv_recv_wq;
+
+static unsigned int smbsrv_recv_mode = SMBSRV_RECV_PERCPU;
+
+static int smbsrv_recv_mode_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, SMBSRV_NR_RECV_MODES - 1);
+}
+
+static const struct kernel_param_ops smbsrv_recv_mode_ops = {
+	.set = smbsrv_recv_mode_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(recv_mode, &smbsrv_recv_mode_ops, &smbsrv_recv_mode, 0644);
+MODULE_PARM_DESC(recv_mode,
+		 "Receive work of connections accepted from now on: 0 per-CPU queue (default), 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv");
 
 static const char * const smbsrv_wq_name[SMBSRV_NR_QUEUES] = {
 	[SMBSRV_QUEUE_PERCPU] = "smbsrv",
@@ -62,22 +81,55 @@ int smbsrv_sched_init(void)
 	smbsrv_wq[SMBSRV_QUEUE_UNBOUND] =
 		alloc_workqueue(smbsrv_wq_name[SMBSRV_QUEUE_UNBOUND],
 				WQ_UNBOUND | WQ_SYSFS | WQ_MEM_RECLAIM, 0);
-	if (!smbsrv_wq[SMBSRV_QUEUE_UNBOUND]) {
-		destroy_workqueue(smbsrv_wq[SMBSRV_QUEUE_PERCPU]);
-		return -ENOMEM;
-	}
+	if (!smbsrv_wq[SMBSRV_QUEUE_UNBOUND])
+		goto err_unbound;
+	/*
+	 * The receive queue of the unbound receive modes.  Nothing writes its
+	 * attributes: it keeps the kernel's default affinity scope ("cache",
+	 * unless workqueue.default_affinity_scope says otherwise), whose pod
+	 * is every CPU sharing the last-level cache.  An idle worker is then
+	 * not sent back to the CPU that queued the work (the "cpu" scope of
+	 * smbsrv-unbound does that): the scheduler wakes it where it last
+	 * ran, or on an idle CPU beside it, as it would a receiving thread.
+	 */
+	smbsrv_recv_wq = alloc_workqueue("smbsrv-recv",
+					 WQ_UNBOUND | WQ_SYSFS |
+					 WQ_MEM_RECLAIM, 0);
+	if (!smbsrv_recv_wq)
+		goto err_recv;
 	return 0;
+
+err_recv:
+	destroy_workqueue(smbsrv_wq[SMBSRV_QUEUE_UNBOUND]);
+err_unbound:
+	destroy_workqueue(smbsrv_wq[SMBSRV_QUEUE_PERCPU]);
+	return -ENOMEM;
 }
 
 void smbsrv_sched_exit(void)
 {
+	destroy_workqueue(smbsrv_recv_wq);
 	destroy_workqueue(smbsrv_wq[SMBSRV_QUEUE_UNBOUND]);
 	destroy_workqueue(smbsrv_wq[SMBSRV_QUEUE_PERCPU]);
 }
 
+enum smbsrv_recv_mode smbsrv_sched_recv_mode(void)
+{
+	return READ_ONCE(smbsrv_recv_mode);
+}
+
 void smbsrv_sched_recv(struct smbsrv_conn *conn)
 {
-	queue_work(smbsrv_wq[SMBSRV_QUEUE_PERCPU], &conn->recv_work);
+	if (conn->recv_mode == SMBSRV_RECV_UNBOUND ||
+	    conn->recv_mode == SMBSRV_RECV_UNBOUND_WAIT)
+		queue_work(smbsrv_recv_wq, &conn->recv_work);
+	else
+		queue_work(smbsrv_wq[SMBSRV_QUEUE_PERCPU], &conn->recv_work);
+}
+
+void smbsrv_sched_recv_big(struct smbsrv_conn *conn)
+{
+	queue_work(smbsrv_recv_wq, &conn->recv_big_work);
 }
 
 bool smbsrv_sched_other(struct work_struct *work)

@@ -55,8 +55,27 @@ struct smbsrv_queue_stats {
 int smbsrv_sched_init(void);
 void smbsrv_sched_exit(void);
 
-/* Queue the connection's receive work. */
+/*
+ * How a connection's receive work runs: the module parameter recv_mode
+ * (0644, an experiment's switch; Documentation/benchmarks.md, "Where a
+ * QD1 request waits"), read once when a connection is accepted, so that
+ * a connection's receive work is always queued on the same workqueue (a
+ * work item is non-reentrant only within one).
+ */
+enum smbsrv_recv_mode {
+	SMBSRV_RECV_PERCPU,		/* "smbsrv", reads never block (default) */
+	SMBSRV_RECV_UNBOUND,		/* "smbsrv-recv", unbound, scope cache */
+	SMBSRV_RECV_UNBOUND_WAIT,	/* and waits for the rest of a large frame */
+	SMBSRV_RECV_PERCPU_BIG,		/* "smbsrv", and mode 2's wait on "smbsrv-recv" */
+	SMBSRV_NR_RECV_MODES,
+};
+
+/* The mode for a connection accepted now. */
+enum smbsrv_recv_mode smbsrv_sched_recv_mode(void);
+/* Queue the connection's receive work (on its conn->recv_mode's queue). */
 void smbsrv_sched_recv(struct smbsrv_conn *conn);
+/* Queue the receive of the rest of a large frame (mode SMBSRV_RECV_PERCPU_BIG). */
+void smbsrv_sched_recv_big(struct smbsrv_conn *conn);
 
 void smbsrv_sched_work_init(struct smbsrv_sched_work *sw, work_func_t func);
 /*

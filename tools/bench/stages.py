@@ -22,8 +22,12 @@ Stages (the same cut points for both servers):
 
   stages.py RUNFILE... [--md]
   stages.py --timed RUNFILE...   MiB/s and clat p50/p99 per cell and
-                                 server, smbsrv/ksmbd per round
-  stages.py --rows LABEL RUNFILE...   the same, one row per cell
+                                 server, each smbsrv's /ksmbd and
+                                 /smbsrv (mode 0) per round
+  stages.py --rows LABEL RUNFILE...   smbsrv against ksmbd, one row per cell
+
+A server named smbsrvM is smbsrv in receive mode M (stages.sh
+--recv-modes); "smbsrv" alone is mode 0.
 """
 import json
 import re
@@ -101,7 +105,11 @@ def smbsrv_req(req):
     extra = {
         "data_ready": sum(1 for e in req if e[1] == 'smbsrv_data_ready'),
         "recv_runs": sum(1 for e in req if e[1] == 'recv_run'),
+        "big_runs": sum(1 for e in req if e[1] == 'recv_big'),
         "inline": 'queue=inline' in w[4],
+        # Unbound kworkers are named kworker/uN:M, per-CPU ones kworker/C:M.
+        "recv_unbound": any(e[1] == 'recv_run' and e[3].startswith('kworker/u')
+                            for e in req),
         "other_cpu": p[2] != w[2],
         "client_cpu": a[2] != w[2],
     }
@@ -134,7 +142,8 @@ def ksmbd_req(req):
         "s->c": d[0] - f[0], "total": d[0] - a[0],
     }
     extra = {
-        "data_ready": 0, "recv_runs": 0, "inline": False,
+        "data_ready": 0, "recv_runs": 0, "big_runs": 0, "inline": False,
+        "recv_unbound": False,
         "other_cpu": p[2] != w[2], "client_cpu": a[2] != w[2],
     }
     return st, extra
@@ -172,51 +181,55 @@ def timed_runs(files, quiet=False):
     return runs
 
 
+def ratios(by, srv, base):
+    """srv/base MiB/s per round both ran, and their median."""
+    if srv == base or srv not in by or base not in by:
+        return None
+    rounds = sorted(set(by[srv]) & set(by[base]), key=int)
+    if not rounds:
+        return None
+    v = [by[srv][r][0] / by[base][r][0] for r in rounds]
+    return " ".join("%.2f" % x for x in v), statistics.median(v)
+
+
 def timed(files):
     """Paired by round."""
     runs = timed_runs(files)
     print("| cell | server | MiB/s median (min-max) | clat p50 us | clat p99 us |"
-          " smbsrv/ksmbd per round | median |")
-    print("|---|---|---|---|---|---|---|")
+          " /ksmbd per round | median | /smbsrv per round | median |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for (rw, bs), by in sorted(runs.items()):
-        rounds = sorted(set(by.get("smbsrv", {})) & set(by.get("ksmbd", {})), key=int)
-        ratios = [by["smbsrv"][r][0] / by["ksmbd"][r][0] for r in rounds]
-        for srv in ("smbsrv", "ksmbd"):
-            v = list(by.get(srv, {}).values())
-            if not v:
-                continue
+        for srv in sorted(by, key=lambda x: (x == "ksmbd", x)):
+            v = list(by[srv].values())
             bw = [x[0] for x in v]
             row = "| %s %s QD1 | %s | %.2f (%.2f-%.2f) | %.0f | %.0f |" % (
                 rw.upper(), bs, srv, statistics.median(bw), min(bw), max(bw),
                 statistics.median(x[1] for x in v), statistics.median(x[2] for x in v))
-            if srv == "smbsrv" and ratios:
-                row += " %s | %.2f |" % (" ".join("%.2f" % x for x in ratios),
-                                         statistics.median(ratios))
-            else:
-                row += " | |"
+            for base in ("ksmbd", "smbsrv"):
+                r = ratios(by, srv, base) if srv != "ksmbd" else None
+                row += " %s | %.2f |" % r if r else " | |"
             print(row)
 
 
 def rows(label, files):
-    """One markdown row per cell: both servers and the per-round ratios."""
+    """One markdown row per cell and smbsrv: against ksmbd, per round."""
     runs = timed_runs(files, quiet=True)
+
+    def bw(d):
+        v = [x[0] for x in d.values()]
+        return "%.2f (%.2f-%.2f)" % (statistics.median(v), min(v), max(v))
+
+    def med(d, i):
+        return statistics.median(x[i] for x in d.values())
     for (rw, bs), by in sorted(runs.items(), key=lambda x: (x[0][0] == "read", x[0][1])):
-        s, k = by.get("smbsrv", {}), by.get("ksmbd", {})
-        rounds = sorted(set(s) & set(k), key=int)
-        if not rounds:
-            continue
-        ratios = [s[r][0] / k[r][0] for r in rounds]
-
-        def bw(d):
-            v = [x[0] for x in d.values()]
-            return "%.2f (%.2f-%.2f)" % (statistics.median(v), min(v), max(v))
-
-        def med(d, i):
-            return statistics.median(x[i] for x in d.values())
-        print("| %s %s | %s | %s | %s | %s | %.2f | %.0f / %.0f | %.0f / %.0f |" % (
-            rw.upper(), bs.upper(), label, bw(s), bw(k),
-            " ".join("%.2f" % x for x in ratios), statistics.median(ratios),
-            med(s, 1), med(k, 1), med(s, 2), med(k, 2)))
+        for srv in sorted(x for x in by if x != "ksmbd"):
+            r = ratios(by, srv, "ksmbd")
+            if not r:
+                continue
+            s, k = by[srv], by["ksmbd"]
+            print("| %s %s | %s | %s | %s | %s | %.2f | %.0f / %.0f | %.0f / %.0f |" % (
+                rw.upper(), bs.upper(), label if srv == "smbsrv" else label + " " + srv,
+                bw(s), bw(k), r[0], r[1], med(s, 1), med(k, 1), med(s, 2), med(k, 2)))
 
 
 def main(argv):
@@ -261,10 +274,12 @@ def main(argv):
         n = len(st["total"])
         line = " | ".join("%.0f" % statistics.median(st[s]) for s in STAGES)
         ex = extras[key]
-        info = "n=%d dr=%.1f runs=%.1f inline=%.0f%% xcpu=%.0f%% ccpu=%.0f%%" % (
+        info = ("n=%d dr=%.1f runs=%.1f big=%.1f inline=%.0f%% xcpu=%.0f%% ccpu=%.0f%%"
+                " recv-unbound=%.0f%%") % (
             n, statistics.mean(ex["data_ready"]), statistics.mean(ex["recv_runs"]),
+            statistics.mean(ex["big_runs"]),
             100 * statistics.mean(ex["inline"]), 100 * statistics.mean(ex["other_cpu"]),
-            100 * statistics.mean(ex["client_cpu"]))
+            100 * statistics.mean(ex["client_cpu"]), 100 * statistics.mean(ex["recv_unbound"]))
         if fios[key]:
             bw = statistics.median(b for b, _ in fios[key])
             info += " traced-MiB/s=%.1f" % bw

@@ -6,16 +6,21 @@
 # queue depth 1, 1 job (Documentation/benchmarks.md, "Where a QD1 request
 # waits").  Two phases:
 #
-#   timed   ROUNDS rounds of every cell, the two servers alternated cell
-#           by cell (who goes first flips every cell and every round),
-#           fio without any tracing: MiB/s and clat p50/p99
+#   timed   ROUNDS rounds of every cell, the servers alternated cell by
+#           cell (the order rotates every cell and every round), fio
+#           without any tracing: MiB/s and clat p50/p99
 #   traced  TRACE_ROUNDS rounds of every cell with the client's and the
 #           servers' events recorded (tools/bench/guest/stages.sh) and cut
 #           into stages by tools/bench/stages.py
 #
+# --recv-modes "0 1 2" runs smbsrv once per receive mode (the module
+# parameter recv_mode, kmod/sched.h) in the same boot: mode 0 is the
+# main mount ("smbsrv"), mode M a mount of its own ("smbsrvM", cifs
+# nosharesock) whose connection was accepted with recv_mode=M.
+#
 #   tools/bench/stages.sh [--rounds N] [--trace-rounds N] [--secs S]
 #       [--cells "write:1m read:1m read:4k write:4k"] [--clock tcg|icount]
-#       [--out DIR]
+#       [--recv-modes "0 ..."] [--out DIR]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/vm/lib.sh"
@@ -26,6 +31,7 @@ trounds=1
 secs=5
 cells="write:1m read:1m read:4k write:4k"
 clock=tcg
+modes=0
 out=""
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -34,20 +40,31 @@ while [ $# -gt 0 ]; do
 	--secs) secs=$2; shift ;;
 	--cells) cells=$2; shift ;;
 	--clock) clock=$2; shift ;;
+	--recv-modes) modes=$2; shift ;;
 	--out) out=$2; shift ;;
-	*) sed -n '3,19s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	*) sed -n '3,24s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
 done
+servers=()
+for m in $modes; do
+	case $m in
+	0) servers+=(smbsrv) ;;
+	[1-9]) servers+=("smbsrv$m") ;;
+	*) echo "stages: a receive mode is a digit, not $m" >&2; exit 2 ;;
+	esac
+done
+servers+=(ksmbd)
 commit=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)
 out=${out:-$top/build/bench/stages-$(date -u +%Y%m%d-%H%M%S)-$clock}
 mkdir -p "$out/timed" "$out/traced"
 {
 	echo "commit $commit"
 	echo "date $(date -u +%Y-%m-%dT%H:%MZ)"
-	echo "clock $clock"
+	echo "clock $clock cpu ${SMBSRV_VM_CPU:-max} smp ${SMBSRV_VM_SMP:-2}"
 	echo "secs $secs"
 	echo "rounds $rounds"
+	echo "servers ${servers[*]}"
 	echo "host_load $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/meta"
 export SMBSRV_VM_CLOCK=$clock
@@ -57,38 +74,72 @@ vm_initramfs >/dev/null
 vm_start "$vm" >/dev/null
 vm_exec "$vm" "sh /usr/share/smbsrv/bench/setup.sh 64" > "$out/setup.log" 2>&1 ||
 	{ cat "$out/setup.log" >&2; exit 1; }
+# One connection per receive mode: the mode is read when a connection is
+# accepted.
+for m in $modes; do
+	[ "$m" = 0 ] && continue
+	vm_exec "$vm" "set -e
+p=/sys/module/smbsrv/parameters/recv_mode
+echo $m > \$p
+mkdir -p /mnt/smbsrv$m
+mount -t cifs //127.0.0.1/bench /mnt/smbsrv$m -o \
+	username=demo,password=demopass,uid=1000,gid=1000,cache=none,vers=3.1.1,nosharesock
+echo 0 > \$p" >> "$out/setup.log" 2>&1 ||
+		{ cat "$out/setup.log" >&2; exit 1; }
+done
+# shellcheck disable=SC2016  # expands in the guest
+vm_exec "$vm" 'w=/sys/devices/virtual/workqueue
+echo "smbsrv-recv scope $(cat $w/smbsrv-recv/affinity_scope) strict $(cat $w/smbsrv-recv/affinity_strict)"
+echo "smbsrv-unbound scope $(cat $w/smbsrv-unbound/affinity_scope)"
+echo "L3 shared by CPUs $(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list 2>/dev/null)"
+grep -c "^processor" /proc/cpuinfo' >> "$out/meta" 2>&1 || true
 g=/usr/share/smbsrv/bench/stages.sh
 ci=0
 for r in $(seq 1 "$rounds"); do
 	for c in $cells; do
 		rw=${c%%:*} bs=${c#*:}
-		if [ $(((r + ci) % 2)) = 0 ]; then order="smbsrv ksmbd"; else order="ksmbd smbsrv"; fi
-		for s in $order; do
+		for s in $(rotate $((r + ci)) "${servers[@]}"); do
 			vm_exec "$vm" "sh $g $s $rw $bs $secs plain" \
 				> "$out/timed/$r-$s-$rw-$bs" 2>&1 || true
 		done
 		ci=$((ci + 1))
 		echo "stages: timed round $r $c ($(date -u +%H:%M:%S))" >&2
+		echo "host_load round $r $c $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/meta"
 	done
 done
 for r in $(seq 1 "$trounds"); do
 	for c in $cells; do
 		rw=${c%%:*} bs=${c#*:}
-		for s in smbsrv ksmbd; do
+		for s in "${servers[@]}"; do
 			vm_exec "$vm" "sh $g $s $rw $bs $secs" \
 				> "$out/traced/$r-$s-$rw-$bs" 2>&1 || true
 		done
 		echo "stages: traced round $r $c ($(date -u +%H:%M:%S))" >&2
+		echo "host_load traced $r $c $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/meta"
 	done
 done
 vm_exec "$vm" 'dmesg | grep -E "BUG|WARNING|Oops" || true' > "$out/dmesg.log" 2>&1 || true
 vm_stop "$vm" >/dev/null 2>&1 || true
 trap - EXIT
+# The guest's console (a crash, the emulator's or the module's, is there).
+cp "$(vm_dir "$vm")/console.log" "$out/console.log" 2>/dev/null || true
 /usr/bin/python3 "$top/tools/bench/stages.py" --timed "$out"/timed/* > "$out/timed.txt" || true
 /usr/bin/python3 "$top/tools/bench/stages.py" "$out"/traced/* > "$out/traced.txt" || true
 cat "$out/timed.txt" "$out/traced.txt"
 echo "stages: results in $out" >&2
 }
 
-vm=stages
+# The words after the first, rotated left by $1 places.
+rotate() {
+	local k=$1
+	shift
+	local n=$#
+	local a=("$@")
+	local i
+	for i in $(seq 0 $((n - 1))); do
+		printf '%s ' "${a[$(((i + k) % n))]}"
+	done
+}
+
+vm=stages-$$
 main "$@"

@@ -255,12 +255,40 @@ def g_stall(c):
           bad == 0, "%d bad" % bad)
 
 
+def g_wait_stall(c):
+    """On a connection accepted in receive mode 2 or 3 (read.sh sets
+    recv_mode around it, and RECV_MODE): a WRITE frame of 1 MiB whose first
+    192 KiB arrive and then nothing more.  A receive work waits in the
+    socket for the rest; the frame timeout must still drop the connection
+    (its close wakes the waiting receive), and the server must serve
+    another client after."""
+    mode = os.environ.get("RECV_MODE", "?")
+    sock = c.smb._NetBIOSSession.get_socket()
+    length = (1 << 20) + 112
+    sock.sendall(struct.pack(">I", length) + b"\0" * (192 << 10))
+    sock.settimeout(60)
+    eof = False
+    try:
+        eof = sock.recv(4096) == b""
+    except OSError as e:
+        eof = not isinstance(e, socket.timeout)
+    check("a logged-on client stalling mid-frame (192 KiB of a 1 MiB WRITE) "
+          "in receive mode %s is dropped" % mode, eof)
+    c2 = Client(int(sys.argv[1]), sys.argv[2], sys.argv[4], sys.argv[5])
+    fid = c2.open("pattern", access=GENERIC_READ, disp=OPEN)
+    st, d = c2.read(fid, 0, 4096)
+    check("... and another client reads on (mode %s)" % mode,
+          st == 0 and d == pattern(0, 4096),
+          "status 0x%x, %d bytes" % (st, len(d)))
+    c2.conn.logoff()
+
+
 def main():
     port, share, group = int(sys.argv[1]), sys.argv[2], sys.argv[3]
     user, password = sys.argv[4], sys.argv[5]
     c = Client(port, share, user, password)
     globals()["g_" + group](c)
-    if group != "stall":
+    if group not in ("stall", "wait_stall"):
         c.conn.logoff()
     return 1 if files.failed else 0
 

@@ -120,5 +120,14 @@ rd_race_evict 5 e
 # takes longer to do: there 8 s of stall ended before the server had
 # waited 5 s, and it answered every READ.
 rd_race_stall $((8 * VM_SLOW))
+# A client stalling mid-frame on a connection accepted in receive mode 2
+# or 3 (design.md, "Receive modes"), whose receive waits in the socket for
+# the rest of a large frame.
+rm_p=/sys/module/smbsrv/parameters/recv_mode
+for m in 2 3; do
+	t_guest_check "recv_mode $m for the next connection" "echo $m > $rm_p"
+	RECV_MODE=$m t_checks $RD_PY "$RD_CHECKS" "$T_SMB_PORT" t wait_stall demo demo
+	t_guest_check "recv_mode back to 0" "echo 0 > $rm_p"
+done
 rd_unload
 t_done

@@ -8,7 +8,10 @@
 # bound while a deep queue of 256 KiB WRITEs goes unbound; the policy is
 # switched back and forth while a write stream runs; every file is checked
 # byte for byte on the share; smbsrvctl stats shows both queues; the
-# daemon set the unbound queue's affinity in sysfs.  One VM boot.
+# daemon set the unbound queue's affinity in sysfs; a connection accepted
+# in receive mode 1 or 2 (recv_mode) receives on unbound kworkers, one in
+# mode 0 on per-CPU ones, one in mode 3 on per-CPU ones but for the rest of
+# a large WRITE.  One VM boot.
 # shellcheck disable=SC2016  # guest scripts expand in the guest
 . "$(dirname "$0")/lib.sh"
 
@@ -129,6 +132,57 @@ smbsrvctl stats | awk '
 t_diag "$(vm_exec "$T_VM" "smbsrvctl stats")"
 t_check_output "smbsrvctl stats shows the policy in force" \
 	"^route policy: percpu$" vm_exec "$T_VM" "smbsrvctl stats"
+# Receive modes (module parameter recv_mode, design.md "Receive modes"):
+# a kprobe on each run of the receive work tells per-CPU kworkers
+# (kworker/C:N) from unbound ones (kworker/uN:M).  One mount at a time,
+# so that every run counted is the writing connection's.
+rm_p=/sys/module/smbsrv/parameters/recv_mode
+t_guest_check "recv_mode is 0 by default and refuses 4" "
+[ \$(cat $rm_p) = 0 ] || { echo 'FAIL: recv_mode not 0'; exit 1; }
+if echo 4 > $rm_p; then echo 'FAIL: 4 accepted'; exit 1; fi
+[ \$(cat $rm_p) = 0 ]"
+runs='
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs tracefs $T
+runs_start() {
+	echo 0 > $T/tracing_on; echo > $T/trace
+	echo "p:rt/run smbsrv_recv_work" > $T/kprobe_events
+	echo "p:rt/big smbsrv_recv_big_work" >> $T/kprobe_events
+	echo 1 > $T/events/rt/enable; echo 1 > $T/tracing_on
+}
+runs_stop() { # sets $pc and $ub (receive work runs on per-CPU and on
+	# unbound kworkers) and $bu and $bp (the same for recv_big_work)
+	echo 0 > $T/tracing_on
+	ub=$(grep -cE "^ *kworker/u[0-9]+:.* run: " $T/trace)
+	pc=$(grep -cE "^ *kworker/[0-9]+:.* run: " $T/trace)
+	bu=$(grep -cE "^ *kworker/u[0-9]+:.* big: " $T/trace)
+	bp=$(grep -cE "^ *kworker/[0-9]+:.* big: " $T/trace)
+	echo 0 > $T/events/rt/enable; echo > $T/kprobe_events
+	echo "receive work runs: per-CPU $pc, unbound $ub; big: per-CPU $bp, unbound $bu"
+}
+'
+t_guest_check "recv_mode 0: the receive work of 16 x 1 MiB WRITEs runs on per-CPU kworkers only" "$helpers$runs
+runs_start
+write_qd1 m0.bin 16
+runs_stop
+[ \$ub = 0 ] && [ \$pc -ge 16 ] && [ \$((bu + bp)) = 0 ]"
 t_guest_check "umount" "umount /mnt/r"
+for m in 1 2 3; do
+	case $m in
+	3)	what="on per-CPU kworkers, the rest of each WRITE on unbound ones"
+		want='[ $ub = 0 ] && [ $pc -ge 16 ] && [ $bu -ge 16 ] && [ $bp = 0 ]' ;;
+	*)	what="on unbound kworkers"
+		want='[ $ub -ge 16 ] && [ $((bu + bp)) = 0 ]' ;;
+	esac
+	t_guest_check "recv_mode $m: a connection accepted in it receives 16 x 1 MiB WRITEs $what, data intact" "$helpers$runs
+echo $m > $rm_p
+mount -t cifs //127.0.0.1/r /mnt/r -o username=demo,password=demopass,uid=1000,cache=none,wsize=1048576
+echo 0 > $rm_p
+runs_start
+write_qd1 m$m.bin 16
+runs_stop
+umount /mnt/r
+$want"
+done
 t_dmesg_clean
 t_done

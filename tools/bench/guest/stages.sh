@@ -22,7 +22,10 @@
 #
 # With "plain" last, fio runs without any tracing (the timed runs).
 #
-#   stages.sh smbsrv|ksmbd read|write BS SECONDS [plain]
+# SERVER smbsrvM is smbsrv through the mount /mnt/smbsrvM of receive mode
+# M (tools/bench/stages.sh --recv-modes).
+#
+#   stages.sh smbsrv|smbsrvM|ksmbd read|write BS SECONDS [plain]
 # shellcheck disable=SC2016  # $retval is kprobe_events syntax
 set -u
 srv=$1 rw=$2 bs=$3 secs=$4 mode=${5:-trace}
@@ -48,12 +51,14 @@ trace-*)
 esac
 case $mode-$srv in
 plain-*) ;;
-trace-smbsrv)
+trace-smbsrv*)
 	for e in data_ready pdu_complete queued worker_start handler_done \
 		rsp_queued frame_written; do
 		echo 1 > $T/events/smbsrv/smbsrv_$e/enable
 	done
 	echo 'p:sb/recv_run smbsrv_recv_work' >> $T/kprobe_events
+	# Receive mode 3's second receive work (absent from older modules).
+	echo 'p:sb/recv_big smbsrv_recv_big_work' >> $T/kprobe_events 2>/dev/null
 	echo 1 > $T/events/sb/enable
 	;;
 trace-ksmbd)
