@@ -192,7 +192,11 @@ static u32 smbsrv_notify_map(u32 mask, u32 *action)
 	       FILE_NOTIFY_CHANGE_EA | FILE_NOTIFY_CHANGE_SECURITY;
 }
 
-/* Buffer a change for @w; under no lock. */
+/*
+ * Buffer a change for @w; in the RCU read section over the watches, so
+ * the allocation may not sleep (DEBUG_ATOMIC_SLEEP on the debug kernel):
+ * when it fails the watch overflows and the client enumerates instead.
+ */
 static void smbsrv_notify_add(struct smbsrv_watch *w, u32 action,
 			      const char *name, u32 len)
 {
@@ -200,7 +204,7 @@ static void smbsrv_notify_add(struct smbsrv_watch *w, u32 action,
 	struct smbsrv_notify_ev *ev, *last;
 	LIST_HEAD(dropped);
 
-	ev = kmalloc(struct_size(ev, name, len), GFP_NOFS);
+	ev = kmalloc(struct_size(ev, name, len), GFP_NOWAIT | __GFP_NOWARN);
 	spin_lock(&w->lock);
 	if (w->closed) {
 		spin_unlock(&w->lock);
