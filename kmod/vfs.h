@@ -62,13 +62,13 @@ struct smbsrv_lookup {
  * smb_name_to_path() makes them) beneath @tree's root.  On success the
  * parent is locked (I_MUTEX_PARENT) until smbsrv_vfs_lookup_unlock() or
  * smbsrv_vfs_lookup_end(), so the name can be created without a race;
- * with @write, under write access to its mount (see above).  On a share without case
- * (`case sensitive = no`), a component that misses as spelt is matched
- * without case (fold.h), the last one under the parent's lock, so that
- * a create never adds a second name differing only in case; the walk is
- * the same confined one.  Returns 0 or -errno (-ENOENT
- * or -ENOTDIR: a directory on the way is missing; -EXDEV, -ELOOP: the
- * walk would leave the root or cross what the share forbids).
+ * with @write, under write access to its mount (see above).  On a share
+ * without case (`case sensitive = no`), a component that misses as spelt
+ * is matched without case (fold.h), the last one under the parent's lock,
+ * so that a create never adds a second name differing only in case; the
+ * walk is the same confined one.  Returns 0 or -errno (-ENOENT or
+ * -ENOTDIR: a directory on the way is missing; -EXDEV, -ELOOP: the walk
+ * would leave the root or cross what the share forbids).
  */
 int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
 		      bool write, struct smbsrv_lookup *lk);
