@@ -137,12 +137,19 @@ struct smbsrv_session *smbsrv_session_lookup(struct smbsrv_conn *conn, u64 id)
 
 void smbsrv_session_end(struct smbsrv_session *sess)
 {
+	mutex_lock(&sess->setup_lock);
+	smbsrv_session_end_unlock(sess);
+}
+
+/* As smbsrv_session_end(), called with @sess's setup lock held: drops it. */
+void smbsrv_session_end_unlock(struct smbsrv_session *sess)
+{
 	struct smbsrv_conn *conn = sess->conn;
 	struct smbsrv_tree *tree;
 	struct smbsrv_open *op;
 	unsigned long id;
 
-	mutex_lock(&sess->setup_lock);
+	lockdep_assert_held(&sess->setup_lock);
 	if (sess->state == SMBSRV_SESSION_EXPIRED) {
 		mutex_unlock(&sess->setup_lock);
 		return;

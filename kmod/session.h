@@ -177,6 +177,7 @@ static inline bool smbsrv_session_has_keys(struct smbsrv_session *sess)
  * state EXPIRED.  Idempotent.  Takes the session's setup lock.
  */
 void smbsrv_session_end(struct smbsrv_session *sess);
+void smbsrv_session_end_unlock(struct smbsrv_session *sess);
 /* End every session of a connection being torn down. */
 void smbsrv_sessions_close(struct smbsrv_conn *conn);
 /* Number of sessions, and the next one after @after for dumps. */

@@ -123,9 +123,17 @@ static u32 smbsrv_session_establish(struct smbsrv_req *req,
 	return STATUS_SUCCESS;
 }
 
-/* PreviousSessionId: the same user's older session goes (3.3.5.5.3). */
+/*
+ * PreviousSessionId: the same user's older session goes (3.3.5.5.3).
+ * Called once the new session is established, with no setup lock held:
+ * @uid and @user are its identity, copied under its lock; the old
+ * session's is read under the old one's (a re-authentication replaces
+ * it), and ending it takes that lock, which two sessions naming each
+ * other must not take nested.
+ */
 static void smbsrv_session_drop_previous(struct smbsrv_session *sess,
-					 u64 prev_id)
+					 u64 prev_id, kuid_t uid,
+					 const char *user)
 {
 	struct smbsrv_session *old;
 
@@ -134,12 +142,14 @@ static void smbsrv_session_drop_previous(struct smbsrv_session *sess,
 	old = smbsrv_session_lookup_any(prev_id);
 	if (!old)
 		return;
+	mutex_lock(&old->setup_lock);
 	if (smbsrv_session_valid(old) && old->cred &&
-	    uid_eq(old->cred->fsuid, sess->cred->fsuid) &&
-	    !strcmp(old->user, sess->user)) {
+	    uid_eq(old->cred->fsuid, uid) && !strcmp(old->user, user)) {
 		/* Its client reconnects: its durable opens stay for that. */
 		WRITE_ONCE(old->disconnecting, true);
-		smbsrv_session_end(old);
+		smbsrv_session_end_unlock(old);
+	} else {
+		mutex_unlock(&old->setup_lock);
 	}
 	smbsrv_session_put(old);
 }
@@ -186,7 +196,6 @@ static u32 smbsrv_session_leg(struct smbsrv_req *req,
 				sess->start = ktime_get_boottime_seconds();
 			smbsrv_conn_authenticated(conn);
 			smbsrv_sessions_idle_watch();
-			smbsrv_session_drop_previous(sess, r->prev_session_id);
 		}
 	} else if (status == STATUS_MORE_PROCESSING_REQUIRED) {
 		if (conn->dialect == SMB2_DIALECT_311)
@@ -282,6 +291,8 @@ u32 smbsrv_smb2_session_setup(struct smbsrv_req *req)
 	struct smbsrv_conn *conn = req->conn;
 	struct smbsrv_session *sess;
 	struct smb2_sess_req r;
+	kuid_t uid = INVALID_UID;
+	char *user = NULL;
 	u32 status;
 	bool fresh = !req->hdr.session_id;
 
@@ -327,8 +338,18 @@ u32 smbsrv_smb2_session_setup(struct smbsrv_req *req)
 			memcpy(sess->preauth_hash, conn->preauth_hash,
 			       sizeof(sess->preauth_hash));
 		status = smbsrv_session_leg(req, sess, &r);
+		if (status == STATUS_SUCCESS && r.prev_session_id) {
+			uid = sess->cred->fsuid;
+			user = kstrdup(sess->user, GFP_KERNEL);
+		}
 	}
 	mutex_unlock(&sess->setup_lock);
+
+	/* Without memory for the copy the old session waits out its time. */
+	if (user)
+		smbsrv_session_drop_previous(sess, r.prev_session_id, uid,
+					     user);
+	kfree(user);
 
 	/* A failed logon ends the session (3.3.5.5.3). */
 	if (status != STATUS_SUCCESS &&

@@ -152,6 +152,78 @@ def section_default(port):
            "trees; a failed one ends it: STATUS_USER_SESSION_DELETED",
            reauth)
 
+    def previous_crossed():
+        # Two live sessions of one user re-authenticate at once, each
+        # naming the other as PreviousSessionId (3.3.5.5.3), their final
+        # legs sent together: both are answered (a server that ends the
+        # previous session while holding the new one's setup lock
+        # deadlocks the two), with success or USER_SESSION_DELETED (the
+        # other ended this one first), and a new logon works afterwards.
+        # Three rounds.
+        import threading
+        from impacket import ntlm, smb3, smb3structs as s3
+        from impacket.smbconnection import SessionError
+        orig_setup, orig_type3 = smb3.SMB2SessionSetup, ntlm.getNTLMSSPType3
+        local, barrier = threading.local(), threading.Barrier(2, timeout=60)
+
+        def setup():
+            r = orig_setup()
+            r["PreviousSessionId"] = getattr(local, "prev", 0)
+            return r
+
+        def type3(*a, **kw):
+            out = orig_type3(*a, **kw)
+            if getattr(local, "prev", 0):
+                barrier.wait()
+            return out
+
+        def relogon(c, prev, res, i):
+            local.prev = prev
+            try:
+                c.login(USER, PASS)
+                res[i] = 0
+            except SessionError as e:
+                res[i] = e.getErrorCode()
+            except Exception as e:  # noqa: BLE001 - a timeout: reported
+                res[i] = "%s: %s" % (type(e).__name__, e)
+
+        smb3.SMB2SessionSetup, ntlm.getNTLMSSPType3 = setup, type3
+        rounds = []
+        try:
+            for _ in range(3):
+                cs = [impacket_conn(port, s3.SMB2_DIALECT_21)
+                      for _ in range(2)]
+                for c in cs:
+                    c.login(USER, PASS)
+                sids = [c.getSMBServer()._Session["SessionID"] for c in cs]
+                res = [None, None]
+                ts = [threading.Thread(target=relogon,
+                                       args=(cs[i], sids[1 - i], res, i))
+                      for i in range(2)]
+                for t in ts:
+                    t.start()
+                for t in ts:
+                    t.join(90)
+                rounds.append(res if not any(t.is_alive() for t in ts)
+                              else "hung")
+                if rounds[-1] == "hung":
+                    break
+                for c in cs:
+                    c.close()
+        finally:
+            smb3.SMB2SessionSetup, ntlm.getNTLMSSPType3 = (orig_setup,
+                                                           orig_type3)
+        c = impacket_conn(port, s3.SMB2_DIALECT_21)
+        c.login(USER, PASS)
+        c.disconnectTree(c.connectTree("demo"))
+        c.logoff()
+        ok = all(r != "hung" and all(x in (0, 0xC0000203) for x in r)
+                 for r in rounds)
+        return ok, "rounds %r" % rounds
+    expect("two sessions re-authenticating at once, each naming the other "
+           "as PreviousSessionId: both answered, a new logon works",
+           previous_crossed)
+
     def validate_negotiate():
         from impacket import smb3structs as s3
         c = impacket_conn(port, s3.SMB2_DIALECT_30, sign=True)
