@@ -72,6 +72,11 @@ done
 servers+=(ksmbd)
 commit=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)
 out=${out:-$top/build/bench/stages-$(date -u +%Y%m%d-%H%M%S)-$clock}
+# A second run into one directory would mix its runs with the first's.
+if [ -n "$(ls -A "$out/timed" "$out/traced" 2>/dev/null)" ]; then
+	echo "stages: $out holds runs already" >&2
+	exit 2
+fi
 mkdir -p "$out/timed" "$out/traced"
 {
 	echo "commit $commit"
