@@ -55,6 +55,16 @@ module_param_cb(recv_mode, &smbsrv_recv_mode_ops, &smbsrv_recv_mode, 0644);
 MODULE_PARM_DESC(recv_mode,
 		 "Receive work of connections accepted from now on: 0 per-CPU queue (default), 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv");
 
+/*
+ * Inline WRITEs (an experiment, off by default): the receiver runs a plain
+ * WRITE itself when it is all its connection has in flight.  Read for
+ * every message.
+ */
+static bool smbsrv_inline_writes;
+module_param_named(inline_writes, smbsrv_inline_writes, bool, 0644);
+MODULE_PARM_DESC(inline_writes,
+		 "Run a plain WRITE alone in flight on its connection in the receive work, not on a worker (experiment; default off)");
+
 static const char * const smbsrv_wq_name[SMBSRV_NR_QUEUES] = {
 	[SMBSRV_QUEUE_PERCPU] = "smbsrv",
 	[SMBSRV_QUEUE_UNBOUND] = "smbsrv-unbound",
@@ -233,14 +243,38 @@ bool smbsrv_sched_inline_charge(struct smbsrv_conn *conn, u32 length)
 	return true;
 }
 
+/*
+ * A WRITE waits behind no one when nothing else of its connection is in
+ * flight (the receiver counted it already): run inline, it saves the hop
+ * to a worker.  Not when the route policy sends WRITEs to the unbound
+ * queue (that is where they were asked to run).
+ */
+static bool smbsrv_sched_inline_write(struct smbsrv_conn *conn,
+				      const struct smb2_route_info *ri)
+{
+	if (!READ_ONCE(smbsrv_inline_writes) ||
+	    READ_ONCE(smbsrv_server.knobs.route_policy) ==
+	    SMBSRV_ROUTE_POLICY_UNBOUND ||
+	    atomic_read(&conn->inflight) != 1 ||
+	    ri->length > SMBSRV_INLINE_BYTES || !conn->inline_left ||
+	    ri->length > conn->inline_bytes_left)
+		return false;
+	conn->inline_left--;
+	conn->inline_bytes_left -= ri->length;
+	return true;
+}
+
 enum smbsrv_inline smbsrv_sched_inline(struct smbsrv_conn *conn,
 				       const u8 *msg, u32 len)
 {
 	struct smb2_route_info ri;
 
+	smb2_route_peek(msg, len, &ri);
+	if (ri.write)
+		return smbsrv_sched_inline_write(conn, &ri) ?
+		       SMBSRV_INLINE_WRITE : SMBSRV_INLINE_NO;
 	if (!READ_ONCE(smbsrv_server.knobs.inline_reads))
 		return SMBSRV_INLINE_NO;
-	smb2_route_peek(msg, len, &ri);
 	if (ri.read)
 		return smbsrv_sched_inline_charge(conn, ri.read_length) ?
 		       SMBSRV_INLINE_READ : SMBSRV_INLINE_NO;

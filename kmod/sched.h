@@ -91,7 +91,10 @@ void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
  * receiver runs a received message itself.  Per run of a connection's
  * receive work, at most SMBSRV_INLINE_BUDGET READs and
  * SMBSRV_INLINE_BYTES of payload are served inline, and no READ longer
- * than SMBSRV_INLINE_BYTES ever is.
+ * than SMBSRV_INLINE_BYTES ever is.  With the module parameter
+ * inline_writes (an experiment, default off) a plain WRITE is run inline
+ * too when it is all its connection has in flight and the route policy
+ * is not "unbound"; it is charged to the same budget.
  */
 #define SMBSRV_INLINE_BUDGET	8
 #define SMBSRV_INLINE_BYTES	SZ_1M
@@ -99,6 +102,7 @@ void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
 enum smbsrv_inline {
 	SMBSRV_INLINE_NO,		/* queue it */
 	SMBSRV_INLINE_READ,		/* a plain READ, charged to the budget */
+	SMBSRV_INLINE_WRITE,		/* a plain WRITE alone in flight, too */
 	SMBSRV_INLINE_SEALED,		/* decrypt it, then ask _charge() */
 };
 

@@ -685,7 +685,8 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		req->related = req->hdr.flags & SMB2_FLAGS_RELATED_OPERATIONS;
 		req->encrypted = msg->encrypted;
 		req->nowait = msg->inline_run && !req->compound &&
-			      req->hdr.command == SMB2_READ;
+			      (req->hdr.command == SMB2_READ ||
+			       req->hdr.command == SMB2_WRITE);
 		list_add_tail(&req->node, &msg->reqs);
 
 		status = smbsrv_req_run(req, prev);
@@ -711,7 +712,7 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 			req->status = status;
 		else if (status != STATUS_PENDING)
 			smbsrv_req_complete(req, status);
-		if (req->nowait)
+		if (req->nowait && req->hdr.command == SMB2_READ)
 			smbsrv_readstats_inline(SMBSRV_INLINE_HIT);
 		/*
 		 * A symlink the client must resolve ends the chain too (a
@@ -782,7 +783,7 @@ static bool smbsrv_msg_decrypt(struct smbsrv_msg *msg)
 	return true;
 }
 
-/* A worker finishes a READ that would have blocked inline. */
+/* A worker finishes a READ (or WRITE) that would have blocked inline. */
 static void smbsrv_msg_resume(struct smbsrv_msg *msg)
 {
 	struct smbsrv_req *req = msg->resume;
@@ -840,12 +841,14 @@ out:
 }
 
 /*
- * An inline READ would have blocked: its request, charged and checked,
- * goes to a worker, which calls the handler again (smbsrv_msg_resume()).
+ * An inline READ (or WRITE) would have blocked: its request, charged and
+ * checked, goes to a worker, which calls the handler again
+ * (smbsrv_msg_resume()).
  */
 static void smbsrv_msg_defer(struct smbsrv_msg *msg, struct smbsrv_req *req)
 {
-	smbsrv_readstats_inline(SMBSRV_INLINE_MISS);
+	if (req->hdr.command == SMB2_READ)
+		smbsrv_readstats_inline(SMBSRV_INLINE_MISS);
 	msg->resume = req;
 	smbsrv_sched_msg(msg->conn, &msg->sw, msg->buf, msg->len);
 }

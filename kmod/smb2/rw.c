@@ -71,11 +71,23 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 	status = smbsrv_req_check_charge(req);
 	if (status)
 		return status;
-	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
+	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC) {
+		if (req->nowait)
+			return SMBSRV_WOULD_BLOCK;	/* an upcall */
 		return smbsrv_pipe_write(req, &r);
+	}
 	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
+	/*
+	 * Run by the receiver (inline_writes, sched.c): a write-through WRITE,
+	 * which waits for the disk, goes to a worker, having done nothing.
+	 */
+	if (req->nowait && ((r.flags & SMB2_WRITEFLAG_WRITE_THROUGH) ||
+			    (f->options & FILE_WRITE_THROUGH))) {
+		status = SMBSRV_WOULD_BLOCK;
+		goto out;
+	}
 	if (smbsrv_file_is_dir(f) || (f->flags & SMBSRV_FILE_REPARSE)) {
 		status = STATUS_INVALID_DEVICE_REQUEST;
 		goto out;

@@ -18,9 +18,19 @@
 # main mount ("smbsrv"), mode M a mount of its own ("smbsrvM", cifs
 # nosharesock) whose connection was accepted with recv_mode=M.
 #
+# --variants "0 1 2 0+u 0+u+c 1+w" is --recv-modes with placements of
+# the WRITE handler on top: a variant is a receive mode (its mount), then
+# "+u" route policy unbound (+a adaptive; else percpu), "+c" affinity
+# scope cache for smbsrv-unbound (else the daemon's cpu), "+w" the module
+# parameter inline_writes=1 (else 0).  These are global settings, so they
+# are set before every run of the variant (and reset to percpu, cpu, 0
+# before every other smbsrv run).  A variant with options runs only the
+# WRITE cells: none of them changes how a READ runs.  Its runs are named
+# smbsrvM+OPTIONS ("smbsrv+u+c" for 0+u+c).
+#
 #   tools/bench/stages.sh [--rounds N] [--trace-rounds N] [--secs S]
 #       [--cells "write:1m read:1m read:4k write:4k"] [--clock tcg|icount]
-#       [--recv-modes "0 ..."] [--out DIR]
+#       [--recv-modes "0 ..."] [--variants "0 1+w ..."] [--out DIR]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/vm/lib.sh"
@@ -31,7 +41,7 @@ trounds=1
 secs=5
 cells="write:1m read:1m read:4k write:4k"
 clock=tcg
-modes=0
+variants=0
 out=""
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -40,23 +50,33 @@ while [ $# -gt 0 ]; do
 	--secs) secs=$2; shift ;;
 	--cells) cells=$2; shift ;;
 	--clock) clock=$2; shift ;;
-	--recv-modes) modes=$2; shift ;;
+	--recv-modes|--variants) variants=$2; shift ;;
 	--out) out=$2; shift ;;
-	*) sed -n '3,24s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	*) sed -n '3,35s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
 done
 servers=()
-for m in $modes; do
+modes=""
+for v in $variants; do
+	m=${v%%+*}
 	case $m in
-	0) servers+=(smbsrv) ;;
-	[1-9]) servers+=("smbsrv$m") ;;
-	*) echo "stages: a receive mode is a digit, not $m" >&2; exit 2 ;;
+	[0-9]) ;;
+	*) echo "stages: a variant starts with a receive mode digit, not $v" >&2; exit 2 ;;
 	esac
+	[[ ${v#"$m"} =~ ^(\+[uacw])*$ ]] ||
+		{ echo "stages: unknown options in $v (+u +a +c +w)" >&2; exit 2; }
+	case " $modes " in *" $m "*) ;; *) modes="$modes $m" ;; esac
+	if [ "$m" = 0 ]; then servers+=("smbsrv${v#0}"); else servers+=("smbsrv$v"); fi
 done
 servers+=(ksmbd)
 commit=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)
 out=${out:-$top/build/bench/stages-$(date -u +%Y%m%d-%H%M%S)-$clock}
+# A second run into one directory would mix its runs with the first's.
+if [ -n "$(ls -A "$out/timed" "$out/traced" 2>/dev/null)" ]; then
+	echo "stages: $out holds runs already" >&2
+	exit 2
+fi
 mkdir -p "$out/timed" "$out/traced"
 {
 	echo "commit $commit"
@@ -64,6 +84,7 @@ mkdir -p "$out/timed" "$out/traced"
 	echo "clock $clock cpu ${SMBSRV_VM_CPU:-max} smp ${SMBSRV_VM_SMP:-2}"
 	echo "secs $secs"
 	echo "rounds $rounds"
+	echo "variants $variants"
 	echo "servers ${servers[*]}"
 	echo "host_load $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/meta"
@@ -98,8 +119,10 @@ ci=0
 for r in $(seq 1 "$rounds"); do
 	for c in $cells; do
 		rw=${c%%:*} bs=${c#*:}
-		for s in $(rotate $((r + ci)) "${servers[@]}"); do
-			vm_exec "$vm" "sh $g $s $rw $bs $secs plain" \
+		read -ra cs <<< "$(cell_servers "$rw")"
+		for s in $(rotate $((r + ci)) "${cs[@]}"); do
+			vm_exec "$vm" "$(placement "$s")
+sh $g $s $rw $bs $secs plain" \
 				> "$out/timed/$r-$s-$rw-$bs" 2>&1 || true
 		done
 		ci=$((ci + 1))
@@ -110,8 +133,9 @@ done
 for r in $(seq 1 "$trounds"); do
 	for c in $cells; do
 		rw=${c%%:*} bs=${c#*:}
-		for s in "${servers[@]}"; do
-			vm_exec "$vm" "sh $g $s $rw $bs $secs" \
+		for s in $(cell_servers "$rw"); do
+			vm_exec "$vm" "$(placement "$s")
+sh $g $s $rw $bs $secs" \
 				> "$out/traced/$r-$s-$rw-$bs" 2>&1 || true
 		done
 		echo "stages: traced round $r $c ($(date -u +%H:%M:%S))" >&2
@@ -127,6 +151,36 @@ cp "$(vm_dir "$vm")/console.log" "$out/console.log" 2>/dev/null || true
 /usr/bin/python3 "$top/tools/bench/stages.py" "$out"/traced/* > "$out/traced.txt" || true
 cat "$out/timed.txt" "$out/traced.txt"
 echo "stages: results in $out" >&2
+}
+
+# The servers that run a cell: a variant with options only WRITEs.
+cell_servers() {
+	local s
+	for s in "${servers[@]}"; do
+		case $1-$s in
+		read-*+*) ;;
+		*) printf '%s ' "$s" ;;
+		esac
+	done
+}
+
+# Guest commands setting the WRITE placement of server $1 (a line of
+# "@@placement ..." for the record; nothing for ksmbd).
+placement() {
+	local o route=percpu scope=cpu iw=0
+	case $1 in smbsrv*) ;; *) return 0 ;; esac
+	o=${1#smbsrv}
+	o=${o#[0-9]}
+	case $o in *+u*) route=unbound ;; *+a*) route=adaptive ;; esac
+	case $o in *+c*) scope=cache ;; esac
+	case $o in *+w*) iw=1 ;; esac
+	# shellcheck disable=SC2016  # expands in the guest
+	printf '%s\n' "w=/sys/devices/virtual/workqueue/smbsrv-unbound
+smbsrvctl set route-policy $route >/dev/null
+echo $scope > \$w/affinity_scope
+p=/sys/module/smbsrv/parameters/inline_writes
+[ ! -e \$p ] || echo $iw > \$p
+echo \"@@placement route \$(smbsrvctl stats | sed -n 's/^route policy: //p') scope \$(cat \$w/affinity_scope) inline_writes \$(cat \$p 2>/dev/null)\""
 }
 
 # The words after the first, rotated left by $1 places.

@@ -11,7 +11,8 @@
 # daemon set the unbound queue's affinity in sysfs; a connection accepted
 # in receive mode 1 or 2 (recv_mode) receives on unbound kworkers, one in
 # mode 0 on per-CPU ones, one in mode 3 on per-CPU ones but for the rest of
-# a large WRITE.  One VM boot.
+# a large WRITE; with inline_writes the receive work runs queue-depth-1
+# WRITEs itself (none reaches a queue).  One VM boot.
 # shellcheck disable=SC2016  # guest scripts expand in the guest
 . "$(dirname "$0")/lib.sh"
 
@@ -137,10 +138,12 @@ t_check_output "smbsrvctl stats shows the policy in force" \
 # (kworker/C:N) from unbound ones (kworker/uN:M).  One mount at a time,
 # so that every run counted is the writing connection's.
 rm_p=/sys/module/smbsrv/parameters/recv_mode
-t_guest_check "recv_mode is 0 by default and refuses 4" "
+iw_p=/sys/module/smbsrv/parameters/inline_writes
+t_guest_check "recv_mode is 0 by default and refuses 4; inline_writes is off" "
 [ \$(cat $rm_p) = 0 ] || { echo 'FAIL: recv_mode not 0'; exit 1; }
 if echo 4 > $rm_p; then echo 'FAIL: 4 accepted'; exit 1; fi
-[ \$(cat $rm_p) = 0 ]"
+[ \$(cat $rm_p) = 0 ] || exit 1
+[ \$(cat $iw_p) = N ] || { echo 'FAIL: inline_writes not N'; exit 1; }"
 runs='
 T=/sys/kernel/tracing
 [ -d $T/events ] || mount -t tracefs tracefs $T
@@ -167,20 +170,33 @@ write_qd1 m0.bin 16
 runs_stop
 [ \$ub = 0 ] && [ \$pc -ge 16 ] && [ \$((bu + bp)) = 0 ]"
 t_guest_check "umount" "umount /mnt/r"
+# Mode 1 runs with inline_writes on: the 16 WRITEs at queue depth 1 are
+# run by the receive work, so fewer than 16 messages (the open, close
+# and queries around them) reach the per-CPU queue and none the unbound.
 for m in 1 2 3; do
+	iw=0 inl=""
 	case $m in
-	3)	what="on per-CPU kworkers, the rest of each WRITE on unbound ones"
-		want='[ $ub = 0 ] && [ $pc -ge 16 ] && [ $bu -ge 16 ] && [ $bp = 0 ]' ;;
-	*)	what="on unbound kworkers"
-		want='[ $ub -ge 16 ] && [ $((bu + bp)) = 0 ]' ;;
+	1)	iw=1 inl=", run inline (inline_writes) so fewer than 16 messages are queued"
+		want='[ $ub -ge 16 ] && [ $((bu + bp)) = 0 ] && [ $dp -lt 16 ] && [ $du = 0 ]' ;;
+	3)	want='[ $ub = 0 ] && [ $pc -ge 16 ] && [ $bu -ge 16 ] && [ $bp = 0 ]' ;;
+	*)	want='[ $ub -ge 16 ] && [ $((bu + bp)) = 0 ]' ;;
 	esac
-	t_guest_check "recv_mode $m: a connection accepted in it receives 16 x 1 MiB WRITEs $what, data intact" "$helpers$runs
+	case $m in
+	3) what="on per-CPU kworkers, the rest of each WRITE on unbound ones" ;;
+	*) what="on unbound kworkers" ;;
+	esac
+	t_guest_check "recv_mode $m: a connection accepted in it receives 16 x 1 MiB WRITEs $what$inl, data intact" "$helpers$runs
 echo $m > $rm_p
 mount -t cifs //127.0.0.1/r /mnt/r -o username=demo,password=demopass,uid=1000,cache=none,wsize=1048576
 echo 0 > $rm_p
+echo $iw > $iw_p
+p0=\$(queued smbsrv); u0=\$(queued smbsrv-unbound)
 runs_start
 write_qd1 m$m.bin 16
 runs_stop
+echo 0 > $iw_p
+dp=\$((\$(queued smbsrv) - p0)); du=\$((\$(queued smbsrv-unbound) - u0))
+echo \"queued: per-CPU +\$dp, unbound +\$du\"
 umount /mnt/r
 $want"
 done

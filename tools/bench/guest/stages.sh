@@ -23,7 +23,8 @@
 # With "plain" last, fio runs without any tracing (the timed runs).
 #
 # SERVER smbsrvM is smbsrv through the mount /mnt/smbsrvM of receive mode
-# M (tools/bench/stages.sh --recv-modes).
+# M (tools/bench/stages.sh --recv-modes); smbsrvM+OPTIONS the same mount
+# (stages.sh --variants, which sets the options before the run).
 #
 #   stages.sh smbsrv|smbsrvM|ksmbd read|write BS SECONDS [plain]
 # shellcheck disable=SC2016  # $retval is kprobe_events syntax
@@ -79,9 +80,11 @@ trace-ksmbd)
 *) echo "stages.sh: smbsrv or ksmbd, not $srv" >&2; exit 2 ;;
 esac
 
+# A variant's options (smbsrv1+w) are set by the host; its mount is smbsrv1's.
+mnt=/mnt/${srv%%+*}
 case $rw in
-read) f=/mnt/$srv/read.bin ;;
-write) f=/mnt/$srv/write.bin ;;
+read) f=$mnt/read.bin ;;
+write) f=$mnt/write.bin ;;
 *) echo "stages.sh: read or write, not $rw" >&2; exit 2 ;;
 esac
 [ "$mode" = plain ] || echo 1 > $T/tracing_on
