@@ -32,7 +32,8 @@
 #   TT_SMBSRV_AUTH  smbtorture credentials for smbsrv (default demo%demo)
 #   TT_KSMBD_AUTH   ... for ksmbd (default demo%demo)
 #   TT_OPTIONS      more smbtorture options (--option=torture:...)
-#   TT_TIMEOUT      seconds per suite and server (default 240): a suite
+#   TT_TIMEOUT      seconds per suite and server (default 240; times
+#                   VM_SLOW on a slow kernel): a suite
 #                   that hangs is killed and its missing subtests show "-"
 #   TT_ROOT         owner and mode of both share roots, "OWNER MODE"
 #                   (default "demo:demo 0755")
@@ -144,7 +145,7 @@ tt_one() {
 	out="$TT_DIR/$server.$test"
 	start=$SECONDS
 	# shellcheck disable=SC2086
-	timeout "$TT_TIMEOUT" smbtorture "//127.0.0.1/torture" -p "$port" \
+	timeout $((TT_TIMEOUT * VM_SLOW)) smbtorture "//127.0.0.1/torture" -p "$port" \
 		-U"$auth" $TT_OPTIONS "$test" > "$out.log" 2>&1
 	echo $((SECONDS - start)) > "$out.secs"
 	# smbtorture's subunit-style lines: "success: NAME", "failure: NAME
