@@ -246,6 +246,7 @@ install -m 755 "$top/tools/vm/guest/vm-kmemleak" "$root/usr/sbin/vm-kmemleak"
 install -m 755 "$top/tools/trace/smbsrv-stages" "$root/usr/sbin/smbsrv-stages"
 cp "$top/tools/vm/guest/smbsrv.conf" "$root/etc/smbsrv/smbsrv.conf"
 cp -r "$top/tests/selftests/guest" "$root/usr/share/smbsrv/tests"
+cp "$top/tools/vm/kernel-reports.awk" "$root/usr/share/smbsrv/"
 cp -r "$top/tools/bench/guest" "$root/usr/share/smbsrv/bench"
 
 # Module index including smbsrv.ko, computed on the host.
