@@ -380,21 +380,43 @@ u32 smbsrv_durable_reconnect(struct smbsrv_session *sess,
 		status = STATUS_ACCESS_DENIED;
 		goto unlock;
 	}
-	f = d->f;
-	/* The lease it holds must be the one asked for, and no other. */
-	smbsrv_cache_describe(f, &oplock, &lease, key, &epoch, &breaking);
-	leased = oplock == SMB2_OPLOCK_LEVEL_LEASE;
-	if (leased != !!lease_key ||
-	    (lease_key && memcmp(key, lease_key, 16)))
-		goto unlock;
+	/* A leased one is the same client's only. */
 	if (lease_key && memcmp(d->client_guid, client_guid, 16))
 		goto unlock;
+	f = d->f;
+	if (!refcount_inc_not_zero(&f->open.ref))
+		goto unlock;
+	spin_unlock(&smbsrv_durable_lock);
+
+	/*
+	 * Its caching state is read with our lock dropped: an oplock or
+	 * lease break expires durable opens (smbsrv_durable_expire_now())
+	 * under the file's cache lock, so that lock comes before ours. The
+	 * lease's key and kind never change; its state is not looked at.
+	 */
+	smbsrv_cache_describe(f, &oplock, &lease, key, &epoch, &breaking);
+	leased = oplock == SMB2_OPLOCK_LEVEL_LEASE;
+	/* The lease it holds must be the one asked for, and no other. */
+	status = STATUS_OBJECT_NAME_NOT_FOUND;
+	if (leased != !!lease_key ||
+	    (lease_key && memcmp(key, lease_key, 16)))
+		goto put;
 	if (lease_key && strcmp(f->name, path)) {
 		status = STATUS_INVALID_PARAMETER;
-		goto unlock;
+		goto put;
 	}
-	status = STATUS_SUCCESS;
-	/* Ours now: off the list, its table reference moves to us. */
+
+	spin_lock(&smbsrv_durable_lock);
+	/*
+	 * Still disconnected and still this open's? Meanwhile it may have
+	 * expired, been closed (which clears f->durable for good) or been
+	 * reclaimed by another reconnect.
+	 */
+	if (f->durable != d || !d->disconnected) {
+		spin_unlock(&smbsrv_durable_lock);
+		goto put;
+	}
+	/* Ours now: off the list, its table reference moves to the open. */
 	list_del_init(&d->node);
 	smbsrv_durable_nr_disc--;
 	d->disconnected = false;
@@ -410,20 +432,26 @@ u32 smbsrv_durable_reconnect(struct smbsrv_session *sess,
 		smbsrv_durable_queue(d);
 		smbsrv_durable_schedule();
 		spin_unlock(&smbsrv_durable_lock);
+		smbsrv_open_put(&f->open);
 		return err == -EMFILE ? STATUS_TOO_MANY_OPENED_FILES :
 					STATUS_INSUFFICIENT_RESOURCES;
 	}
 	smbsrv_brl_account(f, tree->sess);
-	refcount_inc(&f->open.ref);
+	/* The reference taken above is the caller's. */
 	*out = f;
 	return STATUS_SUCCESS;
 
+put:
+	pr_debug("smbsrv: durable reconnect of %llx: lease %s: status %#x\n",
+		 rc.persistent, lease_key ? "asked" : "not asked", status);
+	smbsrv_open_put(&f->open);
+	return status;
+
 unlock:
-	spin_unlock(&smbsrv_durable_lock);
-	pr_debug("smbsrv: durable reconnect of %llx: %s, v%u, %s, lease %s: status %#x\n",
+	pr_debug("smbsrv: durable reconnect of %llx: %s, v%u, %s: status %#x\n",
 		 rc.persistent, d ? "found" : "none", d ? d->version : 0,
-		 d && d->disconnected ? "disconnected" : "connected",
-		 lease_key ? "asked" : "not asked", status);
+		 d && d->disconnected ? "disconnected" : "connected", status);
+	spin_unlock(&smbsrv_durable_lock);
 	return status;
 }
 
