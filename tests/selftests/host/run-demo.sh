@@ -49,7 +49,7 @@ expect "the cifs copy with the same md5 three times" \
 expect "the mount's session: user demo, 3.1.1, encrypted" \
 	'^ +0x[0-9a-f]{16} demo +127\.0\.0\.1[^ ]* +3\.1\.1 +(yes|no) +yes '
 expect "smbsrvctl stats with a per-CPU request queue" '^ +smbsrv +percpu +[0-9]+'
-expect "the console log path" "^Console log: .*/build/vm/run/$vm/console.log$"
+expect "the console log path" "^Console log: .*/build/vm(-debug)?/run/$vm/console.log$"
 if grep -qE 'FAILED|not answered' "$out"; then
 	t_not_ok "make run reports no failure"
 	grep -E 'FAILED|not answered' "$out" | sed 's/^/# /'
