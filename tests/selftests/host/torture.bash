@@ -162,17 +162,24 @@ tt_one() {
 	done > "$out.res"
 }
 
+# One server's whole list before the next server's: smbsrv goes first, so
+# on the debug kernel a report in ksmbd (which taints the kernel and so
+# switches lockdep off) comes after all of smbsrv's runs.
 tt_run() {
 	local t srv port auth line
+	for srv in $(tt_servers); do
+		case $srv in
+		smbsrv) port=$T_SMB_PORT auth=$TT_SMBSRV_AUTH ;;
+		ksmbd) port=$T_RIVAL_PORT auth=$TT_KSMBD_AUTH ;;
+		samba) port=$(vm_port "$T_VM" samba) auth=$TT_SAMBA_AUTH ;;
+		esac
+		for t in "$@"; do
+			tt_one "$srv" "$port" "$auth" "$t"
+		done
+	done
 	for t in "$@"; do
 		line="$t:"
 		for srv in $(tt_servers); do
-			case $srv in
-			smbsrv) port=$T_SMB_PORT auth=$TT_SMBSRV_AUTH ;;
-			ksmbd) port=$T_RIVAL_PORT auth=$TT_KSMBD_AUTH ;;
-			samba) port=$(vm_port "$T_VM" samba) auth=$TT_SAMBA_AUTH ;;
-			esac
-			tt_one "$srv" "$port" "$auth" "$t"
 			line="$line $srv $(grep -c ' success$' "$TT_DIR/$srv.$t.res") passed in $(cat "$TT_DIR/$srv.$t.secs") s,"
 		done
 		t_diag "${line%,}"
