@@ -31,6 +31,16 @@
  * socket and the frame (the receive work, and data-ready, leave both
  * alone); it completes the frame, clears the bit and queues the receive
  * work again.
+ *
+ * The mode SMBSRV_RECV_PERCPU_WRITE hands over the WRITEs instead, of any
+ * size: when the reads without waiting of mode 0 have brought a frame's
+ * SMB2 header (in one read or several; the receive never waits for it), a
+ * plain single WRITE of a logged-on client (smb2_route_write_hdr()) goes
+ * to recv_big_work as above, whether the rest of it has arrived or not,
+ * unless SMBSRV_RECV_WAITERS works wait already; recv_big_work then also
+ * hands the WRITE up there, so that with inline_writes it runs on
+ * smbsrv-recv, off the CPU the client sent from.  Every other frame (a
+ * READ, an encrypted or compound message) is received as in mode 0.
  */
 #include <linux/jiffies.h>
 #include <linux/mm.h>
@@ -48,6 +58,7 @@
 #include "smbsrv.h"
 #include "trace.h"
 #include "wire/pdu.h"
+#include "wire/route.h"
 
 /* Receive works sleeping in a socket for the rest of a large frame. */
 #define SMBSRV_RECV_WAIT_MIN	SZ_64K
@@ -64,7 +75,8 @@ static void smbsrv_recv_wake(struct smbsrv_conn *conn, struct sock *sk)
 	struct socket_wq *wq;
 
 	if (conn->recv_mode != SMBSRV_RECV_UNBOUND_WAIT &&
-	    conn->recv_mode != SMBSRV_RECV_PERCPU_BIG)
+	    conn->recv_mode != SMBSRV_RECV_PERCPU_BIG &&
+	    conn->recv_mode != SMBSRV_RECV_PERCPU_WRITE)
 		return;
 	rcu_read_lock();
 	wq = rcu_dereference(sk->sk_wq);
@@ -255,7 +267,10 @@ static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 	return true;
 }
 
-/* SMBSRV_RECV_PERCPU_BIG: the rest of a large frame, on smbsrv-recv. */
+/*
+ * Modes SMBSRV_RECV_PERCPU_BIG and SMBSRV_RECV_PERCPU_WRITE: the rest of
+ * the current frame (if any is missing) and handing it up, on smbsrv-recv.
+ */
 static void smbsrv_recv_big_work(struct work_struct *work)
 {
 	struct smbsrv_conn *conn =
@@ -263,15 +278,18 @@ static void smbsrv_recv_big_work(struct work_struct *work)
 	bool drop = false;
 	int n;
 
-	if (!smbsrv_conn_closing(conn)) {
+	if (!smbsrv_conn_closing(conn) && conn->frame_got < conn->frame_len) {
 		n = smbsrv_recv_frame_wait(conn);
-		if (n > 0) {
+		if (n > 0)
 			conn->frame_got += n;
-			if (conn->frame_got == conn->frame_len)
-				drop = !smbsrv_recv_frame_done(conn);
-		} else if (n != -EAGAIN) {
+		else if (n != -EAGAIN)
 			drop = true;		/* EOF or a socket error */
-		}
+	}
+	if (!drop && !smbsrv_conn_closing(conn) &&
+	    conn->frame_got == conn->frame_len) {
+		/* A run of its own: a budget of its own for an inline WRITE. */
+		smbsrv_sched_inline_start(conn);
+		drop = !smbsrv_recv_frame_done(conn);
 	}
 	smbsrv_recv_waiter_put();
 	/* The frame is the receive work's again. */
@@ -280,6 +298,28 @@ static void smbsrv_recv_big_work(struct work_struct *work)
 		smbsrv_conn_close(conn);
 	else
 		smbsrv_sched_recv(conn);
+}
+
+/* recv_big_work takes the socket and the current frame. */
+static void smbsrv_recv_big_start(struct smbsrv_conn *conn)
+{
+	set_bit(SMBSRV_CONN_RECV_BIG, &conn->flags);
+	smbsrv_sched_recv_big(conn);
+}
+
+/*
+ * SMBSRV_RECV_PERCPU_WRITE: the read of @n bytes just completed the SMB2
+ * header of the current frame, a WRITE of a logged-on client, and a
+ * receive work may wait for it (it takes that wait).
+ */
+static bool smbsrv_recv_write_hand_over(struct smbsrv_conn *conn, u32 n)
+{
+	return conn->recv_mode == SMBSRV_RECV_PERCPU_WRITE &&
+	       conn->frame_got >= SMB2_HDR_SIZE &&
+	       conn->frame_got - n < SMB2_HDR_SIZE &&
+	       test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags) &&
+	       smb2_route_write_hdr(conn->frame, conn->frame_got) &&
+	       smbsrv_recv_waiter_get();
 }
 
 static void smbsrv_recv_work(struct work_struct *work)
@@ -323,14 +363,17 @@ static void smbsrv_recv_work(struct work_struct *work)
 		}
 		if (conn->recv_mode == SMBSRV_RECV_PERCPU_BIG &&
 		    smbsrv_recv_may_wait(conn) && smbsrv_recv_waiter_get()) {
-			set_bit(SMBSRV_CONN_RECV_BIG, &conn->flags);
-			smbsrv_sched_recv_big(conn);
+			smbsrv_recv_big_start(conn);
 			return;
 		}
 		n = smbsrv_recv_frame_rest(conn);
 		if (n <= 0)
 			break;
 		conn->frame_got += n;
+		if (smbsrv_recv_write_hand_over(conn, n)) {
+			smbsrv_recv_big_start(conn);
+			return;
+		}
 		if (conn->frame_got < conn->frame_len)
 			continue;
 		if (!smbsrv_recv_frame_done(conn))
