@@ -85,6 +85,24 @@ static void smbsrv_recv_wake(struct smbsrv_conn *conn, struct sock *sk)
 	rcu_read_unlock();
 }
 
+/*
+ * Whether recv_big_work owns the socket, asked by whoever would queue or
+ * run the receive work for something new on it (data-ready, the receive
+ * work itself).  If it does, it is told (SMBSRV_CONN_RECV_AGAIN) and
+ * queues the receive work when it lets go; if it let go meanwhile, the
+ * caller goes on.  The barrier pairs with the one in
+ * smbsrv_recv_big_work(): this sees the bit clear or it sees the mark.
+ */
+static bool smbsrv_recv_big_owns(struct smbsrv_conn *conn)
+{
+	if (!test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags))
+		return false;
+	set_bit(SMBSRV_CONN_RECV_AGAIN, &conn->flags);
+	/* The mark before the second look; see above. */
+	smp_mb__after_atomic();
+	return test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags);
+}
+
 static void smbsrv_data_ready(struct sock *sk)
 {
 	struct smbsrv_conn *conn;
@@ -95,7 +113,7 @@ static void smbsrv_data_ready(struct sock *sk)
 		trace_smbsrv_data_ready(conn->id);
 		smbsrv_recv_wake(conn, sk);
 		/* recv_big_work queues the receive work when it is done. */
-		if (!test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags))
+		if (!smbsrv_recv_big_owns(conn))
 			smbsrv_sched_recv(conn);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -268,14 +286,34 @@ static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 }
 
 /*
+ * Mode SMBSRV_RECV_PERCPU_WRITE, a frame handed up by recv_big_work:
+ * whether the socket holds what the receive work must see although no
+ * one told recv_big_work (smbsrv_recv_big_owns()): bytes or an end that
+ * came before the hand-over, whose data-ready or state change found the
+ * receive work queued already, in the very run that handed the frame
+ * over without reading them.
+ */
+static bool smbsrv_recv_sock_ready(struct sock *sk)
+{
+	return !skb_queue_empty_lockless(&sk->sk_receive_queue) ||
+	       (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) ||
+	       READ_ONCE(sk->sk_err) ||
+	       READ_ONCE(sk->sk_state) != TCP_ESTABLISHED;
+}
+
+/*
  * Modes SMBSRV_RECV_PERCPU_BIG and SMBSRV_RECV_PERCPU_WRITE: the rest of
  * the current frame (if any is missing) and handing it up, on smbsrv-recv.
+ * Mode 3 then always queues the receive work again; mode 4, when it handed
+ * the frame up, only if there is something for it: at queue depth 1 the
+ * next frame comes after the answer, and its data-ready queues the
+ * receive work on the client's CPU, sparing a run that would find nothing.
  */
 static void smbsrv_recv_big_work(struct work_struct *work)
 {
 	struct smbsrv_conn *conn =
 		container_of(work, struct smbsrv_conn, recv_big_work);
-	bool drop = false;
+	bool drop = false, done = false, again;
 	int n;
 
 	if (!smbsrv_conn_closing(conn) && conn->frame_got < conn->frame_len) {
@@ -290,13 +328,19 @@ static void smbsrv_recv_big_work(struct work_struct *work)
 		/* A run of its own: a budget of its own for an inline WRITE. */
 		smbsrv_sched_inline_start(conn);
 		drop = !smbsrv_recv_frame_done(conn);
+		done = !drop;
 	}
 	smbsrv_recv_waiter_put();
 	/* The frame is the receive work's again. */
 	clear_bit_unlock(SMBSRV_CONN_RECV_BIG, &conn->flags);
+	/* Pairs with the barrier in smbsrv_recv_big_owns(). */
+	smp_mb__after_atomic();
+	again = test_and_clear_bit(SMBSRV_CONN_RECV_AGAIN, &conn->flags);
 	if (drop)
 		smbsrv_conn_close(conn);
-	else
+	else if (again || !done ||
+		 conn->recv_mode != SMBSRV_RECV_PERCPU_WRITE ||
+		 smbsrv_recv_sock_ready(conn->sock->sk))
 		smbsrv_sched_recv(conn);
 }
 
@@ -329,7 +373,7 @@ static void smbsrv_recv_work(struct work_struct *work)
 	int n = -EAGAIN;
 
 	/* recv_big_work has the socket; it queues this work when done. */
-	if (test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags))
+	if (smbsrv_recv_big_owns(conn))
 		return;
 	smbsrv_sched_inline_start(conn);
 	while (!smbsrv_conn_closing(conn)) {
