@@ -206,8 +206,10 @@ done
 # to recv_big_work on an unbound kworker, which runs it there (fewer
 # messages queued than WRITEs sent, none unbound); reading the file back
 # (READs of 1 MiB, compared with what was written) never leaves the
-# per-CPU receive work.
-t_guest_check "recv_mode 4: 16 x 1 MiB and 8 x 4 KiB WRITEs received and run (inline_writes) on unbound kworkers, data intact" "$helpers$runs
+# per-CPU receive work.  Then WRITEs at queue depth 16, whose frames
+# arrive while recv_big_work owns the socket (it must queue the receive
+# work for them), verified by reading back.
+t_guest_check "recv_mode 4: 16 x 1 MiB and 8 x 4 KiB WRITEs received and run (inline_writes) on unbound kworkers, READs per-CPU, 64 KiB WRITEs at depth 16, data intact" "$helpers$runs
 echo 4 > $rm_p
 mount -t cifs //127.0.0.1/r /mnt/r -o username=demo,password=demopass,uid=1000,cache=none,wsize=1048576
 echo 0 > $rm_p
@@ -225,7 +227,10 @@ echo \"queued: per-CPU +\$dp, unbound +\$du\"
 runs_start
 dd if=/mnt/r/m4.bin bs=1M 2>/dev/null | cmp - /srv/r/m4.bin || { echo 'FAIL: read back differs'; exit 1; }
 runs_stop
-umount /mnt/r
-[ \$ub = 0 ] && [ \$pc -ge 16 ] && [ \$((bu + bp)) = 0 ]"
+[ \$ub = 0 ] && [ \$pc -ge 16 ] && [ \$((bu + bp)) = 0 ] || exit 1
+fio --name=deep4 --filename=/mnt/r/m4d.bin --rw=write --bs=64k --size=8M \
+	--ioengine=libaio --iodepth=16 --direct=1 --verify=md5 --do_verify=1 \
+	--output=/dev/null || { echo 'FAIL: fio at depth 16 (or its verify)'; exit 1; }
+umount /mnt/r"
 t_dmesg_clean
 t_done
