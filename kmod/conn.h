@@ -46,6 +46,7 @@ enum smbsrv_conn_flag {
 	SMBSRV_CONN_RECV_STOPPED,	/* too much in flight: resume later */
 	SMBSRV_CONN_AUTHENTICATED,	/* a session was established */
 	SMBSRV_CONN_RECV_BIG,		/* recv_big_work owns the socket */
+	SMBSRV_CONN_RECV_AGAIN,		/* ... and must queue the receive work */
 };
 
 struct smbsrv_conn {

@@ -31,6 +31,16 @@
  * socket and the frame (the receive work, and data-ready, leave both
  * alone); it completes the frame, clears the bit and queues the receive
  * work again.
+ *
+ * The mode SMBSRV_RECV_PERCPU_WRITE hands over the WRITEs instead, of any
+ * size: when the reads without waiting of mode 0 have brought a frame's
+ * SMB2 header (in one read or several; the receive never waits for it), a
+ * plain single WRITE of a logged-on client (smb2_route_write_hdr()) goes
+ * to recv_big_work as above, whether the rest of it has arrived or not,
+ * unless SMBSRV_RECV_WAITERS works wait already; recv_big_work then also
+ * hands the WRITE up there, so that with inline_writes it runs on
+ * smbsrv-recv, off the CPU the client sent from.  Every other frame (a
+ * READ, an encrypted or compound message) is received as in mode 0.
  */
 #include <linux/jiffies.h>
 #include <linux/mm.h>
@@ -48,6 +58,7 @@
 #include "smbsrv.h"
 #include "trace.h"
 #include "wire/pdu.h"
+#include "wire/route.h"
 
 /* Receive works sleeping in a socket for the rest of a large frame. */
 #define SMBSRV_RECV_WAIT_MIN	SZ_64K
@@ -64,13 +75,32 @@ static void smbsrv_recv_wake(struct smbsrv_conn *conn, struct sock *sk)
 	struct socket_wq *wq;
 
 	if (conn->recv_mode != SMBSRV_RECV_UNBOUND_WAIT &&
-	    conn->recv_mode != SMBSRV_RECV_PERCPU_BIG)
+	    conn->recv_mode != SMBSRV_RECV_PERCPU_BIG &&
+	    conn->recv_mode != SMBSRV_RECV_PERCPU_WRITE)
 		return;
 	rcu_read_lock();
 	wq = rcu_dereference(sk->sk_wq);
 	if (skwq_has_sleeper(wq))
 		wake_up_interruptible_all(&wq->wait);
 	rcu_read_unlock();
+}
+
+/*
+ * Whether recv_big_work owns the socket, asked by whoever would queue or
+ * run the receive work for something new on it (data-ready, the receive
+ * work itself).  If it does, it is told (SMBSRV_CONN_RECV_AGAIN) and
+ * queues the receive work when it lets go; if it let go meanwhile, the
+ * caller goes on.  The barrier pairs with the one in
+ * smbsrv_recv_big_work(): this sees the bit clear or it sees the mark.
+ */
+static bool smbsrv_recv_big_owns(struct smbsrv_conn *conn)
+{
+	if (!test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags))
+		return false;
+	set_bit(SMBSRV_CONN_RECV_AGAIN, &conn->flags);
+	/* The mark before the second look; see above. */
+	smp_mb__after_atomic();
+	return test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags);
 }
 
 static void smbsrv_data_ready(struct sock *sk)
@@ -83,7 +113,7 @@ static void smbsrv_data_ready(struct sock *sk)
 		trace_smbsrv_data_ready(conn->id);
 		smbsrv_recv_wake(conn, sk);
 		/* recv_big_work queues the receive work when it is done. */
-		if (!test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags))
+		if (!smbsrv_recv_big_owns(conn))
 			smbsrv_sched_recv(conn);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -255,31 +285,85 @@ static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 	return true;
 }
 
-/* SMBSRV_RECV_PERCPU_BIG: the rest of a large frame, on smbsrv-recv. */
+/*
+ * Mode SMBSRV_RECV_PERCPU_WRITE, a frame handed up by recv_big_work:
+ * whether the socket holds what the receive work must see although no
+ * one told recv_big_work (smbsrv_recv_big_owns()): bytes or an end that
+ * came before the hand-over, whose data-ready or state change found the
+ * receive work queued already, in the very run that handed the frame
+ * over without reading them.
+ */
+static bool smbsrv_recv_sock_ready(struct sock *sk)
+{
+	return !skb_queue_empty_lockless(&sk->sk_receive_queue) ||
+	       (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) ||
+	       READ_ONCE(sk->sk_err) ||
+	       READ_ONCE(sk->sk_state) != TCP_ESTABLISHED;
+}
+
+/*
+ * Modes SMBSRV_RECV_PERCPU_BIG and SMBSRV_RECV_PERCPU_WRITE: the rest of
+ * the current frame (if any is missing) and handing it up, on smbsrv-recv.
+ * Mode 3 then always queues the receive work again; mode 4, when it handed
+ * the frame up, only if there is something for it: at queue depth 1 the
+ * next frame comes after the answer, and its data-ready queues the
+ * receive work on the client's CPU, sparing a run that would find nothing.
+ */
 static void smbsrv_recv_big_work(struct work_struct *work)
 {
 	struct smbsrv_conn *conn =
 		container_of(work, struct smbsrv_conn, recv_big_work);
-	bool drop = false;
+	bool drop = false, done = false, again;
 	int n;
 
-	if (!smbsrv_conn_closing(conn)) {
+	if (!smbsrv_conn_closing(conn) && conn->frame_got < conn->frame_len) {
 		n = smbsrv_recv_frame_wait(conn);
-		if (n > 0) {
+		if (n > 0)
 			conn->frame_got += n;
-			if (conn->frame_got == conn->frame_len)
-				drop = !smbsrv_recv_frame_done(conn);
-		} else if (n != -EAGAIN) {
+		else if (n != -EAGAIN)
 			drop = true;		/* EOF or a socket error */
-		}
+	}
+	if (!drop && !smbsrv_conn_closing(conn) &&
+	    conn->frame_got == conn->frame_len) {
+		/* A run of its own: a budget of its own for an inline WRITE. */
+		smbsrv_sched_inline_start(conn);
+		drop = !smbsrv_recv_frame_done(conn);
+		done = !drop;
 	}
 	smbsrv_recv_waiter_put();
 	/* The frame is the receive work's again. */
 	clear_bit_unlock(SMBSRV_CONN_RECV_BIG, &conn->flags);
+	/* Pairs with the barrier in smbsrv_recv_big_owns(). */
+	smp_mb__after_atomic();
+	again = test_and_clear_bit(SMBSRV_CONN_RECV_AGAIN, &conn->flags);
 	if (drop)
 		smbsrv_conn_close(conn);
-	else
+	else if (again || !done ||
+		 conn->recv_mode != SMBSRV_RECV_PERCPU_WRITE ||
+		 smbsrv_recv_sock_ready(conn->sock->sk))
 		smbsrv_sched_recv(conn);
+}
+
+/* recv_big_work takes the socket and the current frame. */
+static void smbsrv_recv_big_start(struct smbsrv_conn *conn)
+{
+	set_bit(SMBSRV_CONN_RECV_BIG, &conn->flags);
+	smbsrv_sched_recv_big(conn);
+}
+
+/*
+ * SMBSRV_RECV_PERCPU_WRITE: the read of @n bytes just completed the SMB2
+ * header of the current frame, a WRITE of a logged-on client, and a
+ * receive work may wait for it (it takes that wait).
+ */
+static bool smbsrv_recv_write_hand_over(struct smbsrv_conn *conn, u32 n)
+{
+	return conn->recv_mode == SMBSRV_RECV_PERCPU_WRITE &&
+	       conn->frame_got >= SMB2_HDR_SIZE &&
+	       conn->frame_got - n < SMB2_HDR_SIZE &&
+	       test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags) &&
+	       smb2_route_write_hdr(conn->frame, conn->frame_got) &&
+	       smbsrv_recv_waiter_get();
 }
 
 static void smbsrv_recv_work(struct work_struct *work)
@@ -289,7 +373,7 @@ static void smbsrv_recv_work(struct work_struct *work)
 	int n = -EAGAIN;
 
 	/* recv_big_work has the socket; it queues this work when done. */
-	if (test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags))
+	if (smbsrv_recv_big_owns(conn))
 		return;
 	smbsrv_sched_inline_start(conn);
 	while (!smbsrv_conn_closing(conn)) {
@@ -323,14 +407,17 @@ static void smbsrv_recv_work(struct work_struct *work)
 		}
 		if (conn->recv_mode == SMBSRV_RECV_PERCPU_BIG &&
 		    smbsrv_recv_may_wait(conn) && smbsrv_recv_waiter_get()) {
-			set_bit(SMBSRV_CONN_RECV_BIG, &conn->flags);
-			smbsrv_sched_recv_big(conn);
+			smbsrv_recv_big_start(conn);
 			return;
 		}
 		n = smbsrv_recv_frame_rest(conn);
 		if (n <= 0)
 			break;
 		conn->frame_got += n;
+		if (smbsrv_recv_write_hand_over(conn, n)) {
+			smbsrv_recv_big_start(conn);
+			return;
+		}
 		if (conn->frame_got < conn->frame_len)
 			continue;
 		if (!smbsrv_recv_frame_done(conn))

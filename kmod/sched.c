@@ -53,7 +53,7 @@ static const struct kernel_param_ops smbsrv_recv_mode_ops = {
 
 module_param_cb(recv_mode, &smbsrv_recv_mode_ops, &smbsrv_recv_mode, 0644);
 MODULE_PARM_DESC(recv_mode,
-		 "Receive work of connections accepted from now on: 0 per-CPU queue (default), 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv");
+		 "Receive work of connections accepted from now on: 0 per-CPU queue (default), 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv, 4 per-CPU but a WRITE's frame received (and, with inline_writes, run) on smbsrv-recv");
 
 /*
  * Inline WRITEs (an experiment, off by default): the receiver runs a plain

@@ -67,6 +67,7 @@ enum smbsrv_recv_mode {
 	SMBSRV_RECV_UNBOUND,		/* "smbsrv-recv", unbound, scope cache */
 	SMBSRV_RECV_UNBOUND_WAIT,	/* and waits for the rest of a large frame */
 	SMBSRV_RECV_PERCPU_BIG,		/* "smbsrv", and mode 2's wait on "smbsrv-recv" */
+	SMBSRV_RECV_PERCPU_WRITE,	/* "smbsrv", a WRITE's frame on "smbsrv-recv" */
 	SMBSRV_NR_RECV_MODES,
 };
 
@@ -74,7 +75,10 @@ enum smbsrv_recv_mode {
 enum smbsrv_recv_mode smbsrv_sched_recv_mode(void);
 /* Queue the connection's receive work (on its conn->recv_mode's queue). */
 void smbsrv_sched_recv(struct smbsrv_conn *conn);
-/* Queue the receive of the rest of a large frame (mode SMBSRV_RECV_PERCPU_BIG). */
+/*
+ * Queue the receive of the rest of a frame on smbsrv-recv (modes
+ * SMBSRV_RECV_PERCPU_BIG and SMBSRV_RECV_PERCPU_WRITE).
+ */
 void smbsrv_sched_recv_big(struct smbsrv_conn *conn);
 
 void smbsrv_sched_work_init(struct smbsrv_sched_work *sw, work_func_t func);

@@ -6,6 +6,15 @@
 #include "route.h"
 #include "rw.h"
 
+/* One PDU (no NextCommand), synchronous, unrelated, a request. */
+static bool smb2_route_plain(const struct smb2_hdr *h)
+{
+	return !h->next_command &&
+	       !(h->flags & (SMB2_FLAGS_ASYNC_COMMAND |
+			     SMB2_FLAGS_RELATED_OPERATIONS |
+			     SMB2_FLAGS_SERVER_TO_REDIR));
+}
+
 void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri)
 {
 	struct smb2_transform t;
@@ -24,11 +33,7 @@ void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri)
 		return;
 	n = smb2_hdr_decode(msg, len, &h);
 	/* One PDU: no NextCommand, nothing after it. */
-	if (n < 0 || (u32)n != len || h.next_command)
-		return;
-	if (h.flags & (SMB2_FLAGS_ASYNC_COMMAND |
-		       SMB2_FLAGS_RELATED_OPERATIONS |
-		       SMB2_FLAGS_SERVER_TO_REDIR))
+	if (n < 0 || (u32)n != len || !smb2_route_plain(&h))
 		return;
 	if (h.command == SMB2_WRITE) {
 		ri->write = true;
@@ -39,6 +44,14 @@ void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri)
 		ri->read_length = get_unaligned_le32(msg + SMB2_HDR_SIZE +
 						     SMB2_READ_REQ_LENGTH);
 	}
+}
+
+bool smb2_route_write_hdr(const u8 *msg, u32 got)
+{
+	struct smb2_hdr h;
+
+	return smb2_hdr_decode(msg, got, &h) >= 0 && smb2_route_plain(&h) &&
+	       h.command == SMB2_WRITE;
 }
 
 bool smb2_route_adaptive(const struct smb2_route_info *ri, u32 depth)

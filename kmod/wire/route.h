@@ -54,6 +54,16 @@ struct smb2_route_info {
  */
 void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri);
 
+/*
+ * Whether the first @got bytes of a message still being received (at
+ * least its SMB2 header) start what smb2_route_peek() would call a WRITE,
+ * as far as the header tells: the SMB2 protocol, command WRITE, no
+ * NextCommand, not async, related or a response.  A TRANSFORM (encrypted)
+ * or compressed message is not.  Trusts nothing, decides nothing but
+ * where the rest is received (receive mode 4, kmod/recv.c).
+ */
+bool smb2_route_write_hdr(const u8 *msg, u32 got);
+
 /* The adaptive policy's verdict for an eligible message: true = unbound. */
 bool smb2_route_adaptive(const struct smb2_route_info *ri, u32 depth);
 

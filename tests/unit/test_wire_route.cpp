@@ -248,3 +248,55 @@ TEST_CASE("route peek: small encrypted messages are decrypted to look", "[wire][
 			CHECK_FALSE(peek(b, n).sealed);
 	}
 }
+
+TEST_CASE("write header peek: a WRITE by its header alone (receive mode 4)", "[wire][route]")
+{
+	auto hdr = [](const Bytes &b, size_t got) {
+		return smb2_route_write_hdr(b.data(), static_cast<uint32_t>(got));
+	};
+	Bytes w = write_msg(1 << 20);
+
+	// The header is enough: the body may not have arrived yet.
+	for (size_t n : {size_t{SMB2_HDR_SIZE}, size_t{SMB2_HDR_SIZE + 1}, w.size()})
+		CHECK(hdr(w, n));
+	SECTION("every truncation of the header")
+	{
+		for (size_t n = 0; n < SMB2_HDR_SIZE; n++)
+			CHECK_FALSE(hdr(w, n));
+	}
+	SECTION("signed is still a WRITE")
+	{
+		put32(w, SMB2_HDR_FLAGS, SMB2_FLAGS_SIGNED);
+		CHECK(hdr(w, SMB2_HDR_SIZE));
+	}
+	SECTION("other commands")
+	{
+		for (uint16_t cmd : {SMB2_READ, SMB2_CREATE, SMB2_SESSION_SETUP, SMB2_FLUSH}) {
+			put16(w, SMB2_HDR_COMMAND, cmd);
+			CHECK_FALSE(hdr(w, w.size()));
+		}
+	}
+	SECTION("async, related or a response")
+	{
+		for (uint32_t f : {SMB2_FLAGS_ASYNC_COMMAND, SMB2_FLAGS_RELATED_OPERATIONS,
+				   SMB2_FLAGS_SERVER_TO_REDIR})
+			CHECK_FALSE(hdr(write_msg(4096, f), SMB2_HDR_SIZE));
+	}
+	SECTION("the first WRITE of a compound, whatever has arrived")
+	{
+		put32(w, SMB2_HDR_NEXT_COMMAND, 136);
+		CHECK_FALSE(hdr(w, SMB2_HDR_SIZE));
+		CHECK_FALSE(hdr(w, w.size()));
+	}
+	SECTION("encrypted, compressed and SMB1 messages")
+	{
+		for (uint32_t proto : {uint32_t{SMB2_TRANSFORM_PROTO_NUMBER},
+				       uint32_t{SMB2_COMPRESSION_PROTO_NUMBER},
+				       uint32_t{SMB1_PROTO_NUMBER}, uint32_t{0}}) {
+			put32(w, SMB2_HDR_PROTOCOL, proto);
+			CHECK_FALSE(hdr(w, w.size()));
+		}
+		Bytes s = sealed_msg(1u << 20);
+		CHECK_FALSE(hdr(s, s.size()));
+	}
+}

@@ -31,11 +31,13 @@ A server named smbsrvM is smbsrv in receive mode M (stages.sh
 the WRITE placement options of stages.sh --variants.
 
 Per traced cell: n requests, data-ready events (dr), receive work runs
-and mode 3's big-frame runs per request, inline (run by the receiver),
-xcpu (worker on another CPU than the message's receive), ccpu (worker on
-another CPU than the client's send), rccpu (receive completed on another
-CPU than the client's send), recv-unbound (receive on an unbound
-kworker), h-unbound (handler on smbsrv-unbound).
+and modes 3 and 4's big-frame runs per request, inline (run by the
+receiver), xcpu (worker on another CPU than the message's receive), ccpu
+(worker on another CPU than the client's send), rccpu (receive completed
+on another CPU than the client's send), recv-unbound (receive on an
+unbound kworker), big-unbound (a big-frame run, which in mode 4 receives
+a WRITE's frame and hands it up, on an unbound kworker), h-unbound
+(handler on smbsrv-unbound).
 """
 import json
 import re
@@ -118,6 +120,8 @@ def smbsrv_req(req):
         # Unbound kworkers are named kworker/uN:M, per-CPU ones kworker/C:M.
         "recv_unbound": any(e[1] == 'recv_run' and e[3].startswith('kworker/u')
                             for e in req),
+        "big_unbound": any(e[1] == 'recv_big' and e[3].startswith('kworker/u')
+                           for e in req),
         "other_cpu": p[2] != w[2],
         "client_cpu": a[2] != w[2],
         "recv_client_cpu": p[2] != a[2],
@@ -153,7 +157,7 @@ def ksmbd_req(req):
     }
     extra = {
         "data_ready": 0, "recv_runs": 0, "big_runs": 0, "inline": False,
-        "recv_unbound": False,
+        "recv_unbound": False, "big_unbound": False,
         "other_cpu": p[2] != w[2], "client_cpu": a[2] != w[2],
         "recv_client_cpu": p[2] != a[2], "handler_unbound": False,
     }
@@ -286,13 +290,14 @@ def main(argv):
         line = " | ".join("%.0f" % statistics.median(st[s]) for s in STAGES)
         ex = extras[key]
         info = ("n=%d dr=%.1f runs=%.1f big=%.1f inline=%.0f%% xcpu=%.0f%% ccpu=%.0f%%"
-                " rccpu=%.0f%% recv-unbound=%.0f%% h-unbound=%.0f%%") % (
+                " rccpu=%.0f%% recv-unbound=%.0f%% big-unbound=%.0f%% h-unbound=%.0f%%") % (
             n, statistics.mean(ex["data_ready"]), statistics.mean(ex["recv_runs"]),
             statistics.mean(ex["big_runs"]),
             100 * statistics.mean(ex["inline"]), 100 * statistics.mean(ex["other_cpu"]),
             100 * statistics.mean(ex["client_cpu"]),
             100 * statistics.mean(ex["recv_client_cpu"]),
             100 * statistics.mean(ex["recv_unbound"]),
+            100 * statistics.mean(ex["big_unbound"]),
             100 * statistics.mean(ex["handler_unbound"]))
         if fios[key]:
             bw = statistics.median(b for b, _ in fios[key])

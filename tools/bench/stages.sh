@@ -24,9 +24,12 @@
 # scope cache for smbsrv-unbound (else the daemon's cpu), "+w" the module
 # parameter inline_writes=1 (else 0).  These are global settings, so they
 # are set before every run of the variant (and reset to percpu, cpu, 0
-# before every other smbsrv run).  A variant with options runs only the
-# WRITE cells: none of them changes how a READ runs.  Its runs are named
-# smbsrvM+OPTIONS ("smbsrv+u+c" for 0+u+c).
+# before every other smbsrv run).  None of the options changes how a READ
+# runs, so a READ cell runs once per mount: through the variant without
+# options, or, when the list has none of that receive mode, through the
+# first variant of it with options ("0 2+w 4+w" reads through all three;
+# mode 4 receives every frame but a WRITE's as mode 0 does).  A variant's
+# runs are named smbsrvM+OPTIONS ("smbsrv+u+c" for 0+u+c).
 #
 #   tools/bench/stages.sh [--rounds N] [--trace-rounds N] [--secs S]
 #       [--cells "write:1m read:1m read:4k write:4k"] [--clock tcg|icount]
@@ -153,14 +156,17 @@ cat "$out/timed.txt" "$out/traced.txt"
 echo "stages: results in $out" >&2
 }
 
-# The servers that run a cell: a variant with options only WRITEs.
+# The servers that run a cell: a READ cell once per mount (the variant
+# without options, else the first with).
 cell_servers() {
-	local s
+	local s mnt seen=" "
 	for s in "${servers[@]}"; do
-		case $1-$s in
-		read-*+*) ;;
-		*) printf '%s ' "$s" ;;
-		esac
+		mnt=${s%%+*}
+		if [ "$1" = read ] && [ "$s" != "$mnt" ]; then
+			[[ " ${servers[*]}$seen" == *" $mnt "* ]] && continue
+			seen="$seen$mnt "
+		fi
+		printf '%s ' "$s"
 	done
 }
 

@@ -23,7 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import files  # noqa: E402
 from files import (Client, check, check_st, READ, CREATE,  # noqa: E402
-                   CLOSE, GENERIC_READ, SH_ALL, OPEN)
+                   CLOSE, WRITE, GENERIC_READ, SH_ALL, OPEN)
 
 FLAG_RELATED = 4
 NO_INTERMEDIATE_BUFFERING = 0x8
@@ -256,16 +256,25 @@ def g_stall(c):
 
 
 def g_wait_stall(c):
-    """On a connection accepted in receive mode 2 or 3 (read.sh sets
+    """On a connection accepted in receive mode 2, 3 or 4 (read.sh sets
     recv_mode around it, and RECV_MODE): a WRITE frame of 1 MiB whose first
-    192 KiB arrive and then nothing more.  A receive work waits in the
-    socket for the rest; the frame timeout must still drop the connection
-    (its close wakes the waiting receive), and the server must serve
-    another client after."""
+    192 KiB (the SMB2 header and WRITE request of the session's tree, then
+    zeros) arrive and then nothing more.  A receive work waits in the
+    socket for the rest (mode 4 hands it over on the WRITE header); the
+    frame timeout must still drop the connection (its close wakes the
+    waiting receive), and the server must serve another client after."""
     mode = os.environ.get("RECV_MODE", "?")
-    sock = c.smb._NetBIOSSession.get_socket()
+    smb = c.smb
+    sock = smb._NetBIOSSession.get_socket()
     length = (1 << 20) + 112
-    sock.sendall(struct.pack(">I", length) + b"\0" * (192 << 10))
+    # StructureSize 49, DataOffset 112, Length, Offset 0, FileId zeros
+    # (never looked at: the frame is never complete).
+    body = struct.pack("<HHIQ16sIIHHI", 49, 112, 1 << 20, 0, b"\0" * 16,
+                       0, 0, 0, 0, 0)
+    start = hdr(WRITE, smb._Connection["SequenceWindow"],
+                smb._Session["SessionID"], c.tid, charge=16) + body
+    sock.sendall(struct.pack(">I", length) + start +
+                 b"\0" * ((192 << 10) - len(start)))
     sock.settimeout(60)
     eof = False
     try:

@@ -11,8 +11,10 @@
 # daemon set the unbound queue's affinity in sysfs; a connection accepted
 # in receive mode 1 or 2 (recv_mode) receives on unbound kworkers, one in
 # mode 0 on per-CPU ones, one in mode 3 on per-CPU ones but for the rest of
-# a large WRITE; with inline_writes the receive work runs queue-depth-1
-# WRITEs itself (none reaches a queue).  One VM boot.
+# a large WRITE, one in mode 4 on per-CPU ones but every WRITE's frame on
+# unbound ones (its READs all per-CPU); with inline_writes the receive
+# work runs queue-depth-1 WRITEs itself (none reaches a queue).  One VM
+# boot.
 # shellcheck disable=SC2016  # guest scripts expand in the guest
 . "$(dirname "$0")/lib.sh"
 
@@ -139,9 +141,9 @@ t_check_output "smbsrvctl stats shows the policy in force" \
 # so that every run counted is the writing connection's.
 rm_p=/sys/module/smbsrv/parameters/recv_mode
 iw_p=/sys/module/smbsrv/parameters/inline_writes
-t_guest_check "recv_mode is 0 by default and refuses 4; inline_writes is off" "
+t_guest_check "recv_mode is 0 by default and refuses 5; inline_writes is off" "
 [ \$(cat $rm_p) = 0 ] || { echo 'FAIL: recv_mode not 0'; exit 1; }
-if echo 4 > $rm_p; then echo 'FAIL: 4 accepted'; exit 1; fi
+if echo 5 > $rm_p; then echo 'FAIL: 5 accepted'; exit 1; fi
 [ \$(cat $rm_p) = 0 ] || exit 1
 [ \$(cat $iw_p) = N ] || { echo 'FAIL: inline_writes not N'; exit 1; }"
 runs='
@@ -200,5 +202,35 @@ echo \"queued: per-CPU +\$dp, unbound +\$du\"
 umount /mnt/r
 $want"
 done
+# Mode 4 with inline_writes: every WRITE frame (1 MiB and 4 KiB) is handed
+# to recv_big_work on an unbound kworker, which runs it there (fewer
+# messages queued than WRITEs sent, none unbound); reading the file back
+# (READs of 1 MiB, compared with what was written) never leaves the
+# per-CPU receive work.  Then WRITEs at queue depth 16, whose frames
+# arrive while recv_big_work owns the socket (it must queue the receive
+# work for them), verified by reading back.
+t_guest_check "recv_mode 4: 16 x 1 MiB and 8 x 4 KiB WRITEs received and run (inline_writes) on unbound kworkers, READs per-CPU, 64 KiB WRITEs at depth 16, data intact" "$helpers$runs
+echo 4 > $rm_p
+mount -t cifs //127.0.0.1/r /mnt/r -o username=demo,password=demopass,uid=1000,cache=none,wsize=1048576
+echo 0 > $rm_p
+echo 1 > $iw_p
+p0=\$(queued smbsrv); u0=\$(queued smbsrv-unbound)
+runs_start
+write_qd1 m4.bin 16
+dd if=/tmp/src of=/mnt/r/m4s.bin bs=4k count=8 2>/dev/null || { echo 'FAIL: dd 4k'; exit 1; }
+head -c 32768 /tmp/src | cmp - /srv/r/m4s.bin || { echo 'FAIL: m4s.bin differs'; exit 1; }
+runs_stop
+echo 0 > $iw_p
+dp=\$((\$(queued smbsrv) - p0)); du=\$((\$(queued smbsrv-unbound) - u0))
+echo \"queued: per-CPU +\$dp, unbound +\$du\"
+[ \$ub = 0 ] && [ \$bu -ge 24 ] && [ \$bp = 0 ] && [ \$dp -lt 24 ] && [ \$du = 0 ] || exit 1
+runs_start
+dd if=/mnt/r/m4.bin bs=1M 2>/dev/null | cmp - /srv/r/m4.bin || { echo 'FAIL: read back differs'; exit 1; }
+runs_stop
+[ \$ub = 0 ] && [ \$pc -ge 16 ] && [ \$((bu + bp)) = 0 ] || exit 1
+fio --name=deep4 --filename=/mnt/r/m4d.bin --rw=write --bs=64k --size=8M \
+	--ioengine=libaio --iodepth=16 --direct=1 --verify=md5 --do_verify=1 \
+	--output=/dev/null || { echo 'FAIL: fio at depth 16 (or its verify)'; exit 1; }
+umount /mnt/r"
 t_dmesg_clean
 t_done
