@@ -207,8 +207,10 @@ def ratios(by, srv, base):
     return " ".join("%.2f" % x for x in v), statistics.median(v)
 
 
-def timed(files):
-    """Paired by round."""
+def timed(files, depth="1x1"):
+    """Paired by round; DEPTH is QDxJOBS of the runs (label only)."""
+    qd, jobs = depth.split("x")
+    label = "QD%s" % qd + ("" if jobs == "1" else " x%s jobs" % jobs)
     runs = timed_runs(files)
     print("| cell | server | MiB/s median (min-max) | clat p50 us | clat p99 us |"
           " /ksmbd per round | median | /smbsrv per round | median |")
@@ -217,8 +219,8 @@ def timed(files):
         for srv in sorted(by, key=lambda x: (x == "ksmbd", x)):
             v = list(by[srv].values())
             bw = [x[0] for x in v]
-            row = "| %s %s QD1 | %s | %.2f (%.2f-%.2f) | %.0f | %.0f |" % (
-                rw.upper(), bs, srv, statistics.median(bw), min(bw), max(bw),
+            row = "| %s %s %s | %s | %.2f (%.2f-%.2f) | %.0f | %.0f |" % (
+                rw.upper(), bs, label, srv, statistics.median(bw), min(bw), max(bw),
                 statistics.median(x[1] for x in v), statistics.median(x[2] for x in v))
             for base in ("ksmbd", "smbsrv"):
                 r = ratios(by, srv, base) if srv != "ksmbd" else None
@@ -249,7 +251,10 @@ def rows(label, files):
 
 def main(argv):
     if argv and argv[0] == "--timed":
-        timed(argv[1:])
+        if len(argv) > 2 and argv[1] == "--depth":
+            timed(argv[3:], argv[2])
+        else:
+            timed(argv[1:])
         return
     if argv and argv[0] == "--rows":
         rows(argv[1], argv[2:])

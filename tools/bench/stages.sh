@@ -34,6 +34,12 @@
 #   tools/bench/stages.sh [--rounds N] [--trace-rounds N] [--secs S]
 #       [--cells "write:1m read:1m read:4k write:4k"] [--clock tcg|icount]
 #       [--recv-modes "0 ..."] [--variants "0 1+w ..."] [--out DIR]
+#       [--depth QDxJOBS]
+#
+# --depth 8x4 runs the timed phase at queue depth 8 with 4 fio jobs
+# (group reporting) instead of 1x1, to see that a placement that helps
+# QD1 costs nothing under load; the traced phase is QD1 only and is
+# skipped then.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/vm/lib.sh"
@@ -44,6 +50,7 @@ trounds=1
 secs=5
 cells="write:1m read:1m read:4k write:4k"
 clock=tcg
+depth=1x1
 variants=0
 out=""
 while [ $# -gt 0 ]; do
@@ -55,10 +62,14 @@ while [ $# -gt 0 ]; do
 	--clock) clock=$2; shift ;;
 	--recv-modes|--variants) variants=$2; shift ;;
 	--out) out=$2; shift ;;
+	--depth) depth=$2; shift ;;
 	*) sed -n '3,35s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
 done
+[[ $depth =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] ||
+	{ echo "stages: --depth is QDxJOBS (8x4), not $depth" >&2; exit 2; }
+[ "$depth" = 1x1 ] || trounds=0
 servers=()
 modes=""
 for v in $variants; do
@@ -87,6 +98,7 @@ mkdir -p "$out/timed" "$out/traced"
 	echo "clock $clock cpu ${SMBSRV_VM_CPU:-max} smp ${SMBSRV_VM_SMP:-2}"
 	echo "secs $secs"
 	echo "rounds $rounds"
+	echo "depth $depth"
 	echo "variants $variants"
 	echo "servers ${servers[*]}"
 	echo "host_load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -125,7 +137,7 @@ for r in $(seq 1 "$rounds"); do
 		read -ra cs <<< "$(cell_servers "$rw")"
 		for s in $(rotate $((r + ci)) "${cs[@]}"); do
 			vm_exec "$vm" "$(placement "$s")
-sh $g $s $rw $bs $secs plain" \
+sh $g $s $rw $bs $secs plain $depth" \
 				> "$out/timed/$r-$s-$rw-$bs" 2>&1 || true
 		done
 		ci=$((ci + 1))
@@ -150,7 +162,7 @@ vm_stop "$vm" >/dev/null 2>&1 || true
 trap - EXIT
 # The guest's console (a crash, the emulator's or the module's, is there).
 cp "$(vm_dir "$vm")/console.log" "$out/console.log" 2>/dev/null || true
-/usr/bin/python3 "$top/tools/bench/stages.py" --timed "$out"/timed/* > "$out/timed.txt" || true
+/usr/bin/python3 "$top/tools/bench/stages.py" --timed --depth "$depth" "$out"/timed/* > "$out/timed.txt" || true
 /usr/bin/python3 "$top/tools/bench/stages.py" "$out"/traced/* > "$out/traced.txt" || true
 cat "$out/timed.txt" "$out/traced.txt"
 echo "stages: results in $out" >&2

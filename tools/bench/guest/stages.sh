@@ -26,10 +26,14 @@
 # M (tools/bench/stages.sh --recv-modes); smbsrvM+OPTIONS the same mount
 # (stages.sh --variants, which sets the options before the run).
 #
-#   stages.sh smbsrv|smbsrvM|ksmbd read|write BS SECONDS [plain]
+# With "plain QDxJOBS" (8x4) fio runs at that queue depth with that many
+# jobs, reported as one group.
+#
+#   stages.sh smbsrv|smbsrvM|ksmbd read|write BS SECONDS [plain [QDxJOBS]]
 # shellcheck disable=SC2016  # $retval is kprobe_events syntax
 set -u
-srv=$1 rw=$2 bs=$3 secs=$4 mode=${5:-trace}
+srv=$1 rw=$2 bs=$3 secs=$4 mode=${5:-trace} depth=${6:-1x1}
+qd=${depth%x*} jobs=${depth#*x}
 T=/sys/kernel/tracing
 [ -d $T/events ] || mount -t tracefs tracefs $T
 
@@ -88,8 +92,8 @@ write) f=$mnt/write.bin ;;
 *) echo "stages.sh: read or write, not $rw" >&2; exit 2 ;;
 esac
 [ "$mode" = plain ] || echo 1 > $T/tracing_on
-fio --name=s --filename="$f" --rw="$rw" --bs="$bs" --iodepth=1 \
-	--numjobs=1 --ioengine=libaio --direct=1 --time_based \
+fio --name=s --filename="$f" --rw="$rw" --bs="$bs" --iodepth="$qd" \
+	--numjobs="$jobs" --group_reporting --ioengine=libaio --direct=1 --time_based \
 	--runtime="$secs" --output-format=json --output=/tmp/stages.json \
 	> /tmp/stages.out 2>&1
 frc=$?
