@@ -273,6 +273,15 @@ def section_dialect(port, dialect):
           again.status == STATUS["REQUEST_NOT_ACCEPTED"],
           "%#x" % again.status)
 
+    n = e.netif(sid, kc, tid)
+    if dialect == 0x0311:
+        ents = netif_entries(n) if n.status == 0 else []
+        addrs = [x[2] for x in ents]
+        check("FSCTL_QUERY_NETWORK_INTERFACE_INFO on the bound channel, on "
+              "a tree of the first: the guest's interfaces, no loopback",
+              n.status == 0 and "10.0.2.15" in addrs and
+              "127.0.0.1" not in addrs, "%#x %r" % (n.status, ents))
+
     # The first channel's connection goes: the session, its tree and
     # the open it holds carry on over the bound one.
     a.close()
