@@ -16,6 +16,7 @@ import sys
 import time
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from logon import check, expect  # noqa: E402
 from smb2raw import (ECHO, FLAG_SIGNED, IOCTL, LOGOFF,  # noqa: E402
                      NEGOTIATE, SESSION_SETUP, STATUS, TREE_CONNECT, Conn,
                      header, neg_rsp, negotiate_body, preauth_ctx)
@@ -25,19 +26,6 @@ CAP_MULTI_CHANNEL = 0x08
 FSCTL_QUERY_NETWORK_INTERFACE_INFO = 0x001401FC
 GUID = b"channels-guid-01"
 OTHER_GUID = b"channels-guid-02"
-
-
-def check(text, cond, why=""):
-    print(("PASS %s" % text) if cond else ("FAIL %s: %s" % (text, why)),
-          flush=True)
-
-
-def expect(text, fn):
-    try:
-        cond, why = fn()
-    except Exception as e:  # noqa: BLE001 - report anything as a failure
-        cond, why = False, "%s: %s" % (type(e).__name__, e)
-    check(text, cond, why)
 
 
 def sha512(*parts):
@@ -209,49 +197,31 @@ def section_dialect(port, dialect):
         return a.send(ECHO, struct.pack("<HH", 4, 0), session=sid,
                       key=k)[1].status == 0
 
-    def wrong_signature():
-        b = Chan(port, dialect)
-        r1, _, _, _ = b.setup("demo", session=sid, bind=True,
-                              key=os.urandom(16))
-        ok, why = not_channel(b, k)
-        b.close()
-        return (r1.status == STATUS["INVALID_PARAMETER"] and ok and
-                session_alive()), "bind %#x, %s" % (r1.status, why)
-    expect("%s: a bind signed with a wrong key: STATUS_INVALID_PARAMETER, "
-           "not a channel, the session unharmed" % d, wrong_signature)
-
-    def other_client():
-        b = Chan(port, dialect, guid=OTHER_GUID)
-        r1, _, _, _ = b.setup("demo", session=sid, bind=True, key=k)
-        ok, why = not_channel(b, k)
-        b.close()
-        return (r1.status == STATUS["USER_SESSION_DELETED"] and ok and
-                session_alive()), "bind %#x, %s" % (r1.status, why)
-    expect("%s: a bind from another ClientGuid: "
-           "STATUS_USER_SESSION_DELETED" % d, other_client)
-
-    def other_user():
-        b = Chan(port, dialect)
-        r1, r2, _, _ = b.setup("alice", session=sid, bind=True, key=k)
-        ok, why = not_channel(b, k)
-        b.close()
-        return (r1.status == STATUS["MORE_PROCESSING_REQUIRED"] and
-                r2.status == STATUS["ACCESS_DENIED"] and ok and
-                session_alive()), \
-            "legs %#x %#x, %s" % (r1.status, r2.status, why)
-    expect("%s: a bind logging on as another user: STATUS_ACCESS_DENIED, "
-           "not a channel" % d, other_user)
-
-    def wrong_password():
-        b = Chan(port, dialect)
-        r1, r2, _, _ = b.setup("nobody", session=sid, bind=True, key=k)
-        ok, why = not_channel(b, k)
-        b.close()
-        return (r2.status == STATUS["LOGON_FAILURE"] and ok and
-                session_alive()), \
-            "legs %#x %#x, %s" % (r1.status, r2.status, why)
-    expect("%s: a bind with an unknown user: STATUS_LOGON_FAILURE, the "
-           "session unharmed" % d, wrong_password)
+    def refused(user, key, guid, first, last):
+        """A bind as @user signed with @key from @guid: its first and last
+        legs answer @first and @last (None: not checked), the connection
+        is no channel after it, and the session works on."""
+        def fn():
+            b = Chan(port, dialect, guid=guid)
+            r1, r2, _, _ = b.setup(user, session=sid, bind=True, key=key)
+            ok, why = not_channel(b, k)
+            b.close()
+            return (r1.status == STATUS[first] and
+                    (last is None or r2.status == STATUS[last]) and ok and
+                    session_alive()), \
+                "legs %#x %#x, %s" % (r1.status, r2.status, why)
+        return fn
+    for text, user, key, guid, first, last in (
+            ("a bind signed with a wrong key: STATUS_INVALID_PARAMETER",
+             "demo", os.urandom(16), GUID, "INVALID_PARAMETER", None),
+            ("a bind from another ClientGuid: STATUS_USER_SESSION_DELETED",
+             "demo", k, OTHER_GUID, "USER_SESSION_DELETED", None),
+            ("a bind logging on as another user: STATUS_ACCESS_DENIED",
+             "alice", k, GUID, "MORE_PROCESSING_REQUIRED", "ACCESS_DENIED"),
+            ("a bind with an unknown user: STATUS_LOGON_FAILURE",
+             "nobody", k, GUID, "MORE_PROCESSING_REQUIRED", "LOGON_FAILURE")):
+        expect("%s: %s; not a channel, the session unharmed" % (d, text),
+               refused(user, key, guid, first, last))
 
     e = Chan(port, dialect)
     r1, r2, _, kc = e.setup("demo", session=sid, bind=True, key=k)
