@@ -330,7 +330,7 @@ void smbsrv_conn_accept(struct socket *sock)
 	INIT_LIST_HEAD(&conn->node);
 	INIT_LIST_HEAD(&conn->pending);
 	INIT_LIST_HEAD(&conn->cancelled);
-	INIT_LIST_HEAD(&conn->sessions);
+	INIT_LIST_HEAD(&conn->channels);
 	INIT_LIST_HEAD(&conn->unauth_node);
 	timer_setup(&conn->logon_timer, smbsrv_logon_timeout, 0);
 	conn->last_active = jiffies;

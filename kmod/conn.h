@@ -12,7 +12,8 @@
  * holds one more.  smbsrv_conn_close() may be called from any context
  * and any number of times: the first call queues the teardown, which
  * detaches the socket callbacks, shuts the socket down, cancels pending
- * requests and logs the sessions off; the last reference frees it.
+ * requests and drops its channels (a session ends with its last one);
+ * the last reference frees it.
  */
 #ifndef _SMBSRV_CONN_H
 #define _SMBSRV_CONN_H
@@ -133,9 +134,12 @@ struct smbsrv_conn {
 	/* 3.1.1: SHA-512 over NEGOTIATE request and response (3.3.5.4). */
 	u8 preauth_hash[64];
 
-	/* Sessions established or being set up on this connection. */
-	struct list_head sessions;	/* under lock */
-	u32 nr_sessions;
+	/*
+	 * Channels of sessions on this connection (session.h): the sessions
+	 * set up here and those bound to it, established or being set up.
+	 */
+	struct list_head channels;	/* under lock */
+	u32 nr_sessions;		/* how many */
 	struct rcu_head rcu;
 };
 

@@ -46,12 +46,6 @@ struct smbsrv_durable {
 	unsigned long deadline;
 	struct list_head node;		/* smbsrv_durable_disc */
 	struct hlist_node guid_node;	/* smbsrv_durable_guids (v2) */
-	/*
-	 * LockSequenceArray (3.3.5.14): per LockSequenceIndex 1-64 the
-	 * number of the last LOCK that succeeded with it, with
-	 * SMBSRV_LOCK_SEQ_VALID; 0 when none is valid.
-	 */
-	u8 lock_seq[SMBSRV_LOCK_SEQ_BUCKETS];
 };
 
 static DEFINE_SPINLOCK(smbsrv_durable_lock);
@@ -260,32 +254,48 @@ void smbsrv_durable_expire_now(struct smbsrv_file *f)
 	spin_unlock(&smbsrv_durable_lock);
 }
 
-/*
- * The LockSequenceArray entry of LockSequence @seq: its index is the upper
- * 28 bits, 1-64 (others are not checked), its number the low 4 bits.
- */
-static u8 *smbsrv_durable_lock_slot(struct smbsrv_durable *d, u32 seq)
+/* LockSequence @seq's index is its upper 28 bits; 1-64 are checked. */
+static bool smbsrv_lock_seq_index_ok(u32 seq)
 {
-	u32 index = seq >> 4;
-
-	if (!d || index < 1 || index > SMBSRV_LOCK_SEQ_BUCKETS)
-		return NULL;
-	return &d->lock_seq[index - 1];
+	return seq >> 4 >= 1 && seq >> 4 <= SMBSRV_LOCK_SEQ_BUCKETS;
 }
 
-bool smbsrv_durable_lock_replay(struct smbsrv_file *f, u32 seq)
+/*
+ * Under the lock: the LockSequenceArray entry of LockSequence @seq for
+ * @f (its number is the low 4 bits), or NULL when @f is not verified or
+ * the index is not checked.
+ */
+static u8 *smbsrv_lock_seq_slot(struct smbsrv_file *f, u32 seq, bool every)
 {
-	u8 want = SMBSRV_LOCK_SEQ_VALID | (seq & 0xf), *slot;
+	if (!f->lock_seq || !(f->durable || every) ||
+	    !smbsrv_lock_seq_index_ok(seq))
+		return NULL;
+	return &f->lock_seq[(seq >> 4) - 1];
+}
+
+bool smbsrv_durable_lock_replay(struct smbsrv_file *f, u32 seq,
+				bool every_open)
+{
+	u8 want = SMBSRV_LOCK_SEQ_VALID | (seq & 0xf), *slot, *arr = NULL;
 	bool replay = false;
 
+	/* The array, the first time it is wanted (not under the lock). */
+	if ((every_open || READ_ONCE(f->durable)) &&
+	    !READ_ONCE(f->lock_seq) && smbsrv_lock_seq_index_ok(seq))
+		arr = kzalloc(SMBSRV_LOCK_SEQ_BUCKETS, GFP_KERNEL);
 	spin_lock(&smbsrv_durable_lock);
-	slot = smbsrv_durable_lock_slot(f->durable, seq);
+	if (arr && !f->lock_seq) {
+		f->lock_seq = arr;
+		arr = NULL;
+	}
+	slot = smbsrv_lock_seq_slot(f, seq, every_open);
 	if (slot) {
 		replay = *slot == want;
 		if (!replay)
 			*slot = 0;
 	}
 	spin_unlock(&smbsrv_durable_lock);
+	kfree(arr);
 	return replay;
 }
 
@@ -294,7 +304,8 @@ void smbsrv_durable_lock_done(struct smbsrv_file *f, u32 seq)
 	u8 *slot;
 
 	spin_lock(&smbsrv_durable_lock);
-	slot = smbsrv_durable_lock_slot(f->durable, seq);
+	/* Allocated by the replay check when @f is verified at all. */
+	slot = smbsrv_lock_seq_slot(f, seq, true);
 	if (slot)
 		*slot = SMBSRV_LOCK_SEQ_VALID | (seq & 0xf);
 	spin_unlock(&smbsrv_durable_lock);

@@ -134,6 +134,7 @@ static void smbsrv_file_free(struct smbsrv_open *op)
 {
 	struct smbsrv_file *f = smbsrv_file_of(op);
 
+	kfree(f->lock_seq);
 	kfree(f->name);
 	kfree(f);
 }

@@ -70,6 +70,13 @@ struct smbsrv_file {
 	struct smbsrv_open_cache cache;	/* oplock or lease (oplock.c) */
 	struct smbsrv_durable *durable;	/* a durable handle (durable.c) */
 	/*
+	 * LockSequenceArray (3.3.5.14, durable.c): per LockSequenceIndex
+	 * 1-64 the number of the last LOCK that succeeded with it, with a
+	 * valid bit; allocated by the first LOCK verified, kept across a
+	 * durable reconnect (the open is the same).  Under durable.c's lock.
+	 */
+	u8 *lock_seq;
+	/*
 	 * Under fnode->brl.mutex: the byte-range locks this open holds, and
 	 * the session they count against (NULL while a durable open waits
 	 * for its client).

@@ -37,6 +37,7 @@ void smbsrv_knobs_init(struct smbsrv_knobs *k)
 		.smb2_leases = SMBSRV_DEFAULT_SMB2_LEASES,
 		.durable_handles = SMBSRV_DEFAULT_DURABLE_HANDLES,
 		.durable_timeout = SMBSRV_DEFAULT_DURABLE_TIMEOUT,
+		.multichannel = SMBSRV_DEFAULT_MULTICHANNEL,
 		.netbios_name = SMBSRV_DEFAULT_NETBIOS_NAME,
 	};
 }
@@ -85,6 +86,7 @@ static const struct {
 	KNOB(SMB2_LEASES, smb2_leases),
 	KNOB(DURABLE_HANDLES, durable_handles),
 	KNOB(DURABLE_HANDLE_TIMEOUT, durable_timeout),
+	KNOB(MULTICHANNEL, multichannel),
 };
 
 #undef KNOB

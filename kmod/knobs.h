@@ -47,6 +47,8 @@ struct sk_buff;
 #define SMBSRV_DEFAULT_SMB2_LEASES	0	/* ksmbd: smb2 leases = no */
 #define SMBSRV_DEFAULT_DURABLE_HANDLES	0	/* ksmbd: durable handles = no */
 #define SMBSRV_DEFAULT_DURABLE_TIMEOUT	60	/* seconds */
+/* ksmbd: server multi channel support = no */
+#define SMBSRV_DEFAULT_MULTICHANNEL	0
 
 #define SMBSRV_NETBIOS_NAME_MAX		64
 /* The NEGOTIATE response's SecurityBufferLength is a 16-bit field. */
@@ -77,6 +79,7 @@ struct smbsrv_knobs {
 	u32 smb2_leases;		/* boolean */
 	u32 durable_handles;		/* boolean */
 	u32 durable_timeout;		/* seconds */
+	u32 multichannel;		/* boolean */
 	char netbios_name[SMBSRV_NETBIOS_NAME_MAX + 1];
 };
 

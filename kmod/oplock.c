@@ -205,9 +205,10 @@ static void smbsrv_note_work(struct work_struct *work)
 }
 
 /*
- * A notification to the connection of @f (an open on its tree, under its
- * fnode's lock), or NULL when it has none or memory is short: the break
- * then runs into its timeout, as it would for a client that never answers.
+ * A notification to a connection of @f's session (any of its channels
+ * that is not closing; @f is an open on its tree, under its fnode's
+ * lock), or NULL when it has none or memory is short: the break then
+ * runs into its timeout, as it would for a client that never answers.
  */
 static struct smbsrv_note *smbsrv_note_new(struct smbsrv_file *f,
 					   bool encrypt)
@@ -219,14 +220,16 @@ static struct smbsrv_note *smbsrv_note_new(struct smbsrv_file *f,
 	if (!tree || READ_ONCE(f->open.gone))
 		return NULL;
 	sess = tree->sess;
-	if (smbsrv_conn_closing(sess->conn))
-		return NULL;
 	n = kzalloc(sizeof(*n), GFP_ATOMIC);
 	if (!n)
 		return NULL;
+	/* Referenced; put in process context only, with the note. */
+	n->conn = smbsrv_session_live_conn(sess);
+	if (!n->conn) {
+		kfree(n);
+		return NULL;
+	}
 	INIT_WORK(&n->work, smbsrv_note_work);
-	n->conn = sess->conn;
-	smbsrv_conn_get(n->conn);
 	if (encrypt && (sess->encrypt_data ||
 			(tree->share_flags & SMBSRV_SHARE_FLAGS_ENCRYPT))) {
 		smbsrv_session_get(sess);
@@ -255,7 +258,7 @@ static struct smbsrv_file *smbsrv_lease_conn_open(struct smbsrv_lease *l)
 	list_for_each_entry(oc, &l->opens, lease_node) {
 		f = container_of(oc, struct smbsrv_file, cache);
 		if (f->open.tree && !READ_ONCE(f->open.gone) &&
-		    !smbsrv_conn_closing(f->open.tree->sess->conn))
+		    smbsrv_session_connected(f->open.tree->sess))
 			return f;
 	}
 	return NULL;

@@ -48,6 +48,7 @@ void smbsrv_session_put(struct smbsrv_session *sess)
 	if (!refcount_dec_and_test(&sess->ref))
 		return;
 	WARN_ON(!xa_empty(&sess->trees) || !xa_empty(&sess->opens));
+	WARN_ON(!list_empty(&sess->channels));
 	/* Its opens closed (their locks went) or left with their count. */
 	WARN_ON(atomic_read(&sess->nr_locks));
 	xa_destroy(&sess->trees);
@@ -61,9 +62,214 @@ void smbsrv_session_put(struct smbsrv_session *sess)
 	call_rcu(&sess->rcu, smbsrv_session_free_rcu);
 }
 
+/* ---- channels ---------------------------------------------------------- */
+
+void smbsrv_channel_put(struct smbsrv_channel *ch)
+{
+	if (!refcount_dec_and_test(&ch->ref))
+		return;
+	if (ch->signer)
+		smbsrv_signer_free(ch->signer);
+	smbsrv_conn_put(ch->conn);
+	kfree(ch);
+}
+
+/* A channel of @sess on @conn, not listed yet: the lists' reference. */
+static struct smbsrv_channel *smbsrv_channel_alloc(struct smbsrv_session *sess,
+						   struct smbsrv_conn *conn)
+{
+	struct smbsrv_channel *ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+
+	if (!ch)
+		return NULL;
+	refcount_set(&ch->ref, 1);
+	ch->sess = sess;
+	ch->conn = conn;
+	smbsrv_conn_get(conn);
+	INIT_LIST_HEAD(&ch->sess_node);
+	INIT_LIST_HEAD(&ch->conn_node);
+	return ch;
+}
+
+/*
+ * Onto the session's list and its connection's, under both locks (the
+ * session's first): a channel is on both lists or on neither.  The lists'
+ * reference is the one it was allocated with.
+ */
+static int smbsrv_channel_link(struct smbsrv_channel *ch)
+{
+	struct smbsrv_session *sess = ch->sess;
+	struct smbsrv_conn *conn = ch->conn;
+	int err = 0;
+
+	spin_lock(&sess->chan_lock);
+	spin_lock(&conn->lock);
+	if (smbsrv_conn_closing(conn)) {
+		err = -ENOTCONN;
+	} else {
+		list_add_tail(&ch->conn_node, &conn->channels);
+		conn->nr_sessions++;
+		list_add_tail(&ch->sess_node, &sess->channels);
+		sess->nr_channels++;
+	}
+	spin_unlock(&conn->lock);
+	spin_unlock(&sess->chan_lock);
+	return err;
+}
+
+/*
+ * Off both lists; true when it was listed: the caller then owns the
+ * lists' reference and drops it.  *@valid_left: whether a bound channel
+ * is left to the session.
+ */
+static bool smbsrv_channel_unlink(struct smbsrv_channel *ch, bool *valid_left)
+{
+	struct smbsrv_session *sess = ch->sess;
+	struct smbsrv_conn *conn = ch->conn;
+	struct smbsrv_channel *other;
+	bool listed, left = false;
+
+	spin_lock(&sess->chan_lock);
+	listed = !list_empty(&ch->sess_node);
+	if (listed) {
+		spin_lock(&conn->lock);
+		list_del_init(&ch->conn_node);
+		conn->nr_sessions--;
+		spin_unlock(&conn->lock);
+		list_del_init(&ch->sess_node);
+		sess->nr_channels--;
+	}
+	list_for_each_entry(other, &sess->channels, sess_node)
+		left |= other->valid;
+	spin_unlock(&sess->chan_lock);
+	*valid_left = left;
+	return listed;
+}
+
+/* @sess's channel on @conn, under chan_lock; NULL when there is none. */
+static struct smbsrv_channel *smbsrv_channel_find(struct smbsrv_session *sess,
+						  struct smbsrv_conn *conn)
+{
+	struct smbsrv_channel *ch;
+
+	lockdep_assert_held(&sess->chan_lock);
+	list_for_each_entry(ch, &sess->channels, sess_node)
+		if (ch->conn == conn)
+			return ch;
+	return NULL;
+}
+
+struct smbsrv_channel *smbsrv_session_channel(struct smbsrv_session *sess,
+					      struct smbsrv_conn *conn)
+{
+	struct smbsrv_channel *ch;
+
+	spin_lock(&sess->chan_lock);
+	ch = smbsrv_channel_find(sess, conn);
+	if (ch && ch->valid)
+		refcount_inc(&ch->ref);
+	else
+		ch = NULL;
+	spin_unlock(&sess->chan_lock);
+	return ch;
+}
+
+struct smbsrv_conn *smbsrv_session_live_conn(struct smbsrv_session *sess)
+{
+	struct smbsrv_channel *ch;
+	struct smbsrv_conn *conn = NULL;
+
+	spin_lock(&sess->chan_lock);
+	list_for_each_entry(ch, &sess->channels, sess_node) {
+		if (ch->valid && !smbsrv_conn_closing(ch->conn)) {
+			conn = ch->conn;
+			smbsrv_conn_get(conn);
+			break;
+		}
+	}
+	spin_unlock(&sess->chan_lock);
+	return conn;
+}
+
+bool smbsrv_session_connected(struct smbsrv_session *sess)
+{
+	struct smbsrv_channel *ch;
+	bool any = false;
+
+	spin_lock(&sess->chan_lock);
+	list_for_each_entry(ch, &sess->channels, sess_node)
+		any |= ch->valid && !smbsrv_conn_closing(ch->conn);
+	spin_unlock(&sess->chan_lock);
+	return any;
+}
+
+struct smbsrv_channel *smbsrv_channel_begin(struct smbsrv_session *sess,
+					    struct smbsrv_conn *conn,
+					    bool *fresh)
+{
+	struct smbsrv_channel *ch;
+	u32 n;
+	int err;
+
+	lockdep_assert_held(&sess->setup_lock);
+	*fresh = false;
+	spin_lock(&sess->chan_lock);
+	ch = smbsrv_channel_find(sess, conn);
+	if (ch && !ch->valid)
+		refcount_inc(&ch->ref);
+	n = sess->nr_channels;
+	spin_unlock(&sess->chan_lock);
+	/* valid is only written under the setup lock, which we hold. */
+	if (ch)
+		return ch->valid ? ERR_PTR(-EBUSY) : ch;
+	if (n >= SMBSRV_MAX_CHANNELS)
+		return ERR_PTR(-EUSERS);
+	ch = smbsrv_channel_alloc(sess, conn);
+	if (!ch)
+		return ERR_PTR(-ENOMEM);
+	err = smbsrv_channel_link(ch);
+	if (err) {
+		smbsrv_channel_put(ch);
+		return ERR_PTR(err);
+	}
+	refcount_inc(&ch->ref);		/* the caller's */
+	*fresh = true;
+	return ch;
+}
+
+void smbsrv_channel_bound(struct smbsrv_channel *ch)
+{
+	struct smbsrv_session *sess = ch->sess;
+
+	lockdep_assert_held(&sess->setup_lock);
+	spin_lock(&sess->chan_lock);
+	ch->valid = true;
+	spin_unlock(&sess->chan_lock);
+}
+
+bool smbsrv_channel_remove(struct smbsrv_channel *ch)
+{
+	struct smbsrv_session *sess = ch->sess;
+	bool valid_left;
+
+	lockdep_assert_held(&sess->setup_lock);
+	if (!smbsrv_channel_unlink(ch, &valid_left))
+		return false;
+	smbsrv_channel_put(ch);
+	if (valid_left || sess->state == SMBSRV_SESSION_EXPIRED)
+		return false;
+	/* Its last connection went: durable opens outlive it. */
+	WRITE_ONCE(sess->disconnecting, true);
+	smbsrv_session_end_unlock(sess);
+	return true;
+}
+
+/* ---- sessions, continued ----------------------------------------------- */
+
 struct smbsrv_session *smbsrv_session_new(struct smbsrv_conn *conn)
 {
 	u32 max = READ_ONCE(smbsrv_server.knobs.max_sessions);
+	struct smbsrv_channel *ch;
 	struct smbsrv_session *sess;
 	u32 id;
 
@@ -79,29 +285,31 @@ struct smbsrv_session *smbsrv_session_new(struct smbsrv_conn *conn)
 		goto err_count;
 	refcount_set(&sess->ref, 2);	/* the tables' and the caller's */
 	mutex_init(&sess->setup_lock);
+	spin_lock_init(&sess->chan_lock);
+	INIT_LIST_HEAD(&sess->channels);
 	sess->state = SMBSRV_SESSION_IN_PROGRESS;
 	sess->conn = conn;
 	xa_init_flags(&sess->trees, XA_FLAGS_ALLOC1);
 	xa_init_flags(&sess->opens, XA_FLAGS_ALLOC1);
-	INIT_LIST_HEAD(&sess->conn_node);
 	smbsrv_conn_get(conn);
+	ch = smbsrv_channel_alloc(sess, conn);
+	if (!ch)
+		goto err_free;
+	/* The first channel signs with the session's own key (3.3.5.5.3). */
+	ch->valid = true;
 
 	if (xa_alloc_cyclic(&smbsrv_sessions, &id, sess, XA_LIMIT(1, U32_MAX),
 			    &smbsrv_session_next_id, GFP_KERNEL) < 0)
-		goto err_free;
+		goto err_chan;
 	sess->id = id;
-
-	spin_lock(&conn->lock);
-	if (smbsrv_conn_closing(conn)) {
-		spin_unlock(&conn->lock);
+	if (smbsrv_channel_link(ch)) {
 		xa_erase(&smbsrv_sessions, id);
-		goto err_free;
+		goto err_chan;
 	}
-	list_add_tail(&sess->conn_node, &conn->sessions);
-	conn->nr_sessions++;
-	spin_unlock(&conn->lock);
 	return sess;
 
+err_chan:
+	smbsrv_channel_put(ch);
 err_free:
 	smbsrv_conn_put(conn);
 	kfree(sess);
@@ -127,8 +335,15 @@ struct smbsrv_session *smbsrv_session_lookup_any(u64 id)
 struct smbsrv_session *smbsrv_session_lookup(struct smbsrv_conn *conn, u64 id)
 {
 	struct smbsrv_session *sess = smbsrv_session_lookup_any(id);
+	struct smbsrv_channel *ch;
 
-	if (sess && sess->conn != conn) {
+	if (!sess)
+		return NULL;
+	spin_lock(&sess->chan_lock);
+	ch = smbsrv_channel_find(sess, conn);
+	spin_unlock(&sess->chan_lock);
+	/* A channel being bound is not one yet. */
+	if (!ch || !ch->valid) {
 		smbsrv_session_put(sess);
 		return NULL;
 	}
@@ -144,10 +359,11 @@ void smbsrv_session_end(struct smbsrv_session *sess)
 /* As smbsrv_session_end(), called with @sess's setup lock held: drops it. */
 void smbsrv_session_end_unlock(struct smbsrv_session *sess)
 {
-	struct smbsrv_conn *conn = sess->conn;
+	struct smbsrv_channel *ch;
 	struct smbsrv_tree *tree;
 	struct smbsrv_open *op;
 	unsigned long id;
+	bool valid_left;
 
 	lockdep_assert_held(&sess->setup_lock);
 	if (sess->state == SMBSRV_SESSION_EXPIRED) {
@@ -159,10 +375,17 @@ void smbsrv_session_end_unlock(struct smbsrv_session *sess)
 	WRITE_ONCE(sess->state, SMBSRV_SESSION_EXPIRED);
 	xa_unlock(&sess->trees);
 	xa_erase(&smbsrv_sessions, sess->id);
-	spin_lock(&conn->lock);
-	list_del_init(&sess->conn_node);
-	conn->nr_sessions--;
-	spin_unlock(&conn->lock);
+	/* Every channel (LOGOFF ends it for all): the setup lock keeps them. */
+	for (;;) {
+		spin_lock(&sess->chan_lock);
+		ch = list_first_entry_or_null(&sess->channels,
+					      struct smbsrv_channel, sess_node);
+		spin_unlock(&sess->chan_lock);
+		if (!ch)
+			break;
+		if (smbsrv_channel_unlink(ch, &valid_left))
+			smbsrv_channel_put(ch);
+	}
 	mutex_unlock(&sess->setup_lock);
 
 	xa_for_each(&sess->trees, id, tree)
@@ -177,20 +400,29 @@ void smbsrv_session_end_unlock(struct smbsrv_session *sess)
 void smbsrv_sessions_close(struct smbsrv_conn *conn)
 {
 	struct smbsrv_session *sess;
+	struct smbsrv_channel *ch;
 
 	for (;;) {
 		spin_lock(&conn->lock);
-		sess = list_first_entry_or_null(&conn->sessions,
-						struct smbsrv_session,
-						conn_node);
-		if (sess)
+		ch = list_first_entry_or_null(&conn->channels,
+					      struct smbsrv_channel, conn_node);
+		if (ch) {
+			/* Listed: its session is alive. */
+			sess = ch->sess;
 			smbsrv_session_get(sess);
+			refcount_inc(&ch->ref);
+		}
 		spin_unlock(&conn->lock);
-		if (!sess)
+		if (!ch)
 			break;
-		/* The connection went: durable opens outlive it. */
-		WRITE_ONCE(sess->disconnecting, true);
-		smbsrv_session_end(sess);
+		/*
+		 * Only this channel goes; the session ends with its last one
+		 * (and the connection went: durable opens outlive it).
+		 */
+		mutex_lock(&sess->setup_lock);
+		if (!smbsrv_channel_remove(ch))
+			mutex_unlock(&sess->setup_lock);
+		smbsrv_channel_put(ch);
 		smbsrv_session_put(sess);
 	}
 }
@@ -225,12 +457,12 @@ static DECLARE_DELAYED_WORK(smbsrv_idle_work, smbsrv_idle_scan);
 
 static bool smbsrv_conn_has_opens(struct smbsrv_conn *conn)
 {
-	struct smbsrv_session *sess;
+	struct smbsrv_channel *ch;
 	bool any = false;
 
 	spin_lock(&conn->lock);
-	list_for_each_entry(sess, &conn->sessions, conn_node) {
-		if (atomic_read(&sess->nr_opens)) {
+	list_for_each_entry(ch, &conn->channels, conn_node) {
+		if (atomic_read(&ch->sess->nr_opens)) {
 			any = true;
 			break;
 		}

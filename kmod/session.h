@@ -3,12 +3,16 @@
  * smbsrv: sessions, tree connects and open files.
  *
  * Sessions are found by SessionId in one server-wide table (ids are
- * unique across connections) but belong to one connection: a lookup from
- * another connection fails, as binding is not supported.  Each session
- * has a table of its tree connects and one of its open files.  Every
- * object is reference counted and freed after an RCU grace period; table
- * entries hold a reference, and so does each request using one.  A tree
- * references its session, an open its tree, a session its connection.
+ * unique across connections) and are reached through their channels
+ * (MS-SMB2 3.3.1.8): the connection a session was set up on, and those
+ * bound to it later (multichannel).  A lookup from a connection that is
+ * not one of its channels fails.  Each session has a table of its tree
+ * connects and one of its open files.  Every object is reference counted
+ * and freed after an RCU grace period; table entries hold a reference,
+ * and so does each request using one.  A tree references its session, an
+ * open its tree, a channel its connection; a session references the
+ * connection it was set up on (for what was negotiated there, which its
+ * other channels share) until it is freed.
  *
  * Ending things (LOGOFF, TREE_DISCONNECT, CLOSE, connection teardown)
  * removes them from their table and marks them gone, so that requests
@@ -19,9 +23,11 @@
 #define _SMBSRV_SESSION_H
 
 #include <linux/cred.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/path.h>
 #include <linux/refcount.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -38,11 +44,45 @@ enum smbsrv_session_state {
 	SMBSRV_SESSION_EXPIRED,		/* logged off or torn down */
 };
 
+/* Most channels one session may have, its first one included. */
+#define SMBSRV_MAX_CHANNELS	32
+
+/*
+ * A connection a session can be used on (Channel, 3.3.1.8).  Listed on
+ * the session's list and its connection's while both live; requests hold
+ * a reference while they verify and sign with it.
+ */
+struct smbsrv_channel {
+	refcount_t ref;
+	struct smbsrv_conn *conn;	/* referenced */
+	/* Not referenced: a listed channel's session is alive. */
+	struct smbsrv_session *sess;
+	struct list_head sess_node;	/* sess->channels, under chan_lock */
+	struct list_head conn_node;	/* conn->channels, under conn->lock */
+	/*
+	 * False while a binding SESSION_SETUP is under way on it: requests
+	 * on its connection do not find the session yet.
+	 */
+	bool valid;
+	/* Its signing key's; NULL for the first channel: the session's. */
+	struct smbsrv_signer *signer;
+	/* 3.1.1 binding: the hash chain its signing key is derived with. */
+	u8 preauth_hash[64];
+	struct rcu_head rcu;
+};
+
 struct smbsrv_session {
 	refcount_t ref;
 	u64 id;
-	struct smbsrv_conn *conn;	/* referenced */
-	struct list_head conn_node;	/* conn->sessions, under conn->lock */
+	/* Where it was set up: referenced until the session is freed. */
+	struct smbsrv_conn *conn;
+	/*
+	 * Its channels; adding and removing one also hold setup_lock, so
+	 * under setup_lock the list is stable.
+	 */
+	spinlock_t chan_lock;
+	struct list_head channels;
+	u32 nr_channels;		/* listed, valid or being bound */
 	/* Serialises SESSION_SETUP legs and LOGOFF of this session. */
 	struct mutex setup_lock;
 	int state;			/* enum smbsrv_session_state */
@@ -72,7 +112,7 @@ struct smbsrv_session {
 	atomic_t nr_opens;
 	atomic_t nr_locks;		/* byte-range locks its opens hold (brl.c) */
 	/*
-	 * Ending because its connection went, its client logged off or a
+	 * Ending because its last channel went, its client logged off or a
 	 * reconnecting client named it PreviousSessionId: durable opens
 	 * stay (TREE_DISCONNECT and CLOSE end them).
 	 */
@@ -144,16 +184,48 @@ struct smbsrv_open {
 void smbsrv_sessions_idle_watch(void);
 void smbsrv_sessions_exit(void);
 
-/* A new in-progress session on @conn, in the tables; referenced. */
+/*
+ * A new in-progress session on @conn (its first channel), in the tables;
+ * referenced.
+ */
 struct smbsrv_session *smbsrv_session_new(struct smbsrv_conn *conn);
 /*
- * The session @id of @conn, referenced, in any state; NULL when there is
- * none (or it lives on another connection).
+ * The session @id, referenced, in any state, when @conn is one of its
+ * channels; NULL otherwise.
  */
 struct smbsrv_session *smbsrv_session_lookup(struct smbsrv_conn *conn, u64 id);
-/* Any connection's session @id (for PreviousSessionId), or NULL. */
+/* Any connection's session @id (PreviousSessionId, binding), or NULL. */
 struct smbsrv_session *smbsrv_session_lookup_any(u64 id);
 void smbsrv_session_put(struct smbsrv_session *sess);
+
+/* @sess's bound channel on @conn, referenced, or NULL. */
+struct smbsrv_channel *smbsrv_session_channel(struct smbsrv_session *sess,
+					      struct smbsrv_conn *conn);
+void smbsrv_channel_put(struct smbsrv_channel *ch);
+/*
+ * A connection of @sess's to send a notification on, referenced: a bound
+ * channel's that is not closing, or NULL.  Does not sleep.
+ */
+struct smbsrv_conn *smbsrv_session_live_conn(struct smbsrv_session *sess);
+/* Whether @sess has such a connection.  Does not sleep. */
+bool smbsrv_session_connected(struct smbsrv_session *sess);
+/*
+ * Binding (3.3.5.5.2), under @sess's setup lock: the channel being bound
+ * on @conn, new or left by an earlier leg; referenced.  -EBUSY when @conn
+ * is already a bound channel, -EUSERS past SMBSRV_MAX_CHANNELS, -ENOTCONN
+ * when @conn is closing, -ENOMEM.
+ */
+struct smbsrv_channel *smbsrv_channel_begin(struct smbsrv_session *sess,
+					    struct smbsrv_conn *conn,
+					    bool *fresh);
+/* The bind succeeded: requests on its connection now find the session. */
+void smbsrv_channel_bound(struct smbsrv_channel *ch);
+/*
+ * The bind failed, or the channel's connection went (setup lock held):
+ * off the lists.  Ends the session when it was the last channel, which
+ * drops the setup lock (true); false: the lock is still held.
+ */
+bool smbsrv_channel_remove(struct smbsrv_channel *ch);
 
 static inline void smbsrv_session_get(struct smbsrv_session *sess)
 {
@@ -178,7 +250,10 @@ static inline bool smbsrv_session_has_keys(struct smbsrv_session *sess)
  */
 void smbsrv_session_end(struct smbsrv_session *sess);
 void smbsrv_session_end_unlock(struct smbsrv_session *sess);
-/* End every session of a connection being torn down. */
+/*
+ * A connection is being torn down: its channels go, and each session
+ * whose last channel that was ends.
+ */
 void smbsrv_sessions_close(struct smbsrv_conn *conn);
 /* Number of sessions, and the next one after @after for dumps. */
 u32 smbsrv_session_count(void);

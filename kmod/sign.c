@@ -23,14 +23,23 @@ int smbsrv_preauth_buf(u8 *hash, const void *data, u32 len)
 	return smbsrv_preauth_update(hash, &iov, 1, NULL);
 }
 
-int smbsrv_sign_verify(struct smbsrv_session *sess, const u8 *pdu, u32 len)
+/* A bound channel's own key, or the session's (3.3.4.1.1, 3.3.5.2.4). */
+static struct smbsrv_signer *smbsrv_signer_of(struct smbsrv_session *sess,
+					      struct smbsrv_channel *ch)
+{
+	return ch && ch->signer ? ch->signer : sess->signer;
+}
+
+int smbsrv_sign_verify(struct smbsrv_session *sess, struct smbsrv_channel *ch,
+		       const u8 *pdu, u32 len)
 {
 	struct kvec iov = { .iov_base = (void *)pdu, .iov_len = len };
 
-	return smbsrv_verify(sess->signer, &iov, 1, NULL);
+	return smbsrv_verify(smbsrv_signer_of(sess, ch), &iov, 1, NULL);
 }
 
-int smbsrv_sign_pdu_data(struct smbsrv_session *sess, u8 *pdu, u32 len,
+int smbsrv_sign_pdu_data(struct smbsrv_session *sess,
+			 struct smbsrv_channel *ch, u8 *pdu, u32 len,
 			 const struct iov_iter *data)
 {
 	struct kvec iov = { .iov_base = pdu, .iov_len = len };
@@ -38,12 +47,13 @@ int smbsrv_sign_pdu_data(struct smbsrv_session *sess, u8 *pdu, u32 len,
 
 	/* The flag is part of what is signed. */
 	put_unaligned_le32(flags | SMB2_FLAGS_SIGNED, pdu + SMB2_HDR_FLAGS);
-	return smbsrv_sign(sess->signer, &iov, 1, data);
+	return smbsrv_sign(smbsrv_signer_of(sess, ch), &iov, 1, data);
 }
 
-int smbsrv_sign_pdu(struct smbsrv_session *sess, u8 *pdu, u32 len)
+int smbsrv_sign_pdu(struct smbsrv_session *sess, struct smbsrv_channel *ch,
+		    u8 *pdu, u32 len)
 {
-	return smbsrv_sign_pdu_data(sess, pdu, len, NULL);
+	return smbsrv_sign_pdu_data(sess, ch, pdu, len, NULL);
 }
 
 static enum smbsrv_sign_alg smbsrv_sign_alg(const struct smbsrv_conn *conn)
@@ -91,6 +101,29 @@ int smbsrv_session_derive_keys(struct smbsrv_session *sess)
 	/* Readers check has_keys, then use what is above. */
 	smp_store_release(&sess->has_keys, true);
 	return 0;
+}
+
+int smbsrv_channel_derive_key(struct smbsrv_channel *ch, const u8 *key,
+			      u32 key_len)
+{
+	struct smbsrv_conn *conn = ch->conn;
+	struct smbsrv_session_keys keys;
+	struct smbsrv_signer *signer;
+	int err;
+
+	/* Only the signing key is the channel's; no cipher wanted here. */
+	err = smbsrv_derive_keys(conn->dialect, SMB2_CIPHER_NONE, key, key_len,
+				 ch->preauth_hash, &keys);
+	if (!err) {
+		signer = smbsrv_signer_alloc(smbsrv_sign_alg(conn),
+					     keys.signing);
+		if (IS_ERR(signer))
+			err = PTR_ERR(signer);
+		else
+			ch->signer = signer;
+	}
+	memzero_explicit(&keys, sizeof(keys));
+	return err;
 }
 
 int smbsrv_decrypt_msg(struct smbsrv_conn *conn, u8 *buf, u32 len,

@@ -10,20 +10,28 @@
 #include <linux/types.h>
 #include <linux/uio.h>
 
+struct smbsrv_channel;
 struct smbsrv_conn;
 struct smbsrv_pages;
 struct smbsrv_session;
 
-/* Verify the signature of a request PDU: 0, or -EBADMSG. */
-int smbsrv_sign_verify(struct smbsrv_session *sess, const u8 *pdu, u32 len);
+/*
+ * Verify the signature of a request PDU with the signing key of channel
+ * @ch of @sess (the session's own when @ch is NULL or its first channel):
+ * 0, or -EBADMSG.
+ */
+int smbsrv_sign_verify(struct smbsrv_session *sess, struct smbsrv_channel *ch,
+		       const u8 *pdu, u32 len);
 /* Sign a response PDU in place (sets SMB2_FLAGS_SIGNED): 0 or -errno. */
-int smbsrv_sign_pdu(struct smbsrv_session *sess, u8 *pdu, u32 len);
+int smbsrv_sign_pdu(struct smbsrv_session *sess, struct smbsrv_channel *ch,
+		    u8 *pdu, u32 len);
 /*
  * The same for a PDU whose last @data bytes are not behind @pdu (@len
  * bytes: header and fixed part) but in @data, e.g. a spliced READ's
  * pages: the signature covers exactly those pages.
  */
-int smbsrv_sign_pdu_data(struct smbsrv_session *sess, u8 *pdu, u32 len,
+int smbsrv_sign_pdu_data(struct smbsrv_session *sess,
+			 struct smbsrv_channel *ch, u8 *pdu, u32 len,
 			 const struct iov_iter *data);
 /* hash = SHA-512(hash || data): the 3.1.1 preauth integrity chain. */
 int smbsrv_preauth_buf(u8 *hash, const void *data, u32 len);
@@ -33,6 +41,13 @@ int smbsrv_preauth_buf(u8 *hash, const void *data, u32 len);
  * freed with the session (session.c), also after a failure.
  */
 int smbsrv_session_derive_keys(struct smbsrv_session *sess);
+/*
+ * A channel being bound (3.3.5.5.3): its signing key from the session key
+ * @key the binding logon produced (and, for 3.1.1, ch->preauth_hash, the
+ * binding connection's chain), keyed into ch->signer.
+ */
+int smbsrv_channel_derive_key(struct smbsrv_channel *ch, const u8 *key,
+			      u32 key_len);
 
 /*
  * Decrypt a TRANSFORM message in place.  On success *sess holds a

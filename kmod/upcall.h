@@ -54,7 +54,12 @@ struct smbsrv_auth_result {
 	char *domain;
 };
 
-/* One session setup leg: hand the client's security blob to the daemon. */
+/*
+ * One session setup leg: hand the client's security blob to the daemon.
+ * @session_id keys the daemon's logon exchange: the SessionId (at most
+ * 32 bits), with the binding connection's id in the upper 32 bits for a
+ * channel being bound (smb2/session.c).
+ */
 int smbsrv_upcall_session_setup(u64 session_id, const char *client_addr,
 				u32 dialect, const void *blob, u32 blob_len,
 				struct smbsrv_auth_result *res);

@@ -98,6 +98,8 @@ static void smbsrv_req_put(struct smbsrv_req *req)
 		req->priv_free(req);
 	if (req->tree)
 		smbsrv_tree_put(req->tree);
+	if (req->chan)
+		smbsrv_channel_put(req->chan);
 	if (req->sess)
 		smbsrv_session_put(req->sess);
 	smbsrv_rsp_free(req);
@@ -106,6 +108,33 @@ static void smbsrv_req_put(struct smbsrv_req *req)
 }
 
 /* ---- checks before the handler ----------------------------------------- */
+
+/*
+ * A signed request names a session this connection is no channel of
+ * (one a client bound elsewhere, or is about to bind here): when that
+ * session's key verifies it, the STATUS_USER_SESSION_DELETED answer is
+ * signed with the key, as Windows and Samba do (a client that requires
+ * signing takes an unsigned answer for a forgery: smbtorture's
+ * session.bind2).  The session serves nothing else: no channel, so a
+ * related request does not inherit it.
+ */
+static void smbsrv_req_foreign_session(struct smbsrv_req *req)
+{
+	struct smbsrv_session *sess;
+
+	if (!(req->hdr.flags & SMB2_FLAGS_SIGNED) || req->encrypted)
+		return;
+	sess = smbsrv_session_lookup_any(req->hdr.session_id);
+	if (!sess)
+		return;
+	if (smbsrv_session_has_keys(sess) && !sess->encrypt_data &&
+	    !smbsrv_sign_verify(sess, NULL, req->pdu, req->pdu_len)) {
+		req->sess = sess;
+		req->signed_in = true;
+		return;
+	}
+	smbsrv_session_put(sess);
+}
 
 static u32 smbsrv_req_session(struct smbsrv_req *req,
 			      const struct smbsrv_cmd *c)
@@ -117,9 +146,12 @@ static u32 smbsrv_req_session(struct smbsrv_req *req,
 		    !req->hdr.session_id)
 			return STATUS_SUCCESS;
 		sess = smbsrv_session_lookup(req->conn, req->hdr.session_id);
-		if (!sess)
+		if (!sess) {
+			smbsrv_req_foreign_session(req);
 			return STATUS_USER_SESSION_DELETED;
+		}
 		req->sess = sess;
+		req->chan = smbsrv_session_channel(sess, req->conn);
 	}
 	switch (READ_ONCE(sess->state)) {
 	case SMBSRV_SESSION_VALID:
@@ -148,21 +180,24 @@ static u32 smbsrv_req_signature(struct smbsrv_req *req)
 			/* SESSION_SETUP of a live session, ECHO, CANCEL. */
 			sess = smbsrv_session_lookup(req->conn, id);
 			/*
-			 * A SESSION_SETUP naming another connection's
-			 * session (a binding request): its keys check the
-			 * signature and sign the answer, the handler refuses
-			 * it (3.3.5.5.2); nothing else ever sees it.
+			 * A SESSION_SETUP naming a session this connection
+			 * is no channel of (a binding request): the session's
+			 * key checks the signature and signs the answer
+			 * (3.3.5.5.2); nothing else ever sees it.
 			 */
 			if (!sess && cmd == SMB2_SESSION_SETUP)
 				sess = smbsrv_session_lookup_any(id);
 			if (!sess)
 				return STATUS_USER_SESSION_DELETED;
 			req->sess = sess;
+			req->chan = smbsrv_session_channel(sess, req->conn);
 		}
+		/* The channel's key, or the session's for a binding. */
 		if (!smbsrv_session_has_keys(sess) ||
-		    smbsrv_sign_verify(sess, req->pdu, req->pdu_len)) {
+		    smbsrv_sign_verify(sess, req->chan, req->pdu,
+				       req->pdu_len)) {
 			/* Not signed as far as binding goes: refused there. */
-			if (sess->conn != req->conn)
+			if (!req->chan)
 				return STATUS_SUCCESS;
 			return STATUS_ACCESS_DENIED;
 		}
@@ -202,10 +237,14 @@ static u32 smbsrv_req_related(struct smbsrv_req *req, struct smbsrv_req *prev)
 		return req->msg->create_err;
 	if (smbsrv_status_error(prev->status) && !prev->sess)
 		return STATUS_INVALID_PARAMETER;
-	/* Another connection's session (a refused bind) is not passed on. */
-	if (prev->sess && prev->sess->conn != req->conn)
-		return STATUS_INVALID_PARAMETER;
 	if (prev->sess) {
+		/* No channel here (a bind): the session is not passed on. */
+		if (prev->chan)
+			refcount_inc(&prev->chan->ref);
+		req->chan = prev->chan ? prev->chan :
+			smbsrv_session_channel(prev->sess, req->conn);
+		if (!req->chan)
+			return STATUS_INVALID_PARAMETER;
 		smbsrv_session_get(prev->sess);
 		req->sess = prev->sess;
 		req->hdr.session_id = prev->sess->id;
@@ -366,8 +405,8 @@ static int smbsrv_reply_pages(struct smbsrv_msg *msg, struct smbsrv_req *req)
 	if (smbsrv_rsp_should_sign(req, false)) {
 		iov_iter_bvec(&data, ITER_SOURCE, p->bv + 1, p->nr - 1,
 			      p->len);
-		err = smbsrv_sign_pdu_data(req->sess, rsp, req->rsp_len,
-					   &data);
+		err = smbsrv_sign_pdu_data(req->sess, req->chan, rsp,
+					   req->rsp_len, &data);
 		if (err)
 			return err;
 	}
@@ -415,9 +454,6 @@ static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
 				goto out;
 			rsp = req->rsp;
 			smbsrv_rsp_encode_hdr(req, rsp, req->status, true);
-			if (req->preauth_rsp)
-				smbsrv_preauth_buf(req->preauth_rsp, rsp,
-						   req->rsp_len);
 			if (!list_is_last(&req->node, &msg->reqs)) {
 				pad = ALIGN(req->rsp_len, 8) - req->rsp_len;
 				memset(rsp + req->rsp_len, 0, pad);
@@ -429,8 +465,14 @@ static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
 		if (n == 1)
 			crypt = smbsrv_rsp_crypt_sess(req, msg->enc_sess);
 		if (!req->async && smbsrv_rsp_should_sign(req, crypt) &&
-		    smbsrv_sign_pdu(req->sess, rsp, rlen))
+		    smbsrv_sign_pdu(req->sess, req->chan, rsp, rlen))
 			goto out;
+		/*
+		 * The preauth hash covers the response as it goes out, signed:
+		 * a binding's intermediate ones are (3.3.5.5.3).
+		 */
+		if (!req->async && req->preauth_rsp)
+			smbsrv_preauth_buf(req->preauth_rsp, rsp, rlen);
 		iov[n].iov_base = rsp;
 		iov[n].iov_len = rlen;
 		len += rlen;
@@ -538,7 +580,7 @@ static void smbsrv_req_send_final(struct smbsrv_req *req)
 	smbsrv_rsp_encode_hdr(req, req->rsp, req->status, false);
 	crypt = smbsrv_rsp_crypt_sess(req, NULL);
 	if (smbsrv_rsp_should_sign(req, crypt) &&
-	    smbsrv_sign_pdu(req->sess, req->rsp, req->rsp_len))
+	    smbsrv_sign_pdu(req->sess, req->chan, req->rsp, req->rsp_len))
 		goto out;
 	iov[1].iov_base = req->rsp;
 	iov[1].iov_len = req->rsp_len;

@@ -26,6 +26,9 @@
 #include <linux/slab.h>
 #include <linux/socket.h>
 #include <linux/string.h>
+#include <linux/inetdevice.h>
+#include <linux/netdevice.h>
+#include <net/addrconf.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
 
@@ -727,21 +730,102 @@ static u32 smbsrv_fsctl_object_id(struct smbsrv_fsctl *x)
 	return STATUS_SUCCESS;
 }
 
+/* The most interface addresses FSCTL_QUERY_NETWORK_INTERFACE_INFO lists. */
+#define SMBSRV_NETIF_MAX	32
+/* LinkSpeed reported: smbsrv does not ask the drivers (rtnl). */
+#define SMBSRV_NETIF_SPEED	1000000000ULL
+
 /*
- * FSCTL_QUERY_NETWORK_INTERFACE_INFO (3.3.5.15.11): smbsrv offers no
- * multichannel, so the answer is the one address the client reached.
+ * Encode in @out (room for @max entries) the addresses of @net's
+ * interfaces that are up, loopback aside: IPv4, and IPv6 but link-local
+ * ones; RSS-capable when the device has more than one receive queue.
+ * Returns how many.
+ */
+static u32 smbsrv_netif_list(struct net *net, u8 *out, u32 max)
+{
+	struct net_device *dev;
+	const struct in_ifaddr *ifa;
+	struct in_device *in4;
+	struct inet6_dev *in6;
+	struct inet6_ifaddr *ifp;
+	u32 n = 0, caps;
+
+	rcu_read_lock();
+	for_each_netdev_rcu(net, dev) {
+		if ((dev->flags & IFF_LOOPBACK) || !(dev->flags & IFF_UP) ||
+		    !netif_running(dev))
+			continue;
+		caps = dev->real_num_rx_queues > 1 ? SMB2_NETIF_CAP_RSS : 0;
+		in4 = __in_dev_get_rcu(dev);
+		if (in4) {
+			in_dev_for_each_ifa_rcu(ifa, in4) {
+				if (n == max)
+					goto out;
+				smb2_netif_encode(out + n++ * SMB2_NETIF_INFO_SIZE,
+						  dev->ifindex, caps,
+						  SMBSRV_NETIF_SPEED,
+						  (const u8 *)&ifa->ifa_local,
+						  4, 0);
+			}
+		}
+		in6 = IS_ENABLED(CONFIG_IPV6) ? __in6_dev_get(dev) : NULL;
+		if (!in6)
+			continue;
+		read_lock_bh(&in6->lock);
+		list_for_each_entry(ifp, &in6->addr_list, if_list) {
+			if (n == max)
+				break;
+			if (ipv6_addr_type(&ifp->addr) & IPV6_ADDR_LINKLOCAL)
+				continue;
+			smb2_netif_encode(out + n++ * SMB2_NETIF_INFO_SIZE,
+					  dev->ifindex, caps, SMBSRV_NETIF_SPEED,
+					  ifp->addr.s6_addr, 16, 0);
+		}
+		read_unlock_bh(&in6->lock);
+	}
+out:
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * FSCTL_QUERY_NETWORK_INTERFACE_INFO (3.3.5.15.11).  Where multichannel
+ * is offered, the server's interfaces (smbsrv_netif_list(), as many as
+ * fit); otherwise, or when it has none but loopback, the one address the
+ * client reached.
  */
 static u32 smbsrv_fsctl_netif(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 {
 	struct sockaddr_storage ss;
 	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
 	struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
-	u32 ifindex;
-	u8 *body;
+	u32 ifindex, max, n;
+	u8 *body, *list;
 	int err;
 
 	if (r->max_out < SMB2_NETIF_INFO_SIZE)
 		return STATUS_BUFFER_TOO_SMALL;
+	if (req->conn->server_caps & SMB2_GLOBAL_CAP_MULTI_CHANNEL) {
+		max = min_t(u32, r->max_out / SMB2_NETIF_INFO_SIZE,
+			    SMBSRV_NETIF_MAX);
+		list = kcalloc(max, SMB2_NETIF_INFO_SIZE, GFP_KERNEL);
+		if (!list)
+			return STATUS_INSUFFICIENT_RESOURCES;
+		n = smbsrv_netif_list(sock_net(req->conn->sock->sk), list, max);
+		body = n ? smbsrv_rsp_body(req, SMB2_IOCTL_RSP_FIXED +
+					   n * SMB2_NETIF_INFO_SIZE) : NULL;
+		if (body) {
+			smb2_netif_chain(list, n);
+			smb2_ioctl_rsp_encode(body, r, n * SMB2_NETIF_INFO_SIZE);
+			memcpy(body + SMB2_IOCTL_RSP_FIXED, list,
+			       n * SMB2_NETIF_INFO_SIZE);
+		}
+		kfree(list);
+		if (body)
+			return STATUS_SUCCESS;
+		if (n)
+			return STATUS_INSUFFICIENT_RESOURCES;
+	}
 	memset(&ss, 0, sizeof(ss));
 	err = kernel_getsockname(req->conn->sock, (struct sockaddr *)&ss);
 	if (err < 0)

@@ -5,16 +5,18 @@
  * The locks themselves, their conflicts with READ and WRITE and the
  * POSIX mirror are the lock table's (brl.c); here is the request: which
  * open, lock or unlock, waiting for a range (async, cancellable) and the
- * response.  LockSequence is verified for durable handles (3.3.5.14;
- * durable.c keeps the array): a request repeating one that succeeded is
+ * response.  LockSequence is verified (3.3.5.14; durable.c keeps the
+ * array) for durable handles, and for every open on a 3.x connection
+ * that offered multichannel: a request repeating one that succeeded is
  * answered STATUS_SUCCESS and not done again, so a client replaying it
- * after a reconnect does not lock twice or unlock what it locked since.
- * smbsrv offers no resilient or persistent handles nor multichannel, the
- * other cases where 3.3.5.14 checks it.
+ * after a reconnect, or on another channel, does not lock twice or
+ * unlock what it locked since.  smbsrv offers no resilient or persistent
+ * handles, the other cases where 3.3.5.14 checks it.
  */
 #include <linux/slab.h>
 
 #include "../brl.h"
+#include "../conn.h"
 #include "../durable.h"
 #include "../file.h"
 #include "../wire/fscc.h"
@@ -129,7 +131,11 @@ u32 smbsrv_smb2_lock(struct smbsrv_req *req)
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	lr.sequence = r.sequence;
-	replay = smbsrv_durable_lock_replay(f, r.sequence);
+	/* Every open is verified where multichannel is offered (3.x). */
+	replay = smbsrv_durable_lock_replay(f, r.sequence,
+					    req->conn->dialect >= SMB2_DIALECT_300 &&
+					    (req->conn->server_caps &
+					     SMB2_GLOBAL_CAP_MULTI_CHANNEL));
 	smb2_lock_req_elem(&r, 0, &e);
 	if (replay)		/* done already: not again */
 		status = STATUS_SUCCESS;

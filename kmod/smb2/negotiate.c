@@ -74,6 +74,10 @@ static void smbsrv_conn_set_dialect(struct smbsrv_conn *conn, u16 dialect)
 	if (dialect >= SMB2_DIALECT_300 &&
 	    READ_ONCE(smbsrv_server.knobs.smb2_leases))
 		conn->server_caps |= SMB2_GLOBAL_CAP_DIRECTORY_LEASING;
+	/* Multichannel from 3.0, when configured (session.h, binding). */
+	if (dialect >= SMB2_DIALECT_300 &&
+	    READ_ONCE(smbsrv_server.knobs.multichannel))
+		conn->server_caps |= SMB2_GLOBAL_CAP_MULTI_CHANNEL;
 	if ((dialect == SMB2_DIALECT_300 || dialect == SMB2_DIALECT_302) &&
 	    !smbsrv_encryption_off() &&
 	    (conn->client_caps & SMB2_GLOBAL_CAP_ENCRYPTION)) {

@@ -162,6 +162,32 @@ static u32 smbsrv_upcall_status(int err)
 				STATUS_NO_LOGON_SERVERS;
 }
 
+/*
+ * The response to a leg that succeeded or wants more: the flags and the
+ * daemon's blob.  Returns @status, or the error building it gave.
+ */
+static u32 smbsrv_session_rsp(struct smbsrv_req *req, u32 status,
+			      u16 rsp_flags,
+			      const struct smbsrv_auth_result *res)
+{
+	u8 *body;
+
+	if (status != STATUS_SUCCESS &&
+	    status != STATUS_MORE_PROCESSING_REQUIRED)
+		return status;
+	if (res->blob_len > U16_MAX)
+		return STATUS_INTERNAL_ERROR;
+	body = smbsrv_rsp_body(req, SMB2_SESS_RSP_FIXED +
+			       max_t(u32, res->blob_len, 1));
+	if (!body)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	req->rsp_len = SMB2_HDR_SIZE +
+		smb2_sess_rsp_encode(body, rsp_flags, res->blob_len);
+	if (res->blob_len)
+		memcpy(body + SMB2_SESS_RSP_FIXED, res->blob, res->blob_len);
+	return status;
+}
+
 /* One leg; called with the session's setup lock held. */
 static u32 smbsrv_session_leg(struct smbsrv_req *req,
 			      struct smbsrv_session *sess,
@@ -171,7 +197,6 @@ static u32 smbsrv_session_leg(struct smbsrv_req *req,
 	struct smbsrv_auth_result res = {};
 	u16 rsp_flags = 0;
 	u32 status;
-	u8 *body;
 	int err;
 
 	if (conn->dialect == SMB2_DIALECT_311 &&
@@ -201,44 +226,29 @@ static u32 smbsrv_session_leg(struct smbsrv_req *req,
 		if (conn->dialect == SMB2_DIALECT_311)
 			req->preauth_rsp = sess->preauth_hash;
 	}
-
-	if (status == STATUS_SUCCESS ||
-	    status == STATUS_MORE_PROCESSING_REQUIRED) {
-		if (res.blob_len > U16_MAX) {
-			status = STATUS_INTERNAL_ERROR;
-			goto out;
-		}
-		body = smbsrv_rsp_body(req, SMB2_SESS_RSP_FIXED +
-				       max_t(u32, res.blob_len, 1));
-		if (!body) {
-			status = STATUS_INSUFFICIENT_RESOURCES;
-			goto out;
-		}
-		req->rsp_len = SMB2_HDR_SIZE +
-			smb2_sess_rsp_encode(body, rsp_flags, res.blob_len);
-		if (res.blob_len)
-			memcpy(body + SMB2_SESS_RSP_FIXED, res.blob,
-			       res.blob_len);
-	}
-out:
+	status = smbsrv_session_rsp(req, status, rsp_flags, &res);
 	smbsrv_auth_result_free(&res);
 	return status;
 }
 
 /*
  * A request to bind this connection to session @sess (3.3.5.5.2), of
- * any connection.  smbsrv has no multichannel: every bind is refused, but with
- * the status Windows gives for what is wrong with it, in the order it
- * checks (smbtorture's smb2.session.bind_negative_* and Windows' protocol
- * test suite look for them), and a bind that would be valid gets
- * STATUS_REQUEST_NOT_ACCEPTED, as from a server without multichannel.
- * The session itself is left alone.
+ * any connection.  A bind that is wrong is refused with the status
+ * Windows gives for what is wrong with it, in the order it checks
+ * (smbtorture's smb2.session.bind_negative_* and Windows' protocol test
+ * suite look for them); the session itself is left alone.  Without
+ * multichannel on this connection (server multi channel support = no, or
+ * a 2.x dialect) a bind that would be valid gets
+ * STATUS_REQUEST_NOT_ACCEPTED; with it, STATUS_SUCCESS: go on binding.
+ * The ClientGuid check, which 3.3.5.5.2 leaves to the server (MAY), is
+ * made: a channel must come from the client that set the session up.
  */
 static u32 smbsrv_session_bind_check(struct smbsrv_req *req,
 				     struct smbsrv_session *sess)
 {
 	struct smbsrv_conn *conn = req->conn;
 	struct smbsrv_conn *first = sess->conn;
+	bool multi = conn->server_caps & SMB2_GLOBAL_CAP_MULTI_CHANNEL;
 
 	/* 3.1.1 signing algorithms: GMAC binds only to GMAC. */
 	if (first->signing_alg >= SMB2_SIGNING_AES_GMAC &&
@@ -252,6 +262,8 @@ static u32 smbsrv_session_bind_check(struct smbsrv_req *req,
 	if (!req->signed_in || first->dialect != conn->dialect ||
 	    first->cipher != conn->cipher)
 		return STATUS_INVALID_PARAMETER;
+	if (multi && memcmp(first->client_guid, conn->client_guid, 16))
+		return STATUS_USER_SESSION_DELETED;
 	switch (READ_ONCE(sess->state)) {
 	case SMBSRV_SESSION_VALID:
 		break;
@@ -260,30 +272,145 @@ static u32 smbsrv_session_bind_check(struct smbsrv_req *req,
 	default:
 		return STATUS_USER_SESSION_DELETED;
 	}
-	if (first == conn)
+	if (req->chan)
 		return STATUS_REQUEST_NOT_ACCEPTED;	/* already a channel */
 	if (sess->flags & (SMBSRV_SESSION_FLAGS_GUEST |
 			   SMBSRV_SESSION_FLAGS_ANONYMOUS))
 		return STATUS_NOT_SUPPORTED;
-	return STATUS_REQUEST_NOT_ACCEPTED;	/* no multichannel */
+	return multi ? STATUS_SUCCESS : STATUS_REQUEST_NOT_ACCEPTED;
 }
 
-static u32 smbsrv_session_bind(struct smbsrv_req *req)
+/*
+ * The binding logon completed: it must be the session's user (3.3.5.5.3;
+ * Windows and Samba answer STATUS_ACCESS_DENIED to another user, guest
+ * included), and the channel gets its signing key.
+ */
+static u32 smbsrv_bind_establish(struct smbsrv_session *sess,
+				 struct smbsrv_channel *ch,
+				 const struct smbsrv_auth_result *res)
+{
+	if ((res->flags & (SMBSRV_SESSION_FLAGS_GUEST |
+			   SMBSRV_SESSION_FLAGS_ANONYMOUS)) ||
+	    !res->session_key_len || !sess->cred ||
+	    !uid_eq(res->uid, sess->cred->fsuid) ||
+	    strcasecmp(res->user ? res->user : "", sess->user))
+		return STATUS_ACCESS_DENIED;
+	if (smbsrv_channel_derive_key(ch, res->session_key,
+				      min_t(u32, res->session_key_len,
+					    SMBSRV_SESSION_KEY_MAX)))
+		return STATUS_INSUFFICIENT_RESOURCES;
+	return STATUS_SUCCESS;
+}
+
+static u32 smbsrv_bind_begin_status(long err)
+{
+	switch (err) {
+	case -EBUSY:
+		return STATUS_REQUEST_NOT_ACCEPTED;
+	case -ENOTCONN:
+		return STATUS_USER_SESSION_DELETED;
+	default:	/* -EUSERS: SMBSRV_MAX_CHANNELS; -ENOMEM */
+		return STATUS_INSUFFICIENT_RESOURCES;
+	}
+}
+
+/*
+ * One leg of a valid binding (3.3.5.5.2, 3.3.5.5.3): the logon runs again
+ * through the daemon, its exchange keyed apart from the session's own
+ * (the connection's id in the upper half: binds on two connections may
+ * interleave), and on success the channel is bound and signs the final
+ * response with its new key.  A failed bind drops the channel being
+ * bound and leaves the session alone.
+ */
+static u32 smbsrv_session_bind_leg(struct smbsrv_req *req,
+				   struct smbsrv_session *sess,
+				   const struct smb2_sess_req *r)
+{
+	struct smbsrv_conn *conn = req->conn;
+	struct smbsrv_auth_result res = {};
+	struct smbsrv_channel *ch;
+	bool fresh;
+	u32 status;
+	int err;
+
+	mutex_lock(&sess->setup_lock);
+	if (sess->state != SMBSRV_SESSION_VALID) {
+		mutex_unlock(&sess->setup_lock);
+		return STATUS_USER_SESSION_DELETED;
+	}
+	ch = smbsrv_channel_begin(sess, conn, &fresh);
+	if (IS_ERR(ch)) {
+		mutex_unlock(&sess->setup_lock);
+		return smbsrv_bind_begin_status(PTR_ERR(ch));
+	}
+	/* Its key signs the final response; until then the session's. */
+	req->chan = ch;
+	if (fresh)
+		memcpy(ch->preauth_hash, conn->preauth_hash,
+		       sizeof(ch->preauth_hash));
+	if (conn->dialect == SMB2_DIALECT_311 &&
+	    smbsrv_preauth_buf(ch->preauth_hash, req->pdu, req->pdu_len)) {
+		status = STATUS_INSUFFICIENT_RESOURCES;
+		goto fail;
+	}
+	trace_smbsrv_upcall_sent(conn->id, req->hdr.message_id,
+				 "session-bind", 0);
+	err = smbsrv_upcall_session_setup(sess->id | (u64)conn->id << 32,
+					  conn->addr, conn->dialect, r->blob,
+					  r->blob_len, &res);
+	trace_smbsrv_upcall_answered(conn->id, req->hdr.message_id,
+				     "session-bind", err);
+	if (err) {
+		status = smbsrv_upcall_status(err);
+		goto fail;
+	}
+	status = res.status;
+	if (status == STATUS_SUCCESS)
+		status = smbsrv_bind_establish(sess, ch, &res);
+	if (status == STATUS_MORE_PROCESSING_REQUIRED &&
+	    conn->dialect == SMB2_DIALECT_311)
+		req->preauth_rsp = ch->preauth_hash;
+	status = smbsrv_session_rsp(req, status, 0, &res);
+	smbsrv_auth_result_free(&res);
+	if (status == STATUS_SUCCESS) {
+		smbsrv_channel_bound(ch);
+		smbsrv_conn_authenticated(conn);
+		req->sign_rsp = true;
+	} else if (status != STATUS_MORE_PROCESSING_REQUIRED) {
+		goto fail;
+	}
+	mutex_unlock(&sess->setup_lock);
+	return status;
+
+fail:
+	/* Other channels are left (it is valid): the lock stays held. */
+	if (!smbsrv_channel_remove(ch))
+		mutex_unlock(&sess->setup_lock);
+	return status;
+}
+
+static u32 smbsrv_session_bind(struct smbsrv_req *req,
+			       const struct smb2_sess_req *r)
 {
 	struct smbsrv_session *sess;
 	u32 status;
 
 	if (!req->hdr.session_id)
 		return STATUS_INVALID_PARAMETER;
-	if (req->sess)
-		return smbsrv_session_bind_check(req, req->sess);
+	if (req->sess) {
+		status = smbsrv_session_bind_check(req, req->sess);
+		if (status == STATUS_SUCCESS)
+			status = smbsrv_session_bind_leg(req, req->sess, r);
+		return status;
+	}
 	/* Unsigned: any connection's session, to answer as Windows does. */
 	sess = smbsrv_session_lookup_any(req->hdr.session_id);
 	if (!sess)
 		return STATUS_USER_SESSION_DELETED;
 	status = smbsrv_session_bind_check(req, sess);
 	smbsrv_session_put(sess);
-	return status;
+	/* Not signed, so never valid: the check said why. */
+	return status == STATUS_SUCCESS ? STATUS_INVALID_PARAMETER : status;
 }
 
 u32 smbsrv_smb2_session_setup(struct smbsrv_req *req)
@@ -300,9 +427,9 @@ u32 smbsrv_smb2_session_setup(struct smbsrv_req *req)
 	if (status)
 		return status;
 	if (r.flags & SMB2_SESSION_REQ_FLAG_BINDING)
-		return smbsrv_session_bind(req);
-	/* Another connection's session: not one of this connection's. */
-	if (req->sess && req->sess->conn != conn)
+		return smbsrv_session_bind(req, &r);
+	/* A session this connection is no channel of. */
+	if (req->sess && !req->chan)
 		return STATUS_USER_SESSION_DELETED;
 
 	if (fresh) {
@@ -325,6 +452,8 @@ u32 smbsrv_smb2_session_setup(struct smbsrv_req *req)
 	if (!req->sess) {
 		smbsrv_session_get(sess);
 		req->sess = sess;
+		/* Its key signs the response (a re-authentication). */
+		req->chan = smbsrv_session_channel(sess, conn);
 	}
 	req->hdr.session_id = sess->id;
 

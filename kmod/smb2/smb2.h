@@ -30,6 +30,7 @@ struct smbsrv_fnode;
 struct smbsrv_msg;
 struct smbsrv_open;
 struct smbsrv_pages;
+struct smbsrv_channel;
 struct smbsrv_session;
 struct smbsrv_tree;
 struct smbsrv_req;
@@ -69,6 +70,12 @@ struct smbsrv_req {
 	 * related compound request they come from the previous request.
 	 */
 	struct smbsrv_session *sess;
+	/*
+	 * The session's channel on this connection (referenced), whose key
+	 * verifies and signs; NULL when the connection is none of its
+	 * channels yet (a binding SESSION_SETUP: the session's key).
+	 */
+	struct smbsrv_channel *chan;
 	struct smbsrv_tree *tree;
 
 	/*

@@ -214,6 +214,15 @@ int smb_symlink_error_encode(u8 *out, u32 cap, const char *target, u32 len,
 	return (int)size;
 }
 
+void smb2_netif_chain(u8 *out, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i + 1 < n; i++)
+		put_unaligned_le32(SMB2_NETIF_INFO_SIZE,
+				   out + i * SMB2_NETIF_INFO_SIZE);
+}
+
 void smb2_netif_encode(u8 *out, u32 ifindex, u32 caps, u64 speed,
 		       const u8 *addr, u32 addr_len, u32 scope_id)
 {

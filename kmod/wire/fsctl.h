@@ -220,9 +220,13 @@ void smb_compression_encode(u8 *out, u16 format);
 
 /*
  * Encode one NETWORK_INTERFACE_INFO at @out (152 bytes) for an IPv4
- * (@addr_len 4) or IPv6 (16) address; Next is left 0 (the server
- * reports one interface).
+ * (@addr_len 4) or IPv6 (16) address; Next is left 0 (the last entry).
  */
+/*
+ * Chain @n entries smb2_netif_encode() wrote one after the other at @out:
+ * each but the last gets Next, the offset of the one after it.
+ */
+void smb2_netif_chain(u8 *out, u32 n);
 void smb2_netif_encode(u8 *out, u32 ifindex, u32 caps, u64 speed,
 		       const u8 *addr, u32 addr_len, u32 scope_id);
 

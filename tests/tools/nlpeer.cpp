@@ -83,6 +83,7 @@ const std::map<std::string, int> u32_knobs = {
 	{"smb2-leases", SMBSRV_A_KNOBS_SMB2_LEASES},
 	{"durable-handles", SMBSRV_A_KNOBS_DURABLE_HANDLES},
 	{"durable-handle-timeout", SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT},
+	{"multichannel", SMBSRV_A_KNOBS_MULTICHANNEL},
 };
 
 [[noreturn]] void die(const std::string &what)

@@ -297,3 +297,32 @@ TEST_CASE("network interface info", "[wire][fsctl]")
 	CHECK(Bytes(b.begin() + 32, b.begin() + 48) == Bytes(v6, v6 + 16));
 	CHECK(get32(b, 48) == 3);
 }
+
+TEST_CASE("NETWORK_INTERFACE_INFO entries chain by Next", "[wire][fsctl]")
+{
+	constexpr size_t e = SMB2_NETIF_INFO_SIZE;
+	uint8_t list[3 * e];
+	const uint8_t a[4] = {10, 0, 2, 15};
+	const uint8_t b6[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
+				0, 0, 0, 0, 0, 0, 0, 1};
+
+	smb2_netif_encode(list, 2, 0, 1000000000ull, a, 4, 0);
+	smb2_netif_encode(list + e, 2, 0, 1000000000ull,
+			  b6, 16, 0);
+	smb2_netif_encode(list + 2 * e, 3,
+			  SMB2_NETIF_CAP_RSS, 1000000000ull, a, 4, 0);
+	smb2_netif_chain(list, 3);
+	Bytes b(list, list + sizeof(list));
+	// Each entry's Next is the offset of the following one from it.
+	CHECK(get32(b, 0) == SMB2_NETIF_INFO_SIZE);
+	CHECK(get32(b, e) == SMB2_NETIF_INFO_SIZE);
+	CHECK(get32(b, 2 * e) == 0);
+	CHECK(get32(b, e + 4) == 2);
+	CHECK(get16(b, e + 24) == 0x17);
+	CHECK(get32(b, 2 * e + 8) == SMB2_NETIF_CAP_RSS);
+
+	// One entry (or none) is left alone.
+	smb2_netif_chain(list, 1);
+	smb2_netif_chain(list, 0);
+	CHECK(get32(Bytes(list, list + sizeof(list)), 0) == SMB2_NETIF_INFO_SIZE);
+}

@@ -58,6 +58,8 @@ const KnobInfo knobs[] = {
 	 &Knobs::durable_handles},
 	{"durable-handle-timeout", "durable handle timeout",
 	 SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT, &Knobs::durable_handle_timeout},
+	{"multichannel", "server multi channel support", SMBSRV_A_KNOBS_MULTICHANNEL,
+	 &Knobs::multichannel},
 	{"netbios-name", "netbios name", SMBSRV_A_KNOBS_NETBIOS_NAME, nullptr},
 };
 
@@ -172,6 +174,7 @@ std::string knob_text(const KnobInfo &ki, const Knobs &k)
 	case SMBSRV_A_KNOBS_INLINE_READS:
 	case SMBSRV_A_KNOBS_SMB2_LEASES:
 	case SMBSRV_A_KNOBS_DURABLE_HANDLES:
+	case SMBSRV_A_KNOBS_MULTICHANNEL:
 		return v ? "yes" : "no";
 	case SMBSRV_A_KNOBS_SMB2_MAX_READ:
 	case SMBSRV_A_KNOBS_SMB2_MAX_WRITE:

@@ -82,7 +82,7 @@ const ParamDef table[] = {
 	  "percpu|unbound|adaptive"),
 	P("server max protocol", global, choice, "SMB3_11", A, protocols),
 	P("server min protocol", global, choice, "SMB2_10", A, protocols),
-	P("server multi channel support", global, boolean, "no", U),
+	P("server multi channel support", global, boolean, "no", A),
 	P("server signing", global, choice, "disabled", A, config_opt),
 	P("server string", global, string, "SMB SERVER", A, {}, 0, 63,
 	  Limit::reject),
@@ -563,6 +563,7 @@ void make_knobs(Config &cfg, const Builder &b, Diagnostics &diags)
 	k.smb2_leases = g.boolean("smb2 leases") ? 1 : 0;
 	k.durable_handles = g.boolean("durable handles") ? 1 : 0;
 	k.durable_handle_timeout = u32(g.number("durable handle timeout"));
+	k.multichannel = g.boolean("server multi channel support") ? 1 : 0;
 	k.netbios_name = g.str("netbios name");
 }
 

@@ -16,8 +16,12 @@
 # the server's own ones seen by A as symlinks (STATUS_STOPPED_ON_SYMLINK),
 # never followed out of the share on A or F; hole punching (fallocate -p)
 # and SEEK_HOLE/SEEK_DATA through the mount and on the server; and dbench, a workload no one here
-# wrote, on A.  Timestamps and truncate through cifs are in file2.sh.
-# One boot.
+# wrote, on A.  Then multichannel (server multi channel support switched
+# on live): M, mounted with multichannel,max_channels=2 over 127.0.0.1,
+# binds a second channel to the guest's 10.0.2.15, which the interface
+# list offered; I/O goes over both, and with the second channel's server
+# socket killed the session lives on and I/O stays exact.
+# Timestamps and truncate through cifs are in file2.sh.  One boot.
 . "$(dirname "$0")/lib.sh"
 
 srv=/srv/c2
@@ -25,6 +29,7 @@ A=/mnt/a
 B=/mnt/b
 C=/mnt/c
 F=/mnt/f
+M=/mnt/m
 P=smbsrv-fsprobe
 opts="username=demo,password=demo,vers=3.1.1"
 
@@ -259,6 +264,49 @@ t_diag "$(t_guest "sed -n '/Operation/,/Throughput/p' /tmp/db.out")"
 t_guest_check "dbench's cleanup removed every file, as the server sees it too" "
 find $srv/db $A/db -type f | grep . && exit 1
 [ \"\$(cd $srv/db && find . | sort)\" = \"\$(cd $A/db && find . | sort)\" ]"
+
+# --- multichannel through the kernel client ------------------------------
+ctl="smbsrvctl -c /etc/smbsrv/c2.conf"
+t_guest_check "multichannel on (live); M mounts with multichannel,max_channels=2 and binds a second channel to 10.0.2.15" "
+set -e
+$ctl set 'server multi channel support' yes >/dev/null
+mkdir -p $M
+mount -t cifs //127.0.0.1/c2 $M -o $opts,nosharesock,multichannel,max_channels=2
+grep -q 'Extra Channels: 1' /proc/fs/cifs/DebugData
+$ctl connections | grep -qE '^[0-9]+ +10\.0\.2\.15'"
+# Requests the server counted on M's second channel (10.0.2.15).
+chan2_requests() {
+	t_guest "$ctl connections | awk '\$2 ~ /^10\.0\.2\.15/ { n += \$6 } END { print n + 0 }'"
+}
+before=$(chan2_requests)
+t_guest_check "M: 16 MiB written and read back md5-exact over two channels" "
+set -e
+head -c 16777216 /dev/urandom > /tmp/mc.src
+cp /tmp/mc.src $M/mc
+cmp $srv/mc /tmp/mc.src
+echo 3 > /proc/sys/vm/drop_caches
+cmp $M/mc /tmp/mc.src"
+after=$(chan2_requests)
+t_check "M's second channel carried requests ($before before the I/O, $after after)" \
+	[ "${after:-0}" -gt "${before:-0}" ]
+sessions_before=$(t_guest "$ctl sessions | awk 'NR > 1 { print \$1 }' | sort | tr '\n' ' '")
+t_guest_check "the server's socket of M's second channel killed (ss -K)" "
+set -e
+ss -tn state established '( src 10.0.2.15 and sport = :445 )' | grep -q 10.0.2.15
+ss -K -tn state established '( src 10.0.2.15 and sport = :445 )' >/dev/null
+sleep 1"
+t_guest_check "M: the session lives on, I/O md5-exact again" "
+set -e
+for i in \$(seq 1 60); do ls $M >/dev/null 2>&1 && break; sleep 0.5; done
+cp /tmp/mc.src $M/mc2
+echo 3 > /proc/sys/vm/drop_caches
+cmp $M/mc2 /tmp/mc.src
+cmp $M/mc /tmp/mc.src"
+sessions_after=$(t_guest "$ctl sessions | awk 'NR > 1 { print \$1 }' | sort | tr '\n' ' '")
+t_check "no session ended or was set up again ($sessions_before)" \
+	[ "$sessions_before" = "$sessions_after" ]
+t_guest_check "umount M, multichannel off again" "
+umount $M && $ctl set 'server multi channel support' no >/dev/null"
 
 t_guest_check "umount all four" "umount $A && umount $B && umount $C && umount $F"
 t_dmesg_clean

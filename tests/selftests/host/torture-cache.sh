@@ -19,9 +19,11 @@
 . "$(dirname "$0")/torture.bash"
 
 TT_TIMEOUT=${TT_TIMEOUT:-900}
-TT_SMBSRV_CONF="smb2 leases = yes
+TT_KSMBD_CONF="smb2 leases = yes
 	durable handles = yes"
-TT_KSMBD_CONF="$TT_SMBSRV_CONF"
+# And multichannel on smbsrv (session binding, LockSequence on every open).
+TT_SMBSRV_CONF="$TT_KSMBD_CONF
+	server multi channel support = yes"
 TT_SHARE_CONF="vfs objects = streams_xattr"
 
 # What smbsrv passes: asserted in the full run (all) and in make check
@@ -105,6 +107,19 @@ fi
 tt_run smb2.lock.replay_smb3_specification_durable
 tt_must_pass \
 	smb2.lock.replay_smb3_specification_durable.replay_smb3_specification_durable
+# Multichannel: smbtorture binds channels (bind1, bind2: one channel's
+# connection dropped, the session goes on over the others; a bind with a
+# wrong password refused, the session unharmed), 33 channels of which the
+# last gets STATUS_INSUFFICIENT_RESOURCES, and LockSequence on a plain
+# open over a second channel (3.3.5.14).
+TT_SMBSRV_ONLY=1
+tt_run smb2.session.bind1 smb2.session.bind2 smb2.session.bind_invalid_auth \
+	smb2.multichannel.generic.num_channels \
+	smb2.lock.replay_smb3_specification_multi
+tt_must_pass smb2.session.bind1.bind1 smb2.session.bind2.bind2 \
+	smb2.session.bind_invalid_auth.bind_invalid_auth \
+	smb2.multichannel.generic.num_channels \
+	smb2.lock.replay_smb3_specification_multi.replay_smb3_specification_multi
 tt_table
 t_dmesg_clean
 t_done
