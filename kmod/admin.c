@@ -25,6 +25,25 @@ static u32 smbsrv_age(u64 start)
 	return start && now > start ? (u32)min_t(u64, now - start, U32_MAX) : 0;
 }
 
+/* The connection ids of @sess's valid channels on open connections. */
+static int smbsrv_session_fill_channels(struct sk_buff *skb,
+					struct smbsrv_session *sess)
+{
+	struct smbsrv_channel *ch;
+	int err = 0;
+
+	spin_lock(&sess->chan_lock);
+	list_for_each_entry(ch, &sess->channels, sess_node) {
+		if (!ch->valid || smbsrv_conn_closing(ch->conn))
+			continue;
+		err = nla_put_u32(skb, SMBSRV_A_SESSION_CHANNEL, ch->conn->id);
+		if (err)
+			break;
+	}
+	spin_unlock(&sess->chan_lock);
+	return err;
+}
+
 static int smbsrv_session_fill(struct sk_buff *skb, struct smbsrv_session *sess)
 {
 	int err;
@@ -49,7 +68,8 @@ static int smbsrv_session_fill(struct sk_buff *skb, struct smbsrv_session *sess)
 			  smbsrv_tree_count(sess)) ||
 	      nla_put_u32(skb, SMBSRV_A_SESSION_OPEN_FILES,
 			  atomic_read(&sess->nr_opens)) ||
-	      nla_put_u32(skb, SMBSRV_A_SESSION_AGE, smbsrv_age(sess->start));
+	      nla_put_u32(skb, SMBSRV_A_SESSION_AGE, smbsrv_age(sess->start)) ||
+	      smbsrv_session_fill_channels(skb, sess);
 	mutex_unlock(&sess->setup_lock);
 	return err ? -EMSGSIZE : 0;
 }

@@ -60,7 +60,9 @@ TEST_CASE("smbsrvctl sessions: a dump request, every attribute read")
 		.u32(SMBSRV_A_SESSION_ENCRYPTED, 0)
 		.u32(SMBSRV_A_SESSION_TREES, 2)
 		.u32(SMBSRV_A_SESSION_OPEN_FILES, 5)
-		.u32(SMBSRV_A_SESSION_AGE, 61);
+		.u32(SMBSRV_A_SESSION_AGE, 61)
+		.u32(SMBSRV_A_SESSION_CHANNEL, 7)
+		.u32(SMBSRV_A_SESSION_CHANNEL, 12);
 	b.u64(SMBSRV_A_SESSION_SESSION_ID, 2).u32(SMBSRV_A_SESSION_FLAGS,
 						   SMBSRV_SESSION_FLAGS_GUEST);
 	m.sock->on_send = [&](ByteView req, FakeSocket &k) { dump_answer(k, req, {&a, &b}); };
@@ -82,11 +84,14 @@ TEST_CASE("smbsrvctl sessions: a dump request, every attribute read")
 	CHECK(list[0].trees == 2);
 	CHECK(list[0].open_files == 5);
 	CHECK(list[0].age == 61);
+	// channel is a multi-attr: every one, in order.
+	CHECK(list[0].channels == std::vector<uint32_t>{7, 12});
 	// Attributes a module leaves out read as zero, not as garbage.
 	CHECK(list[1].id == 2);
 	CHECK(list[1].flags == SMBSRV_SESSION_FLAGS_GUEST);
 	CHECK(list[1].user.empty());
 	CHECK(list[1].dialect == 0);
+	CHECK(list[1].channels.empty());
 }
 
 TEST_CASE("smbsrvctl connections: a dump request, every attribute read")

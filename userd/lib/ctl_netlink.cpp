@@ -64,6 +64,26 @@ public:
 		return {p, strnlen(p, static_cast<size_t>(nla_len(tb_[t])))};
 	}
 	[[nodiscard]] nlattr *raw(int t) const { return tb_[t]; }
+	// Every u32 of a multi-attr, in the order sent (tb_ keeps the last).
+	[[nodiscard]] std::vector<uint32_t> u32_all(int t)
+	{
+		std::vector<uint32_t> v;
+		size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
+		if (buf_.size() < off)
+			return v;
+		nlattr *a = nullptr;
+		int rem = 0;
+		nla_for_each_attr(a, reinterpret_cast<nlattr *>(buf_.data() + off),
+				  static_cast<int>(buf_.size() - off), rem)
+		{
+			uint32_t x = 0;
+			if (nla_type(a) != t || nla_len(a) < 4)
+				continue;
+			std::memcpy(&x, nla_data(a), 4);
+			v.push_back(x);
+		}
+		return v;
+	}
 
 private:
 	Bytes buf_;
@@ -88,6 +108,7 @@ SessionInfo parse_session(ByteView msg)
 	s.trees = a.u32(SMBSRV_A_SESSION_TREES);
 	s.open_files = a.u32(SMBSRV_A_SESSION_OPEN_FILES);
 	s.age = a.u32(SMBSRV_A_SESSION_AGE);
+	s.channels = a.u32_all(SMBSRV_A_SESSION_CHANNEL);
 	return s;
 }
 

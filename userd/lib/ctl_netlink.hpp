@@ -23,6 +23,7 @@ struct SessionInfo {
 	uint32_t flags = 0; // enum smbsrv_session_flags
 	bool signing = false, encryption = false;
 	uint32_t trees = 0, open_files = 0, age = 0;
+	std::vector<uint32_t> channels; // connection ids, one per channel
 };
 
 struct ConnectionInfo {

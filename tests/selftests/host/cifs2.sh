@@ -274,6 +274,16 @@ mkdir -p $M
 mount -t cifs //127.0.0.1/c2 $M -o $opts,nosharesock,multichannel,max_channels=2
 grep -q 'Extra Channels: 1' /proc/fs/cifs/DebugData
 $ctl connections | grep -qE '^[0-9]+ +10\.0\.2\.15'"
+# smbsrvctl sessions lists a session's channels by connection id (ids are
+# allocated cyclically, so a reconnect never takes a killed one's).
+c2=$(t_guest "$ctl connections | awk '\$2 ~ /^10\.0\.2\.15/ { print \$1 }'")
+t_guest_check "sessions: M's session has two channels, connection $c2 (10.0.2.15) and one from 127.0.0.1" "
+set -e
+$ctl sessions
+chans=\$($ctl sessions | awk -v c='$c2' 'NR > 1 && (\",\" \$NF \",\") ~ (\",\" c \",\") { print \$NF }')
+[ \"\$(echo \"\$chans\" | tr ',' ' ' | wc -w)\" -eq 2 ]
+c1=\$(echo \"\$chans\" | tr ',' '\\n' | grep -vx '$c2')
+$ctl connections | awk -v c=\"\$c1\" '\$1 == c { print \$2 }' | grep -q '^127\.0\.0\.1'"
 # Requests the server counted on M's second channel (10.0.2.15).
 chan2_requests() {
 	t_guest "$ctl connections | awk '\$2 ~ /^10\.0\.2\.15/ { n += \$6 } END { print n + 0 }'"
@@ -303,6 +313,9 @@ echo 3 > /proc/sys/vm/drop_caches
 cmp $M/mc2 /tmp/mc.src
 cmp $M/mc /tmp/mc.src"
 sessions_after=$(t_guest "$ctl sessions | awk 'NR > 1 { print \$1 }' | sort | tr '\n' ' '")
+t_guest_check "sessions: connection $c2, the killed channel, is no session's channel now" "
+$ctl sessions
+! $ctl sessions | awk 'NR > 1 { print \$NF }' | tr ',' '\\n' | grep -qx '$c2'"
 t_check "no session ended or was set up again ($sessions_before)" \
 	[ "$sessions_before" = "$sessions_after" ]
 t_guest_check "umount M, multichannel off again" "
