@@ -48,6 +48,7 @@ enum smbsrv_conn_flag {
 	SMBSRV_CONN_AUTHENTICATED,	/* a session was established */
 	SMBSRV_CONN_RECV_BIG,		/* recv_big_work owns the socket */
 	SMBSRV_CONN_RECV_AGAIN,		/* ... and must queue the receive work */
+	SMBSRV_CONN_RECV_OWNED,		/* mode 5: one of its two receive works runs */
 };
 
 struct smbsrv_conn {
@@ -70,7 +71,11 @@ struct smbsrv_conn {
 	void (*saved_state_change)(struct sock *sk);
 	struct work_struct recv_work;
 	u8 recv_mode;			/* enum smbsrv_recv_mode, set at attach */
-	struct work_struct recv_big_work; /* SMBSRV_RECV_PERCPU_BIG */
+	/* Modes 3, 4: the rest of a frame; 5: the receive, unbound. */
+	struct work_struct recv_big_work;
+	/* Mode 5: where the next run goes (recv.c), and this one runs. */
+	bool recv_unbound;
+	bool recv_run_unbound;
 	struct timer_list frame_timer;	/* a started frame must complete */
 	u8 frame_hdr[SMB2_FRAME_HDR_SIZE];
 	u32 frame_hdr_got;

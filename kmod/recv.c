@@ -41,6 +41,14 @@
  * hands the WRITE up there, so that with inline_writes it runs on
  * smbsrv-recv, off the CPU the client sent from.  Every other frame (a
  * READ, an encrypted or compound message) is received as in mode 0.
+ *
+ * The mode SMBSRV_RECV_BY_DEPTH places the receive by the connection's
+ * depth: while it sends plain WRITEs one at a time, its receive runs as
+ * in mode 2 with inline WRITEs (recv_big_work on smbsrv-recv, which waits
+ * for the rest of a large frame and runs a WRITE itself when nothing else
+ * is in flight or waits in the socket); otherwise as in mode 0 (recv_work,
+ * per-CPU).  smbsrv_recv_place() says which, smbsrv_recv_by_depth() keeps
+ * the two works from running at once.
  */
 #include <linux/jiffies.h>
 #include <linux/mm.h>
@@ -74,9 +82,8 @@ static void smbsrv_recv_wake(struct smbsrv_conn *conn, struct sock *sk)
 {
 	struct socket_wq *wq;
 
-	if (conn->recv_mode != SMBSRV_RECV_UNBOUND_WAIT &&
-	    conn->recv_mode != SMBSRV_RECV_PERCPU_BIG &&
-	    conn->recv_mode != SMBSRV_RECV_PERCPU_WRITE)
+	if (conn->recv_mode == SMBSRV_RECV_PERCPU ||
+	    conn->recv_mode == SMBSRV_RECV_UNBOUND)
 		return;
 	rcu_read_lock();
 	wq = rcu_dereference(sk->sk_wq);
@@ -202,16 +209,19 @@ static int smbsrv_recv_frame_wait(struct smbsrv_conn *conn)
 
 /*
  * The rest of the current frame: waiting for all of it in the receive
- * mode SMBSRV_RECV_UNBOUND_WAIT when smbsrv_recv_may_wait() (see the top
- * of this file).  >0 read, 0 EOF, -EAGAIN (nothing yet, or the receive
+ * mode SMBSRV_RECV_UNBOUND_WAIT, and in a run of the unbound receive work
+ * of SMBSRV_RECV_BY_DEPTH, when smbsrv_recv_may_wait() (see the top of
+ * this file).  >0 read, 0 EOF, -EAGAIN (nothing yet, or the receive
  * timeout), -err.
  */
 static int smbsrv_recv_frame_rest(struct smbsrv_conn *conn)
 {
+	bool wait = conn->recv_mode == SMBSRV_RECV_UNBOUND_WAIT ||
+		    (conn->recv_mode == SMBSRV_RECV_BY_DEPTH &&
+		     conn->recv_run_unbound);
 	int n;
 
-	if (conn->recv_mode != SMBSRV_RECV_UNBOUND_WAIT ||
-	    !smbsrv_recv_may_wait(conn) || !smbsrv_recv_waiter_get())
+	if (!wait || !smbsrv_recv_may_wait(conn) || !smbsrv_recv_waiter_get())
 		return smbsrv_recv_some(conn, conn->frame + conn->frame_got,
 					conn->frame_len - conn->frame_got);
 	n = smbsrv_recv_frame_wait(conn);
@@ -262,11 +272,43 @@ static bool smbsrv_frame_header(struct smbsrv_conn *conn)
 	return true;
 }
 
+/*
+ * Mode SMBSRV_RECV_BY_DEPTH: where the receive runs from the next run on,
+ * decided as each frame is complete from the messages of the connection
+ * still in flight (this one not counted yet) and the bytes already
+ * waiting behind it in the socket.  Nothing in either, and the frame is
+ * a plain WRITE (smb2_route_write_hdr()): the client sends WRITEs one at
+ * a time, so unbound, as mode 2 with inline WRITEs (benchmarks.md: what
+ * brought QD1 WRITEs to ksmbd), and this WRITE may run inline.  Nothing
+ * in either and anything else (a READ at queue depth 1 gained nothing
+ * there and lost up to a third), two or more in flight, or bytes behind:
+ * per-CPU, as mode 0.  The bytes behind matter because a WRITE run
+ * inline is freed before the next frame is read: without them, a deep
+ * queue of WRITEs would find nothing in flight every time and be run one
+ * by one.  One in flight and nothing behind decides nothing: at queue
+ * depth 1 it may be the previous request, answered but not freed yet.
+ */
+static void smbsrv_recv_place(struct smbsrv_conn *conn)
+{
+	bool behind;
+	int n;
+
+	if (conn->recv_mode != SMBSRV_RECV_BY_DEPTH)
+		return;
+	n = atomic_read(&conn->inflight);
+	behind = !skb_queue_empty_lockless(&conn->sock->sk->sk_receive_queue);
+	if (n == 1 && !behind)
+		return;
+	WRITE_ONCE(conn->recv_unbound, !n && !behind &&
+		   smb2_route_write_hdr(conn->frame, conn->frame_len));
+}
+
 /* The current frame is complete: hand it up.  False: drop the connection. */
 static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 {
 	u8 *frame;
 
+	smbsrv_recv_place(conn);
 	del_timer(&conn->frame_timer);
 	conn->frame_hdr_got = 0;
 	WRITE_ONCE(conn->last_active, jiffies);
@@ -301,6 +343,8 @@ static bool smbsrv_recv_sock_ready(struct sock *sk)
 	       READ_ONCE(sk->sk_state) != TCP_ESTABLISHED;
 }
 
+static void smbsrv_recv_by_depth(struct smbsrv_conn *conn, bool unbound);
+
 /*
  * Modes SMBSRV_RECV_PERCPU_BIG and SMBSRV_RECV_PERCPU_WRITE: the rest of
  * the current frame (if any is missing) and handing it up, on smbsrv-recv.
@@ -316,6 +360,10 @@ static void smbsrv_recv_big_work(struct work_struct *work)
 	bool drop = false, done = false, again;
 	int n;
 
+	if (conn->recv_mode == SMBSRV_RECV_BY_DEPTH) {
+		smbsrv_recv_by_depth(conn, true);
+		return;
+	}
 	if (!smbsrv_conn_closing(conn) && conn->frame_got < conn->frame_len) {
 		n = smbsrv_recv_frame_wait(conn);
 		if (n > 0)
@@ -366,15 +414,15 @@ static bool smbsrv_recv_write_hand_over(struct smbsrv_conn *conn, u32 n)
 	       smbsrv_recv_waiter_get();
 }
 
-static void smbsrv_recv_work(struct work_struct *work)
+/*
+ * A run of the receive: frames in, handed up, until the socket is empty
+ * (or full of messages in flight, or the connection goes).  True: the
+ * run ends early and the receive work must be queued again.
+ */
+static bool smbsrv_recv_run(struct smbsrv_conn *conn)
 {
-	struct smbsrv_conn *conn =
-		container_of(work, struct smbsrv_conn, recv_work);
 	int n = -EAGAIN;
 
-	/* recv_big_work has the socket; it queues this work when done. */
-	if (smbsrv_recv_big_owns(conn))
-		return;
 	smbsrv_sched_inline_start(conn);
 	while (!smbsrv_conn_closing(conn)) {
 		if (atomic_read(&conn->inflight) >= SMBSRV_INFLIGHT_MAX) {
@@ -382,7 +430,7 @@ static void smbsrv_recv_work(struct work_struct *work)
 			/* Pairs with the barrier in smbsrv_recv_msg_done(). */
 			smp_mb__after_atomic();
 			if (atomic_read(&conn->inflight) >= SMBSRV_INFLIGHT_MAX)
-				return;
+				return false;
 			clear_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags);
 		}
 		if (!conn->frame) {
@@ -408,7 +456,7 @@ static void smbsrv_recv_work(struct work_struct *work)
 		if (conn->recv_mode == SMBSRV_RECV_PERCPU_BIG &&
 		    smbsrv_recv_may_wait(conn) && smbsrv_recv_waiter_get()) {
 			smbsrv_recv_big_start(conn);
-			return;
+			return false;
 		}
 		n = smbsrv_recv_frame_rest(conn);
 		if (n <= 0)
@@ -416,7 +464,7 @@ static void smbsrv_recv_work(struct work_struct *work)
 		conn->frame_got += n;
 		if (smbsrv_recv_write_hand_over(conn, n)) {
 			smbsrv_recv_big_start(conn);
-			return;
+			return false;
 		}
 		if (conn->frame_got < conn->frame_len)
 			continue;
@@ -424,18 +472,74 @@ static void smbsrv_recv_work(struct work_struct *work)
 			goto drop;
 		/*
 		 * Inline reads spent this run's budget: let the other work
-		 * of this CPU run before reading on.
+		 * of this CPU run before reading on.  In mode 5, the next
+		 * frame is received where smbsrv_recv_place() now says.
 		 */
-		if (smbsrv_sched_inline_spent(conn)) {
-			smbsrv_sched_recv(conn);
-			return;
-		}
+		if (smbsrv_sched_inline_spent(conn) ||
+		    (conn->recv_mode == SMBSRV_RECV_BY_DEPTH &&
+		     READ_ONCE(conn->recv_unbound) != conn->recv_run_unbound))
+			return true;
 	}
 	if (n == -EAGAIN || smbsrv_conn_closing(conn))
-		return;
+		return false;
 	/* EOF or a socket error. */
 drop:
 	smbsrv_conn_close(conn);
+	return false;
+}
+
+/*
+ * Mode SMBSRV_RECV_BY_DEPTH: a run of either receive work, recv_work
+ * (queued on smbsrv only) or recv_big_work (on smbsrv-recv only), as
+ * conn->recv_unbound said when it was queued.  The workqueue keeps each
+ * of the two from being queued twice or running twice at once, but only
+ * within its own workqueue: nothing there stops one running while the
+ * other does (a data-ready after the placement changed queues the other
+ * while this one still reads).  So a run takes SMBSRV_CONN_RECV_OWNED
+ * first (acquire; clear_bit_unlock() releases it, and with it everything
+ * the run wrote of the frame), and a run that finds it taken leaves
+ * SMBSRV_CONN_RECV_AGAIN and ends: the owner, having let go, looks for
+ * the mark after a full barrier, and the loser, having left it, looks at
+ * the bit again after one, so one of them sees the other's and the
+ * receive is queued again (where the placement says then).  No run is
+ * lost and two never receive at once; at worst one more finds nothing.
+ * The placement changes only between frames (smbsrv_recv_place()), and
+ * a run that sees it change ends and queues the other work.
+ */
+static void smbsrv_recv_by_depth(struct smbsrv_conn *conn, bool unbound)
+{
+	bool again;
+
+	while (test_and_set_bit_lock(SMBSRV_CONN_RECV_OWNED, &conn->flags)) {
+		set_bit(SMBSRV_CONN_RECV_AGAIN, &conn->flags);
+		/* The mark before the second look; see above. */
+		smp_mb__after_atomic();
+		if (test_bit(SMBSRV_CONN_RECV_OWNED, &conn->flags))
+			return;
+	}
+	conn->recv_run_unbound = unbound;
+	again = smbsrv_recv_run(conn);
+	clear_bit_unlock(SMBSRV_CONN_RECV_OWNED, &conn->flags);
+	/* Pairs with the barrier above. */
+	smp_mb__after_atomic();
+	if (test_and_clear_bit(SMBSRV_CONN_RECV_AGAIN, &conn->flags) || again)
+		smbsrv_sched_recv(conn);
+}
+
+static void smbsrv_recv_work(struct work_struct *work)
+{
+	struct smbsrv_conn *conn =
+		container_of(work, struct smbsrv_conn, recv_work);
+
+	if (conn->recv_mode == SMBSRV_RECV_BY_DEPTH) {
+		smbsrv_recv_by_depth(conn, false);
+		return;
+	}
+	/* recv_big_work has the socket; it queues this work when done. */
+	if (smbsrv_recv_big_owns(conn))
+		return;
+	if (smbsrv_recv_run(conn))
+		smbsrv_sched_recv(conn);
 }
 
 void smbsrv_recv_init(struct smbsrv_conn *conn)
@@ -487,11 +591,14 @@ void smbsrv_recv_detach(struct smbsrv_conn *conn)
 	kernel_sock_shutdown(conn->sock, SHUT_RDWR);
 	/*
 	 * Each of the two receive works may queue the other once before it
-	 * sees the connection closing.  A recv_big_work cancelled before it
-	 * ran gives back the wait its receive work took for it.
+	 * sees the connection closing (in mode 5 too: a run that found the
+	 * other owning the receive left it the mark to queue one more).  A
+	 * recv_big_work of mode 3 or 4 cancelled before it ran gives back
+	 * the wait its receive work took for it.
 	 */
 	cancel_work_sync(&conn->recv_work);
-	if (cancel_work_sync(&conn->recv_big_work)) {
+	if (cancel_work_sync(&conn->recv_big_work) &&
+	    conn->recv_mode != SMBSRV_RECV_BY_DEPTH) {
 		smbsrv_recv_waiter_put();
 		clear_bit(SMBSRV_CONN_RECV_BIG, &conn->flags);
 	}

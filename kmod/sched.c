@@ -53,7 +53,7 @@ static const struct kernel_param_ops smbsrv_recv_mode_ops = {
 
 module_param_cb(recv_mode, &smbsrv_recv_mode_ops, &smbsrv_recv_mode, 0644);
 MODULE_PARM_DESC(recv_mode,
-		 "Receive work of connections accepted from now on: 0 per-CPU queue (default), 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv, 4 per-CPU but a WRITE's frame received (and, with inline_writes, run) on smbsrv-recv");
+		 "Receive work of connections accepted from now on: 0 per-CPU queue (default), 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv, 4 per-CPU but a WRITE's frame received (and, with inline_writes, run) on smbsrv-recv, 5 by depth: as 2 with inline WRITEs while the connection sends plain WRITEs one at a time, else as 0");
 
 /*
  * Inline WRITEs (an experiment, off by default): the receiver runs a plain
@@ -133,6 +133,9 @@ void smbsrv_sched_recv(struct smbsrv_conn *conn)
 	if (conn->recv_mode == SMBSRV_RECV_UNBOUND ||
 	    conn->recv_mode == SMBSRV_RECV_UNBOUND_WAIT)
 		queue_work(smbsrv_recv_wq, &conn->recv_work);
+	else if (conn->recv_mode == SMBSRV_RECV_BY_DEPTH &&
+		 READ_ONCE(conn->recv_unbound))
+		queue_work(smbsrv_recv_wq, &conn->recv_big_work);
 	else
 		queue_work(smbsrv_wq[SMBSRV_QUEUE_PERCPU], &conn->recv_work);
 }
@@ -247,12 +250,17 @@ bool smbsrv_sched_inline_charge(struct smbsrv_conn *conn, u32 length)
  * A WRITE waits behind no one when nothing else of its connection is in
  * flight (the receiver counted it already): run inline, it saves the hop
  * to a worker.  Not when the route policy sends WRITEs to the unbound
- * queue (that is where they were asked to run).
+ * queue (that is where they were asked to run).  With inline_writes, or
+ * in a run of the unbound receive work of mode SMBSRV_RECV_BY_DEPTH when
+ * nothing waits behind the WRITE in the socket either (that mode's
+ * point: recv.c, smbsrv_recv_place()).
  */
 static bool smbsrv_sched_inline_write(struct smbsrv_conn *conn,
 				      const struct smb2_route_info *ri)
 {
-	if (!READ_ONCE(smbsrv_inline_writes) ||
+	if (!(READ_ONCE(smbsrv_inline_writes) ||
+	      (conn->recv_mode == SMBSRV_RECV_BY_DEPTH &&
+	       conn->recv_run_unbound && conn->recv_unbound)) ||
 	    READ_ONCE(smbsrv_server.knobs.route_policy) ==
 	    SMBSRV_ROUTE_POLICY_UNBOUND ||
 	    atomic_read(&conn->inflight) != 1 ||

@@ -68,12 +68,17 @@ enum smbsrv_recv_mode {
 	SMBSRV_RECV_UNBOUND_WAIT,	/* and waits for the rest of a large frame */
 	SMBSRV_RECV_PERCPU_BIG,		/* "smbsrv", and mode 2's wait on "smbsrv-recv" */
 	SMBSRV_RECV_PERCPU_WRITE,	/* "smbsrv", a WRITE's frame on "smbsrv-recv" */
+	SMBSRV_RECV_BY_DEPTH,		/* mode 2 with inline WRITEs at depth 1, else 0 */
 	SMBSRV_NR_RECV_MODES,
 };
 
 /* The mode for a connection accepted now. */
 enum smbsrv_recv_mode smbsrv_sched_recv_mode(void);
-/* Queue the connection's receive work (on its conn->recv_mode's queue). */
+/*
+ * Queue the connection's receive work (on its conn->recv_mode's queue; in
+ * mode SMBSRV_RECV_BY_DEPTH, recv_work on "smbsrv" or recv_big_work on
+ * "smbsrv-recv" as conn->recv_unbound says: recv.c).
+ */
 void smbsrv_sched_recv(struct smbsrv_conn *conn);
 /*
  * Queue the receive of the rest of a frame on smbsrv-recv (modes

@@ -60,7 +60,8 @@ void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri);
  * as far as the header tells: the SMB2 protocol, command WRITE, no
  * NextCommand, not async, related or a response.  A TRANSFORM (encrypted)
  * or compressed message is not.  Trusts nothing, decides nothing but
- * where the rest is received (receive mode 4, kmod/recv.c).
+ * where the rest is received (receive mode 4, kmod/recv.c) and where the
+ * next frame is (mode 5).
  */
 bool smb2_route_write_hdr(const u8 *msg, u32 got);
 

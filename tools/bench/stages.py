@@ -25,6 +25,11 @@ Stages (the same cut points for both servers):
                                  server, each smbsrv's /ksmbd and
                                  /smbsrv (mode 0) per round
   stages.py --rows LABEL RUNFILE...   smbsrv against ksmbd, one row per cell
+  stages.py --stats RUNFILE...   the module's counters over each smbsrv's
+                                 runs of a cell (smbsrvctl stats after
+                                 minus before, summed): messages queued
+                                 per I/O on each queue, other counters
+                                 that moved
 
 A server named smbsrvM is smbsrv in receive mode M (stages.sh
 --recv-modes); "smbsrv" alone is mode 0; smbsrvM+OPTIONS the same with
@@ -249,7 +254,55 @@ def rows(label, files):
                 bw(s), bw(k), r[0], r[1], med(s, 1), med(k, 1), med(s, 2), med(k, 2)))
 
 
+def counters(text, tag):
+    """smbsrvctl stats lines marked TAG: {name: value}, a queue's
+    QUEUED as "queued NAME"."""
+    c = {}
+    for line in text.splitlines():
+        if not line.startswith(tag + " "):
+            continue
+        f = line[len(tag) + 1:].split()
+        if len(f) == 11 and f[1] in ("percpu", "unbound") and f[2].isdigit():
+            c["queued " + f[0]] = int(f[2])
+        elif len(f) >= 2 and f[-1].isdigit() and f[-2].endswith(":"):
+            c[" ".join(f[:-1])[:-1]] = int(f[-1])
+    return c
+
+
+def stats(files):
+    """Counter deltas over the runs of each cell and smbsrv."""
+    delta = defaultdict(lambda: defaultdict(int))
+    ios = defaultdict(int)
+    for path in files:
+        parts = path.rsplit("/", 1)[-1].split("-")
+        if len(parts) < 4 or not parts[1].startswith("smbsrv"):
+            continue
+        srv, rw, bs = parts[1], parts[2], parts[3]
+        text = open(path, encoding="utf-8", errors="replace").read()
+        before, after = counters(text, "@@stats0"), counters(text, "@@stats1")
+        fio, _ = parse(path)
+        try:
+            ios[(rw, bs, srv)] += json.loads(fio)["jobs"][0][rw]["total_ios"]
+        except (ValueError, KeyError, IndexError):
+            continue
+        for k, v in after.items():
+            if k in before:
+                delta[(rw, bs, srv)][k] += v - before[k]
+    for key in sorted(delta):
+        rw, bs, srv = key
+        d, n = delta[key], max(ios[key], 1)
+        q = " ".join("%s/IO=%.2f" % (k, v / n) for k, v in sorted(d.items())
+                     if k.startswith("queued "))
+        other = " ".join("%s=%d" % (k.replace(" ", "_"), v)
+                         for k, v in sorted(d.items())
+                         if v and not k.startswith("queued "))
+        print("%-5s %-4s %-10s IOs=%d %s %s" % (rw, bs, srv, ios[key], q, other))
+
+
 def main(argv):
+    if argv and argv[0] == "--stats":
+        stats(argv[1:])
+        return
     if argv and argv[0] == "--timed":
         if len(argv) > 2 and argv[1] == "--depth":
             timed(argv[3:], argv[2])

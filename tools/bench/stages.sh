@@ -36,6 +36,9 @@
 #       [--recv-modes "0 ..."] [--variants "0 1+w ..."] [--out DIR]
 #       [--depth QDxJOBS]
 #
+# Every smbsrv run records smbsrvctl stats (the module's counters) before
+# (lines "@@stats0 ...") and after it ("@@stats1 ...") in its output.
+#
 # --depth 8x4 runs the timed phase at queue depth 8 with 4 fio jobs
 # (group reporting) instead of 1x1, to see that a placement that helps
 # QD1 costs nothing under load; the traced phase is QD1 only and is
@@ -137,7 +140,8 @@ for r in $(seq 1 "$rounds"); do
 		read -ra cs <<< "$(cell_servers "$rw")"
 		for s in $(rotate $((r + ci)) "${cs[@]}"); do
 			vm_exec "$vm" "$(placement "$s")
-sh $g $s $rw $bs $secs plain $depth" \
+sh $g $s $rw $bs $secs plain $depth
+$(stats "$s" 1)" \
 				> "$out/timed/$r-$s-$rw-$bs" 2>&1 || true
 		done
 		ci=$((ci + 1))
@@ -164,7 +168,8 @@ trap - EXIT
 cp "$(vm_dir "$vm")/console.log" "$out/console.log" 2>/dev/null || true
 /usr/bin/python3 "$top/tools/bench/stages.py" --timed --depth "$depth" "$out"/timed/* > "$out/timed.txt" || true
 /usr/bin/python3 "$top/tools/bench/stages.py" "$out"/traced/* > "$out/traced.txt" || true
-cat "$out/timed.txt" "$out/traced.txt"
+/usr/bin/python3 "$top/tools/bench/stages.py" --stats "$out"/timed/* > "$out/stats.txt" || true
+cat "$out/timed.txt" "$out/traced.txt" "$out/stats.txt"
 echo "stages: results in $out" >&2
 }
 
@@ -198,7 +203,16 @@ smbsrvctl set route-policy $route >/dev/null
 echo $scope > \$w/affinity_scope
 p=/sys/module/smbsrv/parameters/inline_writes
 [ ! -e \$p ] || echo $iw > \$p
-echo \"@@placement route \$(smbsrvctl stats | sed -n 's/^route policy: //p') scope \$(cat \$w/affinity_scope) inline_writes \$(cat \$p 2>/dev/null)\""
+echo \"@@placement route \$(smbsrvctl stats | sed -n 's/^route policy: //p') scope \$(cat \$w/affinity_scope) inline_writes \$(cat \$p 2>/dev/null)\"
+$(stats "$1" 0)"
+}
+
+# A guest command recording smbsrvctl stats (the module's counters)
+# before (@@stats0, with the placement) and after (@@stats1, past the
+# run's @@end) each smbsrv run, lines stages.py leaves alone.
+stats() {
+	case $1 in smbsrv*) ;; *) return 0 ;; esac
+	printf '%s\n' "smbsrvctl stats 2>&1 | sed 's/^/@@stats$2 /'"
 }
 
 # The words after the first, rotated left by $1 places.

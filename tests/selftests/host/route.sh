@@ -13,7 +13,9 @@
 # mode 0 on per-CPU ones, one in mode 3 on per-CPU ones but for the rest of
 # a large WRITE, one in mode 4 on per-CPU ones but every WRITE's frame on
 # unbound ones (its READs all per-CPU); with inline_writes the receive
-# work runs queue-depth-1 WRITEs itself (none reaches a queue).  One VM
+# work runs queue-depth-1 WRITEs itself (none reaches a queue); one in
+# mode 5 receives and runs queue-depth-1 WRITEs on unbound kworkers, its
+# READs and WRITEs sent 16 at a time mostly on per-CPU ones.  One VM
 # boot.
 # shellcheck disable=SC2016  # guest scripts expand in the guest
 . "$(dirname "$0")/lib.sh"
@@ -141,9 +143,9 @@ t_check_output "smbsrvctl stats shows the policy in force" \
 # so that every run counted is the writing connection's.
 rm_p=/sys/module/smbsrv/parameters/recv_mode
 iw_p=/sys/module/smbsrv/parameters/inline_writes
-t_guest_check "recv_mode is 0 by default and refuses 5; inline_writes is off" "
+t_guest_check "recv_mode is 0 by default and refuses 6; inline_writes is off" "
 [ \$(cat $rm_p) = 0 ] || { echo 'FAIL: recv_mode not 0'; exit 1; }
-if echo 5 > $rm_p; then echo 'FAIL: 5 accepted'; exit 1; fi
+if echo 6 > $rm_p; then echo 'FAIL: 6 accepted'; exit 1; fi
 [ \$(cat $rm_p) = 0 ] || exit 1
 [ \$(cat $iw_p) = N ] || { echo 'FAIL: inline_writes not N'; exit 1; }"
 runs='
@@ -232,5 +234,51 @@ fio --name=deep4 --filename=/mnt/r/m4d.bin --rw=write --bs=64k --size=8M \
 	--ioengine=libaio --iodepth=16 --direct=1 --verify=md5 --do_verify=1 \
 	--output=/dev/null || { echo 'FAIL: fio at depth 16 (or its verify)'; exit 1; }
 umount /mnt/r"
+# Mode 5 (by depth), inline_writes off: of 16 x 1 MiB WRITEs at queue
+# depth 1, all but the first (the open before it placed the receive
+# per-CPU; the first one completed with nothing in flight) are received
+# by recv_big_work on unbound kworkers, which runs them there (fewer
+# messages queued than WRITEs, none unbound).  The file read back (1 MiB
+# READs at depth 1) stays on per-CPU kworkers but for at most one unbound
+# run (the CLOSE after the WRITEs, or the open before the READs, may find
+# the last WRITE's answer sent but not freed, which decides nothing).
+# Then 64 KiB WRITEs submitted 16 at a time: most runs per-CPU (each
+# batch's first WRITE, completed with nothing in flight, sends a run or
+# two unbound until the receive sees two in flight), verified; repeated
+# up to 3 times, as the adaptive route's, in case a loaded host lets the
+# server answer each WRITE before the next arrives.
+t_guest_check "recv_mode 5: QD1 1 MiB WRITEs received and run on unbound kworkers, READs and WRITEs at depth 16 per-CPU, data intact" "$helpers$runs
+echo 5 > $rm_p
+mount -t cifs //127.0.0.1/r /mnt/r -o username=demo,password=demopass,uid=1000,cache=none,wsize=1048576
+echo 0 > $rm_p
+p0=\$(queued smbsrv); u0=\$(queued smbsrv-unbound)
+runs_start
+write_qd1 m5.bin 16
+runs_stop
+dp=\$((\$(queued smbsrv) - p0)); du=\$((\$(queued smbsrv-unbound) - u0))
+echo \"depth 1: per-CPU \$pc, unbound \$bu; queued per-CPU +\$dp, unbound +\$du\" | tee /tmp/m5.log
+[ \$ub = 0 ] && [ \$bp = 0 ] && [ \$bu -ge 15 ] && [ \$dp -lt 16 ] && [ \$du = 0 ] ||
+	{ echo 'FAIL: depth 1'; exit 1; }
+runs_start
+dd if=/mnt/r/m5.bin bs=1M 2>/dev/null | cmp - /srv/r/m5.bin || { echo 'FAIL: read back differs'; exit 1; }
+runs_stop
+echo \"READs: per-CPU \$pc, unbound \$bu\" >> /tmp/m5.log
+[ \$ub = 0 ] && [ \$bp = 0 ] && [ \$pc -ge 16 ] && [ \$bu -le 1 ] ||
+	{ echo 'FAIL: READs'; exit 1; }
+for run in 1 2 3; do
+	runs_start
+	fio --name=deep5 --filename=/mnt/r/m5d.bin --rw=write --bs=64k --size=8M \
+		--ioengine=libaio --iodepth=16 --iodepth_batch_submit=16 \
+		--iodepth_batch_complete_min=16 --direct=1 --verify=md5 \
+		--do_verify=1 --output=/dev/null ||
+		{ echo 'FAIL: fio at depth 16 (or its verify)'; exit 1; }
+	runs_stop
+	echo \"depth 16, run \$run: per-CPU \$pc, unbound \$bu\" >> /tmp/m5.log
+	[ \$ub = 0 ] && [ \$bp = 0 ] || exit 1
+	[ \$pc -gt \$bu ] && break
+	[ \$run = 3 ] && { echo 'FAIL: depth 16 mostly unbound'; exit 1; }
+done
+umount /mnt/r"
+t_diag "mode 5 receive runs: $(vm_exec "$T_VM" "cat /tmp/m5.log" | tr '\n' ';')"
 t_dmesg_clean
 t_done
