@@ -15,7 +15,7 @@
  * queues itself again.
  *
  * In the receive mode SMBSRV_RECV_UNBOUND_WAIT (module parameter
- * recv_mode, an experiment: Documentation/benchmarks.md) the rest of a
+ * recv_mode: Documentation/design.md "Receive modes") the rest of a
  * large frame (a big WRITE) of a logged-on client is read with one
  * blocking receive instead: the work sleeps in the socket as a thread
  * would and is woken where the scheduler sees fit as segments arrive,
@@ -42,8 +42,8 @@
  * smbsrv-recv, off the CPU the client sent from.  Every other frame (a
  * READ, an encrypted or compound message) is received as in mode 0.
  *
- * The mode SMBSRV_RECV_BY_DEPTH places the receive by the connection's
- * depth: while it sends plain WRITEs one at a time, its receive runs as
+ * The mode SMBSRV_RECV_BY_DEPTH (the default) places the receive by the
+ * connection's depth: while it sends plain WRITEs one at a time, its receive runs as
  * in mode 2 with inline WRITEs (recv_big_work on smbsrv-recv, which waits
  * for the rest of a large frame and runs a WRITE itself when nothing else
  * is in flight or waits in the socket); otherwise as in mode 0 (recv_work,

@@ -39,7 +39,7 @@ static struct workqueue_struct *smbsrv_wq[SMBSRV_NR_QUEUES];
 /* Receive works of connections in an unbound receive mode. */
 static struct workqueue_struct *smbsrv_recv_wq;
 
-static unsigned int smbsrv_recv_mode = SMBSRV_RECV_PERCPU;
+static unsigned int smbsrv_recv_mode = SMBSRV_RECV_BY_DEPTH;
 
 static int smbsrv_recv_mode_set(const char *val, const struct kernel_param *kp)
 {
@@ -53,7 +53,7 @@ static const struct kernel_param_ops smbsrv_recv_mode_ops = {
 
 module_param_cb(recv_mode, &smbsrv_recv_mode_ops, &smbsrv_recv_mode, 0644);
 MODULE_PARM_DESC(recv_mode,
-		 "Receive work of connections accepted from now on: 0 per-CPU queue (default), 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv, 4 per-CPU but a WRITE's frame received (and, with inline_writes, run) on smbsrv-recv, 5 by depth: as 2 with inline WRITEs while the connection sends plain WRITEs one at a time, else as 0");
+		 "Receive work of connections accepted from now on: 0 per-CPU queue, 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv, 4 per-CPU but a WRITE's frame received (and, with inline_writes, run) on smbsrv-recv, 5 by depth (default): as 2 with inline WRITEs while the connection sends plain WRITEs one at a time, else as 0");
 
 /*
  * Inline WRITEs (an experiment, off by default): the receiver runs a plain

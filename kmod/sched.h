@@ -57,18 +57,19 @@ void smbsrv_sched_exit(void);
 
 /*
  * How a connection's receive work runs: the module parameter recv_mode
- * (0644, an experiment's switch; Documentation/benchmarks.md, "Where a
- * QD1 request waits"), read once when a connection is accepted, so that
- * a connection's receive work is always queued on the same workqueue (a
- * work item is non-reentrant only within one).
+ * (0644; default SMBSRV_RECV_BY_DEPTH, the others kept for comparison:
+ * Documentation/design.md "Receive modes", benchmarks.md), read once
+ * when a connection is accepted, so that a connection's receive work is
+ * always queued on the same workqueue (a work item is non-reentrant only
+ * within one).
  */
 enum smbsrv_recv_mode {
-	SMBSRV_RECV_PERCPU,		/* "smbsrv", reads never block (default) */
+	SMBSRV_RECV_PERCPU,		/* "smbsrv", reads never block */
 	SMBSRV_RECV_UNBOUND,		/* "smbsrv-recv", unbound, scope cache */
 	SMBSRV_RECV_UNBOUND_WAIT,	/* and waits for the rest of a large frame */
 	SMBSRV_RECV_PERCPU_BIG,		/* "smbsrv", and mode 2's wait on "smbsrv-recv" */
 	SMBSRV_RECV_PERCPU_WRITE,	/* "smbsrv", a WRITE's frame on "smbsrv-recv" */
-	SMBSRV_RECV_BY_DEPTH,		/* mode 2 with inline WRITEs at depth 1, else 0 */
+	SMBSRV_RECV_BY_DEPTH,		/* 2 + inline WRITEs at depth 1, else 0 (default) */
 	SMBSRV_NR_RECV_MODES,
 };
 

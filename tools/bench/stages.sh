@@ -14,9 +14,10 @@
 #           into stages by tools/bench/stages.py
 #
 # --recv-modes "0 1 2" runs smbsrv once per receive mode (the module
-# parameter recv_mode, kmod/sched.h) in the same boot: mode 0 is the
-# main mount ("smbsrv"), mode M a mount of its own ("smbsrvM", cifs
-# nosharesock) whose connection was accepted with recv_mode=M.
+# parameter recv_mode, kmod/sched.h) in the same boot: mode 0 through the
+# main mount ("smbsrv", made again with recv_mode=0: the module's default
+# is 5), mode M through a mount of its own ("smbsrvM"), each with cifs
+# nosharesock so that its connection is accepted with recv_mode=M.
 #
 # --variants "0 1 2 0+u 0+u+c 1+w" is --recv-modes with placements of
 # the WRITE handler on top: a variant is a receive mode (its mount), then
@@ -66,7 +67,7 @@ while [ $# -gt 0 ]; do
 	--recv-modes|--variants) variants=$2; shift ;;
 	--out) out=$2; shift ;;
 	--depth) depth=$2; shift ;;
-	*) sed -n '3,35s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	*) sed -n '3,/^set /s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
 done
@@ -114,16 +115,21 @@ vm_start "$vm" >/dev/null
 vm_exec "$vm" "sh /usr/share/smbsrv/bench/setup.sh 64" > "$out/setup.log" 2>&1 ||
 	{ cat "$out/setup.log" >&2; exit 1; }
 # One connection per receive mode: the mode is read when a connection is
-# accepted.
+# accepted.  Mode 0's is the main mount, made again in it (setup.sh made
+# it in the module's default).
 for m in $modes; do
-	[ "$m" = 0 ] && continue
+	mnt=/mnt/smbsrv$m
+	[ "$m" = 0 ] && mnt=/mnt/smbsrv
 	vm_exec "$vm" "set -e
 p=/sys/module/smbsrv/parameters/recv_mode
+d=\$(cat \$p)
+echo \"recv_mode default \$d\"
+! grep -q ' $mnt cifs ' /proc/mounts || umount $mnt
 echo $m > \$p
-mkdir -p /mnt/smbsrv$m
-mount -t cifs //127.0.0.1/bench /mnt/smbsrv$m -o \
+mkdir -p $mnt
+mount -t cifs //127.0.0.1/bench $mnt -o \
 	username=demo,password=demopass,uid=1000,gid=1000,cache=none,vers=3.1.1,nosharesock
-echo 0 > \$p" >> "$out/setup.log" 2>&1 ||
+echo \$d > \$p" >> "$out/setup.log" 2>&1 ||
 		{ cat "$out/setup.log" >&2; exit 1; }
 done
 # shellcheck disable=SC2016  # expands in the guest

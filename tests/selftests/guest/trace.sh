@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The module's tracepoints (kmod/trace.h) through a real client: with the
-# smbsrv events enabled in tracefs, a cifs mount, one 4 KiB READ and one
-# 4 KiB WRITE (fio, O_DIRECT, cache=none: exactly one request each) and the
-# unmount.  For the READ's and the WRITE's MessageId every stage must be
-# traced exactly once and in order (PDU complete, queued, worker start,
-# handler done, response queued, frame written; the READ of a cached file
-# is served by the receiver itself, "inline reads", so its worker start
-# says queue=inline and nothing was queued, unless it would have blocked
-# and went to a worker after all), after the bytes arrived
+# smbsrv events enabled in tracefs, a cifs mount, one 4 KiB READ and two
+# 4 KiB WRITEs one after the other (fio, O_DIRECT, cache=none: exactly one
+# request per block) and the unmount.  For the READ's and each WRITE's
+# MessageId every stage must be traced exactly once and in order (PDU
+# complete, queued, worker start, handler done, response queued, frame
+# written; the READ of a cached file is served by the receiver itself,
+# "inline reads", so its worker start says queue=inline and nothing was
+# queued, unless it would have blocked and went to a worker after all;
+# the second WRITE, sent with nothing else in flight after a WRITE, may be
+# run by the receive work the first placed unbound, receive mode 5, the
+# default: design.md "Receive modes"; the first, after an open, is
+# received per-CPU and queued), after the bytes arrived
 # (data-ready on that connection); the mount's upcalls are traced sent
 # then answered; the connection is traced accepted before anything else
 # and closed after the unmount.
@@ -47,11 +51,11 @@ echo 1 > $T/tracing_on
 check "cifs mount" mount -t cifs //127.0.0.1/trace /mnt/trace \
 	-o username=demo,password=demopass,cache=none,vers=3.1.1
 fio1() {
-	fio --name=t --filename=/mnt/trace/$1 --rw=$2 --bs=4k --size=4k \
+	fio --name=t --filename=/mnt/trace/$1 --rw=$2 --bs=4k --size=$3 \
 		--ioengine=psync --direct=1 --output=/dev/null
 }
-check "one 4 KiB READ" fio1 r.bin read
-check "one 4 KiB WRITE" fio1 w.bin write
+check "one 4 KiB READ" fio1 r.bin read 4k
+check "two 4 KiB WRITEs" fio1 w.bin write 8k
 check "unmount" umount /mnt/trace
 # The connection closes asynchronously after the unmount.
 wait_for 10 grep -q smbsrv_conn_closed $T/trace
@@ -81,49 +85,59 @@ stages() {
 want="smbsrv_pdu_complete smbsrv_queued smbsrv_worker_start smbsrv_handler_done smbsrv_rsp_queued smbsrv_frame_written "
 want_inline="smbsrv_pdu_complete smbsrv_worker_start smbsrv_handler_done smbsrv_rsp_queued smbsrv_frame_written "
 want_deferred="smbsrv_pdu_complete smbsrv_worker_start smbsrv_queued smbsrv_worker_start smbsrv_handler_done smbsrv_rsp_queued smbsrv_frame_written "
-inline=
 
 for cmd in READ WRITE; do
 	mids=$(awk -v c="conn=$conn" -v k="cmd=$cmd" '
 		$1 == "smbsrv_handler_done" && $2 == c && $4 == k { sub("mid=", "", $3); print $3 }' /tmp/ev)
-	check "exactly one $cmd was handled" test "$(echo "$mids" | grep -c .)" = 1
-	mid=$mids
-	got=$(stages "$mid")
-	if [ "$got" = "$want" ]; then
-		ok "$cmd (mid $mid): every stage once, in order"
-	elif [ $cmd = READ ] && [ "$got" = "$want_inline" ]; then
-		ok "$cmd (mid $mid): every stage once, in order, inline"
-		inline=1
-	elif [ $cmd = READ ] && [ "$got" = "$want_deferred" ]; then
-		ok "$cmd (mid $mid): every stage once, in order, tried inline, then a worker"
-	else
-		not_ok "$cmd (mid $mid): every stage once, in order"
-		diag "got:  $got" "want: $want" "or (READ): $want_inline"
-	fi
-	# Bytes arrived for it: a data-ready of its connection between the
-	# previous message's completion and its own.
-	check "$cmd (mid $mid): its bytes arrived (data-ready) before it completed" \
-		awk -v c="conn=$conn" -v m="mid=$mid" '
-		$2 == c && $1 == "smbsrv_pdu_complete" {
-			if ($3 == m) { found = 1; ok = seen; exit }
-			seen = 0
-		}
-		$2 == c && $1 == "smbsrv_data_ready" { seen = 1 }
-		END { exit !(found && ok) }' /tmp/ev
-	if [ $cmd = READ ]; then
-		check "$cmd (mid $mid): first tried inline, by the receiver" \
-			grep -qE "^smbsrv_worker_start conn=$conn mid=$mid queue=inline cpu=[0-9]+ wait_ns=0$" /tmp/ev
-	fi
-	if [ -z "$inline" ] || [ $cmd != READ ]; then
-		check "$cmd (mid $mid): queued with its queue and CPU" \
-			grep -qE "^smbsrv_queued conn=$conn mid=$mid queue=(percpu|unbound) cpu=[0-9]+$" /tmp/ev
-	fi
-	check "$cmd (mid $mid): handled with STATUS_SUCCESS" \
-		grep -q "^smbsrv_handler_done conn=$conn mid=$mid cmd=$cmd status=0x00000000$" /tmp/ev
-	how=copied
-	[ $cmd = READ ] && how=spliced
-	check "$cmd (mid $mid): its frame written whole, $how" \
-		grep -qE "^smbsrv_frame_written conn=$conn mid=$mid bytes=[0-9]+ batch=[0-9]+ $how$" /tmp/ev
+	n=1
+	[ $cmd = WRITE ] && n=2
+	check "exactly $n $cmd handled" test "$(echo "$mids" | grep -c .)" = $n
+	first=1
+	for mid in $mids; do
+		inline=
+		got=$(stages "$mid")
+		if [ "$got" = "$want" ]; then
+			ok "$cmd (mid $mid): every stage once, in order"
+		elif [ $cmd = READ ] && [ "$got" = "$want_inline" ]; then
+			ok "$cmd (mid $mid): every stage once, in order, inline"
+			inline=1
+		elif [ $cmd = READ ] && [ "$got" = "$want_deferred" ]; then
+			ok "$cmd (mid $mid): every stage once, in order, tried inline, then a worker"
+		elif [ $cmd = WRITE ] && [ -z "$first" ] && [ "$got" = "$want_inline" ]; then
+			ok "$cmd (mid $mid): every stage once, in order, run by the receive work"
+			inline=1
+			check "$cmd (mid $mid): run inline by the receive work" \
+				grep -qE "^smbsrv_worker_start conn=$conn mid=$mid queue=inline cpu=[0-9]+ wait_ns=0$" /tmp/ev
+		else
+			not_ok "$cmd (mid $mid): every stage once, in order"
+			diag "got:  $got" "want: $want" "or (READ, second WRITE): $want_inline"
+		fi
+		# Bytes arrived for it: a data-ready of its connection between the
+		# previous message's completion and its own.
+		check "$cmd (mid $mid): its bytes arrived (data-ready) before it completed" \
+			awk -v c="conn=$conn" -v m="mid=$mid" '
+			$2 == c && $1 == "smbsrv_pdu_complete" {
+				if ($3 == m) { found = 1; ok = seen; exit }
+				seen = 0
+			}
+			$2 == c && $1 == "smbsrv_data_ready" { seen = 1 }
+			END { exit !(found && ok) }' /tmp/ev
+		if [ $cmd = READ ]; then
+			check "$cmd (mid $mid): first tried inline, by the receiver" \
+				grep -qE "^smbsrv_worker_start conn=$conn mid=$mid queue=inline cpu=[0-9]+ wait_ns=0$" /tmp/ev
+		fi
+		if [ -z "$inline" ]; then
+			check "$cmd (mid $mid): queued with its queue and CPU" \
+				grep -qE "^smbsrv_queued conn=$conn mid=$mid queue=(percpu|unbound) cpu=[0-9]+$" /tmp/ev
+		fi
+		check "$cmd (mid $mid): handled with STATUS_SUCCESS" \
+			grep -q "^smbsrv_handler_done conn=$conn mid=$mid cmd=$cmd status=0x00000000$" /tmp/ev
+		how=copied
+		[ $cmd = READ ] && how=spliced
+		check "$cmd (mid $mid): its frame written whole, $how" \
+			grep -qE "^smbsrv_frame_written conn=$conn mid=$mid bytes=[0-9]+ batch=[0-9]+ $how$" /tmp/ev
+		first=
+	done
 done
 check "the READ carried 4 KiB" \
 	grep -qE "^smbsrv_frame_written conn=$conn mid=[0-9]+ bytes=(4[0-9]{3}|5[0-9]{3}) " /tmp/ev

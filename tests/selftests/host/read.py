@@ -23,7 +23,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import files  # noqa: E402
 from files import (Client, check, check_st, READ, CREATE,  # noqa: E402
-                   CLOSE, WRITE, GENERIC_READ, SH_ALL, OPEN)
+                   CLOSE, WRITE, GENERIC_READ, SH_ALL, OPEN,
+                   OVERWRITE_IF)
 
 FLAG_RELATED = 4
 NO_INTERMEDIATE_BUFFERING = 0x8
@@ -256,14 +257,29 @@ def g_stall(c):
 
 
 def g_wait_stall(c):
-    """On a connection accepted in receive mode 2, 3 or 4 (read.sh sets
+    """On a connection accepted in receive mode 2, 3, 4 or 5 (read.sh sets
     recv_mode around it, and RECV_MODE): a WRITE frame of 1 MiB whose first
     192 KiB (the SMB2 header and WRITE request of the session's tree, then
     zeros) arrive and then nothing more.  A receive work waits in the
-    socket for the rest (mode 4 hands it over on the WRITE header); the
-    frame timeout must still drop the connection (its close wakes the
-    waiting receive), and the server must serve another client after."""
+    socket for the rest (mode 4 hands it over on the WRITE header; mode 5
+    receives unbound, and waits, after a WRITE answered with nothing else
+    in flight, so one is written first); the frame timeout must still drop
+    the connection (its close wakes the waiting receive), and the server
+    must serve another client after."""
     mode = os.environ.get("RECV_MODE", "?")
+    if mode == "5":
+        # Sent as the stalled frame is, in the clear (impacket encrypts
+        # its own requests, and the receive cannot tell an encrypted
+        # WRITE: it would stay per-CPU).
+        fid = c.open("stall5.bin", disp=OVERWRITE_IF)
+        body = struct.pack("<HHIQ16sIIHHI", 49, 112, 4096, 0, fid,
+                           0, 0, 0, 0, 0) + pattern(0, 4096)
+        rsp = compound(c, [(WRITE, body, False)])
+        st = rsp[0][1]
+        n = struct.unpack_from("<I", rsp[0][2], 64 + 4)[0] if st == 0 else 0
+        check("mode 5: a 4 KiB WRITE alone in flight before the stall",
+              rsp[0][0] == WRITE and st == 0 and n == 4096,
+              "status 0x%x, %d bytes" % (st, n))
     smb = c.smb
     sock = smb._NetBIOSSession.get_socket()
     length = (1 << 20) + 112

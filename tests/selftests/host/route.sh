@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Request routing and the per-queue statistics, through the kernel cifs
-# client in the guest (cache=none, so every write(2) is a WRITE): with
+# client in the guest (cache=none, so every write(2) is a WRITE), on a
+# connection accepted in receive mode 0 (every WRITE queued): with
 # route policy percpu no WRITE reaches the unbound queue; with unbound the
 # 1 MiB WRITEs do; with adaptive queue-depth-1 and 4 KiB WRITEs stay
 # bound while a deep queue of 256 KiB WRITEs goes unbound; the policy is
@@ -14,7 +15,8 @@
 # a large WRITE, one in mode 4 on per-CPU ones but every WRITE's frame on
 # unbound ones (its READs all per-CPU); with inline_writes the receive
 # work runs queue-depth-1 WRITEs itself (none reaches a queue); one in
-# mode 5 receives and runs queue-depth-1 WRITEs on unbound kworkers, its
+# mode 5 (the default) receives and runs queue-depth-1 WRITEs on unbound
+# kworkers (under route policy unbound they are queued there instead), its
 # READs and WRITEs sent 16 at a time mostly on per-CPU ones.  One VM
 # boot.
 # shellcheck disable=SC2016  # guest scripts expand in the guest
@@ -43,8 +45,26 @@ t_check_output "the per-CPU queue is not in sysfs (no WQ_SYSFS)" \
 	"^absent$" vm_exec "$T_VM" \
 	"[ -e /sys/devices/virtual/workqueue/smbsrv ] || echo absent"
 
-t_guest_check "cifs mount with cache=none, wsize 1 MiB" \
-	"mount -t cifs //127.0.0.1/r /mnt/r -o username=demo,password=demopass,uid=1000,cache=none,wsize=1048576"
+# Receive modes (module parameter recv_mode, design.md "Receive modes"):
+# the default, read when a connection is accepted.
+rm_p=/sys/module/smbsrv/parameters/recv_mode
+iw_p=/sys/module/smbsrv/parameters/inline_writes
+t_guest_check "recv_mode is 5 by default and refuses 6; inline_writes is off" "
+[ \$(cat $rm_p) = 5 ] || { echo 'FAIL: recv_mode not 5'; exit 1; }
+if echo 6 > $rm_p; then echo 'FAIL: 6 accepted'; exit 1; fi
+[ \$(cat $rm_p) = 5 ] || exit 1
+[ \$(cat $iw_p) = N ] || { echo 'FAIL: inline_writes not N'; exit 1; }"
+
+# The route policy places queued WRITEs: in the default receive mode a
+# WRITE sent at queue depth 1 is run by the receive work and queued
+# nowhere (but under policy unbound: checked with mode 5 below), so these
+# checks use a connection accepted in mode 0, where every WRITE is queued.
+t_guest_check "cifs mount with cache=none, wsize 1 MiB, accepted in recv_mode 0" \
+	"echo 0 > $rm_p
+mount -t cifs //127.0.0.1/r /mnt/r -o username=demo,password=demopass,uid=1000,cache=none,wsize=1048576
+r=\$?
+echo 5 > $rm_p
+exit \$r"
 
 # Guest helpers: queued count of a queue; write N MiB with dd (queue
 # depth 1) and check the file on the share.
@@ -137,17 +157,10 @@ smbsrvctl stats | awk '
 t_diag "$(vm_exec "$T_VM" "smbsrvctl stats")"
 t_check_output "smbsrvctl stats shows the policy in force" \
 	"^route policy: percpu$" vm_exec "$T_VM" "smbsrvctl stats"
-# Receive modes (module parameter recv_mode, design.md "Receive modes"):
-# a kprobe on each run of the receive work tells per-CPU kworkers
-# (kworker/C:N) from unbound ones (kworker/uN:M).  One mount at a time,
-# so that every run counted is the writing connection's.
-rm_p=/sys/module/smbsrv/parameters/recv_mode
-iw_p=/sys/module/smbsrv/parameters/inline_writes
-t_guest_check "recv_mode is 0 by default and refuses 6; inline_writes is off" "
-[ \$(cat $rm_p) = 0 ] || { echo 'FAIL: recv_mode not 0'; exit 1; }
-if echo 6 > $rm_p; then echo 'FAIL: 6 accepted'; exit 1; fi
-[ \$(cat $rm_p) = 0 ] || exit 1
-[ \$(cat $iw_p) = N ] || { echo 'FAIL: inline_writes not N'; exit 1; }"
+# Receive modes: a kprobe on each run of the receive work tells per-CPU
+# kworkers (kworker/C:N) from unbound ones (kworker/uN:M).  One mount at a
+# time, so that every run counted is the writing connection's; the first
+# is the mode-0 mount above.
 runs='
 T=/sys/kernel/tracing
 [ -d $T/events ] || mount -t tracefs tracefs $T
@@ -192,7 +205,7 @@ for m in 1 2 3; do
 	t_guest_check "recv_mode $m: a connection accepted in it receives 16 x 1 MiB WRITEs $what$inl, data intact" "$helpers$runs
 echo $m > $rm_p
 mount -t cifs //127.0.0.1/r /mnt/r -o username=demo,password=demopass,uid=1000,cache=none,wsize=1048576
-echo 0 > $rm_p
+echo 5 > $rm_p
 echo $iw > $iw_p
 p0=\$(queued smbsrv); u0=\$(queued smbsrv-unbound)
 runs_start
@@ -214,7 +227,7 @@ done
 t_guest_check "recv_mode 4: 16 x 1 MiB and 8 x 4 KiB WRITEs received and run (inline_writes) on unbound kworkers, READs per-CPU, 64 KiB WRITEs at depth 16, data intact" "$helpers$runs
 echo 4 > $rm_p
 mount -t cifs //127.0.0.1/r /mnt/r -o username=demo,password=demopass,uid=1000,cache=none,wsize=1048576
-echo 0 > $rm_p
+echo 5 > $rm_p
 echo 1 > $iw_p
 p0=\$(queued smbsrv); u0=\$(queued smbsrv-unbound)
 runs_start
@@ -234,10 +247,10 @@ fio --name=deep4 --filename=/mnt/r/m4d.bin --rw=write --bs=64k --size=8M \
 	--ioengine=libaio --iodepth=16 --direct=1 --verify=md5 --do_verify=1 \
 	--output=/dev/null || { echo 'FAIL: fio at depth 16 (or its verify)'; exit 1; }
 umount /mnt/r"
-# Mode 5 (by depth), inline_writes off: of 16 x 1 MiB WRITEs at queue
-# depth 1, all but the first (the open before it placed the receive
-# per-CPU; the first one completed with nothing in flight) are received
-# by recv_big_work on unbound kworkers, which runs them there (fewer
+# Mode 5 (by depth; the default, so a plain mount), inline_writes off: of
+# 16 x 1 MiB WRITEs at queue depth 1, all but the first (the open before
+# it placed the receive per-CPU; the first one completed with nothing in
+# flight) are received by recv_big_work on unbound kworkers, which runs them there (fewer
 # messages queued than WRITEs, none unbound).  The file read back (1 MiB
 # READs at depth 1) stays on per-CPU kworkers but for at most one unbound
 # run (the CLOSE after the WRITEs, or the open before the READs, may find
@@ -246,11 +259,11 @@ umount /mnt/r"
 # batch's first WRITE, completed with nothing in flight, sends a run or
 # two unbound until the receive sees two in flight), verified; repeated
 # up to 3 times, as the adaptive route's, in case a loaded host lets the
-# server answer each WRITE before the next arrives.
-t_guest_check "recv_mode 5: QD1 1 MiB WRITEs received and run on unbound kworkers, READs and WRITEs at depth 16 per-CPU, data intact" "$helpers$runs
-echo 5 > $rm_p
+# server answer each WRITE before the next arrives.  Last, route policy
+# unbound: the QD1 WRITEs are not run inline but queued on smbsrv-unbound,
+# as the policy asks.
+t_guest_check "recv_mode 5 (default): QD1 1 MiB WRITEs received and run on unbound kworkers, READs and WRITEs at depth 16 per-CPU, policy unbound queues them, data intact" "$helpers$runs
 mount -t cifs //127.0.0.1/r /mnt/r -o username=demo,password=demopass,uid=1000,cache=none,wsize=1048576
-echo 0 > $rm_p
 p0=\$(queued smbsrv); u0=\$(queued smbsrv-unbound)
 runs_start
 write_qd1 m5.bin 16
@@ -278,6 +291,13 @@ for run in 1 2 3; do
 	[ \$pc -gt \$bu ] && break
 	[ \$run = 3 ] && { echo 'FAIL: depth 16 mostly unbound'; exit 1; }
 done
+smbsrvctl set route-policy unbound >/dev/null
+u0=\$(queued smbsrv-unbound)
+write_qd1 m5u.bin 16
+du=\$((\$(queued smbsrv-unbound) - u0))
+smbsrvctl set route-policy percpu >/dev/null
+echo \"policy unbound, depth 1: queued unbound +\$du\" >> /tmp/m5.log
+[ \$du -ge 16 ] || { echo 'FAIL: policy unbound'; exit 1; }
 umount /mnt/r"
 t_diag "mode 5 receive runs: $(vm_exec "$T_VM" "cat /tmp/m5.log" | tr '\n' ';')"
 t_dmesg_clean
