@@ -73,9 +73,14 @@ struct smbsrv_conn {
 	u8 recv_mode;			/* enum smbsrv_recv_mode, set at attach */
 	/* Modes 3, 4: the rest of a frame; 5: the receive, unbound. */
 	struct work_struct recv_big_work;
-	/* Mode 5: where the next run goes (recv.c), and this one runs. */
+	/*
+	 * Mode 5: where the next run goes (recv.c), and this one runs; and
+	 * whether the frame just completed is a small WRITE sent alone,
+	 * which the run that received it runs itself.
+	 */
 	bool recv_unbound;
 	bool recv_run_unbound;
+	bool recv_write_small;
 	struct timer_list frame_timer;	/* a started frame must complete */
 	u8 frame_hdr[SMB2_FRAME_HDR_SIZE];
 	u32 frame_hdr_got;

@@ -278,29 +278,40 @@ static bool smbsrv_frame_header(struct smbsrv_conn *conn)
  * still in flight (this one not counted yet) and the bytes already
  * waiting behind it in the socket.  Nothing in either, and the frame is
  * a plain WRITE (smb2_route_write_hdr()): the client sends WRITEs one at
- * a time, so unbound, as mode 2 with inline WRITEs (benchmarks.md: what
- * brought QD1 WRITEs to ksmbd), and this WRITE may run inline.  Nothing
- * in either and anything else (a READ at queue depth 1 gained nothing
- * there and lost up to a third), two or more in flight, or bytes behind:
- * per-CPU, as mode 0.  The bytes behind matter because a WRITE run
- * inline is freed before the next frame is read: without them, a deep
- * queue of WRITEs would find nothing in flight every time and be run one
- * by one.  One in flight and nothing behind decides nothing: at queue
- * depth 1 it may be the previous request, answered but not freed yet.
+ * a time.  Of SMBSRV_RECV_WAIT_MIN or more, the receive goes unbound, as
+ * mode 2 with inline WRITEs (benchmarks.md: what brought QD1 1 MiB WRITEs
+ * to ksmbd: the next one is received beside the client still sending it,
+ * with one wait rather than a run per data-ready), and this WRITE may run
+ * inline; smaller, it stays per-CPU and this WRITE runs inline in the run
+ * that received it (a small frame has nothing to overlap, and waking a
+ * worker on the other CPU only costs: benchmarks.md, "Mode 5 as the
+ * default").  Nothing in either and anything else (a READ at queue depth
+ * 1 gained nothing unbound and lost up to a third), two or more in
+ * flight, or bytes behind: per-CPU, as mode 0.  The bytes behind matter
+ * because a WRITE run inline is freed before the next frame is read:
+ * without them, a deep queue of WRITEs would find nothing in flight every
+ * time and be run one by one.  One in flight and nothing behind decides
+ * nothing: at queue depth 1 it may be the previous request, answered but
+ * not freed yet.
  */
 static void smbsrv_recv_place(struct smbsrv_conn *conn)
 {
-	bool behind;
+	bool behind, alone;
 	int n;
 
 	if (conn->recv_mode != SMBSRV_RECV_BY_DEPTH)
 		return;
+	conn->recv_write_small = false;
 	n = atomic_read(&conn->inflight);
 	behind = !skb_queue_empty_lockless(&conn->sock->sk->sk_receive_queue);
 	if (n == 1 && !behind)
 		return;
-	WRITE_ONCE(conn->recv_unbound, !n && !behind &&
-		   smb2_route_write_hdr(conn->frame, conn->frame_len));
+	alone = !n && !behind &&
+		smb2_route_write_hdr(conn->frame, conn->frame_len);
+	conn->recv_write_small = alone &&
+				 conn->frame_len < SMBSRV_RECV_WAIT_MIN;
+	WRITE_ONCE(conn->recv_unbound,
+		   alone && conn->frame_len >= SMBSRV_RECV_WAIT_MIN);
 }
 
 /* The current frame is complete: hand it up.  False: drop the connection. */
@@ -610,9 +621,21 @@ void smbsrv_recv_detach(struct smbsrv_conn *conn)
 
 void smbsrv_recv_msg_done(struct smbsrv_conn *conn)
 {
+	struct sock *sk = conn->sock->sk;
+
 	atomic_dec(&conn->inflight);
 	/* Pairs with the barrier in smbsrv_recv_work(). */
 	smp_mb__after_atomic();
-	if (test_and_clear_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags))
+	if (!test_and_clear_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags))
+		return;
+	/*
+	 * Not once teardown has detached the receiver: its cancels may have
+	 * run already, and a run queued after them would outlive the
+	 * connection.  Under the callback lock, as data-ready: detach takes
+	 * it (for writing) before it cancels.
+	 */
+	read_lock_bh(&sk->sk_callback_lock);
+	if (sk->sk_user_data == conn)
 		smbsrv_sched_recv(conn);
+	read_unlock_bh(&sk->sk_callback_lock);
 }

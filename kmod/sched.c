@@ -251,16 +251,17 @@ bool smbsrv_sched_inline_charge(struct smbsrv_conn *conn, u32 length)
  * flight (the receiver counted it already): run inline, it saves the hop
  * to a worker.  Not when the route policy sends WRITEs to the unbound
  * queue (that is where they were asked to run).  With inline_writes, or
- * in a run of the unbound receive work of mode SMBSRV_RECV_BY_DEPTH when
- * nothing waits behind the WRITE in the socket either (that mode's
- * point: recv.c, smbsrv_recv_place()).
+ * in mode SMBSRV_RECV_BY_DEPTH when nothing waits behind the WRITE in the
+ * socket either: a large one in a run of the unbound receive work, a
+ * small one in any (that mode's point: recv.c, smbsrv_recv_place()).
  */
 static bool smbsrv_sched_inline_write(struct smbsrv_conn *conn,
 				      const struct smb2_route_info *ri)
 {
 	if (!(READ_ONCE(smbsrv_inline_writes) ||
 	      (conn->recv_mode == SMBSRV_RECV_BY_DEPTH &&
-	       conn->recv_run_unbound && conn->recv_unbound)) ||
+	       ((conn->recv_run_unbound && conn->recv_unbound) ||
+		conn->recv_write_small))) ||
 	    READ_ONCE(smbsrv_server.knobs.route_policy) ==
 	    SMBSRV_ROUTE_POLICY_UNBOUND ||
 	    atomic_read(&conn->inflight) != 1 ||

@@ -262,8 +262,9 @@ def g_wait_stall(c):
     192 KiB (the SMB2 header and WRITE request of the session's tree, then
     zeros) arrive and then nothing more.  A receive work waits in the
     socket for the rest (mode 4 hands it over on the WRITE header; mode 5
-    receives unbound, and waits, after a WRITE answered with nothing else
-    in flight, so one is written first); the frame timeout must still drop
+    receives unbound, and waits, after a WRITE of 64 KiB or more answered
+    with nothing else in flight, so one is written first); the frame
+    timeout must still drop
     the connection (its close wakes the waiting receive), and the server
     must serve another client after."""
     mode = os.environ.get("RECV_MODE", "?")
@@ -272,13 +273,13 @@ def g_wait_stall(c):
         # its own requests, and the receive cannot tell an encrypted
         # WRITE: it would stay per-CPU).
         fid = c.open("stall5.bin", disp=OVERWRITE_IF)
-        body = struct.pack("<HHIQ16sIIHHI", 49, 112, 4096, 0, fid,
-                           0, 0, 0, 0, 0) + pattern(0, 4096)
+        body = struct.pack("<HHIQ16sIIHHI", 49, 112, 65536, 0, fid,
+                           0, 0, 0, 0, 0) + pattern(0, 65536)
         rsp = compound(c, [(WRITE, body, False)])
         st = rsp[0][1]
         n = struct.unpack_from("<I", rsp[0][2], 64 + 4)[0] if st == 0 else 0
-        check("mode 5: a 4 KiB WRITE alone in flight before the stall",
-              rsp[0][0] == WRITE and st == 0 and n == 4096,
+        check("mode 5: a 64 KiB WRITE alone in flight before the stall",
+              rsp[0][0] == WRITE and st == 0 and n == 65536,
               "status 0x%x, %d bytes" % (st, n))
     smb = c.smb
     sock = smb._NetBIOSSession.get_socket()

@@ -15,9 +15,10 @@
 # a large WRITE, one in mode 4 on per-CPU ones but every WRITE's frame on
 # unbound ones (its READs all per-CPU); with inline_writes the receive
 # work runs queue-depth-1 WRITEs itself (none reaches a queue); one in
-# mode 5 (the default) receives and runs queue-depth-1 WRITEs on unbound
-# kworkers (under route policy unbound they are queued there instead), its
-# READs and WRITEs sent 16 at a time mostly on per-CPU ones.  One VM
+# mode 5 (the default) receives and runs queue-depth-1 1 MiB WRITEs on
+# unbound kworkers (under route policy unbound they are queued there
+# instead) and runs 4 KiB ones in its per-CPU receive work, its READs and
+# WRITEs sent 16 at a time mostly on per-CPU ones.  One VM
 # boot.
 # shellcheck disable=SC2016  # guest scripts expand in the guest
 . "$(dirname "$0")/lib.sh"
@@ -255,6 +256,9 @@ umount /mnt/r"
 # READs at depth 1) stays on per-CPU kworkers but for at most one unbound
 # run (the CLOSE after the WRITEs, or the open before the READs, may find
 # the last WRITE's answer sent but not freed, which decides nothing).
+# 16 x 4 KiB WRITEs at depth 1 are received per-CPU (but for at most one
+# run) and run there by the receive work (fewer messages queued than
+# WRITEs, none unbound): a small frame is not worth the other CPU.
 # Then 64 KiB WRITEs submitted 16 at a time: most runs per-CPU (each
 # batch's first WRITE, completed with nothing in flight, sends a run or
 # two unbound until the receive sees two in flight), verified; repeated
@@ -262,7 +266,7 @@ umount /mnt/r"
 # server answer each WRITE before the next arrives.  Last, route policy
 # unbound: the QD1 WRITEs are not run inline but queued on smbsrv-unbound,
 # as the policy asks.
-t_guest_check "recv_mode 5 (default): QD1 1 MiB WRITEs received and run on unbound kworkers, READs and WRITEs at depth 16 per-CPU, policy unbound queues them, data intact" "$helpers$runs
+t_guest_check "recv_mode 5 (default): QD1 1 MiB WRITEs received and run on unbound kworkers, QD1 4 KiB ones run per-CPU by the receive work, READs and WRITEs at depth 16 per-CPU, policy unbound queues them, data intact" "$helpers$runs
 mount -t cifs //127.0.0.1/r /mnt/r -o username=demo,password=demopass,uid=1000,cache=none,wsize=1048576
 p0=\$(queued smbsrv); u0=\$(queued smbsrv-unbound)
 runs_start
@@ -278,6 +282,15 @@ runs_stop
 echo \"READs: per-CPU \$pc, unbound \$bu\" >> /tmp/m5.log
 [ \$ub = 0 ] && [ \$bp = 0 ] && [ \$pc -ge 16 ] && [ \$bu -le 1 ] ||
 	{ echo 'FAIL: READs'; exit 1; }
+p0=\$(queued smbsrv); u0=\$(queued smbsrv-unbound)
+runs_start
+dd if=/tmp/src of=/mnt/r/m5s.bin bs=4k count=16 2>/dev/null || { echo 'FAIL: dd 4k'; exit 1; }
+head -c 65536 /tmp/src | cmp - /srv/r/m5s.bin || { echo 'FAIL: m5s.bin differs'; exit 1; }
+runs_stop
+dp=\$((\$(queued smbsrv) - p0)); du=\$((\$(queued smbsrv-unbound) - u0))
+echo \"4 KiB at depth 1: per-CPU \$pc, unbound \$bu; queued per-CPU +\$dp, unbound +\$du\" >> /tmp/m5.log
+[ \$ub = 0 ] && [ \$bp = 0 ] && [ \$pc -ge 16 ] && [ \$bu -le 1 ] && [ \$dp -lt 16 ] && [ \$du = 0 ] ||
+	{ echo 'FAIL: 4 KiB WRITEs at depth 1'; exit 1; }
 for run in 1 2 3; do
 	runs_start
 	fio --name=deep5 --filename=/mnt/r/m5d.bin --rw=write --bs=64k --size=8M \
