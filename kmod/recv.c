@@ -43,12 +43,13 @@
  * READ, an encrypted or compound message) is received as in mode 0.
  *
  * The mode SMBSRV_RECV_BY_DEPTH (the default) places the receive by the
- * connection's depth: while it sends plain WRITEs one at a time, its receive runs as
- * in mode 2 with inline WRITEs (recv_big_work on smbsrv-recv, which waits
- * for the rest of a large frame and runs a WRITE itself when nothing else
- * is in flight or waits in the socket); otherwise as in mode 0 (recv_work,
- * per-CPU).  smbsrv_recv_place() says which, smbsrv_recv_by_depth() keeps
- * the two works from running at once.
+ * connection's depth: while it sends plain WRITEs of SMBSRV_RECV_WAIT_MIN
+ * or more one at a time, its receive runs as in mode 2 with inline WRITEs
+ * (recv_big_work on smbsrv-recv, which waits for the rest of a large
+ * frame and runs a WRITE itself when nothing else is in flight or waits
+ * in the socket); otherwise as in mode 0 (recv_work, per-CPU), where a
+ * smaller WRITE alone in flight is run inline.  smbsrv_recv_place() says
+ * which, smbsrv_recv_by_depth() keeps the two works from running at once.
  */
 #include <linux/jiffies.h>
 #include <linux/mm.h>

@@ -53,7 +53,7 @@ static const struct kernel_param_ops smbsrv_recv_mode_ops = {
 
 module_param_cb(recv_mode, &smbsrv_recv_mode_ops, &smbsrv_recv_mode, 0644);
 MODULE_PARM_DESC(recv_mode,
-		 "Receive work of connections accepted from now on: 0 per-CPU queue, 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv, 4 per-CPU but a WRITE's frame received (and, with inline_writes, run) on smbsrv-recv, 5 by depth (default): as 2 with inline WRITEs while the connection sends plain WRITEs one at a time, else as 0");
+		 "Receive work of connections accepted from now on: 0 per-CPU queue, 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv, 4 per-CPU but a WRITE's frame received (and, with inline_writes, run) on smbsrv-recv, 5 by depth (default): as 2 with inline WRITEs while the connection sends plain WRITEs of 64 KiB or more one at a time, else as 0 with a smaller WRITE sent alone run inline");
 
 /*
  * Inline WRITEs (an experiment, off by default): the receiver runs a plain
