@@ -80,7 +80,7 @@ check-long: deps
 
 # Documentation/testing.md, "The debug kernel".
 DEBUG_SUITES ?= vm
-debug-kernel: need-kver
+debug-kernel: deps
 	@$(TOP)/tools/debug-kernel.sh
 
 check-debug: debug-kernel

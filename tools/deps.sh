@@ -13,12 +13,14 @@ quiet=${1:-}
 
 say() { [ "$quiet" = --quiet ] || echo "deps: $*"; }
 
-# Build tools and libraries.
+# Build tools and libraries (flex to libelf-dev: the debug kernel,
+# tools/debug-kernel.sh).
 pkgs_build=(
 	build-essential cmake pkg-config kmod xz-utils zstd cpio
 	libnl-3-dev libnl-genl-3-dev libmnl-dev libssl-dev nettle-dev catch2
 	python3 python3-yaml python3-jsonschema sparse
 	clang-14 libfuzzer-14-dev libclang-rt-14-dev
+	flex bison bc libelf-dev
 )
 # The guest kernel, its headers and its source (for checkpatch and ynl-gen).
 pkgs_kernel=(
