@@ -264,9 +264,8 @@ def g_wait_stall(c):
     socket for the rest (mode 4 hands it over on the WRITE header; mode 5
     receives unbound, and waits, after a WRITE of 64 KiB or more answered
     with nothing else in flight, so one is written first); the frame
-    timeout must still drop
-    the connection (its close wakes the waiting receive), and the server
-    must serve another client after."""
+    timeout must still drop the connection (its close wakes the waiting
+    receive), and the server must serve another client after."""
     mode = os.environ.get("RECV_MODE", "?")
     if mode == "5":
         # Sent as the stalled frame is, in the clear (impacket encrypts
