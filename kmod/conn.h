@@ -46,9 +46,8 @@ enum smbsrv_conn_flag {
 	SMBSRV_CONN_NEGOTIATED,		/* a dialect was chosen */
 	SMBSRV_CONN_RECV_STOPPED,	/* too much in flight: resume later */
 	SMBSRV_CONN_AUTHENTICATED,	/* a session was established */
-	SMBSRV_CONN_RECV_BIG,		/* recv_big_work owns the socket */
-	SMBSRV_CONN_RECV_AGAIN,		/* ... and must queue the receive work */
-	SMBSRV_CONN_RECV_OWNED,		/* mode 5: one of its two receive works runs */
+	SMBSRV_CONN_RECV_OWNED,		/* one of its two receive works runs */
+	SMBSRV_CONN_RECV_AGAIN,		/* ... and must queue the receive again */
 };
 
 struct smbsrv_conn {
@@ -69,18 +68,16 @@ struct smbsrv_conn {
 	/* Receive side: only the receive work touches these. */
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
+	/* The receive, per-CPU and unbound (recv.c). */
 	struct work_struct recv_work;
-	u8 recv_mode;			/* enum smbsrv_recv_mode, set at attach */
-	/* Modes 3, 4: the rest of a frame; 5: the receive, unbound. */
-	struct work_struct recv_big_work;
+	struct work_struct recv_unbound_work;
 	/*
-	 * Mode 5: where the next run goes (recv.c), and this one runs; and
-	 * whether the frame just completed is a small WRITE sent alone,
-	 * which the run that received it runs itself.
+	 * Where the next run goes and where this one runs; whether the frame
+	 * just completed, if a plain WRITE, may run inline (smb2_recv_place()).
 	 */
 	bool recv_unbound;
 	bool recv_run_unbound;
-	bool recv_write_small;
+	bool recv_inline_write;
 	struct timer_list frame_timer;	/* a started frame must complete */
 	u8 frame_hdr[SMB2_FRAME_HDR_SIZE];
 	u32 frame_hdr_got;
@@ -88,7 +85,7 @@ struct smbsrv_conn {
 	u32 frame_len;
 	u32 frame_got;
 	u64 frame_start_ns;		/* first byte read; 0 unless traced */
-	/* Inline reads left in this run of the receive work (sched.c). */
+	/* Inline requests left in this run of the receive work (sched.c). */
 	u32 inline_left;
 	u32 inline_bytes_left;
 	atomic_t inflight;		/* messages handed up, not yet done */

@@ -14,47 +14,22 @@
  * READs itself, a bounded number per run (sched.c), after which it
  * queues itself again.
  *
- * In the receive mode SMBSRV_RECV_UNBOUND_WAIT (module parameter
- * recv_mode: Documentation/design.md "Receive modes") the rest of a
- * large frame (a big WRITE) of a logged-on client is read with one
- * blocking receive instead: the work sleeps in the socket as a thread
- * would and is woken where the scheduler sees fit as segments arrive,
- * rather than being queued again for every data-ready (17 times for a
- * 1 MiB WRITE over loopback).  The wait is bounded by the frame deadline
- * (the socket's receive timeout; teardown shuts the socket down, which
- * wakes it), and at most SMBSRV_RECV_WAITERS receive works wait at once;
- * beyond that a frame is read as it comes.
- *
- * In the mode SMBSRV_RECV_PERCPU_BIG the receive work stays per-CPU and
- * hands only that wait to a second work, recv_big_work, on the unbound
- * smbsrv-recv: while SMBSRV_CONN_RECV_BIG is set that work owns the
- * socket and the frame (the receive work, and data-ready, leave both
- * alone); it completes the frame, clears the bit and queues the receive
- * work again.
- *
- * The mode SMBSRV_RECV_PERCPU_WRITE hands over the WRITEs instead, of any
- * size: when the reads without waiting of mode 0 have brought a frame's
- * SMB2 header (in one read or several; the receive never waits for it), a
- * plain single WRITE of a logged-on client (smb2_route_write_hdr()) goes
- * to recv_big_work as above, whether the rest of it has arrived or not,
- * unless SMBSRV_RECV_WAITERS works wait already; recv_big_work then also
- * hands the WRITE up there, so that with inline_writes it runs on
- * smbsrv-recv, off the CPU the client sent from.  Every other frame (a
- * READ, an encrypted or compound message) is received as in mode 0.
- *
- * The mode SMBSRV_RECV_BY_DEPTH (the default) places the receive by the
- * connection's depth: while it sends plain WRITEs of SMBSRV_RECV_WAIT_MIN
- * or more one at a time, its receive runs as in mode 2 with inline WRITEs
- * (recv_big_work on smbsrv-recv, which waits for the rest of a large
- * frame and runs a WRITE itself when nothing else is in flight or waits
- * in the socket); otherwise as in mode 0 (recv_work, per-CPU), where a
- * smaller WRITE alone in flight is run inline.  smbsrv_recv_place() says
- * which, smbsrv_recv_by_depth() keeps the two works from running at once.
+ * Where the receive runs is decided as each frame completes
+ * (smb2_recv_place() in wire/route.c): per-CPU (recv_work on "smbsrv",
+ * reading without blocking, as above), or unbound (recv_unbound_work on
+ * "smbsrv-recv") for a client that sends large plain WRITEs one at a
+ * time: that run waits in the socket for the rest of a large frame with
+ * one blocking receive, as a receiving thread would, instead of being
+ * queued again for every data-ready (17 times for a 1 MiB WRITE over
+ * loopback), and runs such a WRITE itself.  The wait is bounded by the
+ * frame deadline (the socket's receive timeout; teardown shuts the socket
+ * down, which wakes it), and at most SMBSRV_RECV_WAITERS receive works
+ * wait at once; beyond that a frame is read as it comes.  The two works
+ * never receive at once: smbsrv_recv_owned().
  */
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/net.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <net/sock.h>
@@ -70,7 +45,6 @@
 #include "wire/route.h"
 
 /* Receive works sleeping in a socket for the rest of a large frame. */
-#define SMBSRV_RECV_WAIT_MIN	SZ_64K
 #define SMBSRV_RECV_WAITERS	32
 static atomic_t smbsrv_recv_waiters = ATOMIC_INIT(0);
 
@@ -79,36 +53,15 @@ static atomic_t smbsrv_recv_waiters = ATOMIC_INIT(0);
  * Not through the saved callbacks: an accepted socket inherits the
  * listener's data-ready callback (transport.c), not the socket default.
  */
-static void smbsrv_recv_wake(struct smbsrv_conn *conn, struct sock *sk)
+static void smbsrv_recv_wake(struct sock *sk)
 {
 	struct socket_wq *wq;
 
-	if (conn->recv_mode == SMBSRV_RECV_PERCPU ||
-	    conn->recv_mode == SMBSRV_RECV_UNBOUND)
-		return;
 	rcu_read_lock();
 	wq = rcu_dereference(sk->sk_wq);
 	if (skwq_has_sleeper(wq))
 		wake_up_interruptible_all(&wq->wait);
 	rcu_read_unlock();
-}
-
-/*
- * Whether recv_big_work owns the socket, asked by whoever would queue or
- * run the receive work for something new on it (data-ready, the receive
- * work itself).  If it does, it is told (SMBSRV_CONN_RECV_AGAIN) and
- * queues the receive work when it lets go; if it let go meanwhile, the
- * caller goes on.  The barrier pairs with the one in
- * smbsrv_recv_big_work(): this sees the bit clear or it sees the mark.
- */
-static bool smbsrv_recv_big_owns(struct smbsrv_conn *conn)
-{
-	if (!test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags))
-		return false;
-	set_bit(SMBSRV_CONN_RECV_AGAIN, &conn->flags);
-	/* The mark before the second look; see above. */
-	smp_mb__after_atomic();
-	return test_bit_acquire(SMBSRV_CONN_RECV_BIG, &conn->flags);
 }
 
 static void smbsrv_data_ready(struct sock *sk)
@@ -119,10 +72,8 @@ static void smbsrv_data_ready(struct sock *sk)
 	conn = sk->sk_user_data;
 	if (conn) {
 		trace_smbsrv_data_ready(conn->id);
-		smbsrv_recv_wake(conn, sk);
-		/* recv_big_work queues the receive work when it is done. */
-		if (!smbsrv_recv_big_owns(conn))
-			smbsrv_sched_recv(conn);
+		smbsrv_recv_wake(sk);
+		smbsrv_sched_recv(conn);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
@@ -136,7 +87,7 @@ static void smbsrv_state_change(struct sock *sk)
 	conn = sk->sk_user_data;
 	if (conn && sk->sk_state != TCP_ESTABLISHED) {
 		/* A receive work waiting in the socket sees the end. */
-		smbsrv_recv_wake(conn, sk);
+		smbsrv_recv_wake(sk);
 		smbsrv_sched_recv(conn);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -176,7 +127,7 @@ static int smbsrv_recv_some(struct smbsrv_conn *conn, void *buf, u32 len)
 /* A receive may wait for the rest of this frame: large, logged on. */
 static bool smbsrv_recv_may_wait(struct smbsrv_conn *conn)
 {
-	return conn->frame_len >= SMBSRV_RECV_WAIT_MIN &&
+	return conn->frame_len >= SMB2_RECV_WAIT_MIN &&
 	       test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags);
 }
 
@@ -209,20 +160,17 @@ static int smbsrv_recv_frame_wait(struct smbsrv_conn *conn)
 }
 
 /*
- * The rest of the current frame: waiting for all of it in the receive
- * mode SMBSRV_RECV_UNBOUND_WAIT, and in a run of the unbound receive work
- * of SMBSRV_RECV_BY_DEPTH, when smbsrv_recv_may_wait() (see the top of
- * this file).  >0 read, 0 EOF, -EAGAIN (nothing yet, or the receive
- * timeout), -err.
+ * The rest of the current frame: in a run of the unbound receive work,
+ * waiting for all of it when smbsrv_recv_may_wait() (see the top of this
+ * file).  >0 read, 0 EOF, -EAGAIN (nothing yet, or the receive timeout),
+ * -err.
  */
 static int smbsrv_recv_frame_rest(struct smbsrv_conn *conn)
 {
-	bool wait = conn->recv_mode == SMBSRV_RECV_UNBOUND_WAIT ||
-		    (conn->recv_mode == SMBSRV_RECV_BY_DEPTH &&
-		     conn->recv_run_unbound);
 	int n;
 
-	if (!wait || !smbsrv_recv_may_wait(conn) || !smbsrv_recv_waiter_get())
+	if (!conn->recv_run_unbound || !smbsrv_recv_may_wait(conn) ||
+	    !smbsrv_recv_waiter_get())
 		return smbsrv_recv_some(conn, conn->frame + conn->frame_got,
 					conn->frame_len - conn->frame_got);
 	n = smbsrv_recv_frame_wait(conn);
@@ -274,53 +222,37 @@ static bool smbsrv_frame_header(struct smbsrv_conn *conn)
 }
 
 /*
- * Mode SMBSRV_RECV_BY_DEPTH: where the receive runs from the next run on,
- * decided as each frame is complete from the messages of the connection
- * still in flight (this one not counted yet) and the bytes already
- * waiting behind it in the socket.  Nothing in either, and the frame is
- * a plain WRITE (smb2_route_write_hdr()): the client sends WRITEs one at
- * a time.  Of SMBSRV_RECV_WAIT_MIN or more, the receive goes unbound, as
- * mode 2 with inline WRITEs (benchmarks.md: what brought QD1 1 MiB WRITEs
- * to ksmbd: the next one is received beside the client still sending it,
- * with one wait rather than a run per data-ready), and this WRITE may run
- * inline; smaller, it stays per-CPU and this WRITE runs inline in the run
- * that received it (a small frame has nothing to overlap, and waking a
- * worker on the other CPU only costs: benchmarks.md, "Mode 5 as the
- * default").  Nothing in either and anything else (a READ at queue depth
- * 1 gained nothing unbound and lost up to a third), two or more in
- * flight, or bytes behind: per-CPU, as mode 0.  The bytes behind matter
- * because a WRITE run inline is freed before the next frame is read:
- * without them, a deep queue of WRITEs would find nothing in flight every
- * time and be run one by one.  One in flight and nothing behind decides
- * nothing: at queue depth 1 it may be the previous request, answered but
- * not freed yet.
+ * Where the receive runs from the next run on, and whether the frame just
+ * completed may run inline if it is a WRITE: smb2_recv_place(), from the
+ * messages of the connection still in flight (this one not counted yet)
+ * and the bytes already waiting behind it in the socket.
  */
-static void smbsrv_recv_place(struct smbsrv_conn *conn)
+static void smbsrv_recv_place(struct smbsrv_conn *conn,
+			      const struct smb2_route_info *ri)
 {
-	bool behind, alone;
-	int n;
+	struct smb2_recv_facts f = {
+		.inflight = atomic_read(&conn->inflight),
+		.behind = !skb_queue_empty_lockless(&conn->sock->sk->sk_receive_queue),
+		.write = ri->write,
+		.frame_len = conn->frame_len,
+		.unbound = conn->recv_unbound,
+		.run_unbound = conn->recv_run_unbound,
+	};
+	struct smb2_recv_placement p;
 
-	if (conn->recv_mode != SMBSRV_RECV_BY_DEPTH)
-		return;
-	conn->recv_write_small = false;
-	n = atomic_read(&conn->inflight);
-	behind = !skb_queue_empty_lockless(&conn->sock->sk->sk_receive_queue);
-	if (n == 1 && !behind)
-		return;
-	alone = !n && !behind &&
-		smb2_route_write_hdr(conn->frame, conn->frame_len);
-	conn->recv_write_small = alone &&
-				 conn->frame_len < SMBSRV_RECV_WAIT_MIN;
-	WRITE_ONCE(conn->recv_unbound,
-		   alone && conn->frame_len >= SMBSRV_RECV_WAIT_MIN);
+	smb2_recv_place(&f, &p);
+	conn->recv_inline_write = p.inline_write;
+	WRITE_ONCE(conn->recv_unbound, p.unbound);
 }
 
 /* The current frame is complete: hand it up.  False: drop the connection. */
 static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 {
+	struct smb2_route_info ri;
 	u8 *frame;
 
-	smbsrv_recv_place(conn);
+	smb2_route_peek(conn->frame, conn->frame_len, &ri);
+	smbsrv_recv_place(conn, &ri);
 	del_timer(&conn->frame_timer);
 	conn->frame_hdr_got = 0;
 	WRITE_ONCE(conn->last_active, jiffies);
@@ -331,99 +263,12 @@ static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 	/* The message owns it now (it may even be done with it). */
 	frame = conn->frame;
 	conn->frame = NULL;
-	if (smbsrv_msg_queue(conn, frame, conn->frame_len)) {
+	if (smbsrv_msg_queue(conn, frame, conn->frame_len, &ri)) {
 		atomic_dec(&conn->inflight);
 		kvfree(frame);
 		return false;
 	}
 	return true;
-}
-
-/*
- * Mode SMBSRV_RECV_PERCPU_WRITE, a frame handed up by recv_big_work:
- * whether the socket holds what the receive work must see although no
- * one told recv_big_work (smbsrv_recv_big_owns()): bytes or an end that
- * came before the hand-over, whose data-ready or state change found the
- * receive work queued already, in the very run that handed the frame
- * over without reading them.
- */
-static bool smbsrv_recv_sock_ready(struct sock *sk)
-{
-	return !skb_queue_empty_lockless(&sk->sk_receive_queue) ||
-	       (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) ||
-	       READ_ONCE(sk->sk_err) ||
-	       READ_ONCE(sk->sk_state) != TCP_ESTABLISHED;
-}
-
-static void smbsrv_recv_by_depth(struct smbsrv_conn *conn, bool unbound);
-
-/*
- * Modes SMBSRV_RECV_PERCPU_BIG and SMBSRV_RECV_PERCPU_WRITE: the rest of
- * the current frame (if any is missing) and handing it up, on smbsrv-recv.
- * Mode 3 then always queues the receive work again; mode 4, when it handed
- * the frame up, only if there is something for it: at queue depth 1 the
- * next frame comes after the answer, and its data-ready queues the
- * receive work on the client's CPU, sparing a run that would find nothing.
- */
-static void smbsrv_recv_big_work(struct work_struct *work)
-{
-	struct smbsrv_conn *conn =
-		container_of(work, struct smbsrv_conn, recv_big_work);
-	bool drop = false, done = false, again;
-	int n;
-
-	if (conn->recv_mode == SMBSRV_RECV_BY_DEPTH) {
-		smbsrv_recv_by_depth(conn, true);
-		return;
-	}
-	if (!smbsrv_conn_closing(conn) && conn->frame_got < conn->frame_len) {
-		n = smbsrv_recv_frame_wait(conn);
-		if (n > 0)
-			conn->frame_got += n;
-		else if (n != -EAGAIN)
-			drop = true;		/* EOF or a socket error */
-	}
-	if (!drop && !smbsrv_conn_closing(conn) &&
-	    conn->frame_got == conn->frame_len) {
-		/* A run of its own: a budget of its own for an inline WRITE. */
-		smbsrv_sched_inline_start(conn);
-		drop = !smbsrv_recv_frame_done(conn);
-		done = !drop;
-	}
-	smbsrv_recv_waiter_put();
-	/* The frame is the receive work's again. */
-	clear_bit_unlock(SMBSRV_CONN_RECV_BIG, &conn->flags);
-	/* Pairs with the barrier in smbsrv_recv_big_owns(). */
-	smp_mb__after_atomic();
-	again = test_and_clear_bit(SMBSRV_CONN_RECV_AGAIN, &conn->flags);
-	if (drop)
-		smbsrv_conn_close(conn);
-	else if (again || !done ||
-		 conn->recv_mode != SMBSRV_RECV_PERCPU_WRITE ||
-		 smbsrv_recv_sock_ready(conn->sock->sk))
-		smbsrv_sched_recv(conn);
-}
-
-/* recv_big_work takes the socket and the current frame. */
-static void smbsrv_recv_big_start(struct smbsrv_conn *conn)
-{
-	set_bit(SMBSRV_CONN_RECV_BIG, &conn->flags);
-	smbsrv_sched_recv_big(conn);
-}
-
-/*
- * SMBSRV_RECV_PERCPU_WRITE: the read of @n bytes just completed the SMB2
- * header of the current frame, a WRITE of a logged-on client, and a
- * receive work may wait for it (it takes that wait).
- */
-static bool smbsrv_recv_write_hand_over(struct smbsrv_conn *conn, u32 n)
-{
-	return conn->recv_mode == SMBSRV_RECV_PERCPU_WRITE &&
-	       conn->frame_got >= SMB2_HDR_SIZE &&
-	       conn->frame_got - n < SMB2_HDR_SIZE &&
-	       test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags) &&
-	       smb2_route_write_hdr(conn->frame, conn->frame_got) &&
-	       smbsrv_recv_waiter_get();
 }
 
 /*
@@ -465,31 +310,21 @@ static bool smbsrv_recv_run(struct smbsrv_conn *conn)
 				goto drop;
 			continue;
 		}
-		if (conn->recv_mode == SMBSRV_RECV_PERCPU_BIG &&
-		    smbsrv_recv_may_wait(conn) && smbsrv_recv_waiter_get()) {
-			smbsrv_recv_big_start(conn);
-			return false;
-		}
 		n = smbsrv_recv_frame_rest(conn);
 		if (n <= 0)
 			break;
 		conn->frame_got += n;
-		if (smbsrv_recv_write_hand_over(conn, n)) {
-			smbsrv_recv_big_start(conn);
-			return false;
-		}
 		if (conn->frame_got < conn->frame_len)
 			continue;
 		if (!smbsrv_recv_frame_done(conn))
 			goto drop;
 		/*
-		 * Inline reads spent this run's budget: let the other work
-		 * of this CPU run before reading on.  In mode 5, the next
-		 * frame is received where smbsrv_recv_place() now says.
+		 * Inline requests spent this run's budget: let the other
+		 * work of this CPU run before reading on.  The next frame is
+		 * received where smbsrv_recv_place() now says.
 		 */
 		if (smbsrv_sched_inline_spent(conn) ||
-		    (conn->recv_mode == SMBSRV_RECV_BY_DEPTH &&
-		     READ_ONCE(conn->recv_unbound) != conn->recv_run_unbound))
+		    conn->recv_unbound != conn->recv_run_unbound)
 			return true;
 	}
 	if (n == -EAGAIN || smbsrv_conn_closing(conn))
@@ -501,24 +336,24 @@ drop:
 }
 
 /*
- * Mode SMBSRV_RECV_BY_DEPTH: a run of either receive work, recv_work
- * (queued on smbsrv only) or recv_big_work (on smbsrv-recv only), as
- * conn->recv_unbound said when it was queued.  The workqueue keeps each
- * of the two from being queued twice or running twice at once, but only
- * within its own workqueue: nothing there stops one running while the
- * other does (a data-ready after the placement changed queues the other
- * while this one still reads).  So a run takes SMBSRV_CONN_RECV_OWNED
- * first (acquire; clear_bit_unlock() releases it, and with it everything
- * the run wrote of the frame), and a run that finds it taken leaves
- * SMBSRV_CONN_RECV_AGAIN and ends: the owner, having let go, looks for
- * the mark after a full barrier, and the loser, having left it, looks at
- * the bit again after one, so one of them sees the other's and the
- * receive is queued again (where the placement says then).  No run is
- * lost and two never receive at once; at worst one more finds nothing.
- * The placement changes only between frames (smbsrv_recv_place()), and
- * a run that sees it change ends and queues the other work.
+ * A run of either receive work, recv_work (queued on smbsrv only) or
+ * recv_unbound_work (on smbsrv-recv only), as conn->recv_unbound said
+ * when it was queued.  The workqueue keeps each of the two from being
+ * queued twice or running twice at once, but only within its own
+ * workqueue: nothing there stops one running while the other does (a
+ * data-ready after the placement changed queues the other while this one
+ * still reads).  So a run takes SMBSRV_CONN_RECV_OWNED first (acquire;
+ * clear_bit_unlock() releases it, and with it everything the run wrote of
+ * the frame), and a run that finds it taken leaves SMBSRV_CONN_RECV_AGAIN
+ * and ends: the owner, having let go, looks for the mark after a full
+ * barrier, and the loser, having left it, looks at the bit again after
+ * one, so one of them sees the other's and the receive is queued again
+ * (where the placement says then).  No run is lost and two never receive
+ * at once; at worst one more finds nothing.  The placement changes only
+ * between frames (smbsrv_recv_place()), and a run that sees it change
+ * ends and queues the other work.
  */
-static void smbsrv_recv_by_depth(struct smbsrv_conn *conn, bool unbound)
+static void smbsrv_recv_owned(struct smbsrv_conn *conn, bool unbound)
 {
 	bool again;
 
@@ -540,24 +375,20 @@ static void smbsrv_recv_by_depth(struct smbsrv_conn *conn, bool unbound)
 
 static void smbsrv_recv_work(struct work_struct *work)
 {
-	struct smbsrv_conn *conn =
-		container_of(work, struct smbsrv_conn, recv_work);
+	smbsrv_recv_owned(container_of(work, struct smbsrv_conn, recv_work),
+			  false);
+}
 
-	if (conn->recv_mode == SMBSRV_RECV_BY_DEPTH) {
-		smbsrv_recv_by_depth(conn, false);
-		return;
-	}
-	/* recv_big_work has the socket; it queues this work when done. */
-	if (smbsrv_recv_big_owns(conn))
-		return;
-	if (smbsrv_recv_run(conn))
-		smbsrv_sched_recv(conn);
+static void smbsrv_recv_unbound_work(struct work_struct *work)
+{
+	smbsrv_recv_owned(container_of(work, struct smbsrv_conn,
+				       recv_unbound_work), true);
 }
 
 void smbsrv_recv_init(struct smbsrv_conn *conn)
 {
 	INIT_WORK(&conn->recv_work, smbsrv_recv_work);
-	INIT_WORK(&conn->recv_big_work, smbsrv_recv_big_work);
+	INIT_WORK(&conn->recv_unbound_work, smbsrv_recv_unbound_work);
 	timer_setup(&conn->frame_timer, smbsrv_frame_timeout, 0);
 }
 
@@ -573,7 +404,6 @@ void smbsrv_recv_attach(struct smbsrv_conn *conn)
 	/* And one that stops mid-frame (smbsrv_recv_frame_rest()). */
 	sk->sk_rcvtimeo = sk->sk_sndtimeo;
 	release_sock(sk);
-	conn->recv_mode = smbsrv_sched_recv_mode();
 
 	write_lock_bh(&sk->sk_callback_lock);
 	conn->saved_data_ready = sk->sk_data_ready;
@@ -603,17 +433,11 @@ void smbsrv_recv_detach(struct smbsrv_conn *conn)
 	kernel_sock_shutdown(conn->sock, SHUT_RDWR);
 	/*
 	 * Each of the two receive works may queue the other once before it
-	 * sees the connection closing (in mode 5 too: a run that found the
-	 * other owning the receive left it the mark to queue one more).  A
-	 * recv_big_work of mode 3 or 4 cancelled before it ran gives back
-	 * the wait its receive work took for it.
+	 * sees the connection closing (a run that found the other owning the
+	 * receive left it the mark to queue one more).
 	 */
 	cancel_work_sync(&conn->recv_work);
-	if (cancel_work_sync(&conn->recv_big_work) &&
-	    conn->recv_mode != SMBSRV_RECV_BY_DEPTH) {
-		smbsrv_recv_waiter_put();
-		clear_bit(SMBSRV_CONN_RECV_BIG, &conn->flags);
-	}
+	cancel_work_sync(&conn->recv_unbound_work);
 	cancel_work_sync(&conn->recv_work);
 	timer_shutdown_sync(&conn->frame_timer);
 	kvfree(conn->frame);
@@ -625,7 +449,7 @@ void smbsrv_recv_msg_done(struct smbsrv_conn *conn)
 	struct sock *sk = conn->sock->sk;
 
 	atomic_dec(&conn->inflight);
-	/* Pairs with the barrier in smbsrv_recv_work(). */
+	/* Pairs with the barrier in smbsrv_recv_run(). */
 	smp_mb__after_atomic();
 	if (!test_and_clear_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags))
 		return;

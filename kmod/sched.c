@@ -7,7 +7,6 @@
  */
 #include <linux/atomic.h>
 #include <linux/ktime.h>
-#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/workqueue.h>
 
@@ -36,34 +35,8 @@ struct smbsrv_qstats {
 static DEFINE_PER_CPU(struct smbsrv_qstats, smbsrv_qstats);
 static atomic_t smbsrv_q_inflight[SMBSRV_NR_QUEUES];
 static struct workqueue_struct *smbsrv_wq[SMBSRV_NR_QUEUES];
-/* Receive works of connections in an unbound receive mode. */
+/* The unbound receive works (recv.c). */
 static struct workqueue_struct *smbsrv_recv_wq;
-
-static unsigned int smbsrv_recv_mode = SMBSRV_RECV_BY_DEPTH;
-
-static int smbsrv_recv_mode_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 0, SMBSRV_NR_RECV_MODES - 1);
-}
-
-static const struct kernel_param_ops smbsrv_recv_mode_ops = {
-	.set = smbsrv_recv_mode_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(recv_mode, &smbsrv_recv_mode_ops, &smbsrv_recv_mode, 0644);
-MODULE_PARM_DESC(recv_mode,
-		 "Receive work of connections accepted from now on: 0 per-CPU queue, 1 unbound smbsrv-recv, 2 unbound and a blocking receive of the rest of a large frame, 3 per-CPU but that blocking receive on smbsrv-recv, 4 per-CPU but a WRITE's frame received (and, with inline_writes, run) on smbsrv-recv, 5 by depth (default): as 2 with inline WRITEs while the connection sends plain WRITEs of 64 KiB or more one at a time, else as 0 with a smaller WRITE sent alone run inline");
-
-/*
- * Inline WRITEs (an experiment, off by default): the receiver runs a plain
- * WRITE itself when it is all its connection has in flight.  Read for
- * every message.
- */
-static bool smbsrv_inline_writes;
-module_param_named(inline_writes, smbsrv_inline_writes, bool, 0644);
-MODULE_PARM_DESC(inline_writes,
-		 "Run a plain WRITE alone in flight on its connection in the receive work, not on a worker (experiment; default off)");
 
 static const char * const smbsrv_wq_name[SMBSRV_NR_QUEUES] = {
 	[SMBSRV_QUEUE_PERCPU] = "smbsrv",
@@ -94,7 +67,7 @@ int smbsrv_sched_init(void)
 	if (!smbsrv_wq[SMBSRV_QUEUE_UNBOUND])
 		goto err_unbound;
 	/*
-	 * The receive queue of the unbound receive modes.  Nothing writes its
+	 * The queue of the unbound receive works.  Nothing writes its
 	 * attributes: it keeps the kernel's default affinity scope ("cache",
 	 * unless workqueue.default_affinity_scope says otherwise), whose pod
 	 * is every CPU sharing the last-level cache.  An idle worker is then
@@ -123,26 +96,12 @@ void smbsrv_sched_exit(void)
 	destroy_workqueue(smbsrv_wq[SMBSRV_QUEUE_PERCPU]);
 }
 
-enum smbsrv_recv_mode smbsrv_sched_recv_mode(void)
-{
-	return READ_ONCE(smbsrv_recv_mode);
-}
-
 void smbsrv_sched_recv(struct smbsrv_conn *conn)
 {
-	if (conn->recv_mode == SMBSRV_RECV_UNBOUND ||
-	    conn->recv_mode == SMBSRV_RECV_UNBOUND_WAIT)
-		queue_work(smbsrv_recv_wq, &conn->recv_work);
-	else if (conn->recv_mode == SMBSRV_RECV_BY_DEPTH &&
-		 READ_ONCE(conn->recv_unbound))
-		queue_work(smbsrv_recv_wq, &conn->recv_big_work);
+	if (READ_ONCE(conn->recv_unbound))
+		queue_work(smbsrv_recv_wq, &conn->recv_unbound_work);
 	else
 		queue_work(smbsrv_wq[SMBSRV_QUEUE_PERCPU], &conn->recv_work);
-}
-
-void smbsrv_sched_recv_big(struct smbsrv_conn *conn)
-{
-	queue_work(smbsrv_recv_wq, &conn->recv_big_work);
 }
 
 bool smbsrv_sched_other(struct work_struct *work)
@@ -172,10 +131,9 @@ void smbsrv_sched_work_init(struct smbsrv_sched_work *sw, work_func_t func)
 
 /* Which queue runs this message. */
 static enum smbsrv_queue smbsrv_route(struct smbsrv_conn *conn,
-				      const u8 *msg, u32 len)
+				      const struct smb2_route_info *ri)
 {
 	u32 policy = READ_ONCE(smbsrv_server.knobs.route_policy);
-	struct smb2_route_info ri;
 
 	if (policy == SMBSRV_ROUTE_POLICY_PERCPU)
 		return SMBSRV_QUEUE_PERCPU;
@@ -183,25 +141,23 @@ static enum smbsrv_queue smbsrv_route(struct smbsrv_conn *conn,
 	 * Only a plain single WRITE is eligible.  Everything else stays
 	 * local: compounds, whose requests depend on each other; encrypted
 	 * messages, whose command is known only after decryption in the
-	 * worker; session setup with its preauth hash.  Every session is
-	 * single-channel (binding is refused), so no WRITE of a session
-	 * arrives on two connections.
+	 * worker; session setup with its preauth hash.  A multichannel
+	 * session's WRITEs are placed by each channel's receiver.
 	 */
-	smb2_route_peek(msg, len, &ri);
-	if (!ri.write)
+	if (!ri->write)
 		return SMBSRV_QUEUE_PERCPU;
 	if (policy == SMBSRV_ROUTE_POLICY_UNBOUND)
 		return SMBSRV_QUEUE_UNBOUND;
 	if (policy == SMBSRV_ROUTE_POLICY_ADAPTIVE &&
-	    smb2_route_adaptive(&ri, atomic_read(&conn->inflight)))
+	    smb2_route_adaptive(ri, atomic_read(&conn->inflight)))
 		return SMBSRV_QUEUE_UNBOUND;
 	return SMBSRV_QUEUE_PERCPU;
 }
 
 void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
-		      const u8 *msg, u32 len)
+		      const u8 *msg, u32 len, const struct smb2_route_info *ri)
 {
-	enum smbsrv_queue q = smbsrv_route(conn, msg, len);
+	enum smbsrv_queue q = smbsrv_route(conn, ri);
 	struct smbsrv_qstat *st;
 	u16 cmd;
 	u32 n;
@@ -247,21 +203,16 @@ bool smbsrv_sched_inline_charge(struct smbsrv_conn *conn, u32 length)
 }
 
 /*
- * A WRITE waits behind no one when nothing else of its connection is in
- * flight (the receiver counted it already): run inline, it saves the hop
- * to a worker.  Not when the route policy sends WRITEs to the unbound
- * queue (that is where they were asked to run).  With inline_writes, or
- * in mode SMBSRV_RECV_BY_DEPTH when nothing waits behind the WRITE in the
- * socket either: a large one in a run of the unbound receive work, a
- * small one in any (that mode's point: recv.c, smbsrv_recv_place()).
+ * A WRITE the receive placement lets run where it was received
+ * (smb2_recv_place()), when nothing else of its connection is in flight
+ * (the receiver counted it already): that saves the hop to a worker.
+ * Not when the route policy sends WRITEs to the unbound queue (that is
+ * where they were asked to run).
  */
 static bool smbsrv_sched_inline_write(struct smbsrv_conn *conn,
 				      const struct smb2_route_info *ri)
 {
-	if (!(READ_ONCE(smbsrv_inline_writes) ||
-	      (conn->recv_mode == SMBSRV_RECV_BY_DEPTH &&
-	       ((conn->recv_run_unbound && conn->recv_unbound) ||
-		conn->recv_write_small))) ||
+	if (!conn->recv_inline_write ||
 	    READ_ONCE(smbsrv_server.knobs.route_policy) ==
 	    SMBSRV_ROUTE_POLICY_UNBOUND ||
 	    atomic_read(&conn->inflight) != 1 ||
@@ -274,21 +225,18 @@ static bool smbsrv_sched_inline_write(struct smbsrv_conn *conn,
 }
 
 enum smbsrv_inline smbsrv_sched_inline(struct smbsrv_conn *conn,
-				       const u8 *msg, u32 len)
+				       const struct smb2_route_info *ri)
 {
-	struct smb2_route_info ri;
-
-	smb2_route_peek(msg, len, &ri);
-	if (ri.write)
-		return smbsrv_sched_inline_write(conn, &ri) ?
+	if (ri->write)
+		return smbsrv_sched_inline_write(conn, ri) ?
 		       SMBSRV_INLINE_WRITE : SMBSRV_INLINE_NO;
 	if (!READ_ONCE(smbsrv_server.knobs.inline_reads))
 		return SMBSRV_INLINE_NO;
-	if (ri.read)
-		return smbsrv_sched_inline_charge(conn, ri.read_length) ?
+	if (ri->read)
+		return smbsrv_sched_inline_charge(conn, ri->read_length) ?
 		       SMBSRV_INLINE_READ : SMBSRV_INLINE_NO;
 	/* Is it a READ?  Only decrypting it tells, if the budget allows one. */
-	if (ri.sealed && conn->inline_left)
+	if (ri->sealed && conn->inline_left)
 		return SMBSRV_INLINE_SEALED;
 	return SMBSRV_INLINE_NO;
 }

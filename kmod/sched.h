@@ -2,8 +2,8 @@
 /*
  * smbsrv: which workqueue runs what, and the per-queue statistics.
  *
- * Every decision about where receive work and requests run is made here.
- * Two request queues: the per-CPU bound workqueue "smbsrv" (a message runs
+ * Every decision about where receive work and requests run is carried out
+ * here (the pure rules are in wire/route.c).  Two request queues: the per-CPU bound workqueue "smbsrv" (a message runs
  * on the CPU whose softirq saw it arrive) and the unbound workqueue
  * "smbsrv-unbound" (WQ_SYSFS; the daemon sets its affinity scope to "cpu",
  * non-strict).  The route-policy knob says which received messages may go
@@ -20,6 +20,7 @@
 #include <linux/workqueue.h>
 
 struct smbsrv_conn;
+struct smb2_route_info;
 
 enum smbsrv_queue {
 	SMBSRV_QUEUE_PERCPU,
@@ -56,55 +57,31 @@ int smbsrv_sched_init(void);
 void smbsrv_sched_exit(void);
 
 /*
- * How a connection's receive work runs: the module parameter recv_mode
- * (0644; default SMBSRV_RECV_BY_DEPTH, the others kept for comparison:
- * Documentation/design.md "Receive modes", benchmarks.md), read once
- * when a connection is accepted, so that a connection's receive work is
- * always queued on the same workqueue (a work item is non-reentrant only
- * within one).
- */
-enum smbsrv_recv_mode {
-	SMBSRV_RECV_PERCPU,		/* "smbsrv", reads never block */
-	SMBSRV_RECV_UNBOUND,		/* "smbsrv-recv", unbound, scope cache */
-	SMBSRV_RECV_UNBOUND_WAIT,	/* and waits for the rest of a large frame */
-	SMBSRV_RECV_PERCPU_BIG,		/* "smbsrv", and mode 2's wait on "smbsrv-recv" */
-	SMBSRV_RECV_PERCPU_WRITE,	/* "smbsrv", a WRITE's frame on "smbsrv-recv" */
-	SMBSRV_RECV_BY_DEPTH,		/* 2 + inline WRITEs at depth 1, else 0 (default) */
-	SMBSRV_NR_RECV_MODES,
-};
-
-/* The mode for a connection accepted now. */
-enum smbsrv_recv_mode smbsrv_sched_recv_mode(void);
-/*
- * Queue the connection's receive work (on its conn->recv_mode's queue; in
- * mode SMBSRV_RECV_BY_DEPTH, recv_work on "smbsrv" or recv_big_work on
- * "smbsrv-recv" as conn->recv_unbound says: recv.c).
+ * Queue the connection's receive: recv_work on "smbsrv" or
+ * recv_unbound_work on "smbsrv-recv", as conn->recv_unbound says (recv.c).
  */
 void smbsrv_sched_recv(struct smbsrv_conn *conn);
-/*
- * Queue the receive of the rest of a frame on smbsrv-recv (modes
- * SMBSRV_RECV_PERCPU_BIG and SMBSRV_RECV_PERCPU_WRITE).
- */
-void smbsrv_sched_recv_big(struct smbsrv_conn *conn);
 
 void smbsrv_sched_work_init(struct smbsrv_sched_work *sw, work_func_t func);
 /*
  * Queue the processing of the received message @msg (@len bytes, owned by
- * the work's owner) on the queue the route policy picks for it.
- * sw->func then runs with &sw->work and may free it.
+ * the work's owner; @ri what smb2_route_peek() saw of it) on the queue the
+ * route policy picks for it.  sw->func then runs with &sw->work and may
+ * free it.
  */
 void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
-		      const u8 *msg, u32 len);
+		      const u8 *msg, u32 len,
+		      const struct smb2_route_info *ri);
 
 /*
- * Inline reads (Documentation/design.md, "The READ path"): whether the
- * receiver runs a received message itself.  Per run of a connection's
- * receive work, at most SMBSRV_INLINE_BUDGET READs and
- * SMBSRV_INLINE_BYTES of payload are served inline, and no READ longer
- * than SMBSRV_INLINE_BYTES ever is.  With the module parameter
- * inline_writes (an experiment, default off) a plain WRITE is run inline
- * too when it is all its connection has in flight and the route policy
- * is not "unbound"; it is charged to the same budget.
+ * Inline requests (Documentation/design.md, "Where a request runs"):
+ * whether the receiver runs a received message itself.  Per run of a
+ * connection's receive work, at most SMBSRV_INLINE_BUDGET requests and
+ * SMBSRV_INLINE_BYTES of payload are served inline, and none longer than
+ * SMBSRV_INLINE_BYTES ever is.  A READ of cached data is (with the inline
+ * reads knob), and a plain WRITE when it is all its connection has in
+ * flight and the receive placement allows it (smb2_recv_place()), unless
+ * the route policy is "unbound".
  */
 #define SMBSRV_INLINE_BUDGET	8
 #define SMBSRV_INLINE_BYTES	SZ_1M
@@ -121,7 +98,7 @@ void smbsrv_sched_inline_start(struct smbsrv_conn *conn);
 /* The receive work should end its run and be queued again. */
 bool smbsrv_sched_inline_spent(struct smbsrv_conn *conn);
 enum smbsrv_inline smbsrv_sched_inline(struct smbsrv_conn *conn,
-				       const u8 *msg, u32 len);
+				       const struct smb2_route_info *ri);
 /* Charge a READ of @length bytes to the budget; false: queue it. */
 bool smbsrv_sched_inline_charge(struct smbsrv_conn *conn, u32 length);
 

@@ -33,6 +33,7 @@ struct smbsrv_msg {
 	struct smbsrv_conn *conn;
 	u8 *buf;
 	u32 len;
+	struct smb2_route_info route;	/* what the receiver saw of buf */
 	u8 *plain;			/* the SMB2 message, once decrypted */
 	u32 plain_len;
 	bool decrypted;			/* plain is set (inside buf) */
@@ -892,7 +893,7 @@ static void smbsrv_msg_defer(struct smbsrv_msg *msg, struct smbsrv_req *req)
 	if (req->hdr.command == SMB2_READ)
 		smbsrv_readstats_inline(SMBSRV_INLINE_MISS);
 	msg->resume = req;
-	smbsrv_sched_msg(msg->conn, &msg->sw, msg->buf, msg->len);
+	smbsrv_sched_msg(msg->conn, &msg->sw, msg->buf, msg->len, &msg->route);
 }
 
 /*
@@ -935,7 +936,8 @@ static bool smbsrv_msg_inline(struct smbsrv_msg *msg, enum smbsrv_inline kind)
 	return true;
 }
 
-int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len)
+int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len,
+		     const struct smb2_route_info *ri)
 {
 	enum smbsrv_inline kind;
 	struct smbsrv_msg *msg;
@@ -949,9 +951,10 @@ int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len)
 	msg->conn = conn;
 	msg->buf = buf;
 	msg->len = len;
-	kind = smbsrv_sched_inline(conn, buf, len);
+	msg->route = *ri;
+	kind = smbsrv_sched_inline(conn, ri);
 	if (kind != SMBSRV_INLINE_NO && smbsrv_msg_inline(msg, kind))
 		return 0;
-	smbsrv_sched_msg(conn, &msg->sw, buf, len);
+	smbsrv_sched_msg(conn, &msg->sw, buf, len, ri);
 	return 0;
 }

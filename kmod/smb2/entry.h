@@ -16,6 +16,7 @@
 #include <linux/types.h>
 
 struct inode;
+struct smb2_route_info;
 struct smbsrv_conn;
 struct smbsrv_dirscan;
 struct smbsrv_file;
@@ -34,11 +35,13 @@ int smbsrv_smb2_conn_init(struct smbsrv_conn *conn);
 void smbsrv_smb2_conn_free(struct smbsrv_conn *conn);
 
 /*
- * Hand a received message (kvmalloc()ed, now owned by the callee) to a
- * worker (recv.c).  Returns 0, or -ENOMEM (the caller frees @buf).  When
- * it is done with, smb2/ calls smbsrv_recv_msg_done() (recv.h).
+ * Hand a received message (kvmalloc()ed, now owned by the callee; @ri
+ * what smb2_route_peek() saw of it) to a worker, or run it inline
+ * (recv.c).  Returns 0, or -ENOMEM (the caller frees @buf).  When it is
+ * done with, smb2/ calls smbsrv_recv_msg_done() (recv.h).
  */
-int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len);
+int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len,
+		     const struct smb2_route_info *ri);
 
 /* ---- hooks: an object below ends or changes ----------------------------- */
 

@@ -80,7 +80,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 	if (!f)
 		return STATUS_FILE_CLOSED;
 	/*
-	 * Run by the receiver (inline_writes, sched.c): a write-through WRITE,
+	 * Run by the receiver (an inline WRITE, sched.c): a write-through WRITE,
 	 * which waits for the disk, goes to a worker, having done nothing.
 	 */
 	if (req->nowait && ((r.flags & SMB2_WRITEFLAG_WRITE_THROUGH) ||

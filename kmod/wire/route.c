@@ -46,12 +46,20 @@ void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri)
 	}
 }
 
-bool smb2_route_write_hdr(const u8 *msg, u32 got)
+void smb2_recv_place(const struct smb2_recv_facts *f,
+		     struct smb2_recv_placement *p)
 {
-	struct smb2_hdr h;
+	bool alone;
 
-	return smb2_hdr_decode(msg, got, &h) >= 0 && smb2_route_plain(&h) &&
-	       h.command == SMB2_WRITE;
+	if (f->inflight == 1 && !f->behind) {
+		p->unbound = f->unbound;
+		p->inline_write = f->write && f->unbound && f->run_unbound;
+		return;
+	}
+	alone = !f->inflight && !f->behind && f->write;
+	p->unbound = alone && f->frame_len >= SMB2_RECV_WAIT_MIN;
+	p->inline_write = alone && (f->frame_len < SMB2_RECV_WAIT_MIN ||
+				    f->run_unbound);
 }
 
 bool smb2_route_adaptive(const struct smb2_route_info *ri, u32 depth)

@@ -55,15 +55,47 @@ struct smb2_route_info {
 void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri);
 
 /*
- * Whether the first @got bytes of a message still being received (at
- * least its SMB2 header) start what smb2_route_peek() would call a WRITE,
- * as far as the header tells: the SMB2 protocol, command WRITE, no
- * NextCommand, not async, related or a response.  A TRANSFORM (encrypted)
- * or compressed message is not.  Trusts nothing, decides nothing but
- * where the rest is received (receive mode 4, kmod/recv.c) and where the
- * next frame is (mode 5).
+ * Where a connection's receive runs (kmod/recv.c), decided as each frame
+ * is complete, before it is counted in flight.  Two placements: the
+ * per-CPU receive work, which reads what is there without blocking (on
+ * the CPU whose softirq saw the bytes), and the unbound one, which waits
+ * in the socket for the rest of a frame of SMB2_RECV_WAIT_MIN bytes or
+ * more.  A client that sends plain WRITEs that large one at a time (none
+ * of its messages in flight, no bytes behind the frame) gets the unbound
+ * receive: the next WRITE is then received beside the client still
+ * sending it, with one wait rather than a run per segment.  Anything
+ * else, two or more in flight, or bytes behind, is received per-CPU.
+ * One in flight and nothing behind decides nothing: at queue depth 1 it
+ * may be the previous request, answered but not freed yet.
+ *
+ * A plain WRITE sent alone may also be run by the receive that got it,
+ * with no hop to a worker: a small one in either run (a small frame has
+ * nothing to overlap with the client's sending), a large one in the
+ * unbound run.  The bytes behind matter here too: a WRITE run inline is
+ * freed before the next frame is read, so a deep queue counted by
+ * messages in flight alone would find none every time.
+ * Documentation/decisions/2026-12-03-receive-placement.md has the
+ * measurements behind both rules.
  */
-bool smb2_route_write_hdr(const u8 *msg, u32 got);
+#define SMB2_RECV_WAIT_MIN		(64u * 1024)
+
+struct smb2_recv_facts {
+	u32 inflight;		/* the connection's messages in flight, this
+				 * frame not counted */
+	bool behind;		/* bytes wait behind the frame in the socket */
+	bool write;		/* the frame is one plain WRITE (route_peek) */
+	u32 frame_len;		/* its length */
+	bool unbound;		/* the receive is placed unbound now */
+	bool run_unbound;	/* the run that completed it is the unbound one */
+};
+
+struct smb2_recv_placement {
+	bool unbound;		/* where the receive runs from the next run on */
+	bool inline_write;	/* the WRITE may run in the run that got it */
+};
+
+void smb2_recv_place(const struct smb2_recv_facts *f,
+		     struct smb2_recv_placement *p);
 
 /* The adaptive policy's verdict for an eligible message: true = unbound. */
 bool smb2_route_adaptive(const struct smb2_route_info *ri, u32 depth);

@@ -249,54 +249,90 @@ TEST_CASE("route peek: small encrypted messages are decrypted to look", "[wire][
 	}
 }
 
-TEST_CASE("write header peek: a WRITE by its header alone (receive mode 4)", "[wire][route]")
-{
-	auto hdr = [](const Bytes &b, size_t got) {
-		return smb2_route_write_hdr(b.data(), static_cast<uint32_t>(got));
-	};
-	Bytes w = write_msg(1 << 20);
+namespace {
 
-	// The header is enough: the body may not have arrived yet.
-	for (size_t n : {size_t{SMB2_HDR_SIZE}, size_t{SMB2_HDR_SIZE + 1}, w.size()})
-		CHECK(hdr(w, n));
-	SECTION("every truncation of the header")
-	{
-		for (size_t n = 0; n < SMB2_HDR_SIZE; n++)
-			CHECK_FALSE(hdr(w, n));
-	}
-	SECTION("signed is still a WRITE")
-	{
-		put32(w, SMB2_HDR_FLAGS, SMB2_FLAGS_SIGNED);
-		CHECK(hdr(w, SMB2_HDR_SIZE));
-	}
-	SECTION("other commands")
-	{
-		for (uint16_t cmd : {SMB2_READ, SMB2_CREATE, SMB2_SESSION_SETUP, SMB2_FLUSH}) {
-			put16(w, SMB2_HDR_COMMAND, cmd);
-			CHECK_FALSE(hdr(w, w.size()));
+struct Place {
+	bool unbound;
+	bool inline_write;
+};
+
+Place place(uint32_t inflight, bool behind, bool write, uint32_t len, bool unbound,
+	    bool run_unbound)
+{
+	smb2_recv_facts f{inflight, behind, write, len, unbound, run_unbound};
+	smb2_recv_placement p{!unbound, true};
+	smb2_recv_place(&f, &p);
+	return {p.unbound, p.inline_write};
+}
+
+} // namespace
+
+TEST_CASE("receive placement: large WRITEs sent one at a time go unbound", "[wire][route]")
+{
+	const uint32_t big = 1u << 20, edge = SMB2_RECV_WAIT_MIN;
+
+	for (bool unbound : {false, true}) {
+		for (bool run : {false, true}) {
+			CAPTURE(unbound, run);
+			for (uint32_t len : {big, edge}) {
+				Place p = place(0, false, true, len, unbound, run);
+				CHECK(p.unbound);
+				// Run inline only where the unbound run got it.
+				CHECK(p.inline_write == run);
+			}
 		}
 	}
-	SECTION("async, related or a response")
-	{
-		for (uint32_t f : {SMB2_FLAGS_ASYNC_COMMAND, SMB2_FLAGS_RELATED_OPERATIONS,
-				   SMB2_FLAGS_SERVER_TO_REDIR})
-			CHECK_FALSE(hdr(write_msg(4096, f), SMB2_HDR_SIZE));
-	}
-	SECTION("the first WRITE of a compound, whatever has arrived")
-	{
-		put32(w, SMB2_HDR_NEXT_COMMAND, 136);
-		CHECK_FALSE(hdr(w, SMB2_HDR_SIZE));
-		CHECK_FALSE(hdr(w, w.size()));
-	}
-	SECTION("encrypted, compressed and SMB1 messages")
-	{
-		for (uint32_t proto : {uint32_t{SMB2_TRANSFORM_PROTO_NUMBER},
-				       uint32_t{SMB2_COMPRESSION_PROTO_NUMBER},
-				       uint32_t{SMB1_PROTO_NUMBER}, uint32_t{0}}) {
-			put32(w, SMB2_HDR_PROTOCOL, proto);
-			CHECK_FALSE(hdr(w, w.size()));
+}
+
+TEST_CASE("receive placement: a small WRITE sent alone runs inline, per-CPU", "[wire][route]")
+{
+	for (uint32_t len : {4096u, SMB2_RECV_WAIT_MIN - 1})
+		for (bool unbound : {false, true})
+			for (bool run : {false, true}) {
+				CAPTURE(len, unbound, run);
+				Place p = place(0, false, true, len, unbound, run);
+				CHECK_FALSE(p.unbound);
+				CHECK(p.inline_write);
+			}
+}
+
+TEST_CASE("receive placement: depth, bytes behind or another command go per-CPU",
+	  "[wire][route]")
+{
+	for (bool unbound : {false, true})
+		for (bool run : {false, true}) {
+			CAPTURE(unbound, run);
+			// Two or more in flight.
+			for (uint32_t n : {2u, 3u, 255u}) {
+				Place p = place(n, false, true, 1u << 20, unbound, run);
+				CHECK_FALSE(p.unbound);
+				CHECK_FALSE(p.inline_write);
+			}
+			// Bytes behind the frame, whatever is in flight.
+			for (uint32_t n : {0u, 1u, 4u}) {
+				Place p = place(n, true, true, 1u << 20, unbound, run);
+				CHECK_FALSE(p.unbound);
+				CHECK_FALSE(p.inline_write);
+			}
+			// Not a plain WRITE (a READ, a compound, an encrypted one).
+			Place p = place(0, false, false, 1u << 20, unbound, run);
+			CHECK_FALSE(p.unbound);
+			CHECK_FALSE(p.inline_write);
 		}
-		Bytes s = sealed_msg(1u << 20);
-		CHECK_FALSE(hdr(s, s.size()));
-	}
+}
+
+TEST_CASE("receive placement: one in flight and nothing behind decides nothing",
+	  "[wire][route]")
+{
+	for (bool write : {false, true})
+		for (uint32_t len : {4096u, 1u << 20})
+			for (bool unbound : {false, true})
+				for (bool run : {false, true}) {
+					CAPTURE(write, len, unbound, run);
+					Place p = place(1, false, write, len, unbound, run);
+					CHECK(p.unbound == unbound);
+					// A WRITE inline only in the unbound run of an
+					// unbound placement.
+					CHECK(p.inline_write == (write && unbound && run));
+				}
 }

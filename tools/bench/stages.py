@@ -23,7 +23,7 @@ Stages (the same cut points for both servers):
   stages.py RUNFILE... [--md]
   stages.py --timed RUNFILE...   MiB/s and clat p50/p99 per cell and
                                  server, each smbsrv's /ksmbd and
-                                 /smbsrv (mode 0) per round
+                                 /smbsrv (the defaults) per round
   stages.py --rows LABEL RUNFILE...   smbsrv against ksmbd, one row per cell
   stages.py --stats RUNFILE...   the module's counters over each smbsrv's
                                  runs of a cell (smbsrvctl stats after
@@ -31,18 +31,15 @@ Stages (the same cut points for both servers):
                                  per I/O on each queue, other counters
                                  that moved
 
-A server named smbsrvM is smbsrv in receive mode M (stages.sh
---recv-modes); "smbsrv" alone is mode 0; smbsrvM+OPTIONS the same with
-the WRITE placement options of stages.sh --variants.
+A server named smbsrv+OPTIONS is smbsrv with the WRITE placement options
+of stages.sh --variants; "smbsrv" alone has the defaults.
 
 Per traced cell: n requests, data-ready events (dr), receive work runs
-and modes 3 and 4's big-frame runs per request, inline (run by the
-receiver), xcpu (worker on another CPU than the message's receive), ccpu
-(worker on another CPU than the client's send), rccpu (receive completed
-on another CPU than the client's send), recv-unbound (receive on an
-unbound kworker), big-unbound (a big-frame run, which in mode 4 receives
-a WRITE's frame and hands it up, on an unbound kworker), h-unbound
-(handler on smbsrv-unbound).
+per request (either work), inline (run by the receiver), xcpu (worker on
+another CPU than the message's receive), ccpu (worker on another CPU than
+the client's send), rccpu (receive completed on another CPU than the
+client's send), recv-unbound (a run of the unbound receive work),
+h-unbound (handler on smbsrv-unbound).
 """
 import json
 import re
@@ -119,14 +116,10 @@ def smbsrv_req(req):
     }
     extra = {
         "data_ready": sum(1 for e in req if e[1] == 'smbsrv_data_ready'),
-        "recv_runs": sum(1 for e in req if e[1] == 'recv_run'),
-        "big_runs": sum(1 for e in req if e[1] == 'recv_big'),
+        "recv_runs": sum(1 for e in req if e[1] in ('recv_run', 'recv_unbound')),
         "inline": 'queue=inline' in w[4],
         # Unbound kworkers are named kworker/uN:M, per-CPU ones kworker/C:M.
-        "recv_unbound": any(e[1] == 'recv_run' and e[3].startswith('kworker/u')
-                            for e in req),
-        "big_unbound": any(e[1] == 'recv_big' and e[3].startswith('kworker/u')
-                           for e in req),
+        "recv_unbound": any(e[1] == 'recv_unbound' for e in req),
         "other_cpu": p[2] != w[2],
         "client_cpu": a[2] != w[2],
         "recv_client_cpu": p[2] != a[2],
@@ -161,8 +154,8 @@ def ksmbd_req(req):
         "s->c": d[0] - f[0], "total": d[0] - a[0],
     }
     extra = {
-        "data_ready": 0, "recv_runs": 0, "big_runs": 0, "inline": False,
-        "recv_unbound": False, "big_unbound": False,
+        "data_ready": 0, "recv_runs": 0, "inline": False,
+        "recv_unbound": False,
         "other_cpu": p[2] != w[2], "client_cpu": a[2] != w[2],
         "recv_client_cpu": p[2] != a[2], "handler_unbound": False,
     }
@@ -347,15 +340,13 @@ def main(argv):
         n = len(st["total"])
         line = " | ".join("%.0f" % statistics.median(st[s]) for s in STAGES)
         ex = extras[key]
-        info = ("n=%d dr=%.1f runs=%.1f big=%.1f inline=%.0f%% xcpu=%.0f%% ccpu=%.0f%%"
-                " rccpu=%.0f%% recv-unbound=%.0f%% big-unbound=%.0f%% h-unbound=%.0f%%") % (
+        info = ("n=%d dr=%.1f runs=%.1f inline=%.0f%% xcpu=%.0f%% ccpu=%.0f%%"
+                " rccpu=%.0f%% recv-unbound=%.0f%% h-unbound=%.0f%%") % (
             n, statistics.mean(ex["data_ready"]), statistics.mean(ex["recv_runs"]),
-            statistics.mean(ex["big_runs"]),
             100 * statistics.mean(ex["inline"]), 100 * statistics.mean(ex["other_cpu"]),
             100 * statistics.mean(ex["client_cpu"]),
             100 * statistics.mean(ex["recv_client_cpu"]),
             100 * statistics.mean(ex["recv_unbound"]),
-            100 * statistics.mean(ex["big_unbound"]),
             100 * statistics.mean(ex["handler_unbound"]))
         if fios[key]:
             bw = statistics.median(b for b, _ in fios[key])

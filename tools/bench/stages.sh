@@ -13,28 +13,18 @@
 #           servers' events recorded (tools/bench/guest/stages.sh) and cut
 #           into stages by tools/bench/stages.py
 #
-# --recv-modes "0 1 2" runs smbsrv once per receive mode (the module
-# parameter recv_mode, kmod/sched.h) in the same boot: mode 0 through the
-# main mount ("smbsrv", made again with recv_mode=0: the module's default
-# is 5), mode M through a mount of its own ("smbsrvM"), each with cifs
-# nosharesock so that its connection is accepted with recv_mode=M.
-#
-# --variants "0 1 2 0+u 0+u+c 1+w" is --recv-modes with placements of
-# the WRITE handler on top: a variant is a receive mode (its mount), then
-# "+u" route policy unbound (+a adaptive; else percpu), "+c" affinity
-# scope cache for smbsrv-unbound (else the daemon's cpu), "+w" the module
-# parameter inline_writes=1 (else 0).  These are global settings, so they
-# are set before every run of the variant (and reset to percpu, cpu, 0
-# before every other smbsrv run).  None of the options changes how a READ
-# runs, so a READ cell runs once per mount: through the variant without
-# options, or, when the list has none of that receive mode, through the
-# first variant of it with options ("0 2+w 4+w" reads through all three;
-# mode 4 receives every frame but a WRITE's as mode 0 does).  A variant's
-# runs are named smbsrvM+OPTIONS ("smbsrv+u+c" for 0+u+c).
+# --variants "- +u +a +u+c" runs smbsrv once per WRITE placement in the
+# same boot, through the one mount: "-" the defaults, "+u" route policy
+# unbound (+a adaptive; else percpu), "+c" affinity scope cache for
+# smbsrv-unbound (else the daemon's cpu).  These are global settings, so
+# they are set before every run of the variant (and reset to percpu and
+# cpu before every other smbsrv run).  None of them changes how a READ
+# runs, so a READ cell runs once, through the first variant.  A variant's
+# runs are named smbsrv+OPTIONS ("smbsrv+u+c" for +u+c; "smbsrv" for -).
 #
 #   tools/bench/stages.sh [--rounds N] [--trace-rounds N] [--secs S]
 #       [--cells "write:1m read:1m read:4k write:4k"] [--clock tcg|icount]
-#       [--recv-modes "0 ..."] [--variants "0 1+w ..."] [--out DIR]
+#       [--variants "- +u ..."] [--out DIR]
 #       [--depth QDxJOBS]
 #
 # Every smbsrv run records smbsrvctl stats (the module's counters) before
@@ -55,7 +45,7 @@ secs=5
 cells="write:1m read:1m read:4k write:4k"
 clock=tcg
 depth=1x1
-variants=0
+variants=-
 out=""
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -64,7 +54,7 @@ while [ $# -gt 0 ]; do
 	--secs) secs=$2; shift ;;
 	--cells) cells=$2; shift ;;
 	--clock) clock=$2; shift ;;
-	--recv-modes|--variants) variants=$2; shift ;;
+	--variants) variants=$2; shift ;;
 	--out) out=$2; shift ;;
 	--depth) depth=$2; shift ;;
 	*) sed -n '3,/^set /s/^# \{0,1\}//p' "$0"; exit 2 ;;
@@ -75,17 +65,11 @@ done
 	{ echo "stages: --depth is QDxJOBS (8x4), not $depth" >&2; exit 2; }
 [ "$depth" = 1x1 ] || trounds=0
 servers=()
-modes=""
 for v in $variants; do
-	m=${v%%+*}
-	case $m in
-	[0-9]) ;;
-	*) echo "stages: a variant starts with a receive mode digit, not $v" >&2; exit 2 ;;
-	esac
-	[[ ${v#"$m"} =~ ^(\+[uacw])*$ ]] ||
-		{ echo "stages: unknown options in $v (+u +a +c +w)" >&2; exit 2; }
-	case " $modes " in *" $m "*) ;; *) modes="$modes $m" ;; esac
-	if [ "$m" = 0 ]; then servers+=("smbsrv${v#0}"); else servers+=("smbsrv$v"); fi
+	[ "$v" = - ] && v=""
+	[[ $v =~ ^(\+[uac])*$ ]] ||
+		{ echo "stages: unknown options in $v (+u +a +c)" >&2; exit 2; }
+	servers+=("smbsrv$v")
 done
 servers+=(ksmbd)
 commit=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)
@@ -114,24 +98,6 @@ vm_initramfs >/dev/null
 vm_start "$vm" >/dev/null
 vm_exec "$vm" "sh /usr/share/smbsrv/bench/setup.sh 64" > "$out/setup.log" 2>&1 ||
 	{ cat "$out/setup.log" >&2; exit 1; }
-# One connection per receive mode: the mode is read when a connection is
-# accepted.  Mode 0's is the main mount, made again in it (setup.sh made
-# it in the module's default).
-for m in $modes; do
-	mnt=/mnt/smbsrv$m
-	[ "$m" = 0 ] && mnt=/mnt/smbsrv
-	vm_exec "$vm" "set -e
-p=/sys/module/smbsrv/parameters/recv_mode
-d=\$(cat \$p)
-echo \"recv_mode default \$d\"
-! grep -q ' $mnt cifs ' /proc/mounts || umount $mnt
-echo $m > \$p
-mkdir -p $mnt
-mount -t cifs //127.0.0.1/bench $mnt -o \
-	username=demo,password=demopass,uid=1000,gid=1000,cache=none,vers=3.1.1,nosharesock
-echo \$d > \$p" >> "$out/setup.log" 2>&1 ||
-		{ cat "$out/setup.log" >&2; exit 1; }
-done
 # shellcheck disable=SC2016  # expands in the guest
 vm_exec "$vm" 'w=/sys/devices/virtual/workqueue
 echo "smbsrv-recv scope $(cat $w/smbsrv-recv/affinity_scope) strict $(cat $w/smbsrv-recv/affinity_strict)"
@@ -179,37 +145,29 @@ cat "$out/timed.txt" "$out/traced.txt" "$out/stats.txt"
 echo "stages: results in $out" >&2
 }
 
-# The servers that run a cell: a READ cell once per mount (the variant
-# without options, else the first with).
+# The servers that run a cell: a READ cell through ksmbd and the first
+# smbsrv variant only.
 cell_servers() {
-	local s mnt seen=" "
-	for s in "${servers[@]}"; do
-		mnt=${s%%+*}
-		if [ "$1" = read ] && [ "$s" != "$mnt" ]; then
-			[[ " ${servers[*]}$seen" == *" $mnt "* ]] && continue
-			seen="$seen$mnt "
-		fi
-		printf '%s ' "$s"
-	done
+	if [ "$1" = read ]; then
+		printf '%s ksmbd' "${servers[0]}"
+	else
+		printf '%s ' "${servers[@]}"
+	fi
 }
 
 # Guest commands setting the WRITE placement of server $1 (a line of
 # "@@placement ..." for the record; nothing for ksmbd).
 placement() {
-	local o route=percpu scope=cpu iw=0
+	local o route=percpu scope=cpu
 	case $1 in smbsrv*) ;; *) return 0 ;; esac
 	o=${1#smbsrv}
-	o=${o#[0-9]}
 	case $o in *+u*) route=unbound ;; *+a*) route=adaptive ;; esac
 	case $o in *+c*) scope=cache ;; esac
-	case $o in *+w*) iw=1 ;; esac
 	# shellcheck disable=SC2016  # expands in the guest
 	printf '%s\n' "w=/sys/devices/virtual/workqueue/smbsrv-unbound
 smbsrvctl set route-policy $route >/dev/null
 echo $scope > \$w/affinity_scope
-p=/sys/module/smbsrv/parameters/inline_writes
-[ ! -e \$p ] || echo $iw > \$p
-echo \"@@placement route \$(smbsrvctl stats | sed -n 's/^route policy: //p') scope \$(cat \$w/affinity_scope) inline_writes \$(cat \$p 2>/dev/null)\"
+echo \"@@placement route \$(smbsrvctl stats | sed -n 's/^route policy: //p') scope \$(cat \$w/affinity_scope)\"
 $(stats "$1" 0)"
 }
 

@@ -257,29 +257,25 @@ def g_stall(c):
 
 
 def g_wait_stall(c):
-    """On a connection accepted in receive mode 2, 3, 4 or 5 (read.sh sets
-    recv_mode around it, and RECV_MODE): a WRITE frame of 1 MiB whose first
-    192 KiB (the SMB2 header and WRITE request of the session's tree, then
-    zeros) arrive and then nothing more.  A receive work waits in the
-    socket for the rest (mode 4 hands it over on the WRITE header; mode 5
-    receives unbound, and waits, after a WRITE of 64 KiB or more answered
-    with nothing else in flight, so one is written first); the frame
-    timeout must still drop the connection (its close wakes the waiting
-    receive), and the server must serve another client after."""
-    mode = os.environ.get("RECV_MODE", "?")
-    if mode == "5":
-        # Sent as the stalled frame is, in the clear (impacket encrypts
-        # its own requests, and the receive cannot tell an encrypted
-        # WRITE: it would stay per-CPU).
-        fid = c.open("stall5.bin", disp=OVERWRITE_IF)
-        body = struct.pack("<HHIQ16sIIHHI", 49, 112, 65536, 0, fid,
-                           0, 0, 0, 0, 0) + pattern(0, 65536)
-        rsp = compound(c, [(WRITE, body, False)])
-        st = rsp[0][1]
-        n = struct.unpack_from("<I", rsp[0][2], 64 + 4)[0] if st == 0 else 0
-        check("mode 5: a 64 KiB WRITE alone in flight before the stall",
-              rsp[0][0] == WRITE and st == 0 and n == 65536,
-              "status 0x%x, %d bytes" % (st, n))
+    """A WRITE frame of 1 MiB whose first 192 KiB (the SMB2 header and
+    WRITE request of the session's tree, then zeros) arrive and then
+    nothing more, after a WRITE of 64 KiB answered with nothing else in
+    flight: the receive is then unbound and waits in the socket for the
+    rest (smb2_recv_place()).  The frame timeout must still drop the
+    connection (its close wakes the waiting receive), and the server must
+    serve another client after."""
+    # Sent as the stalled frame is, in the clear (impacket encrypts its
+    # own requests, and the receive cannot tell an encrypted WRITE: it
+    # would stay per-CPU).
+    fid = c.open("stall5.bin", disp=OVERWRITE_IF)
+    body = struct.pack("<HHIQ16sIIHHI", 49, 112, 65536, 0, fid,
+                       0, 0, 0, 0, 0) + pattern(0, 65536)
+    rsp = compound(c, [(WRITE, body, False)])
+    st = rsp[0][1]
+    n = struct.unpack_from("<I", rsp[0][2], 64 + 4)[0] if st == 0 else 0
+    check("a 64 KiB WRITE alone in flight before the stall",
+          rsp[0][0] == WRITE and st == 0 and n == 65536,
+          "status 0x%x, %d bytes" % (st, n))
     smb = c.smb
     sock = smb._NetBIOSSession.get_socket()
     length = (1 << 20) + 112
@@ -298,11 +294,11 @@ def g_wait_stall(c):
     except OSError as e:
         eof = not isinstance(e, socket.timeout)
     check("a logged-on client stalling mid-frame (192 KiB of a 1 MiB WRITE) "
-          "in receive mode %s is dropped" % mode, eof)
+          "while its receive waits for it is dropped", eof)
     c2 = Client(int(sys.argv[1]), sys.argv[2], sys.argv[4], sys.argv[5])
     fid = c2.open("pattern", access=GENERIC_READ, disp=OPEN)
     st, d = c2.read(fid, 0, 4096)
-    check("... and another client reads on (mode %s)" % mode,
+    check("... and another client reads on",
           st == 0 and d == pattern(0, 4096),
           "status 0x%x, %d bytes" % (st, len(d)))
     c2.conn.logoff()

@@ -120,27 +120,21 @@ rd_race_evict 5 e
 # takes longer to do: there 8 s of stall ended before the server had
 # waited 5 s, and it answered every READ.
 rd_race_stall $((8 * VM_SLOW))
-# A client stalling mid-frame on a connection accepted in receive mode 2,
-# 3, 4 or 5 (design.md, "Receive modes"), whose receive waits in the
-# socket for the rest of a large frame (modes 4 and 5: of a WRITE, on
-# smbsrv-recv; a kprobe shows that receive ran on an unbound kworker;
-# mode 5, the default, receives there after a WRITE answered alone).
-rm_p=/sys/module/smbsrv/parameters/recv_mode
+# A client stalling mid-frame while its receive waits in the socket for
+# the rest of a large frame (design.md, "Where a request runs"): after a
+# WRITE answered alone, the receive runs unbound (a kprobe shows it on an
+# unbound kworker) and waits there.
 T=/sys/kernel/tracing
-for m in 2 3 4 5; do
-	t_guest_check "recv_mode $m for the next connection" "echo $m > $rm_p
+t_guest_check "a kprobe on the unbound receive work" "
 [ -d $T/events ] || mount -t tracefs tracefs $T
 echo 0 > $T/tracing_on; echo > $T/trace
-echo 'p:rs/big smbsrv_recv_big_work' > $T/kprobe_events
+echo 'p:rs/unbound smbsrv_recv_unbound_work' > $T/kprobe_events
 echo 1 > $T/events/rs/enable; echo 1 > $T/tracing_on"
-	RECV_MODE=$m t_checks $RD_PY "$RD_CHECKS" "$T_SMB_PORT" t wait_stall demo demo
-	if [ $m -ge 4 ]; then
-		t_check_output "recv_mode $m: the stalled WRITE frame was waited for on an unbound kworker" \
-			"^big on unbound: [1-9]" vm_exec "$T_VM" \
-			"echo big on unbound: \$(grep -cE '^ *kworker/u[0-9]+:.* big: ' $T/trace)"
-	fi
-	t_guest_check "recv_mode back to 5 (the default)" "echo 5 > $rm_p
+t_checks $RD_PY "$RD_CHECKS" "$T_SMB_PORT" t wait_stall demo demo
+t_check_output "the stalled WRITE frame was waited for on an unbound kworker" \
+	"^unbound runs: [1-9]" vm_exec "$T_VM" \
+	"echo unbound runs: \$(grep -cE '^ *kworker/u[0-9]+:.* unbound: ' $T/trace)"
+t_guest_check "kprobe removed" "
 echo 0 > $T/tracing_on; echo 0 > $T/events/rs/enable; echo > $T/kprobe_events"
-done
 rd_unload
 t_done

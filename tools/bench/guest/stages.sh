@@ -9,8 +9,9 @@
 #
 #   the client (both servers): cifs:smb3_{read,write}_{enter,done}, when
 #       the cifs client sends a request and when its answer is processed;
-#   smbsrv: its own tracepoints (kmod/trace.h) and a kprobe on the start
-#       of each run of its receive work (smbsrv_recv_work);
+#   smbsrv: its own tracepoints (kmod/trace.h) and kprobes on the start
+#       of each run of its receive works (smbsrv_recv_work, per-CPU, and
+#       smbsrv_recv_unbound_work);
 #   ksmbd (no tracepoints of its own): kprobes on its receive loop's read
 #       (ksmbd_tcp_read, entry with the length asked for and return),
 #       queueing (ksmbd_queue_work), worker entry (handle_ksmbd_work), the
@@ -22,14 +23,13 @@
 #
 # With "plain" last, fio runs without any tracing (the timed runs).
 #
-# SERVER smbsrvM is smbsrv through the mount /mnt/smbsrvM of receive mode
-# M (tools/bench/stages.sh --recv-modes); smbsrvM+OPTIONS the same mount
-# (stages.sh --variants, which sets the options before the run).
+# SERVER smbsrv+OPTIONS is smbsrv through its mount /mnt/smbsrv (stages.sh
+# --variants, which sets the options before the run).
 #
 # With "plain QDxJOBS" (8x4) fio runs at that queue depth with that many
 # jobs, reported as one group.
 #
-#   stages.sh smbsrv|smbsrvM|ksmbd read|write BS SECONDS [plain [QDxJOBS]]
+#   stages.sh smbsrv[+OPTIONS]|ksmbd read|write BS SECONDS [plain [QDxJOBS]]
 # shellcheck disable=SC2016  # $retval is kprobe_events syntax
 set -u
 srv=$1 rw=$2 bs=$3 secs=$4 mode=${5:-trace} depth=${6:-1x1}
@@ -62,8 +62,7 @@ trace-smbsrv*)
 		echo 1 > $T/events/smbsrv/smbsrv_$e/enable
 	done
 	echo 'p:sb/recv_run smbsrv_recv_work' >> $T/kprobe_events
-	# Receive mode 3's second receive work (absent from older modules).
-	echo 'p:sb/recv_big smbsrv_recv_big_work' >> $T/kprobe_events 2>/dev/null
+	echo 'p:sb/recv_unbound smbsrv_recv_unbound_work' >> $T/kprobe_events
 	echo 1 > $T/events/sb/enable
 	;;
 trace-ksmbd)
@@ -84,7 +83,7 @@ trace-ksmbd)
 *) echo "stages.sh: smbsrv or ksmbd, not $srv" >&2; exit 2 ;;
 esac
 
-# A variant's options (smbsrv1+w) are set by the host; its mount is smbsrv1's.
+# A variant's options (smbsrv+u) are set by the host; its mount is smbsrv's.
 mnt=/mnt/${srv%%+*}
 case $rw in
 read) f=$mnt/read.bin ;;
