@@ -16,10 +16,10 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
+#include "cache.h"
 #include "conn.h"
 #include "durable.h"
 #include "file.h"
-#include "oplock.h"
 #include "session.h"
 #include "smbsrv.h"
 #include "upcall.h"

@@ -8,7 +8,8 @@
 
 #include "durable.h"
 #include "file.h"
-#include "smb2/entry.h"
+#include "proto.h"
+#include "smbsrv.h"
 #include "stream.h"
 #include "vfs.h"
 #include "wire/fscc.h"
@@ -64,7 +65,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	/* Its byte-range locks go, and its waiting LOCK requests end. */
 	smbsrv_brl_close(f);
 	/* So do its change notifications. */
-	smbsrv_notify_close(f);
+	smbsrv_server.proto->file_close(f);
 
 	spin_lock(&fn->lock);
 	if ((f->flags & SMBSRV_FILE_DELETE_ON_CLOSE) && !fn->delete_pending) {
@@ -85,7 +86,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	/* Its oplock or lease goes; opens waiting on it look again. */
 	smbsrv_cache_close(f);
 	if (now_pending && !del && smbsrv_file_is_dir(f))
-		smbsrv_notify_delete_pending(fn->inode);
+		smbsrv_server.proto->delete_pending(fn->inode);
 	/* LastWriteTime: the close's, or what a client set (wtime.h). */
 	smbsrv_wtime_close(f, last, del);
 
@@ -127,7 +128,7 @@ static void smbsrv_file_release(struct smbsrv_open *op)
 	struct smbsrv_file *f = smbsrv_file_of(op);
 
 	smbsrv_file_drop(f);
-	smbsrv_dirscan_free(f->scan);
+	smbsrv_server.proto->dirscan_free(f->scan);
 }
 
 static void smbsrv_file_free(struct smbsrv_open *op)
@@ -276,7 +277,7 @@ void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
 	if (old)
 		put_cred(old);
 	if (now_pending && smbsrv_file_is_dir(f))
-		smbsrv_notify_delete_pending(fn->inode);
+		smbsrv_server.proto->delete_pending(fn->inode);
 }
 
 bool smbsrv_file_delete_pending(struct smbsrv_file *f)

@@ -27,8 +27,8 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "cache.h"
 #include "fnode.h"
-#include "oplock.h"
 #include "session.h"
 #include "wtime.h"
 

@@ -24,7 +24,7 @@
 #include <linux/types.h>
 
 #include "brl.h"
-#include "oplock.h"
+#include "cache.h"
 #include "wtime.h"
 
 struct dentry;
@@ -60,6 +60,18 @@ struct smbsrv_fnode {
 	atomic_t own_readers;
 	struct rcu_head rcu;
 };
+
+/*
+ * What the layer above keeps in an fnode (its caching state, cache.c)
+ * starts and ends with it: the ops it registers at its init.
+ */
+struct smbsrv_fnode_ops {
+	void (*init)(struct smbsrv_fnode *fn);
+	void (*exit)(struct smbsrv_fnode *fn);
+};
+
+/* Before any fnode is made, and after the last went (NULL). */
+void smbsrv_fnode_set_ops(const struct smbsrv_fnode_ops *ops);
 
 /*
  * The fnode of @inode (@stream: a named stream's xattr name, or NULL for

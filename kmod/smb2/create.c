@@ -21,10 +21,11 @@
 #include <uapi/linux/smbsrv.h>
 
 #include "../acl.h"
+#include "../cache.h"
 #include "../conn.h"
 #include "../durable.h"
 #include "../file.h"
-#include "../oplock.h"
+#include "../klease.h"
 #include "../session.h"
 #include "../status.h"
 #include "../stream.h"

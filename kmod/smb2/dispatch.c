@@ -25,7 +25,6 @@
 #include "../trace.h"
 #include "../wire/route.h"
 #include "credits.h"
-#include "entry.h"
 #include "smb2.h"
 
 struct smbsrv_msg {
@@ -53,42 +52,6 @@ static bool smbsrv_status_error(u32 status)
 {
 	return (status >> 30) == 3 && status != SMBSRV_DISCONNECT &&
 	       status != SMBSRV_WOULD_BLOCK;
-}
-
-void *smbsrv_rsp_body_data(struct smbsrv_req *req, u32 fixed, u32 data)
-{
-	u32 size = fixed + data;
-	u8 *p;
-
-	if (fixed > SMB2_FRAME_MAX || data > SMB2_FRAME_MAX ||
-	    size > SMB2_FRAME_MAX - SMB2_HDR_SIZE)
-		return NULL;
-	/* 8 more bytes: room to pad it inside a compound response. */
-	p = kvmalloc(SMB2_HDR_SIZE + size + 8, GFP_KERNEL);
-	if (!p)
-		return NULL;
-	memset(p, 0, SMB2_HDR_SIZE + fixed);
-	smbsrv_rsp_free(req);
-	req->rsp = p;
-	req->rsp_len = SMB2_HDR_SIZE + size;
-	return p + SMB2_HDR_SIZE;
-}
-
-void *smbsrv_rsp_body(struct smbsrv_req *req, u32 size)
-{
-	u8 *body = smbsrv_rsp_body_data(req, size, 0);
-
-	if (body)
-		memset(body + size, 0, 8);
-	return body;
-}
-
-void smbsrv_rsp_free(struct smbsrv_req *req)
-{
-	smbsrv_pages_free(req->pages);
-	req->pages = NULL;
-	kvfree(req->rsp);
-	req->rsp = NULL;
 }
 
 static void smbsrv_req_put(struct smbsrv_req *req)

@@ -12,13 +12,6 @@ struct smbsrv_req;
 struct smb2_ioctl_req;
 
 /*
- * The IOCTL response to @r with @len bytes of output (ioctl.c): returns
- * where the output goes (zeroed), or NULL when out of memory.
- */
-u8 *smbsrv_ioctl_out(struct smbsrv_req *req, const struct smb2_ioctl_req *r,
-		     u32 len);
-
-/*
  * An FSCTL the protocol core does not answer itself: sparse files,
  * allocated ranges, zeroing, server-side copy, symbolic link reparse
  * points, object ids, network interfaces.  @r may be updated (the FileId

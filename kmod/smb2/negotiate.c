@@ -2,7 +2,6 @@
 /*
  * smbsrv: NEGOTIATE (MS-SMB2 3.3.5.3, 3.3.5.4).
  */
-#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -13,8 +12,6 @@
 #include "../smbsrv.h"
 #include "../wire/negotiate.h"
 #include "credits.h"
-#include "entry.h"
-#include "notify.h"
 #include "smb2.h"
 
 u8 smbsrv_server_guid[16];
@@ -23,17 +20,6 @@ u8 smbsrv_server_guid[16];
 u64 smbsrv_filetime_now(void)
 {
 	return div_u64(ktime_get_real_ns(), 100) + 116444736000000000ULL;
-}
-
-int smbsrv_smb2_init(void)
-{
-	get_random_bytes(smbsrv_server_guid, sizeof(smbsrv_server_guid));
-	return smbsrv_notify_init();
-}
-
-void smbsrv_smb2_exit(void)
-{
-	smbsrv_notify_exit();
 }
 
 static bool smbsrv_encryption_off(void)

@@ -12,18 +12,18 @@
 #include <linux/uio.h>
 #include <uapi/linux/smbsrv.h>
 
-#include "../conn.h"
 #include "../brl.h"
+#include "../cache.h"
+#include "../conn.h"
 #include "../file.h"
-#include "../oplock.h"
 #include "../session.h"
 #include "../status.h"
 #include "../stream.h"
 #include "../vfs.h"
-#include "../wtime.h"
 #include "../wire/fscc.h"
 #include "../wire/logon.h"
 #include "../wire/rw.h"
+#include "../wtime.h"
 #include "pipe.h"
 #include "smb2.h"
 

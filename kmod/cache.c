@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smbsrv: client caching — oplocks and leases (see oplock.h and
+ * smbsrv: client caching — oplocks and leases (see cache.h and
  * Documentation/design.md, "Client caching").
  *
- * Locks, outermost first: an fnode's spinlock (its opens, their oplocks,
- * its leases' states, its waiters), then smbsrv_leases_lock (the lease
- * table), smbsrv_brk_lock (breaks in progress) and smbsrv_wait_lock
- * (parked requests), each only ever taken alone or inside the fnode's.
- * Notifications are built under the fnode's lock and sent after it by a
- * worker, never by the breaking request itself.
+ * Locks, outermost first: an fnode's cache.kmutex (klease.c, which takes
+ * the fnode's spinlock inside it), then the fnode's spinlock (its opens,
+ * their oplocks, its leases' states, its waiters), then smbsrv_leases_lock
+ * (the lease table), smbsrv_brk_lock (breaks in progress) and
+ * smbsrv_wait_lock (parked requests), each only ever taken alone or
+ * inside the fnode's.  Notifications are built under the fnode's lock
+ * (struct smbsrv_break_ops) and sent after it by a worker, never by the
+ * breaking request itself.
  */
 #include <linux/file.h>
 #include <linux/filelock.h>
@@ -22,14 +24,13 @@
 #include <linux/workqueue.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "cache.h"
 #include "conn.h"
-#include "durable.h"
 #include "file.h"
-#include "oplock.h"
+#include "fnode.h"
+#include "klease.h"
 #include "sched.h"
-#include "send.h"
 #include "session.h"
-#include "sign.h"
 #include "smbsrv.h"
 #include "wire/fscc.h"
 #include "wire/ntstatus.h"
@@ -49,18 +50,6 @@ struct smbsrv_lease {
 	struct smbsrv_brk brk;
 };
 
-/* A notification on its way to a client. */
-struct smbsrv_note {
-	struct work_struct work;
-	struct list_head node;
-	bool to_client;			/* any connection of client_guid */
-	u8 client_guid[16];
-	struct smbsrv_conn *conn;	/* referenced; the fallback */
-	struct smbsrv_session *crypt;	/* whose keys encrypt it, or NULL */
-	u32 len;
-	u8 buf[SMB2_HDR_SIZE + SMB2_LEASE_BREAK_NOTIFY_SIZE];
-};
-
 #define SMBSRV_LEASE_HASH_BITS	10
 
 static DEFINE_HASHTABLE(smbsrv_leases, SMBSRV_LEASE_HASH_BITS);
@@ -72,6 +61,8 @@ static struct delayed_work smbsrv_brk_work;
 
 static DEFINE_SPINLOCK(smbsrv_wait_lock);
 static DECLARE_WAIT_QUEUE_HEAD(smbsrv_cache_wq);
+
+static const struct smbsrv_break_ops *smbsrv_break_ops;
 
 /* ---- leases ------------------------------------------------------------- */
 
@@ -153,102 +144,6 @@ static void smbsrv_brk_disarm(struct smbsrv_brk *b)
 	spin_unlock(&smbsrv_brk_lock);
 }
 
-/* ---- notifications ------------------------------------------------------ */
-
-/*
- * A lease break goes to the client, not to an open: as Windows does, to
- * its oldest connection with a session (smbtorture's v2_complex1).
- */
-static struct smbsrv_conn *smbsrv_note_client_conn(const u8 *guid)
-{
-	struct smbsrv_conn *conn;
-	u32 after = 0;
-
-	while ((conn = smbsrv_conn_next(after))) {
-		if (smbsrv_conn_negotiated(conn) && !smbsrv_conn_closing(conn) &&
-		    READ_ONCE(conn->nr_sessions) &&
-		    !memcmp(conn->client_guid, guid, 16))
-			return conn;
-		after = conn->id;
-		smbsrv_conn_put(conn);
-	}
-	return NULL;
-}
-
-static void smbsrv_note_work(struct work_struct *work)
-{
-	struct smbsrv_note *n = container_of(work, struct smbsrv_note, work);
-	struct smbsrv_conn *conn;
-	struct kvec iov[2];
-
-	if (n->to_client) {
-		conn = smbsrv_note_client_conn(n->client_guid);
-		if (conn) {
-			smbsrv_conn_put(n->conn);
-			n->conn = conn;
-		}
-	}
-	iov[1].iov_base = n->buf;
-	iov[1].iov_len = n->len;
-	if (!smbsrv_conn_closing(n->conn)) {
-		if (n->crypt)
-			smbsrv_encrypt_send(n->conn, SMBSRV_QUEUE_PERCPU,
-					    n->crypt, iov, 2, n->len);
-		else
-			smbsrv_send_frame(n->conn, SMBSRV_QUEUE_PERCPU, iov, 2,
-					  n->len);
-	}
-	if (n->crypt)
-		smbsrv_session_put(n->crypt);
-	smbsrv_conn_put(n->conn);
-	kfree(n);
-}
-
-/*
- * A notification to a connection of @f's session (any of its channels
- * that is not closing; @f is an open on its tree, under its fnode's
- * lock), or NULL when it has none or memory is short: the break then
- * runs into its timeout, as it would for a client that never answers.
- */
-static struct smbsrv_note *smbsrv_note_new(struct smbsrv_file *f,
-					   bool encrypt)
-{
-	struct smbsrv_tree *tree = f->open.tree;
-	struct smbsrv_session *sess;
-	struct smbsrv_note *n;
-
-	if (!tree || READ_ONCE(f->open.gone))
-		return NULL;
-	sess = tree->sess;
-	n = kzalloc(sizeof(*n), GFP_ATOMIC);
-	if (!n)
-		return NULL;
-	/* Referenced; put in process context only, with the note. */
-	n->conn = smbsrv_session_live_conn(sess);
-	if (!n->conn) {
-		kfree(n);
-		return NULL;
-	}
-	INIT_WORK(&n->work, smbsrv_note_work);
-	if (encrypt && (sess->encrypt_data ||
-			(tree->share_flags & SMBSRV_SHARE_FLAGS_ENCRYPT))) {
-		smbsrv_session_get(sess);
-		n->crypt = sess;
-	}
-	smb2_hdr_encode_notify(n->buf);
-	return n;
-}
-
-static void smbsrv_notes_send(struct list_head *notes)
-{
-	struct smbsrv_note *n, *tmp;
-
-	list_for_each_entry_safe(n, tmp, notes, node) {
-		list_del(&n->node);
-		smbsrv_sched_other(&n->work);
-	}
-}
-
 /* Any connected open of @l, to send its notifications through. */
 static struct smbsrv_file *smbsrv_lease_conn_open(struct smbsrv_lease *l)
 {
@@ -269,22 +164,26 @@ static void smbsrv_lease_note(struct smbsrv_lease *l,
 			      struct list_head *notes)
 {
 	struct smbsrv_file *f = smbsrv_lease_conn_open(l);
-	struct smbsrv_note *n;
+	struct smbsrv_lease_break b = {
+		.version = l->version,
+		.epoch = l->version == 2 ? ln->epoch : 0,
+		.flags = ln->flags,
+		.from = ln->from,
+		.to = ln->to,
+	};
 
+	lockdep_assert_held(&l->fn->lock);
 	if (!f)
 		return;
-	/* As Samba: lease breaks go out in clear. */
-	n = smbsrv_note_new(f, false);
-	if (!n)
-		return;
-	n->to_client = true;
-	memcpy(n->client_guid, l->client_guid, 16);
-	n->len = SMB2_HDR_SIZE +
-		 smb2_lease_break_notify_encode(n->buf + SMB2_HDR_SIZE,
-						l->version == 2 ? ln->epoch : 0,
-						ln->flags, l->key, ln->from,
-						ln->to);
-	list_add_tail(&n->node, notes);
+	memcpy(b.client_guid, l->client_guid, 16);
+	memcpy(b.key, l->key, 16);
+	smbsrv_break_ops->lease(f, &b, notes);
+}
+
+static void smbsrv_notes_send(struct list_head *notes)
+{
+	if (!list_empty(notes))
+		smbsrv_break_ops->send(notes);
 }
 
 /* ---- state changes, under the fnode's lock ------------------------------ */
@@ -307,8 +206,9 @@ static void smbsrv_lease_expire_durables(struct smbsrv_lease *l)
 	struct smbsrv_open_cache *oc;
 
 	list_for_each_entry(oc, &l->opens, lease_node)
-		smbsrv_durable_expire_now(container_of(oc, struct smbsrv_file,
-						       cache));
+		smbsrv_break_ops->unanswerable(container_of(oc,
+							    struct smbsrv_file,
+							    cache));
 }
 
 static void smbsrv_lease_break_locked(struct smbsrv_lease *l, u32 to,
@@ -316,6 +216,7 @@ static void smbsrv_lease_break_locked(struct smbsrv_lease *l, u32 to,
 {
 	struct smb_lease_note ln;
 
+	lockdep_assert_held(&l->fn->lock);
 	smb_lease_sm_break(&l->sm, to, &ln);
 	if (ln.send)
 		smbsrv_lease_note(l, &ln, notes);
@@ -330,27 +231,18 @@ static void smbsrv_oplock_break_locked(struct smbsrv_file *f, u32 to,
 				       struct list_head *notes)
 {
 	struct smbsrv_fnode *fn = f->fnode;
-	struct smbsrv_note *n;
 	u8 level;
 
+	lockdep_assert_held(&fn->lock);
 	if (!smb_oplock_sm_break(&f->cache.sm, to, &level))
 		return;
 	if (f->cache.sm.breaking)
 		smbsrv_brk_arm(&f->cache.brk);
 	else if (f->cache.sm.level == SMB2_OPLOCK_LEVEL_NONE)
 		fn->cache.holders--;
-	n = smbsrv_note_new(f, true);
-	if (!n) {
-		/* A disconnected durable handle: it cannot answer (3.3.4.6). */
-		if (f->cache.sm.breaking)
-			smbsrv_durable_expire_now(f);
-		return;
-	}
-	n->len = SMB2_HDR_SIZE +
-		 smb2_oplock_break_encode(n->buf + SMB2_HDR_SIZE, level,
-					  f->open.id_persistent,
-					  f->open.id_volatile);
-	list_add_tail(&n->node, notes);
+	/* A disconnected durable handle: it cannot answer (3.3.4.6). */
+	if (!smbsrv_break_ops->oplock(f, level, notes) && f->cache.sm.breaking)
+		smbsrv_break_ops->unanswerable(f);
 }
 
 /*
@@ -362,6 +254,7 @@ static void smbsrv_cache_changed(struct smbsrv_fnode *fn,
 {
 	struct smbsrv_cache_wait *w;
 
+	lockdep_assert_held(&fn->lock);
 	fn->cache.gen++;
 	spin_lock(&smbsrv_wait_lock);
 	list_for_each_entry(w, &fn->cache.waiters, node)
@@ -386,392 +279,36 @@ static void smbsrv_cache_run_woken(struct list_head *woken)
 	wake_up_all(&smbsrv_cache_wq);
 }
 
-/* ---- changes made on the server itself: the kernel lease ---------------- */
+/* ---- changes made on the server itself (klease.c) ---------------------- */
 
-/*
- * Every regular file whose SMB holders cache reads or writes carries a
- * kernel lease of the same kind (Documentation/design.md, "Changes made
- * on the server itself"): a local process (or nfsd, or another server)
- * opening, truncating, renaming, linking, unlinking or changing the file
- * breaks it, the break reaches the SMB holders, and the local operation
- * waits until they answered and the lease was lowered.  Named streams
- * have none (local xattr writes do not break leases).
- */
-
-/* What the holders of @fn need covered; under its lock. */
-static int smbsrv_klease_want(struct smbsrv_fnode *fn)
+/* What the holders of @fn need covered, as a kernel lease type. */
+static int smbsrv_cache_want(struct smbsrv_fnode *fn)
 {
 	struct smbsrv_lease *l;
 	struct smbsrv_file *o;
 	u32 bits = 0;
 
+	spin_lock(&fn->lock);
 	list_for_each_entry(l, &fn->cache.leases, fnode_node)
 		bits |= l->sm.state;
 	list_for_each_entry(o, &fn->opens, fnode_node)
 		if (o->cache.sm.level != SMB2_OPLOCK_LEVEL_LEASE)
 			bits |= smb2_oplock_to_lease(o->cache.sm.level);
+	spin_unlock(&fn->lock);
 	if (bits & SMB2_LEASE_WRITE)
 		return F_WRLCK;
 	return bits & SMB2_LEASE_READ ? F_RDLCK : F_UNLCK;
 }
 
-/* ---- directory leases: a directory's entries change -------------------- */
-
-/*
- * A directory whose leases cache its listing carries an fsnotify inode
- * mark (as CHANGE_NOTIFY watches do, smb2/notify.c): an entry created,
- * deleted or renamed in it, by an SMB client or by anyone on the server,
- * breaks those leases to none, as Windows breaks a directory lease when
- * its listing changes.  The break is sent after the change (fsnotify
- * reports it done); nobody waits for it.  The mark holds the fnode and
- * goes with the directory's last lease (smbsrv_klease_sync()).
- */
-#define SMBSRV_DIRLEASE_EVENTS	(FS_CREATE | FS_DELETE | FS_MOVED_FROM | \
-				 FS_MOVED_TO)
-
-struct smbsrv_dirmark {
-	struct fsnotify_mark mark;	/* first: container_of */
-	struct smbsrv_fnode *fn;	/* referenced */
-};
-
-static struct fsnotify_group *smbsrv_dirlease_group;
-
-/* smbsrv_dir_actor's, while their change runs. */
-static DEFINE_SPINLOCK(smbsrv_dir_actors_lock);
-static LIST_HEAD(smbsrv_dir_actors);
-
-void smbsrv_dir_actor_begin(struct smbsrv_dir_actor *a, const u8 *guid,
-			    const struct smbsrv_cache_req *r)
+/* A local process wants @fn: a reader takes away write caching, a writer everything. */
+static void smbsrv_cache_local_break(struct smbsrv_fnode *fn, bool writer)
 {
-	a->task = NULL;
-	if (!r->lease || r->rqls.version != 2 ||
-	    !(r->rqls.flags & SMB2_LEASE_FLAG_PARENT_LEASE_KEY_SET))
-		return;
-	a->task = current;
-	memcpy(a->client_guid, guid, 16);
-	memcpy(a->parent_key, r->rqls.parent_key, 16);
-	spin_lock(&smbsrv_dir_actors_lock);
-	list_add(&a->node, &smbsrv_dir_actors);
-	spin_unlock(&smbsrv_dir_actors_lock);
-}
-
-void smbsrv_dir_actor_end(struct smbsrv_dir_actor *a)
-{
-	if (!a->task)
-		return;
-	spin_lock(&smbsrv_dir_actors_lock);
-	list_del(&a->node);
-	spin_unlock(&smbsrv_dir_actors_lock);
-}
-
-/* The lease the change running in this task spares: its key, or false. */
-static bool smbsrv_dir_actor_find(u8 *guid, u8 *key)
-{
-	struct smbsrv_dir_actor *a;
-	bool found = false;
-
-	if (list_empty_careful(&smbsrv_dir_actors))
-		return false;
-	spin_lock(&smbsrv_dir_actors_lock);
-	list_for_each_entry(a, &smbsrv_dir_actors, node) {
-		if (a->task != current)
-			continue;
-		memcpy(guid, a->client_guid, 16);
-		memcpy(key, a->parent_key, 16);
-		found = true;
-		break;
-	}
-	spin_unlock(&smbsrv_dir_actors_lock);
-	return found;
-}
-
-static int smbsrv_dirlease_event(struct fsnotify_mark *mark, u32 mask,
-				 struct inode *inode, struct inode *dir,
-				 const struct qstr *name, u32 cookie)
-{
-	struct smbsrv_fnode *fn =
-		container_of(mark, struct smbsrv_dirmark, mark)->fn;
-	struct smbsrv_lease *l;
-	u8 guid[16], key[16];
-	LIST_HEAD(notes);
-	bool spare;
-
-	if (!(mask & SMBSRV_DIRLEASE_EVENTS))
-		return 0;
-	spare = smbsrv_dir_actor_find(guid, key);
-	spin_lock(&fn->lock);
-	list_for_each_entry(l, &fn->cache.leases, fnode_node)
-		if (l->sm.state && !(spare && smbsrv_lease_is(l, guid, key)))
-			smbsrv_lease_break_locked(l, SMB2_LEASE_NONE, &notes);
-	spin_unlock(&fn->lock);
-	smbsrv_notes_send(&notes);
-	return 0;
-}
-
-/*
- * A file modified through @f was closed: its directory's listing (size,
- * times) changed, so the directory's leases break, but for the one @f's
- * own lease names as its parent.
- */
-static void smbsrv_dirlease_break_parent(struct smbsrv_file *f,
-					 const u8 *guid, const u8 *key)
-{
-	struct smbsrv_fnode *dfn;
-	struct smbsrv_lease *l;
-	struct dentry *parent;
-	LIST_HEAD(notes);
-
-	parent = dget_parent(f->filp->f_path.dentry);
-	dfn = smbsrv_fnode_find(d_inode(parent), NULL);
-	dput(parent);
-	if (!dfn)
-		return;
-	if (READ_ONCE(dfn->cache.dmark)) {
-		spin_lock(&dfn->lock);
-		list_for_each_entry(l, &dfn->cache.leases, fnode_node)
-			if (l->sm.state && !(key && smbsrv_lease_is(l, guid, key)))
-				smbsrv_lease_break_locked(l, SMB2_LEASE_NONE,
-							  &notes);
-		spin_unlock(&dfn->lock);
-		smbsrv_notes_send(&notes);
-	}
-	smbsrv_fnode_put(dfn);
-}
-
-static void smbsrv_dirlease_free_mark(struct fsnotify_mark *mark)
-{
-	struct smbsrv_dirmark *m = container_of(mark, struct smbsrv_dirmark,
-						mark);
-
-	smbsrv_fnode_put(m->fn);
-	kfree(m);
-}
-
-static const struct fsnotify_ops smbsrv_dirlease_ops = {
-	.handle_inode_event = smbsrv_dirlease_event,
-	.free_mark = smbsrv_dirlease_free_mark,
-};
-
-/* Before a directory lease caching @type is granted: the mark, or F_UNLCK. */
-static int smbsrv_dirmark_raise(struct smbsrv_fnode *fn, int type)
-{
-	struct smbsrv_dirmark *m;
-	int err;
-
-	mutex_lock(&fn->cache.kmutex);
-	if (fn->cache.dmark)
-		goto out;
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
-	if (!m) {
-		type = F_UNLCK;
-		goto out;
-	}
-	fsnotify_init_mark(&m->mark, smbsrv_dirlease_group);
-	m->mark.mask = SMBSRV_DIRLEASE_EVENTS;
-	smbsrv_fnode_hold(fn);
-	m->fn = fn;
-	err = fsnotify_add_inode_mark(&m->mark, fn->inode, 0);
-	if (err) {
-		fsnotify_put_mark(&m->mark);	/* frees it, drops @fn */
-		type = F_UNLCK;
-		goto out;
-	}
-	WRITE_ONCE(fn->cache.dmark, m);
-out:
-	mutex_unlock(&fn->cache.kmutex);
-	return type;
-}
-
-/* The directory's leases went down: no lease caches it, no mark. */
-static void smbsrv_dirmark_sync(struct smbsrv_fnode *fn)
-{
-	struct smbsrv_dirmark *m = NULL;
-	int want;
-
-	mutex_lock(&fn->cache.kmutex);
-	spin_lock(&fn->lock);
-	want = smbsrv_klease_want(fn);
-	spin_unlock(&fn->lock);
-	if (want == F_UNLCK) {
-		m = fn->cache.dmark;
-		WRITE_ONCE(fn->cache.dmark, NULL);
-	}
-	mutex_unlock(&fn->cache.kmutex);
-	if (m) {
-		fsnotify_destroy_mark(&m->mark, smbsrv_dirlease_group);
-		fsnotify_put_mark(&m->mark);
-	}
-}
-
-/* A local process wants the file: break the SMB holders for it. */
-static bool smbsrv_klease_break(struct file_lease *fl)
-{
-	struct smbsrv_fnode *fn = fl->c.flc_owner;
-	u8 local = (fl->c.flc_flags & FL_UNLOCK_PENDING) ? 2 : 1;
-
-	/* Under the lease list's spinlock: the rest in process context. */
-	if (local > READ_ONCE(fn->cache.klocal))
-		WRITE_ONCE(fn->cache.klocal, local);
-	/* The work holds the fnode; if queued already, that one does. */
-	if (refcount_inc_not_zero(&fn->ref) &&
-	    !smbsrv_sched_other(&fn->cache.kwork))
-		smbsrv_fnode_put(fn);
-	/* Keep the lease: smbsrv lowers it once the holders answered. */
-	return false;
-}
-
-/*
- * smbsrv's own workers resolve SMB caching before they touch the VFS
- * (that is what breaking on a conflicting open is): they do not break the
- * lease smbsrv holds for its clients, or they would wait for themselves.
- */
-static bool smbsrv_klease_owner(struct file_lease *fl)
-{
-	struct work_struct *w = current_work();
-
-	return w && within_module((unsigned long)w->func, THIS_MODULE);
-}
-
-static const struct lease_manager_operations smbsrv_klease_ops = {
-	.lm_break = smbsrv_klease_break,
-	.lm_change = lease_modify,
-	.lm_breaker_owns_lease = smbsrv_klease_owner,
-};
-
-/* Set the lease on @fn to @type (under kmutex); 0 or -errno. */
-static int smbsrv_klease_set(struct smbsrv_fnode *fn, int type)
-{
-	struct file_lease *fl;
-	void *owner = fn;
-	int err;
-
-	if (type == F_UNLCK) {
-		if (fn->cache.kfile) {
-			kernel_setlease(fn->cache.kfile, F_UNLCK, NULL, &owner);
-			__fput_sync(fn->cache.kfile);
-			fn->cache.kfile = NULL;
-		}
-		fn->cache.ktype = F_UNLCK;
-		return 0;
-	}
-	fl = locks_alloc_lease();
-	if (!fl)
-		return -ENOMEM;
-	fl->fl_lmops = &smbsrv_klease_ops;
-	fl->c.flc_flags = FL_DELEG;
-	fl->c.flc_type = type;
-	fl->c.flc_owner = fn;
-	fl->c.flc_pid = current->tgid;
-	fl->c.flc_file = fn->cache.kfile;
-	err = kernel_setlease(fn->cache.kfile, type, &fl, NULL);
-	if (fl)
-		locks_free_lease(fl);
-	if (!err)
-		fn->cache.ktype = type;
-	return err;
-}
-
-/*
- * Whether local processes (not smbsrv's own opens) have the file open in
- * a way caching @type would hide from them: writers for any caching,
- * readers too for write caching.
- */
-static bool smbsrv_klease_local_opens(struct smbsrv_fnode *fn, int type)
-{
-	struct inode *inode = fn->inode;
-	u32 w, r;
-
-	smbsrv_inode_own_opens(inode, &w, &r);
-	if (atomic_read(&inode->i_writecount) > (int)w)
-		return true;
-	return type == F_WRLCK && atomic_read(&inode->i_readcount) > (int)r;
-}
-
-/*
- * Before granting caching that needs @type: have the lease cover it.
- * Returns what is covered now (possibly less: a local break pending,
- * local opens, another lease holder such as nfsd, the inode busy).
- */
-static int smbsrv_klease_raise(struct smbsrv_fnode *fn,
-			       const struct path *path, int type)
-{
-	struct file *kfile;
-	int got;
-
-	if (!fn->stream && S_ISDIR(fn->inode->i_mode))
-		return smbsrv_dirmark_raise(fn, type);
-	if (fn->stream || !S_ISREG(fn->inode->i_mode))
-		return type;	/* no kernel lease: SMB clients only */
-	mutex_lock(&fn->cache.kmutex);
-	got = fn->cache.ktype;
-	if (READ_ONCE(fn->cache.klocal) ||
-	    (got == F_WRLCK || got == type))
-		goto out;
-	if (!fn->cache.kfile) {
-		kfile = dentry_open(path, O_PATH, current_cred());
-		if (IS_ERR(kfile))
-			goto out;
-		fn->cache.kfile = kfile;
-	}
-	if (smbsrv_klease_set(fn, type) && type == F_WRLCK)
-		smbsrv_klease_set(fn, F_RDLCK);
-	/* Set first, then count: an opener racing the grant is seen. */
-	while (fn->cache.ktype != F_UNLCK &&
-	       smbsrv_klease_local_opens(fn, fn->cache.ktype))
-		smbsrv_klease_set(fn, fn->cache.ktype == F_WRLCK &&
-				  !smbsrv_klease_local_opens(fn, F_RDLCK) ?
-				  F_RDLCK : F_UNLCK);
-	got = fn->cache.ktype;
-	if (got == F_UNLCK)
-		smbsrv_klease_set(fn, F_UNLCK);
-out:
-	mutex_unlock(&fn->cache.kmutex);
-	return got;
-}
-
-/* The holders' caching went down: lower the lease to match. */
-static void smbsrv_klease_sync(struct smbsrv_fnode *fn)
-{
-	int want, err;
-
-	if (READ_ONCE(fn->cache.dmark)) {
-		smbsrv_dirmark_sync(fn);
-		return;
-	}
-	if (!READ_ONCE(fn->cache.kfile))
-		return;
-	mutex_lock(&fn->cache.kmutex);
-	spin_lock(&fn->lock);
-	want = smbsrv_klease_want(fn);
-	spin_unlock(&fn->lock);
-	if (fn->cache.kfile && want != fn->cache.ktype &&
-	    (want == F_UNLCK || fn->cache.ktype == F_WRLCK)) {
-		err = smbsrv_klease_set(fn, want);
-		if (err)
-			smbsrv_klease_set(fn, F_UNLCK);
-	}
-	spin_lock(&fn->lock);
-	/* Given way: what the local process waited for is done. */
-	if ((fn->cache.klocal == 2 && fn->cache.ktype == F_UNLCK) ||
-	    (fn->cache.klocal == 1 && fn->cache.ktype != F_WRLCK))
-		fn->cache.klocal = 0;
-	spin_unlock(&fn->lock);
-	mutex_unlock(&fn->cache.kmutex);
-}
-
-static void smbsrv_klease_work(struct work_struct *work)
-{
-	struct smbsrv_fnode *fn = container_of(work, struct smbsrv_fnode,
-					       cache.kwork);
 	struct smbsrv_lease *l;
 	struct smbsrv_file *o;
 	LIST_HEAD(notes);
 	u32 held, to;
-	bool writer;
 
 	spin_lock(&fn->lock);
-	writer = fn->cache.klocal == 2;
-	/* A reader takes away write caching, a writer everything. */
 	list_for_each_entry(l, &fn->cache.leases, fnode_node) {
 		to = writer ? 0 : l->sm.state & ~SMB2_LEASE_WRITE;
 		if (l->sm.state & ~to)
@@ -787,28 +324,72 @@ static void smbsrv_klease_work(struct work_struct *work)
 	}
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
-	/* What needed no answer (level II, R) is lowered already. */
-	smbsrv_klease_sync(fn);
-	smbsrv_fnode_put(fn);
 }
+
+/*
+ * Directory @fn's listing changed: its leases break to none, but the one
+ * of @guid and @key (NULL: none), whose client made the change.
+ */
+static void smbsrv_cache_dir_changed(struct smbsrv_fnode *fn, const u8 *guid,
+				     const u8 *key)
+{
+	struct smbsrv_lease *l;
+	LIST_HEAD(notes);
+
+	spin_lock(&fn->lock);
+	list_for_each_entry(l, &fn->cache.leases, fnode_node)
+		if (l->sm.state && !(key && smbsrv_lease_is(l, guid, key)))
+			smbsrv_lease_break_locked(l, SMB2_LEASE_NONE, &notes);
+	spin_unlock(&fn->lock);
+	smbsrv_notes_send(&notes);
+}
+
+/*
+ * A file modified through @f was closed: its directory's listing (size,
+ * times) changed, so the directory's leases break, but for the one @f's
+ * own lease names as its parent.
+ */
+static void smbsrv_cache_break_parent(struct smbsrv_file *f, const u8 *guid,
+				      const u8 *key)
+{
+	struct smbsrv_fnode *dfn;
+	struct dentry *parent;
+
+	parent = dget_parent(f->filp->f_path.dentry);
+	dfn = smbsrv_fnode_find(d_inode(parent), NULL);
+	dput(parent);
+	if (!dfn)
+		return;
+	if (READ_ONCE(dfn->cache.dmark))
+		smbsrv_cache_dir_changed(dfn, guid, key);
+	smbsrv_fnode_put(dfn);
+}
+
+static const struct smbsrv_klease_ops smbsrv_cache_klease_ops = {
+	.want = smbsrv_cache_want,
+	.local_break = smbsrv_cache_local_break,
+	.dir_changed = smbsrv_cache_dir_changed,
+};
 
 /* ---- CREATE ------------------------------------------------------------- */
 
-static void smbsrv_klease_work(struct work_struct *work);
-
-void smbsrv_fnode_cache_init(struct smbsrv_fnode_cache *c)
+/* An fnode's caching state, at its start and end (fnode.c's ops). */
+static void smbsrv_fnode_cache_init(struct smbsrv_fnode *fn)
 {
-	INIT_LIST_HEAD(&c->leases);
-	INIT_LIST_HEAD(&c->waiters);
-	mutex_init(&c->kmutex);
-	c->ktype = F_UNLCK;
-	INIT_WORK(&c->kwork, smbsrv_klease_work);
+	INIT_LIST_HEAD(&fn->cache.leases);
+	INIT_LIST_HEAD(&fn->cache.waiters);
+	smbsrv_klease_fnode_init(&fn->cache);
 }
 
-void smbsrv_fnode_cache_exit(struct smbsrv_fnode_cache *c)
+static void smbsrv_fnode_cache_exit(struct smbsrv_fnode *fn)
 {
-	WARN_ON_ONCE(c->kfile || c->dmark);
+	smbsrv_klease_fnode_exit(&fn->cache);
 }
+
+static const struct smbsrv_fnode_ops smbsrv_cache_fnode_ops = {
+	.init = smbsrv_fnode_cache_init,
+	.exit = smbsrv_fnode_cache_exit,
+};
 
 void smbsrv_open_cache_init(struct smbsrv_open_cache *c)
 {
@@ -1121,7 +702,7 @@ void smbsrv_cache_close(struct smbsrv_file *f)
 		smbsrv_lease_put(drop);
 	smbsrv_klease_sync(fn);
 	if (READ_ONCE(f->cache.wrote) && !fn->stream)
-		smbsrv_dirlease_break_parent(f, guid, spare ? pkey : NULL);
+		smbsrv_cache_break_parent(f, guid, spare ? pkey : NULL);
 }
 
 void smbsrv_cache_break_write(struct smbsrv_file *f)
@@ -1448,11 +1029,21 @@ void smbsrv_cache_describe(struct smbsrv_file *f, u8 *oplock, u32 *lease,
 	spin_unlock(&fn->lock);
 }
 
+void smbsrv_cache_set_break_ops(const struct smbsrv_break_ops *ops)
+{
+	smbsrv_break_ops = ops;
+}
+
 int smbsrv_cache_init(void)
 {
+	int err;
+
 	INIT_DELAYED_WORK(&smbsrv_brk_work, smbsrv_brk_timeout);
-	smbsrv_dirlease_group = fsnotify_alloc_group(&smbsrv_dirlease_ops, 0);
-	return PTR_ERR_OR_ZERO(smbsrv_dirlease_group);
+	err = smbsrv_klease_init(&smbsrv_cache_klease_ops);
+	if (err)
+		return err;
+	smbsrv_fnode_set_ops(&smbsrv_cache_fnode_ops);
+	return 0;
 }
 
 void smbsrv_cache_exit(void)
@@ -1460,7 +1051,6 @@ void smbsrv_cache_exit(void)
 	/* Every open is closed by now: no break is in progress. */
 	cancel_delayed_work_sync(&smbsrv_brk_work);
 	WARN_ON(!list_empty(&smbsrv_brk_list));
-	/* ... and no directory lease: its marks are on their way out. */
-	fsnotify_wait_marks_destroyed();
-	fsnotify_put_group(smbsrv_dirlease_group);
+	smbsrv_fnode_set_ops(NULL);
+	smbsrv_klease_exit();
 }
