@@ -6,22 +6,17 @@
  * Locks, outermost first: an fnode's cache.kmutex (klease.c, which takes
  * the fnode's spinlock inside it), then the fnode's spinlock (its opens,
  * their oplocks, its leases' states, its waiters), then smbsrv_leases_lock
- * (the lease table), smbsrv_brk_lock (breaks in progress) and
- * smbsrv_wait_lock (parked requests), each only ever taken alone or
- * inside the fnode's.  Notifications are built under the fnode's lock
- * (struct smbsrv_break_ops) and sent after it by a worker, never by the
- * breaking request itself.
+ * (the lease table), smbsrv_brk_lock (breaks in progress, brk.c) and
+ * smbsrv_wait_lock (parked requests, cache_wait.c), each only ever taken
+ * alone or inside the fnode's.  Notifications are built under the fnode's
+ * lock (struct smbsrv_break_ops) and sent after it by a worker, never by
+ * the breaking request itself.
  */
-#include <linux/file.h>
 #include <linux/filelock.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
-#include <linux/module.h>
 #include <linux/slab.h>
-#include <linux/fsnotify_backend.h>
-#include <linux/wait.h>
-#include <linux/workqueue.h>
 #include <uapi/linux/smbsrv.h>
 
 #include "cache.h"
@@ -29,9 +24,7 @@
 #include "file.h"
 #include "fnode.h"
 #include "klease.h"
-#include "sched.h"
 #include "session.h"
-#include "smbsrv.h"
 #include "wire/fscc.h"
 #include "wire/ntstatus.h"
 
@@ -54,13 +47,6 @@ struct smbsrv_lease {
 
 static DEFINE_HASHTABLE(smbsrv_leases, SMBSRV_LEASE_HASH_BITS);
 static DEFINE_SPINLOCK(smbsrv_leases_lock);
-
-static DEFINE_SPINLOCK(smbsrv_brk_lock);
-static LIST_HEAD(smbsrv_brk_list);
-static struct delayed_work smbsrv_brk_work;
-
-static DEFINE_SPINLOCK(smbsrv_wait_lock);
-static DECLARE_WAIT_QUEUE_HEAD(smbsrv_cache_wq);
 
 static const struct smbsrv_break_ops *smbsrv_break_ops;
 
@@ -105,43 +91,6 @@ static void smbsrv_lease_put(struct smbsrv_lease *l)
 static bool smbsrv_leases_on(struct smbsrv_conn *conn)
 {
 	return conn->server_caps & SMB2_GLOBAL_CAP_LEASING;
-}
-
-/* ---- breaks in progress ------------------------------------------------- */
-
-enum { SMBSRV_BRK_OPLOCK, SMBSRV_BRK_LEASE };
-
-static void smbsrv_brk_arm(struct smbsrv_brk *b)
-{
-	bool first;
-
-	spin_lock(&smbsrv_brk_lock);
-	if (list_empty(&b->node)) {
-		first = list_empty(&smbsrv_brk_list);
-		b->deadline = jiffies + SMBSRV_BREAK_TIMEOUT;
-		list_add_tail(&b->node, &smbsrv_brk_list);
-		/* Deadlines only grow: the head is always the next one. */
-		if (first)
-			mod_delayed_work(smbsrv_ctl_wq, &smbsrv_brk_work,
-					 SMBSRV_BREAK_TIMEOUT);
-	}
-	spin_unlock(&smbsrv_brk_lock);
-}
-
-/* A break went on with another notification: a new deadline. */
-static void smbsrv_brk_rearm(struct smbsrv_brk *b)
-{
-	spin_lock(&smbsrv_brk_lock);
-	list_del_init(&b->node);
-	spin_unlock(&smbsrv_brk_lock);
-	smbsrv_brk_arm(b);
-}
-
-static void smbsrv_brk_disarm(struct smbsrv_brk *b)
-{
-	spin_lock(&smbsrv_brk_lock);
-	list_del_init(&b->node);
-	spin_unlock(&smbsrv_brk_lock);
 }
 
 /* Any connected open of @l, to send its notifications through. */
@@ -221,7 +170,7 @@ static void smbsrv_lease_break_locked(struct smbsrv_lease *l, u32 to,
 	if (ln.send)
 		smbsrv_lease_note(l, &ln, notes);
 	if (l->sm.breaking) {
-		smbsrv_brk_arm(&l->brk);
+		smbsrv_brk_start(&l->brk);
 		if (!smbsrv_lease_conn_open(l))
 			smbsrv_lease_expire_durables(l);
 	}
@@ -237,7 +186,7 @@ static void smbsrv_oplock_break_locked(struct smbsrv_file *f, u32 to,
 	if (!smb_oplock_sm_break(&f->cache.sm, to, &level))
 		return;
 	if (f->cache.sm.breaking)
-		smbsrv_brk_arm(&f->cache.brk);
+		smbsrv_brk_start(&f->cache.brk);
 	else if (f->cache.sm.level == SMB2_OPLOCK_LEVEL_NONE)
 		fn->cache.holders--;
 	/* A disconnected durable handle: it cannot answer (3.3.4.6). */
@@ -246,37 +195,15 @@ static void smbsrv_oplock_break_locked(struct smbsrv_file *f, u32 to,
 }
 
 /*
- * Something about @fn's caching or opens changed: take its parked
- * requests (to run again after the lock) and wake those waiting in place.
+ * Something about @fn's caching or opens changed: a new generation, and
+ * its parked requests taken (to run again after the lock, cache_wait.c).
  */
 static void smbsrv_cache_changed(struct smbsrv_fnode *fn,
 				 struct list_head *woken)
 {
-	struct smbsrv_cache_wait *w;
-
 	lockdep_assert_held(&fn->lock);
 	fn->cache.gen++;
-	spin_lock(&smbsrv_wait_lock);
-	list_for_each_entry(w, &fn->cache.waiters, node)
-		w->parked = false;
-	list_splice_init(&fn->cache.waiters, woken);
-	spin_unlock(&smbsrv_wait_lock);
-}
-
-static void smbsrv_cache_run_woken(struct list_head *woken)
-{
-	struct smbsrv_cache_wait *w, *tmp;
-	struct smbsrv_fnode *fn;
-
-	list_for_each_entry_safe(w, tmp, woken, node) {
-		list_del_init(&w->node);
-		fn = w->fn;
-		w->fn = NULL;
-		/* May complete (and free) @w: nothing touches it after. */
-		smbsrv_sched_other(&w->work);
-		smbsrv_fnode_put(fn);
-	}
-	wake_up_all(&smbsrv_cache_wq);
+	smbsrv_cache_wait_take(fn, woken);
 }
 
 /* ---- changes made on the server itself (klease.c) ---------------------- */
@@ -394,8 +321,7 @@ static const struct smbsrv_fnode_ops smbsrv_cache_fnode_ops = {
 void smbsrv_open_cache_init(struct smbsrv_open_cache *c)
 {
 	INIT_LIST_HEAD(&c->lease_node);
-	INIT_LIST_HEAD(&c->brk.node);
-	c->brk.kind = SMBSRV_BRK_OPLOCK;
+	smbsrv_brk_prep(&c->brk, SMBSRV_BRK_OPLOCK);
 }
 
 static bool smbsrv_overwrites(u32 disposition)
@@ -630,8 +556,7 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 		l->fn = fn;
 		smbsrv_fnode_hold(fn);
 		INIT_LIST_HEAD(&l->opens);
-		INIT_LIST_HEAD(&l->brk.node);
-		l->brk.kind = SMBSRV_BRK_LEASE;
+		smbsrv_brk_prep(&l->brk, SMBSRV_BRK_LEASE);
 		list_add_tail(&l->fnode_node, &fn->cache.leases);
 		hash_add(smbsrv_leases, &l->hash,
 			 smbsrv_lease_hash(l->client_guid, l->key));
@@ -683,13 +608,13 @@ void smbsrv_cache_close(struct smbsrv_file *f)
 			spin_lock(&smbsrv_leases_lock);
 			hash_del(&l->hash);
 			spin_unlock(&smbsrv_leases_lock);
-			smbsrv_brk_disarm(&l->brk);
+			smbsrv_brk_stop(&l->brk);
 			fn->cache.holders--;
 			drop = l;
 		}
 		break;
 	default:
-		smbsrv_brk_disarm(&f->cache.brk);
+		smbsrv_brk_stop(&f->cache.brk);
 		fn->cache.holders--;
 		break;
 	}
@@ -697,7 +622,7 @@ void smbsrv_cache_close(struct smbsrv_file *f)
 	f->cache.sm.breaking = false;
 	smbsrv_cache_changed(fn, &woken);
 	spin_unlock(&fn->lock);
-	smbsrv_cache_run_woken(&woken);
+	smbsrv_cache_wait_run(&woken);
 	if (drop)
 		smbsrv_lease_put(drop);
 	smbsrv_klease_sync(fn);
@@ -774,77 +699,6 @@ void smbsrv_cache_break_handles(struct smbsrv_file *f)
 	smbsrv_notes_send(&notes);
 }
 
-/* ---- waiting ------------------------------------------------------------ */
-
-void smbsrv_cache_wait_init(struct smbsrv_cache_wait *w, work_func_t run)
-{
-	INIT_LIST_HEAD(&w->node);
-	INIT_WORK(&w->work, run);
-}
-
-void smbsrv_cache_wait_sync(struct smbsrv_fnode *fn, u32 gen)
-{
-	wait_event_timeout(smbsrv_cache_wq, READ_ONCE(fn->cache.gen) != gen,
-			   SMBSRV_BREAK_TIMEOUT + HZ);
-	smbsrv_fnode_put(fn);
-}
-
-u32 smbsrv_cache_wait_park(struct smbsrv_cache_wait *w,
-			   struct smbsrv_fnode *fn, u32 gen)
-{
-	bool again = false, cancelled = false;
-
-	spin_lock(&fn->lock);
-	spin_lock(&smbsrv_wait_lock);
-	if (w->cancelled) {
-		cancelled = true;
-	} else if (fn->cache.gen != gen) {
-		/* Changed since the decision to wait: look again now. */
-		again = true;
-	} else {
-		w->fn = fn;
-		w->parked = true;
-		list_add_tail(&w->node, &fn->cache.waiters);
-	}
-	spin_unlock(&smbsrv_wait_lock);
-	spin_unlock(&fn->lock);
-	if (cancelled || again)
-		smbsrv_fnode_put(fn);
-	if (cancelled)
-		return STATUS_CANCELLED;
-	if (again)
-		smbsrv_sched_other(&w->work);
-	return STATUS_PENDING;
-}
-
-bool smbsrv_cache_wait_cancel(struct smbsrv_cache_wait *w)
-{
-	struct smbsrv_fnode *fn = NULL;
-	bool mine;
-
-	spin_lock(&smbsrv_wait_lock);
-	mine = w->parked;
-	if (mine) {
-		w->parked = false;
-		list_del_init(&w->node);
-		fn = w->fn;
-		w->fn = NULL;
-	} else {
-		/* Running again right now: it must not park after this. */
-		w->cancelled = true;
-	}
-	spin_unlock(&smbsrv_wait_lock);
-	if (mine)
-		smbsrv_fnode_put(fn);
-	return mine;
-}
-
-void smbsrv_cache_wait_release(struct smbsrv_cache_wait *w)
-{
-	if (w->fn)
-		smbsrv_fnode_put(w->fn);
-}
-
 /* ---- acknowledgments --------------------------------------------------- */
 
 static u32 smbsrv_cache_oplock_ack_locked(struct smbsrv_file *f, u8 level,
@@ -857,7 +711,7 @@ static u32 smbsrv_cache_oplock_ack_locked(struct smbsrv_file *f, u8 level,
 	status = smb_oplock_sm_ack(&f->cache.sm, level);
 	if (status)
 		return status;
-	smbsrv_brk_disarm(&f->cache.brk);
+	smbsrv_brk_stop(&f->cache.brk);
 	if (f->cache.sm.level == SMB2_OPLOCK_LEVEL_NONE)
 		f->fnode->cache.holders--;
 	*granted = f->cache.sm.level;
@@ -875,7 +729,7 @@ u32 smbsrv_cache_oplock_ack(struct smbsrv_file *f, u8 level, u8 *granted)
 	if (!status)
 		smbsrv_cache_changed(fn, &woken);
 	spin_unlock(&fn->lock);
-	smbsrv_cache_run_woken(&woken);
+	smbsrv_cache_wait_run(&woken);
 	smbsrv_klease_sync(fn);
 	return status;
 }
@@ -892,9 +746,9 @@ static u32 smbsrv_lease_ack_locked(struct smbsrv_lease *l, u32 state,
 	if (status)
 		return status;
 	if (!l->sm.breaking)
-		smbsrv_brk_disarm(&l->brk);
+		smbsrv_brk_stop(&l->brk);
 	else if (ln.send)
-		smbsrv_brk_rearm(&l->brk);
+		smbsrv_brk_restart(&l->brk);
 	if (ln.send)
 		smbsrv_lease_note(l, &ln, notes);
 	smbsrv_cache_changed(l->fn, woken);
@@ -922,7 +776,7 @@ u32 smbsrv_cache_lease_ack(struct smbsrv_conn *conn, const u8 key[16],
 	status = smbsrv_lease_ack_locked(l, state, &notes, &woken);
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
-	smbsrv_cache_run_woken(&woken);
+	smbsrv_cache_wait_run(&woken);
 	smbsrv_klease_sync(fn);
 	smbsrv_lease_put(l);
 	return status;
@@ -930,9 +784,27 @@ u32 smbsrv_cache_lease_ack(struct smbsrv_conn *conn, const u8 key[16],
 
 /* ---- timeouts ----------------------------------------------------------- */
 
+/* brk.c's ops: a break's holder, kept alive while it expires. */
+static void smbsrv_cache_brk_hold(struct smbsrv_brk *b)
+{
+	if (b->kind == SMBSRV_BRK_LEASE)
+		refcount_inc(&container_of(b, struct smbsrv_lease, brk)->ref);
+	else
+		refcount_inc(&container_of(b, struct smbsrv_file,
+					   cache.brk)->open.ref);
+}
+
+static void smbsrv_cache_brk_put(struct smbsrv_brk *b)
+{
+	if (b->kind == SMBSRV_BRK_LEASE)
+		smbsrv_lease_put(container_of(b, struct smbsrv_lease, brk));
+	else
+		smbsrv_file_put(container_of(b, struct smbsrv_file, cache.brk));
+}
+
 /* A break not acknowledged in time counts as acknowledged to none. */
-static void smbsrv_brk_expire(struct smbsrv_brk *b, int kind,
-			      unsigned long deadline)
+static void smbsrv_cache_brk_expire(struct smbsrv_brk *b,
+				    unsigned long deadline)
 {
 	struct smbsrv_lease *l = NULL;
 	struct smbsrv_file *f = NULL;
@@ -941,7 +813,7 @@ static void smbsrv_brk_expire(struct smbsrv_brk *b, int kind,
 	LIST_HEAD(woken);
 	u8 level;
 
-	if (kind == SMBSRV_BRK_LEASE) {
+	if (b->kind == SMBSRV_BRK_LEASE) {
 		l = container_of(b, struct smbsrv_lease, brk);
 		fn = l->fn;
 	} else {
@@ -965,48 +837,15 @@ static void smbsrv_brk_expire(struct smbsrv_brk *b, int kind,
 out:
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
-	smbsrv_cache_run_woken(&woken);
+	smbsrv_cache_wait_run(&woken);
 	smbsrv_klease_sync(fn);
 }
 
-static void smbsrv_brk_timeout(struct work_struct *work)
-{
-	struct smbsrv_lease *l;
-	struct smbsrv_file *f;
-	struct smbsrv_brk *b;
-	unsigned long deadline;
-	int kind;
-
-	for (;;) {
-		spin_lock(&smbsrv_brk_lock);
-		b = list_first_entry_or_null(&smbsrv_brk_list,
-					     struct smbsrv_brk, node);
-		if (b && time_before(jiffies, b->deadline))
-			mod_delayed_work(smbsrv_ctl_wq, &smbsrv_brk_work,
-					 b->deadline - jiffies);
-		if (!b || time_before(jiffies, b->deadline)) {
-			spin_unlock(&smbsrv_brk_lock);
-			return;
-		}
-		list_del_init(&b->node);
-		deadline = b->deadline;
-		kind = b->kind;
-		/* Whatever is on the list is alive: hold it for the work. */
-		if (kind == SMBSRV_BRK_LEASE) {
-			l = container_of(b, struct smbsrv_lease, brk);
-			refcount_inc(&l->ref);
-		} else {
-			f = container_of(b, struct smbsrv_file, cache.brk);
-			refcount_inc(&f->open.ref);
-		}
-		spin_unlock(&smbsrv_brk_lock);
-		smbsrv_brk_expire(b, kind, deadline);
-		if (kind == SMBSRV_BRK_LEASE)
-			smbsrv_lease_put(l);
-		else
-			smbsrv_file_put(f);
-	}
-}
+static const struct smbsrv_brk_ops smbsrv_cache_brk_ops = {
+	.hold = smbsrv_cache_brk_hold,
+	.expire = smbsrv_cache_brk_expire,
+	.put = smbsrv_cache_brk_put,
+};
 
 /* ---- smbsrvctl ---------------------------------------------------------- */
 
@@ -1038,7 +877,7 @@ int smbsrv_cache_init(void)
 {
 	int err;
 
-	INIT_DELAYED_WORK(&smbsrv_brk_work, smbsrv_brk_timeout);
+	smbsrv_brk_init(&smbsrv_cache_brk_ops);
 	err = smbsrv_klease_init(&smbsrv_cache_klease_ops);
 	if (err)
 		return err;
@@ -1048,9 +887,7 @@ int smbsrv_cache_init(void)
 
 void smbsrv_cache_exit(void)
 {
-	/* Every open is closed by now: no break is in progress. */
-	cancel_delayed_work_sync(&smbsrv_brk_work);
-	WARN_ON(!list_empty(&smbsrv_brk_list));
+	smbsrv_brk_exit();
 	smbsrv_fnode_set_ops(NULL);
 	smbsrv_klease_exit();
 }

@@ -29,6 +29,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "brk.h"
 #include "wire/oplock.h"
 
 struct inode;
@@ -43,18 +44,8 @@ struct smbsrv_tree;
 #define SMBSRV_CACHE_WAIT	0xfffffffeu
 #define SMBSRV_CACHE_AGAIN	0xfffffffdu
 
-/* The 35 s MS-SMB2 gives a client to acknowledge a break. */
-#define SMBSRV_BREAK_TIMEOUT	(35 * HZ)
-
 /* Requests parked waiting for breaks, per connection. */
 #define SMBSRV_CACHE_PARKED_MAX	64
-
-/* A holder being broken, on the list the timeout work walks. */
-struct smbsrv_brk {
-	struct list_head node;		/* empty: not breaking */
-	unsigned long deadline;
-	u8 kind;			/* an open's oplock, or a lease */
-};
 
 /* An open's caching (in struct smbsrv_file), under its fnode's lock. */
 struct smbsrv_open_cache {
@@ -224,6 +215,14 @@ u32 smbsrv_cache_wait_park(struct smbsrv_cache_wait *w,
 bool smbsrv_cache_wait_cancel(struct smbsrv_cache_wait *w);
 /* @w goes: the fnode reference it may hold goes with it. */
 void smbsrv_cache_wait_release(struct smbsrv_cache_wait *w);
+
+/*
+ * cache.c's side: under @fn's lock, after a change, take its parked
+ * requests onto @woken; after the lock, run them again and wake those
+ * waiting in place.
+ */
+void smbsrv_cache_wait_take(struct smbsrv_fnode *fn, struct list_head *woken);
+void smbsrv_cache_wait_run(struct list_head *woken);
 
 /* OPLOCK_BREAK acknowledgments (smb2/oplock.c). */
 u32 smbsrv_cache_oplock_ack(struct smbsrv_file *f, u8 level, u8 *granted);

@@ -263,8 +263,7 @@ static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 	/* The message owns it now (it may even be done with it). */
 	frame = conn->frame;
 	conn->frame = NULL;
-	if (smbsrv_server.proto->msg_queue(conn, frame, conn->frame_len,
-					  &ri)) {
+	if (smbsrv_server.proto->msg_queue(conn, frame, conn->frame_len, &ri)) {
 		atomic_dec(&conn->inflight);
 		kvfree(frame);
 		return false;

@@ -87,6 +87,6 @@ u32 smbsrv_smb2_ioctl(struct smbsrv_req *req)
 			return STATUS_INVALID_DEVICE_REQUEST;
 		return smbsrv_pipe_transceive(req, &r);
 	default:
-		return smbsrv_fsctl(req, &r);
+		return smbsrv_fsctl_fs(req, &r);
 	}
 }

@@ -138,6 +138,17 @@ struct smbsrv_cmd {
 /* The command table (table.c), indexed by command. */
 extern const struct smbsrv_cmd smbsrv_cmds[SMB2_NR_COMMANDS];
 
+/*
+ * The dispatcher's checks before a handler runs (check.c), each an
+ * NTSTATUS: the session the request names, in the state command @c needs
+ * (a signed request naming a session of another connection gets the
+ * signed STATUS_USER_SESSION_DELETED Windows sends); its signature; that
+ * it came encrypted where its session or tree says so.
+ */
+u32 smbsrv_req_session(struct smbsrv_req *req, const struct smbsrv_cmd *c);
+u32 smbsrv_req_signature(struct smbsrv_req *req);
+u32 smbsrv_req_encryption(struct smbsrv_req *req);
+
 /* What the dispatcher must establish before calling a handler. */
 #define SMBSRV_NEED_NEGOTIATED	0x1	/* a dialect was negotiated */
 #define SMBSRV_NEED_SESSION	0x2	/* a valid session (req->sess) */
