@@ -284,3 +284,67 @@ bool smbsrv_file_delete_pending(struct smbsrv_file *f)
 {
 	return READ_ONCE(f->fnode->delete_pending);
 }
+
+/* ---- LockSequence (MS-SMB2 3.3.5.14) ------------------------------------ */
+
+#define SMBSRV_LOCK_SEQ_BUCKETS	64
+#define SMBSRV_LOCK_SEQ_VALID	0x80
+
+/* LockSequence @seq's index is its upper 28 bits; 1-64 are checked. */
+static bool smbsrv_lock_seq_index_ok(u32 seq)
+{
+	return seq >> 4 >= 1 && seq >> 4 <= SMBSRV_LOCK_SEQ_BUCKETS;
+}
+
+/*
+ * Under @f's fnode lock: the LockSequenceArray entry of LockSequence @seq
+ * (its number is the low 4 bits), or NULL when @f is not verified or the
+ * index is not checked.
+ */
+static u8 *smbsrv_lock_seq_slot(struct smbsrv_file *f, u32 seq, bool every)
+{
+	lockdep_assert_held(&f->fnode->lock);
+	if (!f->lock_seq || !(READ_ONCE(f->durable) || every) ||
+	    !smbsrv_lock_seq_index_ok(seq))
+		return NULL;
+	return &f->lock_seq[(seq >> 4) - 1];
+}
+
+bool smbsrv_file_lock_replay(struct smbsrv_file *f, u32 seq, bool every_open)
+{
+	u8 want = SMBSRV_LOCK_SEQ_VALID | (seq & 0xf), *slot, *arr = NULL;
+	struct smbsrv_fnode *fn = f->fnode;
+	bool replay = false;
+
+	/* The array, the first time it is wanted (not under the lock). */
+	if ((every_open || READ_ONCE(f->durable)) &&
+	    !READ_ONCE(f->lock_seq) && smbsrv_lock_seq_index_ok(seq))
+		arr = kzalloc(SMBSRV_LOCK_SEQ_BUCKETS, GFP_KERNEL);
+	spin_lock(&fn->lock);
+	if (arr && !f->lock_seq) {
+		f->lock_seq = arr;
+		arr = NULL;
+	}
+	slot = smbsrv_lock_seq_slot(f, seq, every_open);
+	if (slot) {
+		replay = *slot == want;
+		if (!replay)
+			*slot = 0;
+	}
+	spin_unlock(&fn->lock);
+	kfree(arr);
+	return replay;
+}
+
+void smbsrv_file_lock_done(struct smbsrv_file *f, u32 seq)
+{
+	struct smbsrv_fnode *fn = f->fnode;
+	u8 *slot;
+
+	spin_lock(&fn->lock);
+	/* Allocated by the replay check when @f is verified at all. */
+	slot = smbsrv_lock_seq_slot(f, seq, true);
+	if (slot)
+		*slot = SMBSRV_LOCK_SEQ_VALID | (seq & 0xf);
+	spin_unlock(&fn->lock);
+}
