@@ -84,7 +84,6 @@ void smbsrv_durable_forget(struct smbsrv_file *f);
  */
 void smbsrv_durable_expire_now(struct smbsrv_file *f);
 
-
 /* The disconnected durable open after id *@id (referenced), or NULL. */
 struct smbsrv_file *smbsrv_durable_next(unsigned long *id);
 
