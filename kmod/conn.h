@@ -121,7 +121,7 @@ struct smbsrv_conn {
 	u8 early_cancel_used;		/* bitmap of valid slots */
 	u8 early_cancel_next;
 	u64 requests;			/* PDUs received */
-	atomic_t cache_parked;		/* CREATEs waiting for breaks (oplock.c) */
+	atomic_t cache_parked;		/* CREATEs waiting for breaks (smb2/oplock.c) */
 
 	/* Negotiated state (MS-SMB2 3.3.1.7). */
 	u16 dialect;			/* 0 before NEGOTIATE, or 0x02FF */

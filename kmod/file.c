@@ -80,7 +80,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	if (list_empty(&fn->opens) && fn->base_delete_cred)
 		base_del = get_cred(fn->base_delete_cred);
 	spin_unlock(&fn->lock);
-	/* Others' cached handles keep a file pending deletion (oplock.c). */
+	/* Others' cached handles keep a file pending deletion (cache.c). */
 	if (now_pending && !del)
 		smbsrv_cache_break_handles(f);
 	/* Its oplock or lease goes; opens waiting on it look again. */

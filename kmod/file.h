@@ -67,7 +67,7 @@ struct smbsrv_file {
 	/* wtime.h, under fnode->lock: wrote since update @wt_wrote - 1. */
 	u32 wt_wrote;
 	bool wt_hold;			/* LastWriteTime -1: writes keep it */
-	struct smbsrv_open_cache cache;	/* oplock or lease (oplock.c) */
+	struct smbsrv_open_cache cache;	/* oplock or lease (cache.c) */
 	struct smbsrv_durable *durable;	/* a durable handle (durable.c) */
 	/*
 	 * LockSequenceArray (3.3.5.14): per LockSequenceIndex 1-64 the

@@ -50,7 +50,7 @@ struct smbsrv_fnode {
 	const struct cred *base_delete_cred;
 	struct mutex stream_mutex;	/* a stream's read-modify-writes */
 	struct smbsrv_wtime wt;		/* LastWriteTime (wtime.h), @lock */
-	struct smbsrv_fnode_cache cache;	/* oplocks, leases (oplock.c) */
+	struct smbsrv_fnode_cache cache;	/* oplocks, leases (cache.c) */
 	/*
 	 * smbsrv's own struct files of the inode open for writing, and
 	 * for reading only, until they are released (what they add to

@@ -148,7 +148,7 @@ u32 smbsrv_smb2_lock(struct smbsrv_req *req)
 		status = smbsrv_brl_unlock(f, &r);
 	else
 		status = smbsrv_brl_lock(f, &r, smbsrv_lock_wait, &lr);
-	/* Read caching cannot cover locked ranges (oplock.c). */
+	/* Read caching cannot cover locked ranges (cache.c). */
 	if (!replay && (status == STATUS_SUCCESS || status == STATUS_PENDING))
 		smbsrv_cache_break_write(f);
 	if (status == STATUS_SUCCESS) {

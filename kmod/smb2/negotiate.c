@@ -52,11 +52,11 @@ static void smbsrv_conn_set_dialect(struct smbsrv_conn *conn, u16 dialect)
 	conn->server_caps = 0;
 	if (dialect >= SMB2_DIALECT_210)
 		conn->server_caps |= SMB2_GLOBAL_CAP_LARGE_MTU;
-	/* Leases from 2.1, with smb2 leases = yes (oplock.c). */
+	/* Leases from 2.1, with smb2 leases = yes (cache.c). */
 	if (dialect >= SMB2_DIALECT_210 &&
 	    READ_ONCE(smbsrv_server.knobs.smb2_leases))
 		conn->server_caps |= SMB2_GLOBAL_CAP_LEASING;
-	/* Directory leases from 3.0 (oplock.c, "directory leases"). */
+	/* Directory leases from 3.0 (cache.c, klease.c: directory leases). */
 	if (dialect >= SMB2_DIALECT_300 &&
 	    READ_ONCE(smbsrv_server.knobs.smb2_leases))
 		conn->server_caps |= SMB2_GLOBAL_CAP_DIRECTORY_LEASING;
