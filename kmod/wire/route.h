@@ -1,20 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the receiver (kmod/recv.c) and request routing (kmod/sched.c) need
- * to know of a received message before any worker has looked at it, and
- * the pure rules they apply: where the connection's receive runs and
- * whether a WRITE runs inline (smb2_recv_place()), and the adaptive
- * policy's rule.
+ * What request routing (kmod/sched.c) needs to know of a received
+ * message before any worker has looked at it, and the adaptive policy's
+ * rule.
  *
  * The receiver peeks at a complete message: only a plain (not encrypted,
  * not compressed) message holding exactly one SMB2 WRITE, sent
  * synchronously and not related to anything, may leave the per-CPU
- * queue, move the receive unbound or run inline.  Such a message holding
- * one READ instead may be run by the receiver itself (inline reads), and
- * so may an encrypted message small enough to be one, once decrypted.
- * The peek trusts nothing: the message is checked again, fully, by
- * whoever runs it; a message the peek does not understand is simply not
- * eligible.
+ * queue.  Such a message holding one READ instead may be run by the
+ * receiver itself (inline reads), and so may an encrypted message small
+ * enough to be one, once decrypted.  The peek trusts nothing: the
+ * message is checked again, fully, by whoever runs it; a message the
+ * peek does not understand is simply not eligible.
  */
 #ifndef _SMBSRV_WIRE_ROUTE_H
 #define _SMBSRV_WIRE_ROUTE_H
@@ -82,8 +79,9 @@ void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri);
  */
 #define SMB2_RECV_WAIT_MIN		(64u * 1024)
 
+/* What the receive knows as a frame completes, this frame not in flight. */
 struct smb2_recv_facts {
-	u32 inflight;		/* messages in flight, this frame not counted */
+	u32 inflight;		/* the connection's messages in flight */
 	bool behind;		/* bytes wait behind the frame in the socket */
 	bool write;		/* the frame is one plain WRITE (route_peek) */
 	u32 frame_len;		/* its length */
