@@ -4,10 +4,14 @@
  * when and why), printing the KTAP KUnit prints: a suite is a subtest of
  * the module's KTAP document, a test case a subtest of the suite, each
  * parameter of a parameterised case a result of the case's own subtest.
- * Test cases run one after the other in the module's init, in its task;
- * a case's deferred actions run, newest first, when it returns.
+ * Test cases run one after the other from the module's init, each run in
+ * a kernel thread of its own, as KUnit runs them: a failed assertion ends
+ * the thread; the case's deferred actions then run, newest first.
  */
+#include <linux/completion.h>
+#include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/printk.h>
@@ -54,6 +58,19 @@ void *kunit_kmalloc(struct kunit *test, size_t size, gfp_t gfp)
 	return p;
 }
 
+const void *kunit_lite_array_param(const void *prev, char *desc,
+				   const void *array, size_t size,
+				   size_t elem_size, size_t desc_offset)
+{
+	const char *next = prev ? (const char *)prev + elem_size : array;
+
+	if (next >= (const char *)array + size)
+		return NULL;
+	strscpy(desc, *(const char * const *)(next + desc_offset),
+		KUNIT_PARAM_DESC_SIZE);
+	return next;
+}
+
 void kunit_lite_fail(struct kunit *test, bool assertion, const char *file,
 		     int line, const char *fmt, ...)
 {
@@ -67,6 +84,8 @@ void kunit_lite_fail(struct kunit *test, bool assertion, const char *file,
 	pr_err(INDENT "# %s: %s FAILED at %s:%d\n" INDENT "%pV\n", test->name,
 	       assertion ? "ASSERTION" : "EXPECTATION", file, line, &vaf);
 	va_end(args);
+	if (assertion)
+		kthread_complete_and_exit(&test->done, 0);
 }
 
 void kunit_lite_memneq(struct kunit *test, bool assertion, const char *file,
@@ -84,6 +103,19 @@ void kunit_lite_memneq(struct kunit *test, bool assertion, const char *file,
 			left_text, right_text, size, i,
 			left_text, (int)min_t(size_t, size - i, 32), left + i,
 			right_text, (int)min_t(size_t, size - i, 32), right + i);
+}
+
+struct kunit_lite_run {
+	struct kunit *test;
+	void (*run_case)(struct kunit *test);
+};
+
+static int kunit_lite_thread(void *data)
+{
+	struct kunit_lite_run *run = data;
+
+	run->run_case(run->test);
+	kthread_complete_and_exit(&run->test->done, 0);
 }
 
 static void kunit_lite_count(struct kunit_lite_stats *s, enum kunit_status st)
@@ -119,10 +151,18 @@ static enum kunit_status kunit_lite_run_one(struct kunit_case *tc,
 		.param_value = param,
 		.param_index = index,
 	};
+	struct kunit_lite_run run = { &test, tc->run_case };
 	struct kunit_lite_action *a, *tmp;
+	struct task_struct *t;
 
 	INIT_LIST_HEAD(&test.actions);
-	tc->run_case(&test);
+	init_completion(&test.done);
+	t = kthread_run(kunit_lite_thread, &run, "kunit_lite");
+	if (IS_ERR(t))
+		kunit_lite_fail(&test, false, __FILE__, __LINE__,
+				"no thread for the test case: %ld", PTR_ERR(t));
+	else
+		wait_for_completion(&test.done);
 	list_for_each_entry_safe(a, tmp, &test.actions, node) {
 		a->action(a->ctx);
 		kfree(a);
@@ -173,7 +213,7 @@ static enum kunit_status kunit_lite_run_case(struct kunit_case *tc,
 	return status;
 }
 
-void kunit_lite_run(struct kunit_suite *const *suites, size_t n)
+static void kunit_lite_run(struct kunit_suite *const *suites, size_t n)
 {
 	size_t i, j, ncases;
 
@@ -200,9 +240,23 @@ void kunit_lite_run(struct kunit_suite *const *suites, size_t n)
 		}
 		kunit_lite_stats("", suite->name, &cases);
 		kunit_lite_stats("", "Totals", &params);
-		pr_info("%s %zu %s\n",
-			kunit_lite_ok(ncases && !cases.failed ?
-				      KUNIT_SUCCESS : KUNIT_FAILURE),
-			i + 1, suite->name);
+		st = KUNIT_FAILURE;
+		if (ncases && !cases.failed)
+			st = KUNIT_SUCCESS;
+		pr_info("%s %zu %s\n", kunit_lite_ok(st), i + 1, suite->name);
 	}
 }
+
+/* The test module's init: kunit_test_suites() named its suites. */
+static int __init kunit_lite_init(void)
+{
+	kunit_lite_run(kunit_lite_suites, kunit_lite_nsuites);
+	return 0;
+}
+
+static void __exit kunit_lite_exit(void)
+{
+}
+
+module_init(kunit_lite_init);
+module_exit(kunit_lite_exit);

@@ -11,11 +11,10 @@
  * (Documentation/decisions/2026-12-06-module-tests.md).
  *
  * Only what the tests use is here: a test that needs more of KUnit fails
- * to build against the stand-in rather than behaving differently.  One
- * difference remains: a failed KUNIT_ASSERT_*() returns from the function
- * it is in, where KUnit's ends the test case from anywhere; use them in
- * a test case's own body only (helpers use KUNIT_EXPECT_*() or return an
- * error for the case to assert on).
+ * to build against the stand-in rather than behaving differently.  As
+ * under KUnit, each run of a test case has a kernel thread of its own,
+ * which a failed KUNIT_ASSERT_*() ends from wherever it is, and its
+ * deferred actions (kunit_kzalloc()'s frees among them) run after it.
  */
 #ifndef _SMBSRV_KUNIT_LITE_H
 #define _SMBSRV_KUNIT_LITE_H
@@ -27,11 +26,12 @@
 #else /* !CONFIG_KUNIT */
 
 #include <linux/compiler.h>
-#include <linux/err.h>
+#include <linux/completion.h>
 #include <linux/init.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
@@ -49,6 +49,7 @@ struct kunit {
 	const void *param_value;
 	int param_index;
 	struct list_head actions;	/* deferred actions, newest first */
+	struct completion done;		/* the case's thread ended */
 };
 
 struct kunit_case {
@@ -68,36 +69,35 @@ struct kunit_suite {
 	{ .run_case = test_name, .name = #test_name, \
 	  .generate_params = gen_params }
 
-/* name##_gen_params: every element of @array, described by @desc_member. */
+/* The element of @array after @prev (NULL: the first one), or NULL. */
+const void *kunit_lite_array_param(const void *prev, char *desc,
+				   const void *array, size_t size,
+				   size_t elem_size, size_t desc_offset);
+
+/*
+ * name##_gen_params: every element of @array, described by its
+ * @desc_member (a const char *, here).
+ */
 #define KUNIT_ARRAY_PARAM_DESC(name, array, desc_member)			\
 	static const void *name##_gen_params(const void *prev, char *desc)	\
 	{									\
-		typeof((array)[0]) *__next = prev ?				\
-			((typeof(__next))prev) + 1 : (array);			\
-		if (__next - (array) < ARRAY_SIZE((array))) {			\
-			strscpy(desc, __next->desc_member,			\
-				KUNIT_PARAM_DESC_SIZE);				\
-			return __next;						\
-		}								\
-		return NULL;							\
+		return kunit_lite_array_param(prev, desc, array,		\
+					      sizeof(array),			\
+					      sizeof((array)[0]),		\
+					      offsetof(typeof((array)[0]),	\
+						       desc_member));		\
 	}
 
-/* Run @n suites and print their KTAP; called by the module's init. */
-void kunit_lite_run(struct kunit_suite *const *suites, size_t n);
+/*
+ * The module's suites, which kunit-lite.c's module init runs (a test
+ * module has one kunit_test_suites()).
+ */
+extern struct kunit_suite *const kunit_lite_suites[];
+extern const size_t kunit_lite_nsuites;
 
 #define kunit_test_suites(__suites...)					\
-	static struct kunit_suite *const kunit_lite_suites[] = { __suites }; \
-	static int __init kunit_lite_init(void)				\
-	{								\
-		kunit_lite_run(kunit_lite_suites,			\
-			       ARRAY_SIZE(kunit_lite_suites));		\
-		return 0;						\
-	}								\
-	static void __exit kunit_lite_exit(void)			\
-	{								\
-	}								\
-	module_init(kunit_lite_init);					\
-	module_exit(kunit_lite_exit)
+	struct kunit_suite *const kunit_lite_suites[] = { __suites };	\
+	const size_t kunit_lite_nsuites = ARRAY_SIZE(kunit_lite_suites)
 
 #define kunit_test_suite(suite)	kunit_test_suites(&(suite))
 
@@ -108,8 +108,7 @@ typedef void (kunit_action_t)(void *);
 #define KUNIT_DEFINE_ACTION_WRAPPER(wrapper, orig, arg_type)	\
 	static void wrapper(void *in)				\
 	{							\
-		arg_type arg = (arg_type)in;			\
-		orig(arg);					\
+		orig((arg_type)in);				\
 	}
 
 /* Call @action(@ctx) when the test case ends; on failure, call it now. */
@@ -125,6 +124,10 @@ static inline void *kunit_kzalloc(struct kunit *test, size_t size, gfp_t gfp)
 
 /* --- expectations and assertions ---------------------------------------- */
 
+/*
+ * Report a failure, from the test case's thread; an assertion's ends the
+ * test case (the thread).
+ */
 __printf(5, 6)
 void kunit_lite_fail(struct kunit *test, bool assertion, const char *file,
 		     int line, const char *fmt, ...);
@@ -190,22 +193,12 @@ void kunit_lite_memneq(struct kunit *test, bool assertion, const char *file,
 					  #left, #right, __l, __r, __n); \
 	} while (0)
 
-/* The assertions return from the function they are in (see above). */
-#define KUNIT_ASSERT_EQ(test, left, right)				\
-	do {								\
-		if (!KUNIT_LITE_BINARY(test, true, left, ==, right))	\
-			return;						\
-	} while (0)
-#define KUNIT_ASSERT_TRUE(test, condition)				\
-	do {								\
-		if (!KUNIT_LITE_TRUE(test, true, condition))		\
-			return;						\
-	} while (0)
-#define KUNIT_ASSERT_NOT_NULL(test, ptr)				\
-	do {								\
-		if (!KUNIT_LITE_NOT_NULL(test, true, ptr))		\
-			return;						\
-	} while (0)
+#define KUNIT_ASSERT_EQ(test, left, right) \
+	((void)KUNIT_LITE_BINARY(test, true, left, ==, right))
+#define KUNIT_ASSERT_TRUE(test, condition) \
+	((void)KUNIT_LITE_TRUE(test, true, condition))
+#define KUNIT_ASSERT_NOT_NULL(test, ptr) \
+	((void)KUNIT_LITE_NOT_NULL(test, true, ptr))
 
 #endif /* CONFIG_KUNIT */
 
