@@ -139,43 +139,37 @@ void kunit_lite_memneq(struct kunit *test, bool assertion, const char *file,
 #define KUNIT_FAIL(test, fmt, ...) \
 	kunit_lite_fail(test, false, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
+/* @ok; when false, a failure is reported with the message @fmt. */
+#define KUNIT_LITE_CHECK(test, assertion, ok, fmt, ...)			\
+	({								\
+		bool __ok = (ok);					\
+									\
+		if (!__ok)						\
+			kunit_lite_fail(test, assertion, __FILE__, __LINE__, \
+					fmt, ##__VA_ARGS__);		\
+		__ok;							\
+	})
+
 #define KUNIT_LITE_BINARY(test, assertion, left, op, right)		\
 	({								\
 		typeof(left) __left = (left);				\
 		typeof(right) __right = (right);			\
-		bool __ok = __left op __right;				\
 									\
-		if (!__ok)						\
-			kunit_lite_fail(test, assertion, __FILE__, __LINE__, \
-					"Expected %s %s %s, but\n"	\
-					"    %s == %lld\n    %s == %lld", \
-					#left, #op, #right, #left,	\
-					(long long)__left, #right,	\
-					(long long)__right);		\
-		__ok;							\
+		KUNIT_LITE_CHECK(test, assertion, __left op __right,	\
+				 "Expected %s %s %s, but\n"		\
+				 "    %s == %lld\n    %s == %lld",	\
+				 #left, #op, #right, #left,		\
+				 (long long)__left, #right,		\
+				 (long long)__right);			\
 	})
 
 #define KUNIT_LITE_TRUE(test, assertion, condition)			\
-	({								\
-		bool __ok = !!(condition);				\
-									\
-		if (!__ok)						\
-			kunit_lite_fail(test, assertion, __FILE__, __LINE__, \
-					"Expected %s to be true, but is false", \
-					#condition);			\
-		__ok;							\
-	})
+	KUNIT_LITE_CHECK(test, assertion, !!(condition),		\
+			 "Expected %s to be true, but is false", #condition)
 
 #define KUNIT_LITE_NOT_NULL(test, assertion, ptr)			\
-	({								\
-		bool __ok = (ptr) != NULL;				\
-									\
-		if (!__ok)						\
-			kunit_lite_fail(test, assertion, __FILE__, __LINE__, \
-					"Expected %s is not null, but is", \
-					#ptr);				\
-		__ok;							\
-	})
+	KUNIT_LITE_CHECK(test, assertion, (ptr) != NULL,		\
+			 "Expected %s is not null, but is", #ptr)
 
 #define KUNIT_EXPECT_EQ(test, left, right) \
 	((void)KUNIT_LITE_BINARY(test, false, left, ==, right))
