@@ -8,11 +8,11 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
+#include "cache.h"
 #include "conn.h"
 #include "durable.h"
 #include "file.h"
 #include "netlink-gen.h"
-#include "oplock.h"
 #include "readstats.h"
 #include "sched.h"
 #include "session.h"

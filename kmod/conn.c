@@ -26,9 +26,8 @@
 
 #include "conn.h"
 #include "hosts.h"
-#include "recv.h"
+#include "proto.h"
 #include "sched.h"
-#include "smb2/entry.h"
 #include "smbsrv.h"
 #include "trace.h"
 
@@ -75,7 +74,7 @@ static void smbsrv_peer_put(struct smbsrv_peer *peer);
 static void smbsrv_conn_free(struct smbsrv_conn *conn)
 {
 	sock_release(conn->sock);
-	smbsrv_smb2_conn_free(conn);
+	smbsrv_server.proto->conn_free(conn);
 	kfree_rcu(conn, rcu);
 	if (atomic_dec_and_test(&smbsrv_nr_alive))
 		wake_up_var(&smbsrv_nr_alive);
@@ -93,9 +92,9 @@ static void smbsrv_conn_close_work(struct work_struct *work)
 	struct smbsrv_conn *conn =
 		container_of(work, struct smbsrv_conn, close_work);
 
-	smbsrv_recv_detach(conn);
+	conn->xprt->detach(conn);
 	timer_shutdown_sync(&conn->logon_timer);
-	smbsrv_smb2_conn_teardown(conn);
+	smbsrv_server.proto->conn_teardown(conn);
 	xa_erase(&smbsrv_conns, conn->id);
 	spin_lock(&smbsrv_admit_lock);
 	list_del_init(&conn->unauth_node);
@@ -315,7 +314,7 @@ void smbsrv_conn_stats(struct smbsrv_conn_stats *st)
 	st->idle_closed = atomic64_read(&smbsrv_nr_idle_closed);
 }
 
-void smbsrv_conn_accept(struct socket *sock)
+void smbsrv_conn_accept(struct socket *sock, const struct smbsrv_xprt_ops *xprt)
 {
 	struct smbsrv_conn *conn;
 	u32 logon_timeout;
@@ -326,6 +325,7 @@ void smbsrv_conn_accept(struct socket *sock)
 		goto refuse;
 	refcount_set(&conn->ref, 1);
 	conn->sock = sock;
+	conn->xprt = xprt;
 	conn->start = ktime_get_boottime_seconds();
 	INIT_LIST_HEAD(&conn->node);
 	INIT_LIST_HEAD(&conn->pending);
@@ -340,11 +340,11 @@ void smbsrv_conn_accept(struct socket *sock)
 	spin_lock_init(&conn->lock);
 	atomic_set(&conn->inflight, 0);
 	conn->next_async_id = 1;
-	smbsrv_recv_init(conn);
+	xprt->init(conn);
 
 	if (smbsrv_conn_peer(conn))
 		goto free;
-	if (smbsrv_smb2_conn_init(conn))
+	if (smbsrv_server.proto->conn_init(conn))
 		goto free;
 	if (!smbsrv_conn_admit(conn))
 		goto free;
@@ -367,11 +367,11 @@ void smbsrv_conn_accept(struct socket *sock)
 	if (logon_timeout)
 		mod_timer(&conn->logon_timer, jiffies + logon_timeout * HZ);
 	trace_smbsrv_conn_accepted(conn->id, conn->addr);
-	smbsrv_recv_attach(conn);
+	xprt->attach(conn);
 	return;
 
 free:
-	smbsrv_smb2_conn_free(conn);
+	smbsrv_server.proto->conn_free(conn);
 	kfree(conn);
 refuse:
 	atomic64_inc(&smbsrv_nr_refused);

@@ -90,6 +90,8 @@ struct smbsrv_conn {
 	u32 inline_bytes_left;
 	atomic_t inflight;		/* messages handed up, not yet done */
 
+	/* How its socket is served (transport.c: TCP); set at accept. */
+	const struct smbsrv_xprt_ops *xprt;
 	struct work_struct close_work;
 	/* Frames waiting for the sender (send.c); one sender at a time. */
 	spinlock_t send_queue_lock;
@@ -119,7 +121,7 @@ struct smbsrv_conn {
 	u8 early_cancel_used;		/* bitmap of valid slots */
 	u8 early_cancel_next;
 	u64 requests;			/* PDUs received */
-	atomic_t cache_parked;		/* CREATEs waiting for breaks (oplock.c) */
+	atomic_t cache_parked;		/* CREATEs waiting for breaks (smb2/oplock.c) */
 
 	/* Negotiated state (MS-SMB2 3.3.1.7). */
 	u16 dialect;			/* 0 before NEGOTIATE, or 0x02FF */
@@ -154,7 +156,22 @@ struct smbsrv_conn {
 void smbsrv_conns_exit(void);
 
 /* Take over an accepted socket; closes it when limits forbid it. */
-void smbsrv_conn_accept(struct socket *sock);
+/*
+ * The transport under a connection: who receives from its socket.  The
+ * listener passes its ops to smbsrv_conn_accept(), so that the connection
+ * code never calls into a transport's receive (recv.c) directly: the
+ * receive calls down into it (smbsrv_conn_close() when the stream ends).
+ */
+struct smbsrv_xprt_ops {
+	/* Before anything else: the receiver's works and timer. */
+	void (*init)(struct smbsrv_conn *conn);
+	/* Admitted: install the socket callbacks and start receiving. */
+	void (*attach)(struct smbsrv_conn *conn);
+	/* Teardown: restore the callbacks, shut the socket, stop receiving. */
+	void (*detach)(struct smbsrv_conn *conn);
+};
+
+void smbsrv_conn_accept(struct socket *sock, const struct smbsrv_xprt_ops *xprt);
 
 void smbsrv_conn_close(struct smbsrv_conn *conn);
 void smbsrv_conn_put(struct smbsrv_conn *conn);

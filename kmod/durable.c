@@ -16,10 +16,10 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
+#include "cache.h"
 #include "conn.h"
 #include "durable.h"
 #include "file.h"
-#include "oplock.h"
 #include "session.h"
 #include "smbsrv.h"
 #include "upcall.h"
@@ -28,8 +28,6 @@
 #include "wire/oplock.h"
 
 #define SMBSRV_DURABLE_ID_BIT	BIT_ULL(32)
-#define SMBSRV_LOCK_SEQ_BUCKETS	64
-#define SMBSRV_LOCK_SEQ_VALID	0x80
 
 struct smbsrv_durable {
 	struct smbsrv_file *f;
@@ -251,63 +249,6 @@ void smbsrv_durable_expire_now(struct smbsrv_file *f)
 		/* Its connection is going: it is not kept then. */
 		d->doomed = true;
 	}
-	spin_unlock(&smbsrv_durable_lock);
-}
-
-/* LockSequence @seq's index is its upper 28 bits; 1-64 are checked. */
-static bool smbsrv_lock_seq_index_ok(u32 seq)
-{
-	return seq >> 4 >= 1 && seq >> 4 <= SMBSRV_LOCK_SEQ_BUCKETS;
-}
-
-/*
- * Under the lock: the LockSequenceArray entry of LockSequence @seq for
- * @f (its number is the low 4 bits), or NULL when @f is not verified or
- * the index is not checked.
- */
-static u8 *smbsrv_lock_seq_slot(struct smbsrv_file *f, u32 seq, bool every)
-{
-	if (!f->lock_seq || !(f->durable || every) ||
-	    !smbsrv_lock_seq_index_ok(seq))
-		return NULL;
-	return &f->lock_seq[(seq >> 4) - 1];
-}
-
-bool smbsrv_durable_lock_replay(struct smbsrv_file *f, u32 seq,
-				bool every_open)
-{
-	u8 want = SMBSRV_LOCK_SEQ_VALID | (seq & 0xf), *slot, *arr = NULL;
-	bool replay = false;
-
-	/* The array, the first time it is wanted (not under the lock). */
-	if ((every_open || READ_ONCE(f->durable)) &&
-	    !READ_ONCE(f->lock_seq) && smbsrv_lock_seq_index_ok(seq))
-		arr = kzalloc(SMBSRV_LOCK_SEQ_BUCKETS, GFP_KERNEL);
-	spin_lock(&smbsrv_durable_lock);
-	if (arr && !f->lock_seq) {
-		f->lock_seq = arr;
-		arr = NULL;
-	}
-	slot = smbsrv_lock_seq_slot(f, seq, every_open);
-	if (slot) {
-		replay = *slot == want;
-		if (!replay)
-			*slot = 0;
-	}
-	spin_unlock(&smbsrv_durable_lock);
-	kfree(arr);
-	return replay;
-}
-
-void smbsrv_durable_lock_done(struct smbsrv_file *f, u32 seq)
-{
-	u8 *slot;
-
-	spin_lock(&smbsrv_durable_lock);
-	/* Allocated by the replay check when @f is verified at all. */
-	slot = smbsrv_lock_seq_slot(f, seq, true);
-	if (slot)
-		*slot = SMBSRV_LOCK_SEQ_VALID | (seq & 0xf);
 	spin_unlock(&smbsrv_durable_lock);
 }
 

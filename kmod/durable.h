@@ -84,20 +84,6 @@ void smbsrv_durable_forget(struct smbsrv_file *f);
  */
 void smbsrv_durable_expire_now(struct smbsrv_file *f);
 
-/*
- * LockSequence verification (MS-SMB2 3.3.5.14) of a LOCK request on @f
- * with LockSequence @seq: true when @f is verified (durable, or
- * @every_open: the request came on a 3.x connection that offered
- * multichannel) and the request repeats one that succeeded with the same
- * LockSequenceIndex (1-64) and number, which the caller then answers
- * STATUS_SUCCESS without doing it again.  Otherwise that index is
- * forgotten until smbsrv_durable_lock_done() records the request's
- * success.  Other opens are not checked.  May sleep.
- */
-bool smbsrv_durable_lock_replay(struct smbsrv_file *f, u32 seq,
-				bool every_open);
-void smbsrv_durable_lock_done(struct smbsrv_file *f, u32 seq);
-
 /* The disconnected durable open after id *@id (referenced), or NULL. */
 struct smbsrv_file *smbsrv_durable_next(unsigned long *id);
 

@@ -8,7 +8,8 @@
 
 #include "durable.h"
 #include "file.h"
-#include "smb2/entry.h"
+#include "proto.h"
+#include "smbsrv.h"
 #include "stream.h"
 #include "vfs.h"
 #include "wire/fscc.h"
@@ -64,7 +65,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	/* Its byte-range locks go, and its waiting LOCK requests end. */
 	smbsrv_brl_close(f);
 	/* So do its change notifications. */
-	smbsrv_notify_close(f);
+	smbsrv_server.proto->file_close(f);
 
 	spin_lock(&fn->lock);
 	if ((f->flags & SMBSRV_FILE_DELETE_ON_CLOSE) && !fn->delete_pending) {
@@ -79,13 +80,13 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	if (list_empty(&fn->opens) && fn->base_delete_cred)
 		base_del = get_cred(fn->base_delete_cred);
 	spin_unlock(&fn->lock);
-	/* Others' cached handles keep a file pending deletion (oplock.c). */
+	/* Others' cached handles keep a file pending deletion (cache.c). */
 	if (now_pending && !del)
 		smbsrv_cache_break_handles(f);
 	/* Its oplock or lease goes; opens waiting on it look again. */
 	smbsrv_cache_close(f);
 	if (now_pending && !del && smbsrv_file_is_dir(f))
-		smbsrv_notify_delete_pending(fn->inode);
+		smbsrv_server.proto->delete_pending(fn->inode);
 	/* LastWriteTime: the close's, or what a client set (wtime.h). */
 	smbsrv_wtime_close(f, last, del);
 
@@ -127,7 +128,7 @@ static void smbsrv_file_release(struct smbsrv_open *op)
 	struct smbsrv_file *f = smbsrv_file_of(op);
 
 	smbsrv_file_drop(f);
-	smbsrv_dirscan_free(f->scan);
+	smbsrv_server.proto->dirscan_free(f->scan);
 }
 
 static void smbsrv_file_free(struct smbsrv_open *op)
@@ -276,10 +277,74 @@ void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
 	if (old)
 		put_cred(old);
 	if (now_pending && smbsrv_file_is_dir(f))
-		smbsrv_notify_delete_pending(fn->inode);
+		smbsrv_server.proto->delete_pending(fn->inode);
 }
 
 bool smbsrv_file_delete_pending(struct smbsrv_file *f)
 {
 	return READ_ONCE(f->fnode->delete_pending);
+}
+
+/* ---- LockSequence (MS-SMB2 3.3.5.14) ------------------------------------ */
+
+#define SMBSRV_LOCK_SEQ_BUCKETS	64
+#define SMBSRV_LOCK_SEQ_VALID	0x80
+
+/* LockSequence @seq's index is its upper 28 bits; 1-64 are checked. */
+static bool smbsrv_lock_seq_index_ok(u32 seq)
+{
+	return seq >> 4 >= 1 && seq >> 4 <= SMBSRV_LOCK_SEQ_BUCKETS;
+}
+
+/*
+ * Under @f's fnode lock: the LockSequenceArray entry of LockSequence @seq
+ * (its number is the low 4 bits), or NULL when @f is not verified or the
+ * index is not checked.
+ */
+static u8 *smbsrv_lock_seq_slot(struct smbsrv_file *f, u32 seq, bool every)
+{
+	lockdep_assert_held(&f->fnode->lock);
+	if (!f->lock_seq || !(READ_ONCE(f->durable) || every) ||
+	    !smbsrv_lock_seq_index_ok(seq))
+		return NULL;
+	return &f->lock_seq[(seq >> 4) - 1];
+}
+
+bool smbsrv_file_lock_replay(struct smbsrv_file *f, u32 seq, bool every_open)
+{
+	u8 want = SMBSRV_LOCK_SEQ_VALID | (seq & 0xf), *slot, *arr = NULL;
+	struct smbsrv_fnode *fn = f->fnode;
+	bool replay = false;
+
+	/* The array, the first time it is wanted (not under the lock). */
+	if ((every_open || READ_ONCE(f->durable)) &&
+	    !READ_ONCE(f->lock_seq) && smbsrv_lock_seq_index_ok(seq))
+		arr = kzalloc(SMBSRV_LOCK_SEQ_BUCKETS, GFP_KERNEL);
+	spin_lock(&fn->lock);
+	if (arr && !f->lock_seq) {
+		f->lock_seq = arr;
+		arr = NULL;
+	}
+	slot = smbsrv_lock_seq_slot(f, seq, every_open);
+	if (slot) {
+		replay = *slot == want;
+		if (!replay)
+			*slot = 0;
+	}
+	spin_unlock(&fn->lock);
+	kfree(arr);
+	return replay;
+}
+
+void smbsrv_file_lock_done(struct smbsrv_file *f, u32 seq)
+{
+	struct smbsrv_fnode *fn = f->fnode;
+	u8 *slot;
+
+	spin_lock(&fn->lock);
+	/* Allocated by the replay check when @f is verified at all. */
+	slot = smbsrv_lock_seq_slot(f, seq, true);
+	if (slot)
+		*slot = SMBSRV_LOCK_SEQ_VALID | (seq & 0xf);
+	spin_unlock(&fn->lock);
 }

@@ -27,8 +27,8 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "cache.h"
 #include "fnode.h"
-#include "oplock.h"
 #include "session.h"
 #include "wtime.h"
 
@@ -67,13 +67,13 @@ struct smbsrv_file {
 	/* wtime.h, under fnode->lock: wrote since update @wt_wrote - 1. */
 	u32 wt_wrote;
 	bool wt_hold;			/* LastWriteTime -1: writes keep it */
-	struct smbsrv_open_cache cache;	/* oplock or lease (oplock.c) */
+	struct smbsrv_open_cache cache;	/* oplock or lease (cache.c) */
 	struct smbsrv_durable *durable;	/* a durable handle (durable.c) */
 	/*
-	 * LockSequenceArray (3.3.5.14, durable.c): per LockSequenceIndex
-	 * 1-64 the number of the last LOCK that succeeded with it, with a
-	 * valid bit; allocated by the first LOCK verified, kept across a
-	 * durable reconnect (the open is the same).  Under durable.c's lock.
+	 * LockSequenceArray (3.3.5.14): per LockSequenceIndex 1-64 the
+	 * number of the last LOCK that succeeded with it, with a valid bit;
+	 * allocated by the first LOCK verified, kept across a durable
+	 * reconnect (the open is the same).  Entries under fnode->lock.
 	 */
 	u8 *lock_seq;
 	/*
@@ -84,6 +84,19 @@ struct smbsrv_file {
 	struct smbsrv_session *brl_sess;
 	unsigned int nr_brl;
 };
+
+/*
+ * LockSequence verification (MS-SMB2 3.3.5.14) of a LOCK request on @f
+ * with LockSequence @seq: true when @f is verified (durable, or
+ * @every_open: the request came on a 3.x connection that offered
+ * multichannel) and the request repeats one that succeeded with the same
+ * LockSequenceIndex (1-64) and number, which the caller then answers
+ * STATUS_SUCCESS without doing it again.  Otherwise that index is
+ * forgotten until smbsrv_file_lock_done() records the request's success.
+ * Other opens are not checked.  May sleep.
+ */
+bool smbsrv_file_lock_replay(struct smbsrv_file *f, u32 seq, bool every_open);
+void smbsrv_file_lock_done(struct smbsrv_file *f, u32 seq);
 
 static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)
 {

@@ -13,6 +13,12 @@
 
 static DEFINE_SPINLOCK(smbsrv_fnodes_lock);
 static DEFINE_HASHTABLE(smbsrv_fnodes, 10);
+static const struct smbsrv_fnode_ops *smbsrv_fnode_ops;
+
+void smbsrv_fnode_set_ops(const struct smbsrv_fnode_ops *ops)
+{
+	smbsrv_fnode_ops = ops;
+}
 
 static bool smbsrv_fnode_is(const struct smbsrv_fnode *fn,
 			    const struct inode *inode, const char *stream)
@@ -64,7 +70,7 @@ struct smbsrv_fnode *smbsrv_fnode_get(struct inode *inode, const char *stream)
 		spin_lock_init(&new->lock);
 		INIT_LIST_HEAD(&new->opens);
 		smbsrv_brl_init(&new->brl);
-		smbsrv_fnode_cache_init(&new->cache);
+		smbsrv_fnode_ops->init(new);
 	}
 }
 
@@ -98,7 +104,7 @@ void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 	}
 	hash_del(&fn->hash);
 	spin_unlock(&smbsrv_fnodes_lock);
-	smbsrv_fnode_cache_exit(&fn->cache);
+	smbsrv_fnode_ops->exit(fn);
 	if (fn->delete_cred)
 		put_cred(fn->delete_cred);
 	if (fn->base_delete_cred)

@@ -24,7 +24,7 @@
 #include <linux/types.h>
 
 #include "brl.h"
-#include "oplock.h"
+#include "cache.h"
 #include "wtime.h"
 
 struct dentry;
@@ -50,7 +50,7 @@ struct smbsrv_fnode {
 	const struct cred *base_delete_cred;
 	struct mutex stream_mutex;	/* a stream's read-modify-writes */
 	struct smbsrv_wtime wt;		/* LastWriteTime (wtime.h), @lock */
-	struct smbsrv_fnode_cache cache;	/* oplocks, leases (oplock.c) */
+	struct smbsrv_fnode_cache cache;	/* oplocks, leases (cache.c) */
 	/*
 	 * smbsrv's own struct files of the inode open for writing, and
 	 * for reading only, until they are released (what they add to
@@ -60,6 +60,18 @@ struct smbsrv_fnode {
 	atomic_t own_readers;
 	struct rcu_head rcu;
 };
+
+/*
+ * What the layer above keeps in an fnode (its caching state, cache.c)
+ * starts and ends with it: the ops it registers at its init.
+ */
+struct smbsrv_fnode_ops {
+	void (*init)(struct smbsrv_fnode *fn);
+	void (*exit)(struct smbsrv_fnode *fn);
+};
+
+/* Before any fnode is made, and after the last went (NULL). */
+void smbsrv_fnode_set_ops(const struct smbsrv_fnode_ops *ops);
 
 /*
  * The fnode of @inode (@stream: a named stream's xattr name, or NULL for

@@ -5,13 +5,13 @@
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
+#include "cache.h"
 #include "conn.h"
 #include "crypto.h"
+#include "durable.h"
 #include "fold.h"
 #include "hosts.h"
-#include "durable.h"
 #include "netlink.h"
-#include "oplock.h"
 #include "sched.h"
 #include "session.h"
 #include "smb2/entry.h"

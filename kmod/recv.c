@@ -36,9 +36,9 @@
 #include <net/tcp.h>
 
 #include "conn.h"
+#include "proto.h"
 #include "recv.h"
 #include "sched.h"
-#include "smb2/entry.h"
 #include "smbsrv.h"
 #include "trace.h"
 #include "wire/pdu.h"
@@ -263,7 +263,7 @@ static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 	/* The message owns it now (it may even be done with it). */
 	frame = conn->frame;
 	conn->frame = NULL;
-	if (smbsrv_msg_queue(conn, frame, conn->frame_len, &ri)) {
+	if (smbsrv_server.proto->msg_queue(conn, frame, conn->frame_len, &ri)) {
 		atomic_dec(&conn->inflight);
 		kvfree(frame);
 		return false;

@@ -3,8 +3,9 @@
  * smbsrv: which workqueue runs what, and the per-queue statistics.
  *
  * Every decision about where receive work and requests run is carried out
- * here (the pure rules are in wire/route.c).  Two request queues: the per-CPU bound workqueue "smbsrv" (a message runs
- * on the CPU whose softirq saw it arrive) and the unbound workqueue
+ * here (the pure rules are in wire/route.c).  Two request queues: the
+ * per-CPU bound workqueue "smbsrv" (a message runs on the CPU whose
+ * softirq saw it arrive) and the unbound workqueue
  * "smbsrv-unbound" (WQ_SYSFS; the daemon sets its affinity scope to "cpu",
  * non-strict).  The route-policy knob says which received messages may go
  * to the unbound one (Documentation/design.md, "Request routing"); it is

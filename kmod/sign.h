@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * smbsrv: signing, encryption and preauth integrity of SMB2 messages,
- * as the dispatcher, the handlers and oplock.c's break notifications need
- * them: a session's keys over crypto.h, which does the cryptography.
+ * as the dispatcher, the handlers and the break notifications
+ * (smb2/break.c) need them: a session's keys over crypto.h, which does
+ * the cryptography.
  */
 #ifndef _SMBSRV_SIGN_H
 #define _SMBSRV_SIGN_H

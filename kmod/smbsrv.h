@@ -14,6 +14,7 @@
 #define SMBSRV_VERSION "0.1.0"
 
 struct smbsrv_listener;
+struct smbsrv_proto_ops;
 
 struct smbsrv_server {
 	/* Serialises daemon attach/detach, knob changes and the listener. */
@@ -23,6 +24,8 @@ struct smbsrv_server {
 	u32 daemon_portid;
 	u32 daemon_pid;
 	struct smbsrv_listener *listener;
+	/* The protocol layer's ops (proto.h), registered at its init. */
+	const struct smbsrv_proto_ops *proto;
 };
 
 extern struct smbsrv_server smbsrv_server;

@@ -4,7 +4,8 @@
  *
  * The listening socket never owns a thread: its sk_data_ready callback
  * queues accept work (the sunrpc pattern), which accepts every pending
- * connection without blocking and hands it to conn.c.
+ * connection without blocking and hands it to conn.c with the transport
+ * ops of Direct TCP.
  */
 #include <linux/in6.h>
 #include <linux/net.h>
@@ -16,10 +17,18 @@
 #include <net/tcp.h>
 
 #include "conn.h"
+#include "recv.h"
 #include "smbsrv.h"
 #include "transport.h"
 
 #define SMBSRV_LISTEN_BACKLOG	64
+
+/* Direct TCP: recv.c receives, send.c sends. */
+static const struct smbsrv_xprt_ops smbsrv_tcp_xprt = {
+	.init = smbsrv_recv_init,
+	.attach = smbsrv_recv_attach,
+	.detach = smbsrv_recv_detach,
+};
 
 struct smbsrv_listener {
 	struct socket *sock;
@@ -46,7 +55,7 @@ static void smbsrv_accept_work(struct work_struct *work)
 	struct socket *newsock;
 
 	while (kernel_accept(l->sock, &newsock, O_NONBLOCK) == 0)
-		smbsrv_conn_accept(newsock);
+		smbsrv_conn_accept(newsock, &smbsrv_tcp_xprt);
 }
 
 static int smbsrv_listen_socket(u16 port, struct socket **res)

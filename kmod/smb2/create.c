@@ -21,10 +21,11 @@
 #include <uapi/linux/smbsrv.h>
 
 #include "../acl.h"
+#include "../cache.h"
 #include "../conn.h"
 #include "../durable.h"
 #include "../file.h"
-#include "../oplock.h"
+#include "../klease.h"
 #include "../session.h"
 #include "../status.h"
 #include "../stream.h"
@@ -38,37 +39,8 @@
 #include "../wire/oplock.h"
 #include "notify.h"
 #include "pipe.h"
+#include "create.h"
 #include "smb2.h"
-
-/* Longest share-relative path a CREATE may name, stream part included. */
-#define SMBSRV_PATH_MAX		PATH_MAX
-
-struct smbsrv_create {
-	struct smb2_create_req r;
-	char *path;		/* share-relative, UTF-8 */
-	const char *stream;	/* named stream, or NULL */
-	bool data_stream;	/* the name said "::$DATA" */
-	u32 access;		/* DesiredAccess, generic rights mapped */
-	bool max_allowed;	/* MAXIMUM_ALLOWED asked for */
-	u32 granted;
-	u32 action;		/* FILE_CREATED, ... */
-	u32 flags;		/* SMBSRV_FILE_* */
-	bool created;
-	bool overwrite;		/* SUPERSEDE, OVERWRITE(_IF) of an existing file */
-	struct path obj;	/* what is opened (referenced) */
-	u32 maximal;		/* maximal access, for MxAc */
-	struct smbsrv_file *f;
-	struct smbsrv_fattr fa;
-	/* Client caching (oplock.c): asked, answered, waited for. */
-	struct smbsrv_cache_req cr;
-	struct smbsrv_cache_answer ca;
-	bool retry;			/* ran before, waited for breaks */
-	struct smbsrv_fnode *wait_fn;
-	u32 wait_gen;
-	/* Durable handles (durable.c): asked, granted (timeout, ms). */
-	struct smbsrv_durable_req dur;
-	u32 dur_granted;
-};
 
 static u32 smbsrv_map_generic(u32 access)
 {
@@ -461,41 +433,7 @@ static u64 smbsrv_new_time(const struct path *path)
 	return smb_nttime(t.tv_sec, (u32)t.tv_nsec);
 }
 
-/* ---- client caching (oplock.c) ------------------------------------------ */
-
-/*
- * What the CREATE asks of client caching: its oplock level, and with
- * SMB2_OPLOCK_LEVEL_LEASE an RqLs context where leases were offered (a v2
- * one on 2.1 is read as v1).  A malformed RqLs is STATUS_INVALID_PARAMETER.
- */
-static u32 smbsrv_create_cache_ctx(struct smbsrv_req *req,
-				   struct smbsrv_create *c)
-{
-	const struct smb2_create_ctx *x = &c->r.ctx[SMB2_CTX_REQUEST_LEASE];
-	u32 status;
-
-	bool reconnect = smb2_create_has(&c->r, SMB2_CTX_DURABLE_RECONNECT) ||
-			 smb2_create_has(&c->r, SMB2_CTX_DURABLE_RECONNECT_V2);
-
-	c->cr.oplock = c->r.oplock;
-	c->cr.share = c->r.share & FILE_SHARE_ALL;
-	c->cr.disposition = c->r.disposition;
-	/* A reconnect names its lease whatever the OplockLevel says. */
-	if ((c->r.oplock != SMB2_OPLOCK_LEVEL_LEASE && !reconnect) ||
-	    !(req->conn->server_caps & SMB2_GLOBAL_CAP_LEASING) ||
-	    !smb2_create_has(&c->r, SMB2_CTX_REQUEST_LEASE))
-		return STATUS_SUCCESS;
-	status = smb2_lease_ctx_decode(x->data, x->data_len, &c->cr.rqls);
-	if (status)
-		return status;
-	if (req->conn->dialect < SMB2_DIALECT_300 && c->cr.rqls.version == 2) {
-		c->cr.rqls.version = 1;
-		c->cr.rqls.flags = 0;
-		c->cr.rqls.epoch = 0;
-	}
-	c->cr.lease = true;
-	return STATUS_SUCCESS;
-}
+/* ---- client caching (cache.c) -------------------------------------------- */
 
 /*
  * An existing object is about to be opened: break the caching this open
@@ -770,204 +708,6 @@ out:
 undo:
 	if (status && c->created)
 		smbsrv_vfs_remove(&c->obj);
-	return status;
-}
-
-/* Response contexts, each 8-byte aligned and linked to the one before. */
-struct smbsrv_ctx_out {
-	u8 *buf;
-	u32 len;
-	u32 last;
-};
-
-static void smbsrv_ctx_add(struct smbsrv_ctx_out *o, const char *tag,
-			   const u8 *data, u32 len)
-{
-	if (o->len) {
-		o->len = ALIGN(o->len, 8);
-		smb2_create_ctx_link(o->buf + o->last, o->len - o->last);
-	}
-	o->last = o->len;
-	o->len += smb2_create_ctx_encode(o->buf + o->len, tag, data, len);
-}
-
-/*
- * The response, with MxAc and QFid answers when asked, and the lease and
- * durable handle a CREATE got.
- */
-static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
-{
-	struct smb2_create_rsp rsp = {
-		.action = c->action,
-		.creation_time = c->fa.creation_time,
-		.access_time = c->fa.access_time,
-		.write_time = c->fa.write_time,
-		.change_time = c->fa.change_time,
-		.allocation = c->fa.allocation,
-		.eof = c->fa.eof,
-		.attributes = c->fa.attributes,
-		.fid_persistent = c->f->open.id_persistent,
-		.fid_volatile = c->f->open.id_volatile,
-		.oplock = c->ca.oplock,
-	};
-	bool mxac = smb2_create_has(&c->r, SMB2_CTX_QUERY_MAXIMAL_ACCESS);
-	bool qfid = smb2_create_has(&c->r, SMB2_CTX_QUERY_ON_DISK_ID);
-	struct smbsrv_ctx_out o = {};
-	u8 data[SMB2_LEASE_V2_SIZE];
-	u32 len = 0;
-	u8 *body;
-
-	if (mxac)
-		len += smb2_create_ctx_size(SMB2_MXAC_RSP_SIZE);
-	if (qfid)
-		len += smb2_create_ctx_size(SMB2_QFID_RSP_SIZE);
-	if (c->ca.lease)
-		len += smb2_create_ctx_size(SMB2_LEASE_V2_SIZE);
-	if (c->dur_granted)
-		len += smb2_create_ctx_size(SMB2_DH2Q_RSP_SIZE);
-	body = smbsrv_rsp_body(req, SMB2_CREATE_RSP_FIXED + max(len, 1u));
-	if (!body)
-		return STATUS_INSUFFICIENT_RESOURCES;
-	o.buf = body + SMB2_CREATE_RSP_FIXED;
-	if (mxac) {
-		put_unaligned_le32(STATUS_SUCCESS, data);
-		put_unaligned_le32(c->maximal | (c->granted & ~MAXIMUM_ALLOWED),
-				   data + 4);
-		smbsrv_ctx_add(&o, "MxAc", data, SMB2_MXAC_RSP_SIZE);
-	}
-	if (qfid) {
-		memset(data, 0, sizeof(data));
-		put_unaligned_le64(c->fa.ino, data);
-		put_unaligned_le64(c->fa.dev, data + 8);
-		smbsrv_ctx_add(&o, "QFid", data, SMB2_QFID_RSP_SIZE);
-	}
-	if (c->ca.lease)
-		smbsrv_ctx_add(&o, "RqLs", data,
-			       smb2_lease_ctx_encode(data, &c->ca.rqls));
-	if (c->dur_granted && c->dur.version == 1) {
-		memset(data, 0, SMB2_DHNQ_RSP_SIZE);
-		smbsrv_ctx_add(&o, "DHnQ", data, SMB2_DHNQ_RSP_SIZE);
-	} else if (c->dur_granted) {
-		smb2_dh2q_rsp_encode(data, c->dur_granted, 0);
-		smbsrv_ctx_add(&o, "DH2Q", data, SMB2_DH2Q_RSP_SIZE);
-	}
-	rsp.ctx_len = o.len;
-	req->rsp_len = SMB2_HDR_SIZE + smb2_create_rsp_encode(body, &rsp);
-	return STATUS_SUCCESS;
-}
-
-/* ---- durable handles (durable.c) ---------------------------------------- */
-
-/*
- * The durable handle contexts a CREATE carries (3.3.5.9.6-12, and which
- * combinations Samba and Windows refuse).
- */
-static u32 smbsrv_create_durable_ctx(struct smbsrv_req *req,
-				     struct smbsrv_create *c)
-{
-	const struct smb2_create_req *r = &c->r;
-	bool dhnq = smb2_create_has(r, SMB2_CTX_DURABLE_REQ);
-	bool dhnc = smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT);
-	bool dh2q = smb2_create_has(r, SMB2_CTX_DURABLE_REQ_V2);
-	bool dh2c = smb2_create_has(r, SMB2_CTX_DURABLE_RECONNECT_V2);
-	const struct smb2_create_ctx *x;
-	struct smb2_dh2q q;
-	u32 status;
-
-	if ((dhnc && dh2c) || (dhnc && dh2q) || (dh2c && dhnq) ||
-	    (dh2q && dh2c) || (dhnq && dh2q))
-		return STATUS_INVALID_PARAMETER;
-	if (dhnc || dh2c)
-		return STATUS_SUCCESS;	/* a reconnect: durable.c decodes */
-	if (dhnq) {
-		x = &r->ctx[SMB2_CTX_DURABLE_REQ];
-		status = smb2_dhnq_decode(x->data, x->data_len);
-		if (status)
-			return status;
-		c->dur.version = 1;
-	}
-	if (dh2q) {
-		x = &r->ctx[SMB2_CTX_DURABLE_REQ_V2];
-		status = smb2_dh2q_decode(x->data, x->data_len, &q);
-		if (status)
-			return status;
-		c->dur.version = 2;
-		c->dur.timeout_ms = q.timeout;
-		c->dur.flags = q.flags;
-		memcpy(c->dur.create_guid, q.create_guid, 16);
-		c->dur.replay = req->hdr.flags & SMB2_FLAGS_REPLAY_OPERATION;
-	}
-	return STATUS_SUCCESS;
-}
-
-/* The answer of an open that exists already (reconnect, replay). */
-static u32 smbsrv_create_existing_reply(struct smbsrv_req *req,
-					struct smbsrv_create *c)
-{
-	int err;
-
-	c->action = FILE_OPENED;
-	c->granted = c->f->access;
-	c->maximal = c->f->access;
-	smbsrv_cache_current(c->f, &c->ca);
-	err = smbsrv_vfs_getattr(req->tree, &c->f->filp->f_path, &c->fa);
-	if (err)
-		return smbsrv_errno_status(err);
-	return smbsrv_create_reply(req, c);
-}
-
-/*
- * DHnC or DH2C: the client reconnects a durable handle its lost
- * connection left behind.
- */
-static u32 smbsrv_create_reconnect(struct smbsrv_req *req,
-				   struct smbsrv_create *c)
-{
-	const struct cred *old;
-	u32 status;
-
-	old = smbsrv_vfs_creds_begin(req->tree);
-	status = smbsrv_durable_reconnect(req->sess, req->tree,
-					  req->conn->client_guid, &c->r,
-					  c->cr.lease ? c->cr.rqls.key : NULL,
-					  c->path, &c->f);
-	if (!status)
-		status = smbsrv_create_existing_reply(req, c);
-	smbsrv_vfs_creds_end(old);
-	if (status && c->f) {
-		smbsrv_open_end(&c->f->open);
-		return status;
-	}
-	return status;
-}
-
-/*
- * DH2Q with a CreateGuid in use by this client: a replay of the CREATE
- * that made it (answered with that open) or a conflict.  STATUS_SUCCESS
- * when the GUID is new.
- */
-static u32 smbsrv_create_replay(struct smbsrv_req *req,
-				struct smbsrv_create *c, bool *answered)
-{
-	struct smbsrv_file *f;
-	const struct cred *old;
-	u32 status;
-
-	*answered = false;
-	if (c->dur.version != 2)
-		return STATUS_SUCCESS;
-	f = smbsrv_durable_replay(req->conn->client_guid, c->dur.create_guid,
-				  c->dur.replay, req->sess->id);
-	if (IS_ERR(f))
-		return STATUS_DUPLICATE_OBJECTID;
-	if (!f)
-		return STATUS_SUCCESS;
-	*answered = true;
-	c->f = f;
-	c->dur_granted = 0;
-	old = smbsrv_vfs_creds_begin(req->tree);
-	status = smbsrv_create_existing_reply(req, c);
-	smbsrv_vfs_creds_end(old);
 	return status;
 }
 

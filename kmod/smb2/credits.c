@@ -8,7 +8,6 @@
 #include "../smbsrv.h"
 #include "../wire/credits.h"
 #include "credits.h"
-#include "entry.h"
 #include "smb2.h"
 
 /* A new connection may use id 0 only (3.3.1.1); NEGOTIATE resizes. */

@@ -40,7 +40,6 @@
 #include "../wire/fscc.h"
 #include "../wire/info.h"
 #include "../wire/name.h"
-#include "entry.h"
 #include "meta.h"
 #include "smb2.h"
 

@@ -25,7 +25,6 @@
 #include "../trace.h"
 #include "../wire/route.h"
 #include "credits.h"
-#include "entry.h"
 #include "smb2.h"
 
 struct smbsrv_msg {
@@ -55,42 +54,6 @@ static bool smbsrv_status_error(u32 status)
 	       status != SMBSRV_WOULD_BLOCK;
 }
 
-void *smbsrv_rsp_body_data(struct smbsrv_req *req, u32 fixed, u32 data)
-{
-	u32 size = fixed + data;
-	u8 *p;
-
-	if (fixed > SMB2_FRAME_MAX || data > SMB2_FRAME_MAX ||
-	    size > SMB2_FRAME_MAX - SMB2_HDR_SIZE)
-		return NULL;
-	/* 8 more bytes: room to pad it inside a compound response. */
-	p = kvmalloc(SMB2_HDR_SIZE + size + 8, GFP_KERNEL);
-	if (!p)
-		return NULL;
-	memset(p, 0, SMB2_HDR_SIZE + fixed);
-	smbsrv_rsp_free(req);
-	req->rsp = p;
-	req->rsp_len = SMB2_HDR_SIZE + size;
-	return p + SMB2_HDR_SIZE;
-}
-
-void *smbsrv_rsp_body(struct smbsrv_req *req, u32 size)
-{
-	u8 *body = smbsrv_rsp_body_data(req, size, 0);
-
-	if (body)
-		memset(body + size, 0, 8);
-	return body;
-}
-
-void smbsrv_rsp_free(struct smbsrv_req *req)
-{
-	smbsrv_pages_free(req->pages);
-	req->pages = NULL;
-	kvfree(req->rsp);
-	req->rsp = NULL;
-}
-
 static void smbsrv_req_put(struct smbsrv_req *req)
 {
 	if (!refcount_dec_and_test(&req->ref))
@@ -108,120 +71,7 @@ static void smbsrv_req_put(struct smbsrv_req *req)
 	kfree(req);
 }
 
-/* ---- checks before the handler ----------------------------------------- */
-
-/*
- * A signed request names a session this connection is no channel of
- * (one a client bound elsewhere, or is about to bind here): when that
- * session's key verifies it, the STATUS_USER_SESSION_DELETED answer is
- * signed with the key, as Windows and Samba do (a client that requires
- * signing takes an unsigned answer for a forgery: smbtorture's
- * session.bind2).  The session serves nothing else: no channel, so a
- * related request does not inherit it.
- */
-static void smbsrv_req_foreign_session(struct smbsrv_req *req)
-{
-	struct smbsrv_session *sess;
-
-	if (!(req->hdr.flags & SMB2_FLAGS_SIGNED) || req->encrypted)
-		return;
-	sess = smbsrv_session_lookup_any(req->hdr.session_id);
-	if (!sess)
-		return;
-	if (smbsrv_session_has_keys(sess) && !sess->encrypt_data &&
-	    !smbsrv_sign_verify(sess, NULL, req->pdu, req->pdu_len)) {
-		req->sess = sess;
-		req->signed_in = true;
-		return;
-	}
-	smbsrv_session_put(sess);
-}
-
-static u32 smbsrv_req_session(struct smbsrv_req *req,
-			      const struct smbsrv_cmd *c)
-{
-	struct smbsrv_session *sess = req->sess;
-
-	if (!sess) {
-		if ((c->needs & SMBSRV_NEED_SESSION_IF_ID) &&
-		    !req->hdr.session_id)
-			return STATUS_SUCCESS;
-		sess = smbsrv_session_lookup(req->conn, req->hdr.session_id);
-		if (!sess) {
-			smbsrv_req_foreign_session(req);
-			return STATUS_USER_SESSION_DELETED;
-		}
-		req->sess = sess;
-		req->chan = smbsrv_session_channel(sess, req->conn);
-	}
-	switch (READ_ONCE(sess->state)) {
-	case SMBSRV_SESSION_VALID:
-		return STATUS_SUCCESS;
-	case SMBSRV_SESSION_IN_PROGRESS:
-		return (c->needs & SMBSRV_NEED_ANY_STATE) ?
-			STATUS_SUCCESS : STATUS_USER_SESSION_DELETED;
-	default:
-		return STATUS_NETWORK_SESSION_EXPIRED;
-	}
-}
-
-static u32 smbsrv_req_signature(struct smbsrv_req *req)
-{
-	struct smbsrv_session *sess = req->sess;
-	u16 cmd = req->hdr.command;
-
-	if (req->encrypted)
-		return STATUS_SUCCESS;	/* decryption authenticated it */
-	if (req->hdr.flags & SMB2_FLAGS_SIGNED) {
-		if (cmd == SMB2_NEGOTIATE)
-			return STATUS_INVALID_PARAMETER;
-		if (!sess) {
-			u64 id = req->hdr.session_id;
-
-			/* SESSION_SETUP of a live session, ECHO, CANCEL. */
-			sess = smbsrv_session_lookup(req->conn, id);
-			/*
-			 * A SESSION_SETUP naming a session this connection
-			 * is no channel of (a binding request): the session's
-			 * key checks the signature and signs the answer
-			 * (3.3.5.5.2); nothing else ever sees it.
-			 */
-			if (!sess && cmd == SMB2_SESSION_SETUP)
-				sess = smbsrv_session_lookup_any(id);
-			if (!sess)
-				return STATUS_USER_SESSION_DELETED;
-			req->sess = sess;
-			req->chan = smbsrv_session_channel(sess, req->conn);
-		}
-		/* The channel's key, or the session's for a binding. */
-		if (!smbsrv_session_has_keys(sess) ||
-		    smbsrv_sign_verify(sess, req->chan, req->pdu,
-				       req->pdu_len)) {
-			/* Not signed as far as binding goes: refused there. */
-			if (!req->chan)
-				return STATUS_SUCCESS;
-			return STATUS_ACCESS_DENIED;
-		}
-		req->signed_in = true;
-		return STATUS_SUCCESS;
-	}
-	if (sess && sess->signing_required && cmd != SMB2_SESSION_SETUP &&
-	    smbsrv_session_valid(sess))
-		return STATUS_ACCESS_DENIED;
-	return STATUS_SUCCESS;
-}
-
-/* Data on an encrypting session or tree must come encrypted. */
-static u32 smbsrv_req_encryption(struct smbsrv_req *req)
-{
-	if (req->encrypted || !req->sess)
-		return STATUS_SUCCESS;
-	if (req->sess->encrypt_data && req->hdr.command != SMB2_SESSION_SETUP)
-		return STATUS_ACCESS_DENIED;
-	if (req->tree && (req->tree->share_flags & SMBSRV_SHARE_FLAGS_ENCRYPT))
-		return STATUS_ACCESS_DENIED;
-	return STATUS_SUCCESS;
-}
+/* ---- checks before the handler (also check.c) --------------------------- */
 
 /*
  * A related request takes the session, tree and FileId of the one before

@@ -15,17 +15,6 @@
 #include "pipe.h"
 #include "smb2.h"
 
-u8 *smbsrv_ioctl_out(struct smbsrv_req *req, const struct smb2_ioctl_req *r,
-		     u32 len)
-{
-	u8 *body = smbsrv_rsp_body(req, SMB2_IOCTL_RSP_FIXED + len);
-
-	if (!body)
-		return NULL;
-	smb2_ioctl_rsp_encode(body, r, len);
-	return body + SMB2_IOCTL_RSP_FIXED;
-}
-
 /*
  * FSCTL_VALIDATE_NEGOTIATE_INFO (3.3.5.15.12): a 3.0/3.0.2 client checks
  * that nobody tampered with the NEGOTIATE exchange.  Any mismatch
@@ -98,6 +87,6 @@ u32 smbsrv_smb2_ioctl(struct smbsrv_req *req)
 			return STATUS_INVALID_DEVICE_REQUEST;
 		return smbsrv_pipe_transceive(req, &r);
 	default:
-		return smbsrv_fsctl(req, &r);
+		return smbsrv_fsctl_fs(req, &r);
 	}
 }

@@ -44,7 +44,7 @@ static bool smbsrv_lock_granted(struct smbsrv_brl_waiter *bw)
 	if (!body)
 		return false;
 	smb2_lock_rsp_encode(body);
-	smbsrv_durable_lock_done(bw->f, w->sequence);
+	smbsrv_file_lock_done(bw->f, w->sequence);
 	return true;
 }
 
@@ -132,10 +132,10 @@ u32 smbsrv_smb2_lock(struct smbsrv_req *req)
 		return STATUS_FILE_CLOSED;
 	lr.sequence = r.sequence;
 	/* Every open is verified where multichannel is offered (3.x). */
-	replay = smbsrv_durable_lock_replay(f, r.sequence,
-					    req->conn->dialect >= SMB2_DIALECT_300 &&
-					    (req->conn->server_caps &
-					     SMB2_GLOBAL_CAP_MULTI_CHANNEL));
+	replay = smbsrv_file_lock_replay(f, r.sequence,
+					 req->conn->dialect >= SMB2_DIALECT_300 &&
+					 (req->conn->server_caps &
+					  SMB2_GLOBAL_CAP_MULTI_CHANNEL));
 	smb2_lock_req_elem(&r, 0, &e);
 	if (replay)		/* done already: not again */
 		status = STATUS_SUCCESS;
@@ -148,14 +148,14 @@ u32 smbsrv_smb2_lock(struct smbsrv_req *req)
 		status = smbsrv_brl_unlock(f, &r);
 	else
 		status = smbsrv_brl_lock(f, &r, smbsrv_lock_wait, &lr);
-	/* Read caching cannot cover locked ranges (oplock.c). */
+	/* Read caching cannot cover locked ranges (cache.c). */
 	if (!replay && (status == STATUS_SUCCESS || status == STATUS_PENDING))
 		smbsrv_cache_break_write(f);
 	if (status == STATUS_SUCCESS) {
 		body = smbsrv_rsp_body(req, SMB2_LOCK_RSP_SIZE);
 		if (body) {
 			smb2_lock_rsp_encode(body);
-			smbsrv_durable_lock_done(f, r.sequence);
+			smbsrv_file_lock_done(f, r.sequence);
 		} else {
 			status = STATUS_INSUFFICIENT_RESOURCES;
 		}

@@ -17,12 +17,6 @@ struct smbsrv_tree;
 struct smb2_query_info_req;
 struct smb2_set_info_req;
 
-/*
- * The output of a QUERY_INFO (or QUERY_DIRECTORY) response: @len bytes
- * after the response's fixed part, zeroed.  NULL when out of memory.
- */
-u8 *smbsrv_qinfo_out(struct smbsrv_req *req, u32 len);
-
 /* security.c: SMB2_0_INFO_SECURITY queries and sets. */
 u32 smbsrv_query_security(struct smbsrv_req *req, struct smbsrv_file *f,
 			  const struct smb2_query_info_req *r);

@@ -2,7 +2,6 @@
 /*
  * smbsrv: NEGOTIATE (MS-SMB2 3.3.5.3, 3.3.5.4).
  */
-#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -13,8 +12,6 @@
 #include "../smbsrv.h"
 #include "../wire/negotiate.h"
 #include "credits.h"
-#include "entry.h"
-#include "notify.h"
 #include "smb2.h"
 
 u8 smbsrv_server_guid[16];
@@ -23,17 +20,6 @@ u8 smbsrv_server_guid[16];
 u64 smbsrv_filetime_now(void)
 {
 	return div_u64(ktime_get_real_ns(), 100) + 116444736000000000ULL;
-}
-
-int smbsrv_smb2_init(void)
-{
-	get_random_bytes(smbsrv_server_guid, sizeof(smbsrv_server_guid));
-	return smbsrv_notify_init();
-}
-
-void smbsrv_smb2_exit(void)
-{
-	smbsrv_notify_exit();
 }
 
 static bool smbsrv_encryption_off(void)
@@ -66,11 +52,11 @@ static void smbsrv_conn_set_dialect(struct smbsrv_conn *conn, u16 dialect)
 	conn->server_caps = 0;
 	if (dialect >= SMB2_DIALECT_210)
 		conn->server_caps |= SMB2_GLOBAL_CAP_LARGE_MTU;
-	/* Leases from 2.1, with smb2 leases = yes (oplock.c). */
+	/* Leases from 2.1, with smb2 leases = yes (cache.c). */
 	if (dialect >= SMB2_DIALECT_210 &&
 	    READ_ONCE(smbsrv_server.knobs.smb2_leases))
 		conn->server_caps |= SMB2_GLOBAL_CAP_LEASING;
-	/* Directory leases from 3.0 (oplock.c, "directory leases"). */
+	/* Directory leases from 3.0 (cache.c, klease.c: directory leases). */
 	if (dialect >= SMB2_DIALECT_300 &&
 	    READ_ONCE(smbsrv_server.knobs.smb2_leases))
 		conn->server_caps |= SMB2_GLOBAL_CAP_DIRECTORY_LEASING;

@@ -35,7 +35,6 @@
 #include "../file.h"
 #include "../wire/fscc.h"
 #include "../wire/notify.h"
-#include "entry.h"
 #include "notify.h"
 #include "smb2.h"
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smbsrv: CHANGE_NOTIFY over fsnotify (smb2/notify.c).  The hooks that
- * end waiting requests when an open closes are in entry.h.
+ * smbsrv: CHANGE_NOTIFY over fsnotify (smb2/notify.c).
  */
 #ifndef _SMBSRV_SMB2_NOTIFY_H
 #define _SMBSRV_SMB2_NOTIFY_H
@@ -9,6 +8,7 @@
 #include <linux/types.h>
 
 struct inode;
+struct smbsrv_file;
 struct smbsrv_req;
 
 /* The module's fsnotify group (module init and exit). */
@@ -16,6 +16,15 @@ int smbsrv_notify_init(void);
 void smbsrv_notify_exit(void);
 
 u32 smbsrv_smb2_change_notify(struct smbsrv_req *req);
+
+/*
+ * The proto.h ops of an open's close and of a directory pending deletion:
+ * the open's watch goes and its waiting requests end with
+ * STATUS_NOTIFY_CLEANUP; requests waiting on @inode end with
+ * STATUS_DELETE_PENDING (as on Windows).
+ */
+void smbsrv_notify_close(struct smbsrv_file *f);
+void smbsrv_notify_delete_pending(struct inode *inode);
 
 /*
  * The CREATE that made @inode has set it up (DOS attributes, EAs, mode):

@@ -6,10 +6,10 @@
  */
 #include <linux/slab.h>
 
+#include "../cache.h"
 #include "../conn.h"
 #include "../file.h"
 #include "../fnode.h"
-#include "../oplock.h"
 #include "../wire/oplock.h"
 #include "smb2.h"
 

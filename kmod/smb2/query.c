@@ -33,16 +33,6 @@
 #include "meta.h"
 #include "smb2.h"
 
-u8 *smbsrv_qinfo_out(struct smbsrv_req *req, u32 len)
-{
-	u8 *body = smbsrv_rsp_body(req, SMB2_QINFO_RSP_FIXED + max(len, 1u));
-
-	if (!body)
-		return NULL;
-	smb2_query_info_rsp_encode(body, len);
-	return body + SMB2_QINFO_RSP_FIXED;
-}
-
 /* ---- names and the volume ----------------------------------------------- */
 
 /*

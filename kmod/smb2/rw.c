@@ -12,18 +12,18 @@
 #include <linux/uio.h>
 #include <uapi/linux/smbsrv.h>
 
-#include "../conn.h"
 #include "../brl.h"
+#include "../cache.h"
+#include "../conn.h"
 #include "../file.h"
-#include "../oplock.h"
 #include "../session.h"
 #include "../status.h"
 #include "../stream.h"
 #include "../vfs.h"
-#include "../wtime.h"
 #include "../wire/fscc.h"
 #include "../wire/logon.h"
 #include "../wire/rw.h"
+#include "../wtime.h"
 #include "pipe.h"
 #include "smb2.h"
 
@@ -101,7 +101,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		status = smbsrv_brl_check_io(f, r.offset, r.length, true);
 	if (status)
 		goto out;
-	/* Other clients caching reads lose it (oplock.c). */
+	/* Other clients caching reads lose it (cache.c). */
 	smbsrv_cache_break_write(f);
 	body = smbsrv_rsp_body(req, SMB2_WRITE_RSP_FIXED);
 	if (!body) {

@@ -503,7 +503,7 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 		if (err != -EAGAIN)
 			break;
 	}
-	/* Other clients' cached handles name the old path (oplock.c). */
+	/* Other clients' cached handles name the old path (cache.c). */
 	if (!err && !link)
 		smbsrv_cache_break_handles(f);
 	mnt_drop_write(parent.mnt);
@@ -600,7 +600,7 @@ static u32 smbsrv_set_disposition(struct smbsrv_req *req,
 		return err == -ENOENT ? STATUS_SUCCESS : smbsrv_errno_status(err);
 	}
 	smbsrv_file_set_delete_pending(f, del);
-	/* Other clients' cached handles keep it from going (oplock.c). */
+	/* Other clients' cached handles keep it from going (cache.c). */
 	if (del)
 		smbsrv_cache_break_handles(f);
 	return STATUS_SUCCESS;
@@ -636,7 +636,7 @@ static u32 smbsrv_set_size(struct smbsrv_req *req, struct smbsrv_file *f,
 		return STATUS_INVALID_PARAMETER;
 	if (size > (u64)S64_MAX)
 		return STATUS_INVALID_PARAMETER;
-	/* Other clients caching reads lose it (oplock.c). */
+	/* Other clients caching reads lose it (cache.c). */
 	smbsrv_cache_break_write(f);
 	if (smbsrv_file_is_stream(f))
 		return smbsrv_set_stream_size(f, cls, size);

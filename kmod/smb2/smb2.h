@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * smbsrv: the SMB2 command handler API, for smb2/ only (the layers below
- * call up through entry.h).
+ * reach it through the ops of proto.h and cache.h, registered by init.c).
  *
  * A received message (one frame: a single PDU or a compound chain) is
  * processed by one worker.  For each PDU the dispatcher (dispatch.c)
@@ -24,7 +24,10 @@
 #include "../wire/pdu.h"
 #include "../wire/smb2.h"
 
+struct smb2_ioctl_req;
+struct smb2_route_info;
 struct smbsrv_conn;
+struct smbsrv_dirscan;
 struct smbsrv_file;
 struct smbsrv_fnode;
 struct smbsrv_msg;
@@ -135,6 +138,17 @@ struct smbsrv_cmd {
 /* The command table (table.c), indexed by command. */
 extern const struct smbsrv_cmd smbsrv_cmds[SMB2_NR_COMMANDS];
 
+/*
+ * The dispatcher's checks before a handler runs (check.c), each an
+ * NTSTATUS: the session the request names, in the state command @c needs
+ * (a signed request naming a session of another connection gets the
+ * signed STATUS_USER_SESSION_DELETED Windows sends); its signature; that
+ * it came encrypted where its session or tree says so.
+ */
+u32 smbsrv_req_session(struct smbsrv_req *req, const struct smbsrv_cmd *c);
+u32 smbsrv_req_signature(struct smbsrv_req *req);
+u32 smbsrv_req_encryption(struct smbsrv_req *req);
+
 /* What the dispatcher must establish before calling a handler. */
 #define SMBSRV_NEED_NEGOTIATED	0x1	/* a dialect was negotiated */
 #define SMBSRV_NEED_SESSION	0x2	/* a valid session (req->sess) */
@@ -143,6 +157,8 @@ extern const struct smbsrv_cmd smbsrv_cmds[SMB2_NR_COMMANDS];
 #define SMBSRV_NEED_SESSION_IF_ID 0x10	/* a session when SessionId != 0 */
 
 /*
+ * Response bodies (out.c), the command handlers' one output helper.
+ *
  * Allocate the response for @req with a body of @size bytes, zeroed, and
  * return the body (the header is filled in by the dispatcher).  Returns
  * NULL when out of memory (return STATUS_INSUFFICIENT_RESOURCES then).
@@ -159,6 +175,19 @@ void *smbsrv_rsp_body_data(struct smbsrv_req *req, u32 fixed, u32 data);
 
 /* Drop the response built so far (and a READ's pages). */
 void smbsrv_rsp_free(struct smbsrv_req *req);
+
+/*
+ * The output of a QUERY_INFO (or QUERY_DIRECTORY) response: @len bytes
+ * after the response's fixed part, zeroed.  NULL when out of memory.
+ */
+u8 *smbsrv_qinfo_out(struct smbsrv_req *req, u32 len);
+
+/*
+ * The IOCTL response to @r with @len bytes of output: returns where the
+ * output goes (zeroed), or NULL when out of memory.
+ */
+u8 *smbsrv_ioctl_out(struct smbsrv_req *req, const struct smb2_ioctl_req *r,
+		     u32 len);
 
 /*
  * Check the CreditCharge of a request against the payload it moves
@@ -255,5 +284,17 @@ u64 smbsrv_filetime_now(void);
 
 /* Cancel the pending request a CANCEL names; false when none matches. */
 bool smbsrv_cancel_one(struct smbsrv_conn *conn, const struct smb2_hdr *hdr);
+
+/* The proto.h ops (init.c registers them): credits.c, dispatch.c, dir.c. */
+int smbsrv_smb2_conn_init(struct smbsrv_conn *conn);
+void smbsrv_smb2_conn_free(struct smbsrv_conn *conn);
+void smbsrv_smb2_conn_teardown(struct smbsrv_conn *conn);
+int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len,
+		     const struct smb2_route_info *ri);
+void smbsrv_dirscan_free(struct smbsrv_dirscan *scan);
+
+/* Break notifications for cache.c (break.c): registered at init. */
+void smbsrv_break_init(void);
+void smbsrv_break_exit(void);
 
 #endif /* _SMBSRV_SMB2_H */

@@ -79,9 +79,9 @@ void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri);
  */
 #define SMB2_RECV_WAIT_MIN		(64u * 1024)
 
+/* What the receive knows as a frame completes, this frame not in flight. */
 struct smb2_recv_facts {
-	u32 inflight;		/* the connection's messages in flight, this
-				 * frame not counted */
+	u32 inflight;		/* the connection's messages in flight */
 	bool behind;		/* bytes wait behind the frame in the socket */
 	bool write;		/* the frame is one plain WRITE (route_peek) */
 	u32 frame_len;		/* its length */

@@ -3,11 +3,16 @@
  * smbsrv: client caching — oplocks and leases (Documentation/design.md,
  * "Client caching").
  *
- * The state hangs off the per-inode struct smbsrv_fnode (file.h), under
+ * The state hangs off the per-inode struct smbsrv_fnode (fnode.h), under
  * its spinlock: each open has an oplock level or uses a lease; each lease
  * (one per ClientGuid and LeaseKey, server-wide) caches exactly one fnode.
  * The rules themselves (what is granted, what a break goes to, what an
- * acknowledgment may say) are plain functions in wire/oplock.c.
+ * acknowledgment may say) are plain functions in wire/oplock.c; cache.c
+ * applies them, keeps the lease table, times breaks out and parks the
+ * CREATEs that wait for them.  Two neighbours do the rest: klease.c makes
+ * changes by local processes break the holders (a kernel lease, an
+ * fsnotify mark), and the notifications themselves are built and sent by
+ * the protocol layer through struct smbsrv_break_ops (smb2/break.c).
  *
  * CREATE calls smbsrv_cache_open_check() before it opens an existing
  * object (breaking what the new open conflicts with: the CREATE then waits
@@ -16,14 +21,15 @@
  * open is registered.  WRITE-like operations call smbsrv_cache_break_write().
  * CLOSE (the file's close op) calls smbsrv_cache_close().
  */
-#ifndef _SMBSRV_OPLOCK_H
-#define _SMBSRV_OPLOCK_H
+#ifndef _SMBSRV_CACHE_H
+#define _SMBSRV_CACHE_H
 
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "brk.h"
 #include "wire/oplock.h"
 
 struct inode;
@@ -33,24 +39,13 @@ struct smbsrv_fnode;
 struct smbsrv_file;
 struct smbsrv_lease;
 struct smbsrv_tree;
-struct task_struct;
 
 /* Not NTSTATUSes: the CREATE must wait for breaks; must run again now. */
 #define SMBSRV_CACHE_WAIT	0xfffffffeu
 #define SMBSRV_CACHE_AGAIN	0xfffffffdu
 
-/* The 35 s MS-SMB2 gives a client to acknowledge a break. */
-#define SMBSRV_BREAK_TIMEOUT	(35 * HZ)
-
 /* Requests parked waiting for breaks, per connection. */
 #define SMBSRV_CACHE_PARKED_MAX	64
-
-/* A holder being broken, on the list the timeout work walks. */
-struct smbsrv_brk {
-	struct list_head node;		/* empty: not breaking */
-	unsigned long deadline;
-	u8 kind;			/* an open's oplock, or a lease */
-};
 
 /* An open's caching (in struct smbsrv_file), under its fnode's lock. */
 struct smbsrv_open_cache {
@@ -69,10 +64,11 @@ struct smbsrv_fnode_cache {
 	u32 gen;			/* bumped at every change */
 	u32 holders;			/* opens with an oplock, leases */
 	/*
-	 * The kernel lease (FL_DELEG, as nfsd's delegations) covering the
-	 * caching granted, so that local processes break it: changed only
-	 * under @kmutex; @klocal (under the lock) is set by its lm_break
-	 * (1: a reader, 2: a writer is waiting) until it was given way.
+	 * klease.c's: the kernel lease (FL_DELEG, as nfsd's delegations)
+	 * covering the caching granted, so that local processes break it:
+	 * changed only under @kmutex; @klocal (under the lock) is set by its
+	 * lm_break (1: a reader, 2: a writer is waiting) until it was given
+	 * way.
 	 */
 	struct mutex kmutex;
 	struct file *kfile;		/* O_PATH, carrying the lease */
@@ -106,12 +102,53 @@ struct smbsrv_cache_answer {
 	struct smb2_lease_ctx rqls;
 };
 
+/* A lease break notification, as the protocol layer sends it. */
+struct smbsrv_lease_break {
+	u8 client_guid[16];
+	u8 key[16];
+	u8 version;			/* 1 or 2 */
+	u16 epoch;			/* v2 only */
+	u32 flags;			/* SMB2_NOTIFY_BREAK_LEASE_FLAG_* */
+	u32 from;
+	u32 to;
+};
+
+/*
+ * Break delivery, registered by the protocol layer at its init
+ * (smb2/break.c): this file decides who is broken to what, under the
+ * fnode's lock, and never builds or sends a message itself.
+ */
+struct smbsrv_break_ops {
+	/*
+	 * Under @f's fnode lock: queue on @notes the notification of @f's
+	 * oplock break to @level.  False when it cannot be sent (@f's
+	 * session has no connection, or memory is short): the break then
+	 * runs into its timeout.
+	 */
+	bool (*oplock)(struct smbsrv_file *f, u8 level,
+		       struct list_head *notes);
+	/*
+	 * Under the fnode's lock: queue on @notes a lease break for @b's
+	 * client, sent through one of its connections (or @f's session's,
+	 * @f being a connected open of the lease).
+	 */
+	void (*lease)(struct smbsrv_file *f, const struct smbsrv_lease_break *b,
+		      struct list_head *notes);
+	/* After the lock: send what was queued, from a worker. */
+	void (*send)(struct list_head *notes);
+	/*
+	 * @f, a disconnected durable open (or one whose connection goes),
+	 * was asked to answer a break it cannot answer: it ends (MS-SMB2
+	 * 3.3.4.6, 3.3.4.7).  Under the fnode's lock.
+	 */
+	void (*unanswerable)(struct smbsrv_file *f);
+};
+
 int smbsrv_cache_init(void);
 void smbsrv_cache_exit(void);
+/* The protocol layer's break delivery, or NULL when it goes. */
+void smbsrv_cache_set_break_ops(const struct smbsrv_break_ops *ops);
 
-void smbsrv_fnode_cache_init(struct smbsrv_fnode_cache *c);
-/* At the fnode's end: its kernel lease is gone by then. */
-void smbsrv_fnode_cache_exit(struct smbsrv_fnode_cache *c);
 void smbsrv_open_cache_init(struct smbsrv_open_cache *c);
 
 /*
@@ -180,20 +217,12 @@ bool smbsrv_cache_wait_cancel(struct smbsrv_cache_wait *w);
 void smbsrv_cache_wait_release(struct smbsrv_cache_wait *w);
 
 /*
- * Around a change smbsrv makes to a directory's entries for a CREATE
- * whose v2 lease names a ParentLeaseKey: the same client's lease of that
- * key on the directory is not broken by it (the client knows).
+ * cache.c's side: under @fn's lock, after a change, take its parked
+ * requests onto @woken; after the lock, run them again and wake those
+ * waiting in place.
  */
-struct smbsrv_dir_actor {
-	struct list_head node;
-	struct task_struct *task;	/* NULL: no parent key, not listed */
-	u8 client_guid[16];
-	u8 parent_key[16];
-};
-
-void smbsrv_dir_actor_begin(struct smbsrv_dir_actor *a, const u8 *guid,
-			    const struct smbsrv_cache_req *r);
-void smbsrv_dir_actor_end(struct smbsrv_dir_actor *a);
+void smbsrv_cache_wait_take(struct smbsrv_fnode *fn, struct list_head *woken);
+void smbsrv_cache_wait_run(struct list_head *woken);
 
 /* OPLOCK_BREAK acknowledgments (smb2/oplock.c). */
 u32 smbsrv_cache_oplock_ack(struct smbsrv_file *f, u8 level, u8 *granted);
@@ -207,4 +236,4 @@ void smbsrv_cache_current(struct smbsrv_file *f, struct smbsrv_cache_answer *a);
 void smbsrv_cache_describe(struct smbsrv_file *f, u8 *oplock, u32 *lease,
 			   u8 key[16], u16 *epoch, bool *breaking);
 
-#endif /* _SMBSRV_OPLOCK_H */
+#endif /* _SMBSRV_CACHE_H */
