@@ -134,7 +134,8 @@ install: userd
 
 clean:
 	-@[ -z "$(KVER)" ] || [ ! -d "$(KDIR)" ] || \
-		$(MAKE) -s -C $(KDIR) M=$(TOP)/kmod clean
+		{ $(MAKE) -s -C $(KDIR) M=$(TOP)/kmod clean; \
+		  $(MAKE) -s -C $(KDIR) M=$(TOP)/kmod/test clean; }
 	rm -rf $(BUILD)
 
 distclean: clean
