@@ -46,6 +46,7 @@
 #include "../wire/utf16.h"
 #include "fsctl.h"
 #include "smb2.h"
+#include "snap.h"
 
 /* Server-side copy limits (MS-SMB2 3.3.5.15.6; Windows' values). */
 #define SMBSRV_COPYCHUNK_MAX_CHUNKS	256
@@ -874,7 +875,15 @@ u32 smbsrv_fsctl(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 		return STATUS_FILE_CLOSED;
 	r->fid_persistent = x.f->open.id_persistent;
 	r->fid_volatile = x.f->open.id_volatile;
+	status = smbsrv_snap_fsctl_check(x.f, r->ctl_code);
+	if (status) {
+		smbsrv_file_put(x.f);
+		return status;
+	}
 	switch (r->ctl_code) {
+	case FSCTL_SRV_ENUMERATE_SNAPSHOTS:
+		status = smbsrv_snap_fsctl_enumerate(req, r);
+		break;
 	case FSCTL_SET_SPARSE:
 		status = smbsrv_fsctl_set_sparse(&x);
 		break;
