@@ -52,8 +52,8 @@ u32 smbsrv_snap_create_tree(struct smbsrv_req *req,
 		return smbsrv_errno_status(err);
 	if (err == -EACCES)
 		return STATUS_ACCESS_DENIED;
-	return strchr(path, '/') ? STATUS_OBJECT_PATH_NOT_FOUND :
-				   STATUS_OBJECT_NAME_NOT_FOUND;
+	/* Whatever the depth of the name, as Samba answers. */
+	return STATUS_OBJECT_NAME_NOT_FOUND;
 }
 
 void smbsrv_snap_create_end(struct smbsrv_req *req, struct smbsrv_tree *tree)
@@ -148,8 +148,9 @@ u32 smbsrv_snap_fsctl_enumerate(struct smbsrv_req *req,
 	else if (err)
 		return smbsrv_errno_status(err);
 	/* All of them, or the counts alone (16 bytes) when they do not fit. */
-	len = min(r->max_out, SMB_SNAP_ARRAY_HDR + smb_snap_array_size(n));
-	len = max_t(u32, len, SMB_SNAP_ARRAY_MIN_OUT);
+	len = SMB_SNAP_ARRAY_HDR + smb_snap_array_size(n);
+	if (r->max_out < len)
+		len = SMB_SNAP_ARRAY_MIN_OUT;
 	out = smbsrv_ioctl_out(req, r, len);
 	if (out)
 		status = len == smb_snap_array_encode(out, r->max_out, times, n) ?

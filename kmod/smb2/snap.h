@@ -27,9 +27,8 @@ struct smbsrv_tree;
  * it).  Returns STATUS_SUCCESS, STATUS_INVALID_PARAMETER for a TWrp
  * context that is not a FILETIME of 1970 to 9999, or, when the share has
  * no such snapshot (or no previous versions at all),
- * STATUS_OBJECT_NAME_NOT_FOUND for a name in the share root and
- * STATUS_OBJECT_PATH_NOT_FOUND for one further down.  Give the tree back
- * with smbsrv_snap_create_end().
+ * STATUS_OBJECT_NAME_NOT_FOUND for any name in it (Samba's answer).  Give
+ * the tree back with smbsrv_snap_create_end().
  */
 u32 smbsrv_snap_create_tree(struct smbsrv_req *req,
 			    const struct smb2_create_req *r, char *path,

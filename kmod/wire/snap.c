@@ -203,8 +203,8 @@ static int smb_snap_fields(const char *fmt)
 	year = have & (SMB_SNAP_F_YEAR | SMB_SNAP_F_YEAR2);
 	day = (have & SMB_SNAP_F_YDAY) ||
 	      ((have & SMB_SNAP_F_MON) && (have & SMB_SNAP_F_MDAY));
-	if (!year || !day || !(have & SMB_SNAP_F_HOUR) ||
-	    !(have & SMB_SNAP_F_MIN) || !(have & SMB_SNAP_F_SEC))
+	/* Hours, minutes and seconds a format leaves out are 0. */
+	if (!year || !day)
 		return -EINVAL;
 	return (int)have;
 }

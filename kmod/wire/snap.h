@@ -34,14 +34,15 @@ extern "C" {
 /*
  * Whether @fmt can name snapshots: at most SMB_SNAP_FORMAT_MAX bytes, no
  * '/', conversions only from %Y %m %d %H %M %S %y %j %s %F %T %% (the
- * rest is literal text), and enough of them to name each second apart
- * (%s, or a year, a day (%m with %d, or %j) and %H %M %S), each field at
- * most once.  Returns 0, or -EINVAL.
+ * rest is literal text), enough of them to name a day (%s, or a year and
+ * %m with %d, or %j; hours, minutes and seconds left out are 0), each
+ * field at most once.  Returns 0, or -EINVAL.
  */
 int smb_snap_format_check(const char *fmt);
 
 /*
- * The name @fmt gives the snapshot of time @t, in @out (@cap bytes, NUL
+ * The name @fmt gives the snapshot of time @t (to the precision of the
+ * format: "%F" names a whole day), in @out (@cap bytes, NUL
  * terminated).  Returns its length, or -EINVAL (a bad format, a time out
  * of range) or -ENAMETOOLONG (longer than @cap - 1 or SMB_SNAP_NAME_MAX).
  */

@@ -5,7 +5,8 @@
  * a snapshot directory's entry names (written by whoever may write the
  * snapshot directory), a CREATE's path with an @GMT component, a TWrp
  * context.  Whatever parses must come back the same way: a name parses to
- * the time it is the name of, a stripped path is shorter and has no
+ * the time it is the name of, a time's name parses back to a time with
+ * that name, a stripped path is shorter and has no
  * token left where one was taken out, an answer fits what was asked.
  */
 #include <stdint.h>
@@ -29,6 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *nul = memchr(data, 0, size);
 	char name[SMB_SNAP_NAME_MAX + 1], tok[SMB_GMT_TOKEN_LEN + 1];
+	char tok2[SMB_SNAP_NAME_MAX + 1];
 	size_t flen = nul ? (size_t)(nul - data) : size;
 	const uint8_t *rest = nul ? nul + 1 : data + size;
 	size_t rlen = size - (size_t)(rest - data);
@@ -48,8 +50,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (smb_snap_format_check(fmt) == 0 && rlen >= 8) {
 		t = get_unaligned_le64(rest) % (SMB_SNAP_TIME_MAX + 1);
 		n = smb_snap_name(fmt, t, name, sizeof(name));
+		/* The name parses, to a time with that name (a format
+		 * without seconds names a whole minute). */
 		if (n >= 0 &&
-		    (smb_snap_parse(fmt, name, (u32)n, &t2) || t2 != t))
+		    (smb_snap_parse(fmt, name, (u32)n, &t2) || t2 > t ||
+		     smb_snap_name(fmt, t2, tok2, sizeof(tok2)) != n ||
+		     memcmp(tok2, name, (size_t)n)))
 			abort();
 	}
 	free(fmt);

@@ -67,9 +67,11 @@ TEST_CASE("snapshot formats are checked", "[wire][snap]")
 	CHECK(smb_snap_format_check("%s") == 0);
 	CHECK(smb_snap_format_check("daily-%y%j-%H%M%S") == 0);
 	CHECK(smb_snap_format_check("100%% %Y%m%d%H%M%S") == 0);
-	// A name per second needs every field down to the second.
-	CHECK(smb_snap_format_check("%Y.%m.%d") == -EINVAL);
+	// A day at least; the time of day may be left out (it is 0 then).
+	CHECK(smb_snap_format_check("%Y.%m.%d") == 0);
+	CHECK(smb_snap_format_check("auto-%Y-%m-%d-%H%M") == 0);
 	CHECK(smb_snap_format_check("%Y.%m-%H.%M.%S") == -EINVAL);
+	CHECK(smb_snap_format_check("%m.%d-%H.%M.%S") == -EINVAL);
 	CHECK(smb_snap_format_check("plain") == -EINVAL);
 	CHECK(smb_snap_format_check("") == -EINVAL);
 	// No '/', no conversion smbsrv does not know, no field twice.
@@ -160,6 +162,10 @@ TEST_CASE("snapshot names parse strictly", "[wire][snap]")
 	CHECK(t == 1735603200);
 	CHECK(parse("%Y-%j %T", "2023-366 00:00:00", &t) == -EINVAL);
 	CHECK(parse("%Y-%j %T", "2023-000 00:00:00", &t) == -EINVAL);
+	// Minutes only: the snapshot of every second of that minute.
+	CHECK(parse("auto-%Y-%m-%d-%H%M", "auto-2024-01-02-0304", &t) == 0);
+	CHECK(t == 1704164640);
+	CHECK(name("auto-%Y-%m-%d-%H%M", 1704164645) == "auto-2024-01-02-0304");
 	// A format that is not one is no help.
 	CHECK(parse("%Y", "2024", &t) == -EINVAL);
 	CHECK(parse(gmt, std::string(300, '1'), &t) == -EINVAL);

@@ -510,7 +510,7 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 	if (d->name == "shadow:format" && smb_snap_format_check(value.c_str()) != 0) {
 		error(p.line, name + ": '" + value +
 				      "' cannot name snapshots (strftime %Y %m %d %H %M "
-				      "%S %y %j %s %F %T %% down to the second, no '/')");
+				      "%S %y %j %s %F %T %%, at least a day, no '/')");
 		seen.erase(it);
 		return;
 	}

@@ -147,7 +147,7 @@ def g_versions(c, old, mid, none):
              read_name(c, "file.txt", twrp(none))[0], "OBJECT_NAME_NOT_FOUND")
     check_st("TWrp %s: sub\\inner.txt" % none,
              read_name(c, "sub\\inner.txt", twrp(none))[0],
-             "OBJECT_PATH_NOT_FOUND")
+             "OBJECT_NAME_NOT_FOUND")
     check_st("path %s\\file.txt" % none,
              read_name(c, none + "\\file.txt")[0], "OBJECT_NAME_NOT_FOUND")
     for bad in ("@GMT-2024.13.02-03.04.05", "@GMT-2024.02.30-00.00.00",
