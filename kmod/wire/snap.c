@@ -178,6 +178,7 @@ static int smb_snap_fields(const char *fmt)
 {
 	struct smb_snap_walk w = { .p = fmt };
 	u32 have = 0, bit, day, year;
+	bool after_epoch = false;
 	size_t len = 0;
 	char lit;
 	int c;
@@ -186,6 +187,10 @@ static int smb_snap_fields(const char *fmt)
 		if (++len > SMB_SNAP_FORMAT_MAX)
 			return -EINVAL;
 	while ((c = smb_snap_next(&w, &lit)) >= 0) {
+		/* %s has no width: a digit after it would be read as its own. */
+		if (after_epoch && (c || (lit >= '0' && lit <= '9')))
+			return -EINVAL;
+		after_epoch = c == 's';
 		if (!c) {
 			if (lit == '/')
 				return -EINVAL;
@@ -201,6 +206,9 @@ static int smb_snap_fields(const char *fmt)
 	if (have & SMB_SNAP_F_EPOCH)
 		return (int)have;
 	year = have & (SMB_SNAP_F_YEAR | SMB_SNAP_F_YEAR2);
+	/* One year: %y beside %Y could not name years out of 1969-2068. */
+	if (year == (SMB_SNAP_F_YEAR | SMB_SNAP_F_YEAR2))
+		return -EINVAL;
 	day = (have & SMB_SNAP_F_YDAY) ||
 	      ((have & SMB_SNAP_F_MON) && (have & SMB_SNAP_F_MDAY));
 	/* Hours, minutes and seconds a format leaves out are 0. */
@@ -244,11 +252,16 @@ int smb_snap_name(const char *fmt, u64 t, char *out, u32 cap)
 	char lit;
 	int c;
 
-	if (!cap || smb_snap_fields(fmt) < 0 || t > SMB_SNAP_TIME_MAX)
+	int have = smb_snap_fields(fmt);
+
+	if (!cap || have < 0 || t > SMB_SNAP_TIME_MAX)
 		return -EINVAL;
 	if (cap > SMB_SNAP_NAME_MAX + 1)
 		cap = SMB_SNAP_NAME_MAX + 1;
 	smb_snap_tm(t, &tm);
+	/* %y names 1969 to 2068 (POSIX); 1969 is before any snapshot. */
+	if ((have & SMB_SNAP_F_YEAR2) && tm.year > 2068)
+		return -EINVAL;
 	while ((c = smb_snap_next(&w, &lit)) >= 0) {
 		if (!c) {
 			if (pos + 1 >= cap)
@@ -319,7 +332,9 @@ int smb_snap_parse(const char *fmt, const char *name, u32 len, u64 *t)
 		    tm.mon > 12 || tm.mday < 1 || tm.mday > 31 ||
 		    tm.hour > 23 || tm.min > 59 || tm.sec > 59)
 			return -EINVAL;
-		if (!(have & SMB_SNAP_F_MON) && (have & SMB_SNAP_F_YDAY)) {
+		/* The day by %j unless %m and %d both name it. */
+		if ((have & SMB_SNAP_F_YDAY) &&
+		    (~have & (SMB_SNAP_F_MON | SMB_SNAP_F_MDAY))) {
 			if (tm.yday < 1 ||
 			    tm.yday > 365u + smb_snap_leap(tm.year))
 				return -EINVAL;

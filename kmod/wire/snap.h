@@ -36,7 +36,9 @@ extern "C" {
  * '/', conversions only from %Y %m %d %H %M %S %y %j %s %F %T %% (the
  * rest is literal text), enough of them to name a day (%s, or a year and
  * %m with %d, or %j; hours, minutes and seconds left out are 0), each
- * field at most once.  Returns 0, or -EINVAL.
+ * field (and the year) at most once, and no digit right after %s (whose
+ * width varies).
+ * Returns 0, or -EINVAL.
  */
 int smb_snap_format_check(const char *fmt);
 
@@ -44,7 +46,7 @@ int smb_snap_format_check(const char *fmt);
  * The name @fmt gives the snapshot of time @t (to the precision of the
  * format: "%F" names a whole day), in @out (@cap bytes, NUL
  * terminated).  Returns its length, or -EINVAL (a bad format, a time out
- * of range) or -ENAMETOOLONG (longer than @cap - 1 or SMB_SNAP_NAME_MAX).
+ * of range, past 2068 for a format with %y) or -ENAMETOOLONG (longer than @cap - 1 or SMB_SNAP_NAME_MAX).
  */
 int smb_snap_name(const char *fmt, u64 t, char *out, u32 cap);
 
