@@ -46,7 +46,8 @@ int smb_snap_format_check(const char *fmt);
  * The name @fmt gives the snapshot of time @t (to the precision of the
  * format: "%F" names a whole day), in @out (@cap bytes, NUL
  * terminated).  Returns its length, or -EINVAL (a bad format, a time out
- * of range, past 2068 for a format with %y) or -ENAMETOOLONG (longer than @cap - 1 or SMB_SNAP_NAME_MAX).
+ * of range, past 2068 for a format with %y) or -ENAMETOOLONG (longer
+ * than @cap - 1 or SMB_SNAP_NAME_MAX).
  */
 int smb_snap_name(const char *fmt, u64 t, char *out, u32 cap);
 
