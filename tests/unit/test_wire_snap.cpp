@@ -25,7 +25,7 @@ std::string libc_name(const char *fmt, u64 t)
 	gmtime_r(&tt, &tm);
 	char buf[256];
 	size_t n = strftime(buf, sizeof(buf), fmt, &tm);
-	return std::string(buf, n);
+	return {buf, n};
 }
 
 std::string name(const char *fmt, u64 t)
@@ -47,7 +47,7 @@ std::string strip(std::string path, u64 *t, int *found)
 {
 	path.push_back('\0');
 	*found = smb_gmt_strip(path.data(), t);
-	return path.c_str();
+	return path.substr(0, path.find('\0'));
 }
 
 std::string utf16le_to_ascii(const uint8_t *p, size_t chars)
@@ -207,7 +207,7 @@ TEST_CASE("@GMT tokens come out of paths", "[wire][snap]")
 	u64 t = 0;
 	int found = -1;
 
-	CHECK(strip(tok, &t, &found) == "");
+	CHECK(strip(tok, &t, &found).empty());
 	CHECK(found == 1);
 	CHECK(t == 1704164645);
 	CHECK(strip(tok + "/dir/file", &t, &found) == "dir/file");
@@ -234,7 +234,7 @@ TEST_CASE("@GMT tokens come out of paths", "[wire][snap]")
 	CHECK(strip("a@GMT-/" + tok, &t, &found) == "a@GMT-/" + tok);
 	CHECK(found == 0);
 	CHECK(t == 0);
-	CHECK(strip("", &t, &found) == "");
+	CHECK(strip("", &t, &found).empty());
 	CHECK(found == 0);
 	CHECK(strip("dir/file", &t, &found) == "dir/file");
 	CHECK(found == 0);
