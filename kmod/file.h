@@ -40,6 +40,7 @@ struct smbsrv_watch;
 #define SMBSRV_FILE_DELETE_ON_CLOSE	0x0002	/* FILE_DELETE_ON_CLOSE */
 #define SMBSRV_FILE_REPARSE		0x0004	/* a symlink opened itself */
 #define SMBSRV_FILE_STREAM		0x0008	/* a named stream (stream.h) */
+#define SMBSRV_FILE_SNAPSHOT		0x0010	/* in a snapshot: read-only (snap.h) */
 
 struct smbsrv_file {
 	struct smbsrv_open open;	/* FileId and table entry: first */

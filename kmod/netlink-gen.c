@@ -66,10 +66,10 @@ const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MULTICHANNEL + 1] 
 	[SMBSRV_A_KNOBS_MULTICHANNEL] = { .type = NLA_U32, },
 };
 
-const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_HIDE_FILES + 1] = {
+const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_SNAP_SORT + 1] = {
 	[SMBSRV_A_SHARE_NAME] = { .type = NLA_NUL_STRING, .len = 80, },
 	[SMBSRV_A_SHARE_PATH] = { .type = NLA_NUL_STRING, .len = 4096, },
-	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0xffff),
+	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1ffff),
 	[SMBSRV_A_SHARE_FORCE_UID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_FORCE_GID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_CREATE_MASK] = { .type = NLA_U32, },
@@ -79,6 +79,10 @@ const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_HIDE_FILES + 1] = 
 	[SMBSRV_A_SHARE_VETO_FILES] = { .type = NLA_NUL_STRING, .len = 4096, },
 	[SMBSRV_A_SHARE_MAX_CONNECTIONS] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_HIDE_FILES] = { .type = NLA_NUL_STRING, .len = 4096, },
+	[SMBSRV_A_SHARE_SNAP_DIR] = { .type = NLA_NUL_STRING, .len = 4096, },
+	[SMBSRV_A_SHARE_SNAP_SUBDIR] = { .type = NLA_NUL_STRING, .len = 4096, },
+	[SMBSRV_A_SHARE_SNAP_FORMAT] = { .type = NLA_NUL_STRING, .len = 128, },
+	[SMBSRV_A_SHARE_SNAP_SORT] = NLA_POLICY_MAX(NLA_U32, 2),
 };
 
 /* SMBSRV_CMD_STARTUP - do */

@@ -136,6 +136,11 @@ struct smbsrv_tree {
 	 */
 	const struct cred *cred;
 	struct path root;
+	/*
+	 * A snapshot's view of a tree (snap.h): read-only, never in the
+	 * session's table, used by the CREATE that asked for it.
+	 */
+	bool snapshot;
 	struct rcu_head rcu;
 };
 

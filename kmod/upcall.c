@@ -24,6 +24,7 @@
 #include "netlink-gen.h"
 #include "smbsrv.h"
 #include "upcall.h"
+#include "wire/snap.h"
 
 #define STATUS_SUCCESS 0x00000000
 
@@ -387,6 +388,9 @@ void smbsrv_share_info_put(struct smbsrv_share_info *share)
 	kfree(share->path);
 	kfree(share->veto_files);
 	kfree(share->hide_files);
+	kfree(share->snap_dir);
+	kfree(share->snap_subdir);
+	kfree(share->snap_format);
 	kfree(share);
 }
 EXPORT_SYMBOL_NS_GPL(smbsrv_share_info_put, SMBSRV_TEST);
@@ -394,6 +398,31 @@ EXPORT_SYMBOL_NS_GPL(smbsrv_share_info_put, SMBSRV_TEST);
 static umode_t smbsrv_mode_attr(const struct nlattr *a, umode_t def)
 {
 	return a ? nla_get_u32(a) & 07777 : def;
+}
+
+/*
+ * Where the snapshots of a shadow_copy2 share are: an absolute directory,
+ * a relative path inside each snapshot and a format that names times.
+ */
+static int smbsrv_share_parse_snap(struct smbsrv_share_info *s,
+				   struct nlattr **tb)
+{
+	if (!tb[SMBSRV_A_SHARE_SNAP_DIR] || !tb[SMBSRV_A_SHARE_SNAP_FORMAT])
+		return -EINVAL;
+	s->snap_dir = nla_strdup(tb[SMBSRV_A_SHARE_SNAP_DIR], GFP_KERNEL);
+	s->snap_format = nla_strdup(tb[SMBSRV_A_SHARE_SNAP_FORMAT], GFP_KERNEL);
+	s->snap_subdir = tb[SMBSRV_A_SHARE_SNAP_SUBDIR] ?
+		nla_strdup(tb[SMBSRV_A_SHARE_SNAP_SUBDIR], GFP_KERNEL) :
+		kstrdup("", GFP_KERNEL);
+	if (!s->snap_dir || !s->snap_format || !s->snap_subdir)
+		return -ENOMEM;
+	if (tb[SMBSRV_A_SHARE_SNAP_SORT])
+		s->snap_sort = nla_get_u32(tb[SMBSRV_A_SHARE_SNAP_SORT]);
+	if (s->snap_dir[0] != '/' || s->snap_subdir[0] == '/' ||
+	    s->snap_sort > SMBSRV_SNAP_SORT_DESC ||
+	    smb_snap_format_check(s->snap_format))
+		return -EINVAL;
+	return 0;
 }
 
 static int smbsrv_share_parse(struct smbsrv_share_info **out,
@@ -468,6 +497,14 @@ static int smbsrv_share_parse(struct smbsrv_share_info **out,
 					   GFP_KERNEL);
 		if (!s->hide_files)
 			goto fail;
+	}
+	if (s->flags & SMBSRV_SHARE_FLAGS_SHADOW_COPY) {
+		err = smbsrv_share_parse_snap(s, tb);
+		if (err) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nest,
+					    "bad snapshot directory or format");
+			goto fail;
+		}
 	}
 	if (!(s->flags & SMBSRV_SHARE_FLAGS_IPC) &&
 	    (!s->path || s->path[0] != '/')) {

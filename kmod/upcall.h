@@ -85,6 +85,11 @@ struct smbsrv_share_info {
 	char *veto_files;		/* "/pattern/pattern/", or NULL */
 	char *hide_files;		/* the same, reported hidden */
 	u32 max_connections;		/* 0: no limit */
+	/* With SMBSRV_SHARE_FLAGS_SHADOW_COPY (snap.h); else NULL. */
+	char *snap_dir;			/* absolute */
+	char *snap_subdir;		/* relative, "" for the snapshot */
+	char *snap_format;		/* shadow:format, checked */
+	u32 snap_sort;			/* enum smbsrv_snap_sort */
 };
 
 /*

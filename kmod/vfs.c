@@ -514,6 +514,21 @@ int smbsrv_vfs_remove(const struct path *path)
 
 /* ---- access ------------------------------------------------------------- */
 
+/*
+ * Permission for @mask, for access reporting.  A snapshot may be a
+ * read-only file system (a read-only btrfs snapshot): there access is what
+ * the permissions give, as Samba's shadow_copy2 reports it, and the open
+ * never writes (smb2/snap.h).
+ */
+static int smbsrv_vfs_permission(const struct smbsrv_tree *tree,
+				 struct mnt_idmap *idmap, struct inode *inode,
+				 int mask)
+{
+	if (tree->snapshot)
+		return generic_permission(idmap, inode, mask);
+	return inode_permission(idmap, inode, mask);
+}
+
 /* May the current user delete (unlink) what @path names? */
 static bool smbsrv_vfs_may_delete(const struct smbsrv_tree *tree,
 				  const struct path *path)
@@ -528,7 +543,7 @@ static bool smbsrv_vfs_may_delete(const struct smbsrv_tree *tree,
 		return false;
 	parent = dget_parent(path->dentry);
 	pdir = d_inode(parent);
-	ok = !inode_permission(idmap, pdir, MAY_WRITE | MAY_EXEC) &&
+	ok = !smbsrv_vfs_permission(tree, idmap, pdir, MAY_WRITE | MAY_EXEC) &&
 	     !check_sticky(idmap, pdir, d_inode(path->dentry)) &&
 	     !IS_APPEND(d_inode(path->dentry)) &&
 	     !IS_IMMUTABLE(d_inode(path->dentry));
@@ -548,7 +563,7 @@ static u32 smbsrv_vfs_mode_access(const struct smbsrv_tree *tree,
 	bool dir = S_ISDIR(inode->i_mode);
 	u32 a = FILE_READ_ATTRIBUTES | READ_CONTROL | SYNCHRONIZE;
 
-	if (!inode_permission(idmap, inode, MAY_READ)) {
+	if (!smbsrv_vfs_permission(tree, idmap, inode, MAY_READ)) {
 		a |= FILE_READ_DATA | FILE_READ_EA;
 		/*
 		 * A file's x bit says whether the kernel may execute it
@@ -561,14 +576,14 @@ static u32 smbsrv_vfs_mode_access(const struct smbsrv_tree *tree,
 		if (!dir)
 			a |= FILE_EXECUTE;
 	}
-	if (!inode_permission(idmap, inode, MAY_WRITE)) {
+	if (!smbsrv_vfs_permission(tree, idmap, inode, MAY_WRITE)) {
 		a |= FILE_WRITE_DATA | FILE_APPEND_DATA | FILE_WRITE_EA |
 		     FILE_WRITE_ATTRIBUTES;
-		if (dir && !inode_permission(idmap, inode, MAY_EXEC))
+		if (dir && !smbsrv_vfs_permission(tree, idmap, inode, MAY_EXEC))
 			a |= FILE_DELETE_CHILD;
 	}
 	/* A directory's x bit is TRAVERSE: searching it. */
-	if (dir && !inode_permission(idmap, inode, MAY_EXEC))
+	if (dir && !smbsrv_vfs_permission(tree, idmap, inode, MAY_EXEC))
 		a |= FILE_EXECUTE;
 	if (inode_owner_or_capable(idmap, inode))
 		a |= WRITE_DAC | WRITE_OWNER | FILE_WRITE_ATTRIBUTES;

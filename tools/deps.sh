@@ -31,7 +31,7 @@ pkgs_kernel=(
 pkgs_vm=(
 	qemu-system-x86 busybox-static iproute2
 	cifs-utils smbclient samba-testsuite python3-samba samba-vfs-modules
-	fio python3-impacket dbench attr
+	fio python3-impacket dbench attr btrfs-progs
 	nfs-kernel-server trace-cmd gnuplot-nox
 	python3-matplotlib
 )

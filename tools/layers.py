@@ -45,7 +45,7 @@ LAYERS = [
                     r"vfs\.[ch]", r"stream\.[ch]", r"brl\.[ch]", r"ea\.[ch]",
                     r"cache\.[ch]", r"cache_wait\.c", r"brk\.[ch]",
                     r"klease\.[ch]", r"durable\.[ch]",
-                    r"acl\.[ch]",
+                    r"acl\.[ch]", r"snap\.[ch]",
                     r"fold\.[ch]", r"share\.[ch]", r"times\.[ch]",
                     r"wtime\.[ch]", r"sign\.[ch]"]),
     (4, "smb2", [r"smb2/.*"]),

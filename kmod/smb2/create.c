@@ -11,7 +11,8 @@
  * against the other opens of the inode (file.c) before anything is
  * truncated.  Create contexts: MxAc and QFid are answered, AlSi and ExtA
  * applied, DHnQ/DH2Q and RqLs ignored (no durable handles or leases are
- * offered), DHnC/DH2C and TWrp find nothing.
+ * offered), DHnC/DH2C find nothing; TWrp and @GMT names open previous
+ * versions (snap.h).
  */
 #include <linux/fs.h>
 #include <linux/falloc.h>
@@ -37,10 +38,11 @@
 #include "../wire/info.h"
 #include "../wire/name.h"
 #include "../wire/oplock.h"
+#include "create.h"
 #include "notify.h"
 #include "pipe.h"
-#include "create.h"
 #include "smb2.h"
+#include "snap.h"
 
 static u32 smbsrv_map_generic(u32 access)
 {
@@ -88,9 +90,6 @@ static u32 smbsrv_create_check(struct smbsrv_create *c)
 	if ((r->options & FILE_DELETE_ON_CLOSE) && !(c->access & DELETE) &&
 	    !c->max_allowed)
 		return STATUS_INVALID_PARAMETER;
-	/* Previous versions: no snapshots are offered, so none is found. */
-	if (smb2_create_has(r, SMB2_CTX_TIMEWARP_TOKEN))
-		return STATUS_OBJECT_NAME_NOT_FOUND;
 	if (smb2_create_has(r, SMB2_CTX_ALLOCATION_SIZE) &&
 	    r->ctx[SMB2_CTX_ALLOCATION_SIZE].data_len < 8)
 		return STATUS_INVALID_PARAMETER;
@@ -196,7 +195,7 @@ static u32 smbsrv_create_acl_set(struct smbsrv_tree *tree,
 static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 			     struct smbsrv_lookup *lk)
 {
-	struct smbsrv_tree *tree = req->tree;
+	struct smbsrv_tree *tree = c->tree;
 	bool dir = c->r.options & FILE_DIRECTORY_FILE;
 	struct smbsrv_dir_actor actor;
 	bool acl = tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR;
@@ -204,6 +203,8 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	u32 status;
 	int err;
 
+	if (tree->snapshot)
+		return smbsrv_snap_create_new(c->r.disposition);
 	if (c->r.disposition == FILE_OPEN || c->r.disposition == FILE_OVERWRITE)
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	if (tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY)
@@ -266,7 +267,7 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 static u32 smbsrv_create_existing(struct smbsrv_req *req,
 				  struct smbsrv_create *c)
 {
-	struct smbsrv_tree *tree = req->tree;
+	struct smbsrv_tree *tree = c->tree;
 	struct inode *inode = d_inode(c->obj.dentry);
 	u32 disp = c->r.disposition, need, attrs;
 	bool dir = S_ISDIR(inode->i_mode);
@@ -274,6 +275,12 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
 
 	if (disp == FILE_CREATE)
 		return STATUS_OBJECT_NAME_COLLISION;
+	if (tree->snapshot) {
+		c->flags |= SMBSRV_FILE_SNAPSHOT;
+		err = smbsrv_snap_create_existing(disp, c->r.options);
+		if (err)
+			return err;
+	}
 	if (S_ISLNK(inode->i_mode)) {
 		/* Only as itself, for its reparse data. */
 		c->flags |= SMBSRV_FILE_REPARSE;
@@ -382,7 +389,7 @@ static u32 smbsrv_create_stopped_on_symlink(struct smbsrv_req *req,
 static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 				struct smbsrv_create *c)
 {
-	struct smbsrv_tree *tree = req->tree;
+	struct smbsrv_tree *tree = c->tree;
 	struct smbsrv_lookup lk;
 	bool follow, may_create;
 	u32 status;
@@ -391,7 +398,8 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 	/* Where the name may be created, write access first (vfs.h). */
 	may_create = c->r.disposition != FILE_OPEN &&
 		     c->r.disposition != FILE_OVERWRITE &&
-		     !(tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY);
+		     !(tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY) &&
+		     !tree->snapshot;
 	err = smbsrv_vfs_lookup(tree, c->path, may_create, &lk);
 	if (err) {
 		/* Something on the way is missing or not a directory. */
@@ -464,7 +472,7 @@ static u32 smbsrv_create_cache_grant(struct smbsrv_create *c)
 static u32 smbsrv_create_finish(struct smbsrv_req *req,
 				struct smbsrv_create *c)
 {
-	struct smbsrv_tree *tree = req->tree;
+	struct smbsrv_tree *tree = c->tree;
 	struct smb_dosattr da = {};
 	u64 alloc;
 	int err;
@@ -531,8 +539,10 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 	status = smbsrv_create_cache_check(req, c);
 	if (status)
 		return status;
-	write = (c->granted & (FILE_WRITE_DATA | FILE_APPEND_DATA)) ||
-		c->overwrite;
+	/* A snapshot is never written: its opens only read (snap.h). */
+	write = !c->tree->snapshot &&
+		((c->granted & (FILE_WRITE_DATA | FILE_APPEND_DATA)) ||
+		 c->overwrite);
 	filp = smbsrv_vfs_open(&c->obj, write);
 	if (IS_ERR(filp))
 		return smbsrv_errno_status(PTR_ERR(filp));
@@ -569,7 +579,7 @@ static u32 smbsrv_create_stream_attrs(struct smbsrv_req *req,
 	ssize_t size;
 	int err;
 
-	err = smbsrv_vfs_getattr(req->tree, &c->obj, &c->fa);
+	err = smbsrv_vfs_getattr(c->tree, &c->obj, &c->fa);
 	if (err)
 		return smbsrv_errno_status(err);
 	size = smbsrv_stream_size(c->f);
@@ -624,6 +634,12 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 		goto undo;
 	}
 	c->overwrite = false;
+	if (c->tree->snapshot) {
+		status = exists ? smbsrv_snap_create_existing(disp, options) :
+				  smbsrv_snap_create_new(disp);
+		if (status)
+			goto out;
+	}
 	if (exists) {
 		if (disp == FILE_CREATE) {
 			status = STATUS_OBJECT_NAME_COLLISION;
@@ -728,6 +744,7 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 	if (!c)
 		return STATUS_INSUFFICIENT_RESOURCES;
 	c->retry = retry;
+	c->tree = tree;
 	status = smb2_create_req_decode(req->pdu, req->pdu_len, &c->r);
 	if (status)
 		goto out;
@@ -761,6 +778,10 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 	}
 	status = smb_name_to_path(c->r.name, c->r.name_len, c->path,
 				  SMBSRV_PATH_MAX, &c->stream);
+	if (status)
+		goto out;
+	/* A previous version: a view of the tree in that snapshot. */
+	status = smbsrv_snap_create_tree(req, &c->r, c->path, &c->tree);
 	if (status)
 		goto out;
 	/* "name::$DATA": the data stream, which a directory does not have. */
@@ -815,6 +836,7 @@ out:
 		smbsrv_file_put(c->f);
 	if (c->obj.dentry)
 		path_put(&c->obj);
+	smbsrv_snap_create_end(req, c->tree);
 	kfree(c->path);
 	kfree(c);
 	return status;

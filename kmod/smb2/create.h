@@ -19,12 +19,14 @@
 struct smbsrv_file;
 struct smbsrv_fnode;
 struct smbsrv_req;
+struct smbsrv_tree;
 
 /* Longest share-relative path a CREATE may name, stream part included. */
 #define SMBSRV_PATH_MAX		PATH_MAX
 
 struct smbsrv_create {
 	struct smb2_create_req r;
+	struct smbsrv_tree *tree;	/* req->tree, or a snapshot's view */
 	char *path;		/* share-relative, UTF-8 */
 	const char *stream;	/* named stream, or NULL */
 	bool data_stream;	/* the name said "::$DATA" */

@@ -42,6 +42,7 @@
 #include "../wire/utf16.h"
 #include "fsctl.h"
 #include "smb2.h"
+#include "snap.h"
 
 /* Most allocated ranges one answer carries (16 bytes each). */
 #define SMBSRV_QAR_MAX			65536
@@ -587,7 +588,15 @@ u32 smbsrv_fsctl_fs(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 		return STATUS_FILE_CLOSED;
 	r->fid_persistent = x.f->open.id_persistent;
 	r->fid_volatile = x.f->open.id_volatile;
+	status = smbsrv_snap_fsctl_check(x.f, r->ctl_code);
+	if (status) {
+		smbsrv_file_put(x.f);
+		return status;
+	}
 	switch (r->ctl_code) {
+	case FSCTL_SRV_ENUMERATE_SNAPSHOTS:
+		status = smbsrv_snap_fsctl_enumerate(req, r);
+		break;
 	case FSCTL_SET_SPARSE:
 		status = smbsrv_fsctl_set_sparse(&x);
 		break;

@@ -150,9 +150,11 @@ static u32 smbsrv_query_finfo(struct smbsrv_req *req, struct smbsrv_file *f,
 	*buf = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!*buf)
 		return STATUS_INSUFFICIENT_RESOURCES;
-	name = smbsrv_meta_path(tree, path, *buf, cls == FILE_ALL_INFORMATION);
+	/* A previous version has no path below the share's root. */
+	name = f->flags & SMBSRV_FILE_SNAPSHOT ? NULL :
+	       smbsrv_meta_path(tree, path, *buf, cls == FILE_ALL_INFORMATION);
 	if (!name) {
-		/* Unlinked, or on another mount: the name it was opened by. */
+		/* Unlinked, a snapshot, on another mount: the name opened. */
 		name = *buf;
 		snprintf(name, PATH_MAX, "%s%s",
 			 cls == FILE_ALL_INFORMATION ? "\\" : "", f->name);

@@ -96,6 +96,11 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		status = STATUS_ACCESS_DENIED;
 		goto out;
 	}
+	/* A previous version is read-only, whatever was granted (snap.h). */
+	if (f->flags & SMBSRV_FILE_SNAPSHOT) {
+		status = STATUS_MEDIA_WRITE_PROTECTED;
+		goto out;
+	}
 	status = smbsrv_write_pos(&r, f, &append);
 	if (!status && !append)
 		status = smbsrv_brl_check_io(f, r.offset, r.length, true);

@@ -45,6 +45,7 @@
 #include "../wire/name.h"
 #include "meta.h"
 #include "smb2.h"
+#include "snap.h"
 
 /* ---- FileBasicInformation ----------------------------------------------- */
 
@@ -784,6 +785,12 @@ u32 smbsrv_smb2_set_info(struct smbsrv_req *req)
 	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
 		return STATUS_FILE_CLOSED;
+	/* A previous version is read-only (snap.h). */
+	status = smbsrv_snap_set_info(f, r.info_type, r.info_class);
+	if (status) {
+		smbsrv_file_put(f);
+		return status;
+	}
 	old = smbsrv_vfs_creds_begin(req->tree);
 	switch (r.info_type) {
 	case SMB2_0_INFO_FILE:

@@ -60,6 +60,7 @@ def main():
     cache_seeds()
     rpc_seeds()
     config_seeds()
+    snap_seeds()
 
 
 def create_ctx(tag, data, last):
@@ -220,6 +221,16 @@ def file3_seeds():
           ioctl_body(0x900a4, struct.pack("<IHH", 0xa000000c, len(sym), 0) +
                      sym))
     write("file3", "utf8-names", "dir/\u00e9t\u00e9/\U0001F600".encode())
+
+
+def snap_seeds():
+    """shadow:format, NUL, then a snapshot name, a path or a TWrp FILETIME."""
+    gmt = b"@GMT-%Y.%m.%d-%H.%M.%S"
+    write("snap", "gmt-name", gmt + b"\0@GMT-2024.01.02-03.04.05")
+    write("snap", "path-token",
+          b"snap_%F_%T\0dir/@GMT-2024.01.02-03.04.05/file")
+    write("snap", "epoch-twrp", b"%s\0" + struct.pack(
+        "<Q", 116444736000000000 + 1704164645 * 10000000))
 
 
 def cache_seeds():

@@ -73,6 +73,7 @@ host_bins=(
 	/usr/bin/getfattr /usr/bin/setfattr /usr/bin/ss
 	/usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs /sbin/mount.nfs
 	/usr/bin/trace-cmd
+	/usr/bin/btrfs /usr/sbin/mkfs.btrfs
 )
 host_bins_opt=(/usr/bin/strace)
 # Kernel modules (with their dependencies) and whole module directories.
@@ -203,7 +204,8 @@ smb_lib=/usr/lib/x86_64-linux-gnu/samba
 gconv=/usr/lib/x86_64-linux-gnu/gconv
 if [ "${SMBSRV_VM_SAMBA:-}" = 1 ]; then
 	smb_bins=("$sd/usr/sbin/smbd" "$sd/usr/bin/pdbedit"
-		"$smb_lib/vfs/acl_xattr.so" "$smb_lib/vfs/streams_xattr.so")
+		"$smb_lib/vfs/acl_xattr.so" "$smb_lib/vfs/streams_xattr.so"
+		"$smb_lib/vfs/shadow_copy2.so")
 	for f in "${smb_bins[@]}"; do
 		[ -f "$f" ] || { echo "mkinitramfs: $f missing: run 'make deps'" >&2; exit 1; }
 	done

@@ -527,6 +527,11 @@ void GenlChannel::tree_connect_done(const TreeConnectDone &d)
 			  (s.hide_files.empty() ||
 			   nla_put_string(m, SMBSRV_A_SHARE_HIDE_FILES, s.hide_files.c_str()) == 0) &&
 			  nla_put_u32(m, SMBSRV_A_SHARE_MAX_CONNECTIONS, s.max_connections) == 0;
+		if (ok && (s.flags & SMBSRV_SHARE_FLAGS_SHADOW_COPY))
+			ok = nla_put_string(m, SMBSRV_A_SHARE_SNAP_DIR, s.snap_dir.c_str()) == 0 &&
+			     nla_put_string(m, SMBSRV_A_SHARE_SNAP_SUBDIR, s.snap_subdir.c_str()) == 0 &&
+			     nla_put_string(m, SMBSRV_A_SHARE_SNAP_FORMAT, s.snap_format.c_str()) == 0 &&
+			     nla_put_u32(m, SMBSRV_A_SHARE_SNAP_SORT, s.snap_sort) == 0;
 		if (ok)
 			nla_nest_end(m, nest);
 		return ok;

@@ -124,6 +124,9 @@ struct ShareInfo {
 	std::string veto_files; // "/pattern/pattern/", empty for none
 	std::string hide_files; // the same syntax: reported hidden
 	uint32_t max_connections = 0;
+	// With SMBSRV_SHARE_FLAGS_SHADOW_COPY: where the snapshots are.
+	std::string snap_dir, snap_subdir, snap_format;
+	uint32_t snap_sort = 0; // enum smbsrv_snap_sort
 };
 
 struct TreeConnectDone {

@@ -14,6 +14,10 @@
 
 #include "hosts.hpp"
 
+extern "C" {
+#include "snap.h"
+}
+
 namespace smbsrv {
 
 namespace {
@@ -133,6 +137,16 @@ const ParamDef table[] = {
 	P("path", share, string, "", A, {}, 0, 4095, Limit::reject),
 	P("read list", share, list, "", A),
 	P("read only", share, boolean, "yes", A),
+	// vfs objects = shadow_copy2: previous versions (snapshots.hpp).
+	P("shadow:basedir", share, string, "", A, {}, 0, 4095, Limit::reject),
+	P("shadow:format", share, string, "@GMT-%Y.%m.%d-%H.%M.%S", A, {}, 0,
+	  SMB_SNAP_FORMAT_MAX, Limit::reject),
+	P("shadow:localtime", share, boolean, "no", U),
+	P("shadow:mountpoint", share, string, "", A, {}, 0, 4095, Limit::reject),
+	P("shadow:snapdir", share, string, ".snapshots", A, {}, 0, 4095,
+	  Limit::reject),
+	P("shadow:snapdirseverywhere", share, boolean, "no", U),
+	P("shadow:sort", share, string, "desc", A),
 	P("store dos attributes", share, boolean, "yes", A),
 	P("valid users", share, list, "", A),
 	P("veto files", share, string, "", A),
@@ -162,7 +176,8 @@ const Synonym synonyms[] = {
 };
 
 // The VFS modules ksmbd knows; smbsrv maps them to share flags.
-constexpr std::string_view vfs_modules[] = {"acl_xattr", "streams_xattr"};
+constexpr std::string_view vfs_modules[] = {"acl_xattr", "shadow_copy2",
+					     "streams_xattr"};
 
 size_t edit_distance(std::string_view a, std::string_view b)
 {
@@ -483,13 +498,21 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		warn(p.line, range_warning);
 
 	if (d->name == "vfs objects") {
-		// Both modules are served (share flags streams, acl_xattr).
+		// The modules served (share flags streams, acl_xattr, shadow-copy).
 		for (const auto &m : parse_list(value))
 			if (std::find(std::begin(vfs_modules), std::end(vfs_modules),
 				      lower(m)) == std::end(vfs_modules))
 				warn(p.line, "vfs objects: '" + m +
 						     "' is not a module smbsrv knows "
-						     "(acl_xattr, streams_xattr); ignored");
+						     "(acl_xattr, shadow_copy2, "
+						     "streams_xattr); ignored");
+	}
+	if (d->name == "shadow:format" && smb_snap_format_check(value.c_str()) != 0) {
+		error(p.line, name + ": '" + value +
+				      "' cannot name snapshots (strftime %Y %m %d %H %M "
+				      "%S %y %j %s %F %T %%, at least a day, no '/')");
+		seen.erase(it);
+		return;
 	}
 	if (d->name == "hosts allow" || d->name == "hosts deny") {
 		// Names become addresses now, as the module matches addresses.

@@ -7,6 +7,7 @@
 #include "hosts.hpp"
 #include "log.hpp"
 #include "ntstatus.hpp"
+#include "snapshots.hpp"
 #include "unicode.hpp"
 
 namespace smbsrv {
@@ -167,6 +168,19 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 			f |= SMBSRV_SHARE_FLAGS_STREAMS;
 		if (has_item(vfs, "acl_xattr"))
 			f |= SMBSRV_SHARE_FLAGS_ACL_XATTR;
+		if (has_item(vfs, "shadow_copy2")) {
+			std::string why;
+			if (auto snap = shadow_copy_config(p, path, &why)) {
+				f |= SMBSRV_SHARE_FLAGS_SHADOW_COPY;
+				s.snap_dir = std::move(snap->dir);
+				s.snap_subdir = std::move(snap->subdir);
+				s.snap_format = std::move(snap->format);
+				s.snap_sort = snap->sort;
+			} else {
+				log::warning("share [" + sh->name + "]: shadow_copy2: " + why +
+					     "; no previous versions");
+			}
+		}
 		s.create_mask = static_cast<uint32_t>(p.number("create mask"));
 		s.directory_mask = static_cast<uint32_t>(p.number("directory mask"));
 		s.force_create_mode = static_cast<uint32_t>(p.number("force create mode"));

@@ -71,6 +71,8 @@ enum smbsrv_session_flags {
  * @SMBSRV_SHARE_FLAGS_CASE_SENSITIVE: Names are looked up as they are spelt
  *   (case sensitive = yes); without it, a name that misses is matched without
  *   case.
+ * @SMBSRV_SHARE_FLAGS_SHADOW_COPY: Previous versions from a snapshot directory
+ *   (vfs objects = shadow_copy2); the share's snap-* attributes say where.
  */
 enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_READ_ONLY = 1,
@@ -89,6 +91,17 @@ enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE = 8192,
 	SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS = 16384,
 	SMBSRV_SHARE_FLAGS_CASE_SENSITIVE = 32768,
+	SMBSRV_SHARE_FLAGS_SHADOW_COPY = 65536,
+};
+
+/**
+ * enum smbsrv_snap_sort - The order FSCTL_SRV_ENUMERATE_SNAPSHOTS lists
+ *   snapshots in (shadow:sort).
+ */
+enum smbsrv_snap_sort {
+	SMBSRV_SNAP_SORT_UNSORTED,
+	SMBSRV_SNAP_SORT_ASC,
+	SMBSRV_SNAP_SORT_DESC,
 };
 
 /**
@@ -189,6 +202,10 @@ enum {
 	SMBSRV_A_SHARE_VETO_FILES,
 	SMBSRV_A_SHARE_MAX_CONNECTIONS,
 	SMBSRV_A_SHARE_HIDE_FILES,
+	SMBSRV_A_SHARE_SNAP_DIR,
+	SMBSRV_A_SHARE_SNAP_SUBDIR,
+	SMBSRV_A_SHARE_SNAP_FORMAT,
+	SMBSRV_A_SHARE_SNAP_SORT,
 
 	__SMBSRV_A_SHARE_MAX,
 	SMBSRV_A_SHARE_MAX = (__SMBSRV_A_SHARE_MAX - 1)
