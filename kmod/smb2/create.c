@@ -36,8 +36,10 @@
 #include "../wire/info.h"
 #include "../wire/name.h"
 #include "../wire/oplock.h"
+#include "../wire/posix.h"
 #include "notify.h"
 #include "pipe.h"
+#include "posix.h"
 #include "smb2.h"
 
 /* Longest share-relative path a CREATE may name, stream part included. */
@@ -68,6 +70,9 @@ struct smbsrv_create {
 	/* Durable handles (durable.c): asked, granted (timeout, ms). */
 	struct smbsrv_durable_req dur;
 	u32 dur_granted;
+	/* A POSIX open (posix.h): the mode a new object gets. */
+	bool posix;
+	u32 posix_perms;
 };
 
 static u32 smbsrv_map_generic(u32 access)
@@ -248,8 +253,16 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 		if (status)
 			return status;
 	}
-	/* With NT ACLs, mode 0 until the descriptor is in place (acl.c). */
-	mode = acl ? 0 : smbsrv_create_mode(tree, c, lk, dir);
+	/*
+	 * With NT ACLs, mode 0 until the descriptor is in place (acl.c); a
+	 * POSIX open's new object has the mode its client asked for (Samba).
+	 */
+	if (acl)
+		mode = 0;
+	else if (c->posix)
+		mode = c->posix_perms;
+	else
+		mode = smbsrv_create_mode(tree, c, lk, dir);
 	smbsrv_dir_actor_begin(&actor, req->conn->client_guid, &c->cr);
 	err = smbsrv_vfs_create(lk, mode, dir);
 	smbsrv_dir_actor_end(&actor);
@@ -263,7 +276,7 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	 * and the set-group-ID bit a directory gets from its parent stays.
 	 * With NT ACLs the descriptor sets the mode (acl.c).
 	 */
-	if (dir && !acl)
+	if (dir && !acl && !c->posix)
 		mode |= d_inode(c->obj.dentry)->i_mode & S_ISGID;
 	err = acl ? 0 : smbsrv_vfs_chmod(&c->obj, mode);
 	if (err)
@@ -304,6 +317,16 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
 		return STATUS_OBJECT_NAME_COLLISION;
 	if (S_ISLNK(inode->i_mode)) {
 		/* Only as itself, for its reparse data. */
+		c->flags |= SMBSRV_FILE_REPARSE;
+		if (disp != FILE_OPEN && disp != FILE_OPEN_IF)
+			return STATUS_ACCESS_DENIED;
+	} else if (c->posix && smbsrv_posix_special(inode->i_mode)) {
+		/*
+		 * A POSIX client sees an NFS-style reparse point, opened only
+		 * as itself (O_PATH), as Samba serves it.
+		 */
+		if (!(c->r.options & FILE_OPEN_REPARSE_POINT))
+			return STATUS_IO_REPARSE_TAG_NOT_HANDLED;
 		c->flags |= SMBSRV_FILE_REPARSE;
 		if (disp != FILE_OPEN && disp != FILE_OPEN_IF)
 			return STATUS_ACCESS_DENIED;
@@ -420,7 +443,11 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 	may_create = c->r.disposition != FILE_OPEN &&
 		     c->r.disposition != FILE_OVERWRITE &&
 		     !(tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY);
-	err = smbsrv_vfs_lookup(tree, c->path, may_create, &lk);
+	/* A POSIX open names exactly what it spells. */
+	if (c->posix)
+		err = smbsrv_vfs_lookup_exact(tree, c->path, may_create, &lk);
+	else
+		err = smbsrv_vfs_lookup(tree, c->path, may_create, &lk);
 	if (err) {
 		/* Something on the way is missing or not a directory. */
 		if (err == -ENOENT || err == -ENOTDIR)
@@ -434,7 +461,9 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 	}
 	follow = d_is_symlink(lk.dentry) &&
 		 !(c->r.options & FILE_OPEN_REPARSE_POINT);
-	if (follow && !(tree->share_flags & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS)) {
+	/* The server follows no symlink of a POSIX open (Samba). */
+	if (follow && (c->posix ||
+		       !(tree->share_flags & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS))) {
 		status = smbsrv_create_stopped_on_symlink(req, lk.dentry);
 		smbsrv_vfs_lookup_end(&lk);
 		return status;
@@ -600,6 +629,8 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 		return smbsrv_errno_status(PTR_ERR(filp));
 	if (c->r.options & FILE_DELETE_ON_CLOSE)
 		c->flags |= SMBSRV_FILE_DELETE_ON_CLOSE;
+	if (c->posix)
+		c->flags |= SMBSRV_FILE_POSIX;
 	status = smbsrv_file_open(req->tree, filp, c->path, NULL, c->granted,
 				  c->r.share & FILE_SHARE_ALL, c->r.options,
 				  c->flags, &c->f);
@@ -729,6 +760,8 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 	}
 	if (options & FILE_DELETE_ON_CLOSE)
 		c->flags |= SMBSRV_FILE_DELETE_ON_CLOSE;
+	if (c->posix)
+		c->flags |= SMBSRV_FILE_POSIX;
 	status = smbsrv_file_open(req->tree, filp, c->path, xname, c->granted,
 				  c->r.share & FILE_SHARE_ALL, options,
 				  c->flags | SMBSRV_FILE_STREAM, &c->f);
@@ -780,15 +813,22 @@ struct smbsrv_ctx_out {
 	u32 last;
 };
 
-static void smbsrv_ctx_add(struct smbsrv_ctx_out *o, const char *tag,
-			   const u8 *data, u32 len)
+static void smbsrv_ctx_add_named(struct smbsrv_ctx_out *o, const u8 *name,
+				 u32 name_len, const u8 *data, u32 len)
 {
 	if (o->len) {
 		o->len = ALIGN(o->len, 8);
 		smb2_create_ctx_link(o->buf + o->last, o->len - o->last);
 	}
 	o->last = o->len;
-	o->len += smb2_create_ctx_encode(o->buf + o->len, tag, data, len);
+	o->len += smb2_create_ctx_encode_named(o->buf + o->len, name, name_len,
+					       data, len);
+}
+
+static void smbsrv_ctx_add(struct smbsrv_ctx_out *o, const char *tag,
+			   const u8 *data, u32 len)
+{
+	smbsrv_ctx_add_named(o, (const u8 *)tag, 4, data, len);
 }
 
 /*
@@ -813,9 +853,18 @@ static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 	bool mxac = smb2_create_has(&c->r, SMB2_CTX_QUERY_MAXIMAL_ACCESS);
 	bool qfid = smb2_create_has(&c->r, SMB2_CTX_QUERY_ON_DISK_ID);
 	struct smbsrv_ctx_out o = {};
-	u8 data[SMB2_LEASE_V2_SIZE];
+	struct smb_posix_info pi;
+	u8 data[SMB2_LEASE_V2_SIZE];	/* the largest answer */
 	u32 len = 0;
 	u8 *body;
+
+	BUILD_BUG_ON(SMB_POSIX_CC_SIZE > sizeof(data));
+	if (c->posix) {
+		smbsrv_posix_from_fattr(&c->fa, &pi);
+		rsp.attributes = pi.attributes;
+		len += smb2_create_ctx_size_named(SMB2_POSIX_TAG_SIZE,
+						  SMB_POSIX_CC_SIZE);
+	}
 
 	if (mxac)
 		len += smb2_create_ctx_size(SMB2_MXAC_RSP_SIZE);
@@ -850,6 +899,11 @@ static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 	} else if (c->dur_granted) {
 		smb2_dh2q_rsp_encode(data, c->dur_granted, 0);
 		smbsrv_ctx_add(&o, "DH2Q", data, SMB2_DH2Q_RSP_SIZE);
+	}
+	if (c->posix) {
+		smb_posix_cc_encode(data, &pi);
+		smbsrv_ctx_add_named(&o, smb2_posix_tag, SMB2_POSIX_TAG_SIZE,
+				     data, SMB_POSIX_CC_SIZE);
 	}
 	rsp.ctx_len = o.len;
 	req->rsp_len = SMB2_HDR_SIZE + smb2_create_rsp_encode(body, &rsp);
@@ -1014,6 +1068,16 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 	status = smbsrv_create_check(c);
 	if (status)
 		goto out;
+	/* Where the client negotiated them and the share offers them. */
+	if (smb2_create_has(&c->r, SMB2_CTX_POSIX) && smbsrv_posix_tree(req)) {
+		if (smb2_posix_cc_decode(c->r.ctx[SMB2_CTX_POSIX].data,
+					 c->r.ctx[SMB2_CTX_POSIX].data_len,
+					 &c->posix_perms)) {
+			status = STATUS_INVALID_PARAMETER;
+			goto out;
+		}
+		c->posix = true;
+	}
 	if (smb2_create_has(&c->r, SMB2_CTX_EA_BUFFER)) {
 		status = smbsrv_create_check_eas(&c->r.ctx[SMB2_CTX_EA_BUFFER]);
 		if (status)

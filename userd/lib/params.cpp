@@ -133,6 +133,7 @@ const ParamDef table[] = {
 	P("path", share, string, "", A, {}, 0, 4095, Limit::reject),
 	P("read list", share, list, "", A),
 	P("read only", share, boolean, "yes", A),
+	P("smb3 unix extensions", share, boolean, "no", A),
 	P("store dos attributes", share, boolean, "yes", A),
 	P("valid users", share, list, "", A),
 	P("veto files", share, string, "", A),
@@ -564,6 +565,10 @@ void make_knobs(Config &cfg, const Builder &b, Diagnostics &diags)
 	k.durable_handles = g.boolean("durable handles") ? 1 : 0;
 	k.durable_handle_timeout = u32(g.number("durable handle timeout"));
 	k.multichannel = g.boolean("server multi channel support") ? 1 : 0;
+	// Samba: [global]'s value decides whether the POSIX negotiate
+	// context is answered; each share's (default: [global]'s) whether
+	// its opens take the POSIX create context.
+	k.smb3_unix_extensions = g.boolean("smb3 unix extensions") ? 1 : 0;
 	k.netbios_name = g.str("netbios name");
 }
 

@@ -71,6 +71,8 @@ enum smbsrv_session_flags {
  * @SMBSRV_SHARE_FLAGS_CASE_SENSITIVE: Names are looked up as they are spelt
  *   (case sensitive = yes); without it, a name that misses is matched without
  *   case.
+ * @SMBSRV_SHARE_FLAGS_POSIX: SMB3.1.1 POSIX extensions on this share (smb3
+ *   unix extensions = yes) for clients that negotiated them.
  */
 enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_READ_ONLY = 1,
@@ -89,6 +91,7 @@ enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_HIDE_UNREADABLE = 8192,
 	SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS = 16384,
 	SMBSRV_SHARE_FLAGS_CASE_SENSITIVE = 32768,
+	SMBSRV_SHARE_FLAGS_POSIX = 65536,
 };
 
 /**
@@ -129,6 +132,7 @@ enum {
 	SMBSRV_A_KNOBS_DURABLE_HANDLES,
 	SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT,
 	SMBSRV_A_KNOBS_MULTICHANNEL,
+	SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS,
 
 	__SMBSRV_A_KNOBS_MAX,
 	SMBSRV_A_KNOBS_MAX = (__SMBSRV_A_KNOBS_MAX - 1)
