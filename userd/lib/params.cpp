@@ -565,10 +565,6 @@ void make_knobs(Config &cfg, const Builder &b, Diagnostics &diags)
 	k.durable_handles = g.boolean("durable handles") ? 1 : 0;
 	k.durable_handle_timeout = u32(g.number("durable handle timeout"));
 	k.multichannel = g.boolean("server multi channel support") ? 1 : 0;
-	// Samba: [global]'s value decides whether the POSIX negotiate
-	// context is answered; each share's (default: [global]'s) whether
-	// its opens take the POSIX create context.
-	k.smb3_unix_extensions = g.boolean("smb3 unix extensions") ? 1 : 0;
 	k.netbios_name = g.str("netbios name");
 }
 
@@ -774,6 +770,11 @@ Config build_config(const RawConfig &raw, Diagnostics &diags)
 		cfg.shares.push_back(std::move(ipc));
 	}
 	make_knobs(cfg, b, diags);
+	// Samba: [global]'s value decides whether the POSIX negotiate
+	// context is answered; each share's (by default [global]'s) whether
+	// its opens take the POSIX create context.
+	cfg.knobs.smb3_unix_extensions =
+		share_defaults.boolean("smb3 unix extensions") ? 1 : 0;
 	cfg.knobs.host_rules = encode_host_rules(share_defaults.list("hosts allow"),
 						 share_defaults.list("hosts deny"));
 	return cfg;

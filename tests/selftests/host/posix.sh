@@ -51,7 +51,7 @@ echo alice | smbsrvctl -c /etc/smbsrv/p.conf user add alice >/dev/null
 smbsrvd -c /etc/smbsrv/p.conf"
 
 t_guest_check "without smb3 unix extensions a posix mount is refused" "
-! mount -t cifs //127.0.0.1/p $mnt -o $opts 2>/dev/null
+! mount -t cifs //127.0.0.1/p $mnt -o $opts 2>/dev/null || exit 1
 ! grep -q ' $mnt ' /proc/mounts"
 t_guest_check "reload with smb3 unix extensions = yes in [global]" "
 set -e
@@ -117,14 +117,14 @@ chgrp family $mnt/new
 test \"\$(stat -c %G $srv/new)\" = family
 test \"\$(stat -c %g $mnt/new)\" = 1100"
 t_guest_check "chown to bob and chgrp to bob's group are refused, nothing changes" "
-! chown bob $mnt/new 2>/dev/null
-! chgrp bob $mnt/new 2>/dev/null
+! chown bob $mnt/new 2>/dev/null || exit 1
+! chgrp bob $mnt/new 2>/dev/null || exit 1
 test \"\$(stat -c '%U %G' $srv/new)\" = 'alice family'"
 t_guest_check "chmod of a file alice does not own is refused" "
 set -e
 touch $srv/roots
 chmod 0644 $srv/roots
-! chmod 0666 $mnt/roots 2>/dev/null
+! chmod 0666 $mnt/roots 2>/dev/null || exit 1
 test \"\$(stat -c %a $srv/roots)\" = 644"
 t_guest_check "touch -d sets the server's mtime and atime" "
 set -e
@@ -138,27 +138,33 @@ set -e
 ln -s new $mnt/ln-rel
 ln -s newdir/../new $mnt/ln-dots
 ln -s /some/where/else $mnt/ln-abs
-test -L $srv/ln-rel && test \"\$(readlink $srv/ln-rel)\" = new
-test -L $srv/ln-dots && test \"\$(readlink $srv/ln-dots)\" = newdir/../new
-test -L $srv/ln-abs && test \"\$(readlink $srv/ln-abs)\" = /some/where/else
+test -L $srv/ln-rel
+test \"\$(readlink $srv/ln-rel)\" = new
+test -L $srv/ln-dots
+test \"\$(readlink $srv/ln-dots)\" = newdir/../new
+test -L $srv/ln-abs
+test \"\$(readlink $srv/ln-abs)\" = /some/where/else
 test \"\$(cat $mnt/ln-rel)\" = x"
 t_guest_check "server-side symlinks read as symlinks, followed by the client only" "
 set -e
 ln -s own $srv/sl
 ln -s dir $srv/sldir
-test -L $mnt/sl && test \"\$(readlink $mnt/sl)\" = own
-test -L $mnt/sldir && test \"\$(readlink $mnt/sldir)\" = dir
+test -L $mnt/sl
+test \"\$(readlink $mnt/sl)\" = own
+test -L $mnt/sldir
+test \"\$(readlink $mnt/sldir)\" = dir
 test \"\$(cat $mnt/sl)\" = data"
 t_guest_check "symlinks out of the share: the client gets nothing of what is there" "
 set -e
 ln -s ../outside/secret $srv/esc
 ln -s ../outside $srv/escdir
 ln -s $out/secret $srv/escabs
-test -L $mnt/esc && test \"\$(readlink $mnt/esc)\" = ../outside/secret
-! cat $mnt/esc 2>/dev/null
-! cat $mnt/escdir/secret 2>/dev/null
+test -L $mnt/esc
+test \"\$(readlink $mnt/esc)\" = ../outside/secret
+! cat $mnt/esc 2>/dev/null || exit 1
+! cat $mnt/escdir/secret 2>/dev/null || exit 1
 test -L $mnt/escabs
-! ls $mnt/escdir/ 2>/dev/null | grep -q secret
+! ls $mnt/escdir/ 2>/dev/null | grep -q secret || exit 1
 cat $srv/esc >/dev/null"
 
 t_guest_check "mkfifo through the mount makes a FIFO on the server" "
@@ -175,7 +181,7 @@ test -p $mnt/sfifo
 test -c $mnt/snull
 test \"\$(stat -c '%t %T' $mnt/snull)\" = '1 3'"
 t_guest_check "mknod of a device node beyond alice's rights is refused" "
-! mknod $mnt/dev c 1 3 2>/dev/null
+! mknod $mnt/dev c 1 3 2>/dev/null || exit 1
 ! test -e $srv/dev"
 
 t_guest_check "hard link through the mount: one inode, two links on both sides" "
@@ -194,7 +200,9 @@ test \"\$(cat $srv/case)\" = lower
 test \"\$(cat $mnt/Case)\" = upper
 test \"\$(cat $mnt/case)\" = lower
 mv $mnt/case $mnt/CASE
-test -e $srv/Case && test -e $srv/CASE && ! test -e $srv/case"
+test -e $srv/Case
+test -e $srv/CASE
+! test -e $srv/case"
 
 t_guest_check "statfs (FS_POSIX_INFORMATION) gives the server file system's numbers" "
 set -e
