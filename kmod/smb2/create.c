@@ -395,7 +395,7 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
  * client resolves it itself.  The server never follows it.
  */
 static u32 smbsrv_create_stopped_on_symlink(struct smbsrv_req *req,
-					    struct dentry *dentry)
+					    struct dentry *dentry, bool posix)
 {
 	DEFINE_DELAYED_CALL(done);
 	const char *target;
@@ -410,7 +410,8 @@ static u32 smbsrv_create_stopped_on_symlink(struct smbsrv_req *req,
 	cap = 32 + 4 * strlen(target);
 	data = kmalloc(cap, GFP_KERNEL);
 	n = data ? smb_symlink_error_encode(data, cap, target, strlen(target),
-					   target[0] != '/', 0) : -ENOMEM;
+					   target[0] != '/', posix, 0) :
+		   -ENOMEM;
 	do_delayed_call(&done);
 	if (n < 0) {
 		kfree(data);
@@ -464,7 +465,8 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 	/* The server follows no symlink of a POSIX open (Samba). */
 	if (follow && (c->posix ||
 		       !(tree->share_flags & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS))) {
-		status = smbsrv_create_stopped_on_symlink(req, lk.dentry);
+		status = smbsrv_create_stopped_on_symlink(req, lk.dentry,
+							  c->posix);
 		smbsrv_vfs_lookup_end(&lk);
 		return status;
 	}

@@ -516,6 +516,7 @@ static u32 smbsrv_fsctl_get_special(struct smbsrv_fsctl *x,
 static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
 {
 	const struct path *path = smbsrv_posix_path(x->f);
+	bool posix = x->f->flags & SMBSRV_FILE_POSIX;
 	struct dentry *dentry = path->dentry;
 	DEFINE_DELAYED_CALL(done);
 	const char *target;
@@ -523,8 +524,7 @@ static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
 	int size;
 	u8 *out;
 
-	if ((x->f->flags & SMBSRV_FILE_POSIX) &&
-	    smbsrv_posix_special(d_inode(dentry)->i_mode))
+	if (posix && smbsrv_posix_special(d_inode(dentry)->i_mode))
 		return smbsrv_fsctl_get_special(x, path);
 	if (!(x->f->flags & (SMBSRV_FILE_REPARSE | SMBSRV_FILE_REPLACED)) ||
 	    !d_is_symlink(dentry))
@@ -533,7 +533,7 @@ static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
 	if (IS_ERR(target))
 		return smbsrv_errno_status(PTR_ERR(target));
 	size = smb_symlink_reparse_encode(NULL, 0, target, strlen(target),
-					  target[0] != '/');
+					  target[0] != '/', posix);
 	if (size < 0) {
 		status = STATUS_IO_REPARSE_DATA_INVALID;
 	} else if (x->r->max_out < (u32)size) {
@@ -544,7 +544,7 @@ static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
 		if (out)
 			smb_symlink_reparse_encode(out, size, target,
 						   strlen(target),
-						   target[0] != '/');
+						   target[0] != '/', posix);
 	}
 	do_delayed_call(&done);
 	return status;
@@ -690,9 +690,11 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
 	 * ("/a/b" arrives as "a\b" without SYMLINK_FLAG_RELATIVE): an
 	 * absolute name starts at the root.
 	 */
-	if (!(s.flags & SYMLINK_FLAG_RELATIVE) && target[0] != '\\')
+	if (!(s.flags & SYMLINK_FLAG_RELATIVE) && target[0] != '\\' &&
+	    target[0] != '/')
 		*--target = '/';
-	for (p = target; *p; p++)
+	/* A POSIX client's target is kept as it is, backslashes too. */
+	for (p = target; *p && !(x->f->flags & SMBSRV_FILE_POSIX); p++)
 		if (*p == '\\')
 			*p = '/';
 	old = smbsrv_vfs_creds_begin(x->req->tree);

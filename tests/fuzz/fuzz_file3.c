@@ -82,8 +82,9 @@ static void names(const u8 *data, u32 size)
 	smb_notify_info_append(out, 300, &pos, &last, FILE_ACTION_REMOVED,
 			       (const char *)data, n / 2);
 	smb_symlink_reparse_encode(out, sizeof(out), (const char *)data, n,
-				   true);
-	smb_symlink_error_encode(out, 256, (const char *)data, n, false, 0);
+				   true, n & 1);
+	smb_symlink_error_encode(out, 256, (const char *)data, n, false,
+				 n & 1, 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
