@@ -70,8 +70,9 @@ struct smbsrv_create {
 	/* Durable handles (durable.c): asked, granted (timeout, ms). */
 	struct smbsrv_durable_req dur;
 	u32 dur_granted;
-	/* A POSIX open (posix.h): the mode a new object gets. */
+	/* A POSIX open (posix.h): the mode a new object gets, if any. */
 	bool posix;
+	bool posix_mode;
 	u32 posix_perms;
 };
 
@@ -259,7 +260,7 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	 */
 	if (acl)
 		mode = 0;
-	else if (c->posix)
+	else if (c->posix_mode)
 		mode = c->posix_perms;
 	else
 		mode = smbsrv_create_mode(tree, c, lk, dir);
@@ -276,7 +277,7 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	 * and the set-group-ID bit a directory gets from its parent stays.
 	 * With NT ACLs the descriptor sets the mode (acl.c).
 	 */
-	if (dir && !acl && !c->posix)
+	if (dir && !acl && !c->posix_mode)
 		mode |= d_inode(c->obj.dentry)->i_mode & S_ISGID;
 	err = acl ? 0 : smbsrv_vfs_chmod(&c->obj, mode);
 	if (err)
@@ -1039,6 +1040,7 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 	struct smbsrv_create *c;
 	bool replayed;
 	u32 status;
+	int err;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
@@ -1072,13 +1074,15 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 		goto out;
 	/* Where the client negotiated them and the share offers them. */
 	if (smb2_create_has(&c->r, SMB2_CTX_POSIX) && smbsrv_posix_tree(req)) {
-		if (smb2_posix_cc_decode(c->r.ctx[SMB2_CTX_POSIX].data,
-					 c->r.ctx[SMB2_CTX_POSIX].data_len,
-					 &c->posix_perms)) {
+		err = smb2_posix_cc_decode(c->r.ctx[SMB2_CTX_POSIX].data,
+					   c->r.ctx[SMB2_CTX_POSIX].data_len,
+					   &c->posix_perms);
+		if (err < 0) {
 			status = STATUS_INVALID_PARAMETER;
 			goto out;
 		}
 		c->posix = true;
+		c->posix_mode = err;
 	}
 	if (smb2_create_has(&c->r, SMB2_CTX_EA_BUFFER)) {
 		status = smbsrv_create_check_eas(&c->r.ctx[SMB2_CTX_EA_BUFFER]);

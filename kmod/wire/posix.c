@@ -27,10 +27,13 @@ int smb2_posix_neg_ctx_decode(const u8 *data, u32 len)
 
 int smb2_posix_cc_decode(const u8 *data, u32 len, u32 *perms)
 {
+	u32 wire;
+
 	if (len != 4 || !data)
 		return -EINVAL;
-	*perms = get_unaligned_le32(data) & SMB_POSIX_PERM_MASK;
-	return 0;
+	wire = get_unaligned_le32(data);
+	*perms = wire & SMB_POSIX_PERM_MASK;
+	return (wire & 0xffff) != SMB_POSIX_NO_MODE;
 }
 
 /* st_mode types by wire type. */

@@ -70,9 +70,12 @@ int smb2_posix_neg_ctx_decode(const u8 *data, u32 len);
 
 /*
  * The data of a POSIX create context of a request: exactly 4 bytes, the
- * mode for a new object.  *@perms: its permission bits (07777).  Returns
- * 0 or -EINVAL (Samba: STATUS_INVALID_PARAMETER).
+ * mode for a new object.  *@perms: its permission bits (07777); 1 when
+ * it gives one, 0 when it says "no mode" (the cifs client's ACL_NO_MODE,
+ * 0xffff, for the empty file it turns into a special file), -EINVAL
+ * (Samba: STATUS_INVALID_PARAMETER).
  */
+#define SMB_POSIX_NO_MODE		0xffff
 int smb2_posix_cc_decode(const u8 *data, u32 len, u32 *perms);
 
 /* A POSIX st_mode (type and permissions) as a wire mode, and back. */
