@@ -861,7 +861,7 @@ static u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 	u32 len = 0;
 	u8 *body;
 
-	BUILD_BUG_ON(SMB_POSIX_CC_SIZE > sizeof(data));
+	BUILD_BUG_ON(sizeof(data) < SMB_POSIX_CC_SIZE);
 	if (c->posix) {
 		smbsrv_posix_from_fattr(&c->fa, &pi);
 		rsp.attributes = pi.attributes;
