@@ -24,7 +24,7 @@ const uint8_t tag[16] = { 0x93, 0xad, 0x25, 0x50, 0x9c, 0xb4, 0x11, 0xe7,
 
 Bytes tag_bytes()
 {
-	return Bytes(tag, tag + 16);
+	return {tag, tag + 16};
 }
 
 /* A 3.1.1 NEGOTIATE with a preauth context and @extra after it. */
