@@ -138,6 +138,8 @@ struct smbsrv_conn {
 	bool client_requires_signing;	/* Connection.ShouldSign */
 	u16 cipher;			/* SMB2_CIPHER_*, NONE when none */
 	u16 signing_alg;		/* SMB2_SIGNING_* */
+	/* The SMB3.1.1 POSIX extensions were negotiated (smb2/posix.c). */
+	bool posix;
 	u32 max_read;
 	u32 max_write;
 	u32 max_trans;

@@ -129,6 +129,8 @@ static void smbsrv_file_release(struct smbsrv_open *op)
 
 	smbsrv_file_drop(f);
 	smbsrv_server.proto->dirscan_free(f->scan);
+	if (f->flags & SMBSRV_FILE_REPLACED)
+		path_put(&f->replaced);
 }
 
 static void smbsrv_file_free(struct smbsrv_open *op)

@@ -41,10 +41,19 @@ struct smbsrv_watch;
 #define SMBSRV_FILE_REPARSE		0x0004	/* a symlink opened itself */
 #define SMBSRV_FILE_STREAM		0x0008	/* a named stream (stream.h) */
 #define SMBSRV_FILE_SNAPSHOT		0x0010	/* in a snapshot: read-only (snap.h) */
+#define SMBSRV_FILE_POSIX		0x0020	/* a POSIX open (smb2/posix.c) */
+#define SMBSRV_FILE_REPLACED		0x0040	/* @replaced is set */
 
 struct smbsrv_file {
 	struct smbsrv_open open;	/* FileId and table entry: first */
 	struct file *filp;		/* O_PATH for SMBSRV_FILE_REPARSE */
+	/*
+	 * What an FSCTL_SET_REPARSE_POINT put in the place of the object
+	 * this open names (a symlink or special file), for the POSIX
+	 * information the client asks of the open next; set once, before
+	 * SMBSRV_FILE_REPLACED is set in @flags (smb2/fsctl.c).
+	 */
+	struct path replaced;
 	struct smbsrv_fnode *fnode;
 	struct list_head fnode_node;	/* fnode->opens, under fnode->lock */
 	const struct cred *cred;	/* the tree's, for the close path */

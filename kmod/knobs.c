@@ -38,6 +38,7 @@ void smbsrv_knobs_init(struct smbsrv_knobs *k)
 		.durable_handles = SMBSRV_DEFAULT_DURABLE_HANDLES,
 		.durable_timeout = SMBSRV_DEFAULT_DURABLE_TIMEOUT,
 		.multichannel = SMBSRV_DEFAULT_MULTICHANNEL,
+		.smb3_unix_extensions = SMBSRV_DEFAULT_SMB3_UNIX_EXT,
 		.netbios_name = SMBSRV_DEFAULT_NETBIOS_NAME,
 	};
 }
@@ -87,6 +88,7 @@ static const struct {
 	KNOB(DURABLE_HANDLES, durable_handles),
 	KNOB(DURABLE_HANDLE_TIMEOUT, durable_timeout),
 	KNOB(MULTICHANNEL, multichannel),
+	KNOB(SMB3_UNIX_EXTENSIONS, smb3_unix_extensions),
 };
 
 #undef KNOB

@@ -49,6 +49,8 @@ struct sk_buff;
 #define SMBSRV_DEFAULT_DURABLE_TIMEOUT	60	/* seconds */
 /* ksmbd: server multi channel support = no */
 #define SMBSRV_DEFAULT_MULTICHANNEL	0
+/* Samba 4.23 offers them; smbsrv not until asked (smb3 unix extensions). */
+#define SMBSRV_DEFAULT_SMB3_UNIX_EXT	0
 
 #define SMBSRV_NETBIOS_NAME_MAX		64
 /* The NEGOTIATE response's SecurityBufferLength is a 16-bit field. */
@@ -80,6 +82,7 @@ struct smbsrv_knobs {
 	u32 durable_handles;		/* boolean */
 	u32 durable_timeout;		/* seconds */
 	u32 multichannel;		/* boolean */
+	u32 smb3_unix_extensions;	/* boolean: POSIX negotiate context */
 	char netbios_name[SMBSRV_NETBIOS_NAME_MAX + 1];
 };
 

@@ -37,7 +37,7 @@ static const struct netlink_range_validation smbsrv_a_knobs_smb2_max_credits_ran
 };
 
 /* Common nested types */
-const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MULTICHANNEL + 1] = {
+const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS + 1] = {
 	[SMBSRV_A_KNOBS_TCP_PORT] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_tcp_port_range),
 	[SMBSRV_A_KNOBS_MAX_CONNECTIONS] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_SMB2_MAX_READ] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_smb2_max_read_range),
@@ -64,12 +64,13 @@ const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MULTICHANNEL + 1] 
 	[SMBSRV_A_KNOBS_DURABLE_HANDLES] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
 	[SMBSRV_A_KNOBS_MULTICHANNEL] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS] = { .type = NLA_U32, },
 };
 
 const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_SNAP_SORT + 1] = {
 	[SMBSRV_A_SHARE_NAME] = { .type = NLA_NUL_STRING, .len = 80, },
 	[SMBSRV_A_SHARE_PATH] = { .type = NLA_NUL_STRING, .len = 4096, },
-	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1ffff),
+	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3ffff),
 	[SMBSRV_A_SHARE_FORCE_UID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_FORCE_GID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_CREATE_MASK] = { .type = NLA_U32, },

@@ -309,8 +309,9 @@ static int smbsrv_vfs_lookup_fold(struct smbsrv_lookup *lk)
 	return err;
 }
 
-int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
-		      bool write, struct smbsrv_lookup *lk)
+static int smbsrv_vfs_lookup_as(const struct smbsrv_tree *tree,
+				const char *path, bool write, bool fold,
+				struct smbsrv_lookup *lk)
 {
 	char *folded;
 	int err;
@@ -324,7 +325,7 @@ int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
 		return 0;
 	}
 	err = smbsrv_vfs_lookup_once(tree, path, write, lk);
-	if (!smbsrv_vfs_folds(tree))
+	if (!fold)
 		return err;
 	/* A directory on the way missed as spelt: spell it as on disk. */
 	if (err == -ENOENT || err == -ENOTDIR) {
@@ -341,6 +342,19 @@ int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
 			smbsrv_vfs_lookup_end(lk);
 	}
 	return err;
+}
+
+int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
+		      bool write, struct smbsrv_lookup *lk)
+{
+	return smbsrv_vfs_lookup_as(tree, path, write, smbsrv_vfs_folds(tree),
+				    lk);
+}
+
+int smbsrv_vfs_lookup_exact(const struct smbsrv_tree *tree, const char *path,
+			    bool write, struct smbsrv_lookup *lk)
+{
+	return smbsrv_vfs_lookup_as(tree, path, write, false, lk);
 }
 
 int smbsrv_vfs_parent(const struct smbsrv_tree *tree, const char *path,
@@ -463,7 +477,10 @@ struct file *smbsrv_vfs_open(const struct path *path, bool write)
 	struct inode *inode = d_inode(path->dentry);
 	int flags = O_LARGEFILE;
 
-	if (S_ISLNK(inode->i_mode))
+	/* Symlinks and special files only as themselves, never as devices. */
+	if (S_ISLNK(inode->i_mode) || S_ISFIFO(inode->i_mode) ||
+	    S_ISSOCK(inode->i_mode) || S_ISCHR(inode->i_mode) ||
+	    S_ISBLK(inode->i_mode))
 		flags = O_PATH | O_NOFOLLOW;
 	else if (S_ISDIR(inode->i_mode))
 		flags |= O_RDONLY | O_DIRECTORY;
@@ -751,6 +768,9 @@ int smbsrv_vfs_getattr(const struct smbsrv_tree *tree, const struct path *path,
 	fa->dev = st.dev;
 	fa->nlink = st.nlink;
 	fa->mode = st.mode;
+	fa->uid = from_kuid(&init_user_ns, st.uid);
+	fa->gid = from_kgid(&init_user_ns, st.gid);
+	fa->rdev = st.rdev;
 
 	if ((tree->share_flags & SMBSRV_SHARE_FLAGS_STORE_DOS_ATTRIBUTES) &&
 	    !S_ISLNK(st.mode) && !smbsrv_vfs_get_dosattr(path->dentry, &da)) {

@@ -72,6 +72,12 @@ struct smbsrv_lookup {
  */
 int smbsrv_vfs_lookup(const struct smbsrv_tree *tree, const char *path,
 		      bool write, struct smbsrv_lookup *lk);
+/*
+ * The same, with names matched only as spelt whatever `case sensitive`
+ * says: for the opens of clients using the POSIX extensions.
+ */
+int smbsrv_vfs_lookup_exact(const struct smbsrv_tree *tree, const char *path,
+			    bool write, struct smbsrv_lookup *lk);
 /* Unlock the parent and drop write access (idempotent); then the rest. */
 void smbsrv_vfs_lookup_unlock(struct smbsrv_lookup *lk);
 void smbsrv_vfs_lookup_end(struct smbsrv_lookup *lk);
@@ -111,7 +117,7 @@ int smbsrv_vfs_create(struct smbsrv_lookup *lk, umode_t mode, bool dir);
 /*
  * Open @path for smbsrv: read always (access is enforced by the granted
  * mask, permission was checked at CREATE), write when @write; O_PATH for
- * a symlink opened as itself.
+ * a symlink, FIFO, socket or device node opened as itself.
  */
 struct file *smbsrv_vfs_open(const struct path *path, bool write);
 
@@ -144,6 +150,9 @@ struct smbsrv_fattr {
 	u32 own_attributes;
 	u32 nlink;
 	umode_t mode;
+	u32 uid;		/* owner and group (the POSIX extensions) */
+	u32 gid;
+	dev_t rdev;		/* a device node's number */
 };
 
 /*

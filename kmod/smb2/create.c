@@ -38,9 +38,11 @@
 #include "../wire/info.h"
 #include "../wire/name.h"
 #include "../wire/oplock.h"
+#include "../wire/posix.h"
 #include "create.h"
 #include "notify.h"
 #include "pipe.h"
+#include "posix.h"
 #include "smb2.h"
 #include "snap.h"
 
@@ -221,8 +223,16 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 		if (status)
 			return status;
 	}
-	/* With NT ACLs, mode 0 until the descriptor is in place (acl.c). */
-	mode = acl ? 0 : smbsrv_create_mode(tree, c, lk, dir);
+	/*
+	 * With NT ACLs, mode 0 until the descriptor is in place (acl.c); a
+	 * POSIX open's new object has the mode its client asked for (Samba).
+	 */
+	if (acl)
+		mode = 0;
+	else if (c->posix_mode)
+		mode = c->posix_perms;
+	else
+		mode = smbsrv_create_mode(tree, c, lk, dir);
 	smbsrv_dir_actor_begin(&actor, req->conn->client_guid, &c->cr);
 	err = smbsrv_vfs_create(lk, mode, dir);
 	smbsrv_dir_actor_end(&actor);
@@ -236,7 +246,7 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	 * and the set-group-ID bit a directory gets from its parent stays.
 	 * With NT ACLs the descriptor sets the mode (acl.c).
 	 */
-	if (dir && !acl)
+	if (dir && !acl && !c->posix_mode)
 		mode |= d_inode(c->obj.dentry)->i_mode & S_ISGID;
 	err = acl ? 0 : smbsrv_vfs_chmod(&c->obj, mode);
 	if (err)
@@ -283,6 +293,16 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
 	}
 	if (S_ISLNK(inode->i_mode)) {
 		/* Only as itself, for its reparse data. */
+		c->flags |= SMBSRV_FILE_REPARSE;
+		if (disp != FILE_OPEN && disp != FILE_OPEN_IF)
+			return STATUS_ACCESS_DENIED;
+	} else if (c->posix && smbsrv_posix_special(inode->i_mode)) {
+		/*
+		 * A POSIX client sees an NFS-style reparse point, opened only
+		 * as itself (O_PATH), as Samba serves it.
+		 */
+		if (!(c->r.options & FILE_OPEN_REPARSE_POINT))
+			return STATUS_IO_REPARSE_TAG_NOT_HANDLED;
 		c->flags |= SMBSRV_FILE_REPARSE;
 		if (disp != FILE_OPEN && disp != FILE_OPEN_IF)
 			return STATUS_ACCESS_DENIED;
@@ -351,7 +371,7 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
  * client resolves it itself.  The server never follows it.
  */
 static u32 smbsrv_create_stopped_on_symlink(struct smbsrv_req *req,
-					    struct dentry *dentry)
+					    struct dentry *dentry, bool posix)
 {
 	DEFINE_DELAYED_CALL(done);
 	const char *target;
@@ -366,7 +386,8 @@ static u32 smbsrv_create_stopped_on_symlink(struct smbsrv_req *req,
 	cap = 32 + 4 * strlen(target);
 	data = kmalloc(cap, GFP_KERNEL);
 	n = data ? smb_symlink_error_encode(data, cap, target, strlen(target),
-					   target[0] != '/', 0) : -ENOMEM;
+					   target[0] != '/', posix, 0) :
+		   -ENOMEM;
 	do_delayed_call(&done);
 	if (n < 0) {
 		kfree(data);
@@ -400,7 +421,11 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 		     c->r.disposition != FILE_OVERWRITE &&
 		     !(tree->share_flags & SMBSRV_SHARE_FLAGS_READ_ONLY) &&
 		     !tree->snapshot;
-	err = smbsrv_vfs_lookup(tree, c->path, may_create, &lk);
+	/* A POSIX open names exactly what it spells. */
+	if (c->posix)
+		err = smbsrv_vfs_lookup_exact(tree, c->path, may_create, &lk);
+	else
+		err = smbsrv_vfs_lookup(tree, c->path, may_create, &lk);
 	if (err) {
 		/* Something on the way is missing or not a directory. */
 		if (err == -ENOENT || err == -ENOTDIR)
@@ -414,8 +439,11 @@ static u32 smbsrv_create_lookup(struct smbsrv_req *req,
 	}
 	follow = d_is_symlink(lk.dentry) &&
 		 !(c->r.options & FILE_OPEN_REPARSE_POINT);
-	if (follow && !(tree->share_flags & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS)) {
-		status = smbsrv_create_stopped_on_symlink(req, lk.dentry);
+	/* The server follows no symlink of a POSIX open (Samba). */
+	if (follow && (c->posix ||
+		       !(tree->share_flags & SMBSRV_SHARE_FLAGS_FOLLOW_SYMLINKS))) {
+		status = smbsrv_create_stopped_on_symlink(req, lk.dentry,
+							  c->posix);
 		smbsrv_vfs_lookup_end(&lk);
 		return status;
 	}
@@ -548,6 +576,8 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 		return smbsrv_errno_status(PTR_ERR(filp));
 	if (c->r.options & FILE_DELETE_ON_CLOSE)
 		c->flags |= SMBSRV_FILE_DELETE_ON_CLOSE;
+	if (c->posix)
+		c->flags |= SMBSRV_FILE_POSIX;
 	status = smbsrv_file_open(req->tree, filp, c->path, NULL, c->granted,
 				  c->r.share & FILE_SHARE_ALL, c->r.options,
 				  c->flags, &c->f);
@@ -683,6 +713,8 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 	}
 	if (options & FILE_DELETE_ON_CLOSE)
 		c->flags |= SMBSRV_FILE_DELETE_ON_CLOSE;
+	if (c->posix)
+		c->flags |= SMBSRV_FILE_POSIX;
 	status = smbsrv_file_open(req->tree, filp, c->path, xname, c->granted,
 				  c->r.share & FILE_SHARE_ALL, options,
 				  c->flags | SMBSRV_FILE_STREAM, &c->f);
@@ -739,6 +771,7 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 	struct smbsrv_create *c;
 	bool replayed;
 	u32 status;
+	int err;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
@@ -771,6 +804,18 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 	status = smbsrv_create_check(c);
 	if (status)
 		goto out;
+	/* Where the client negotiated them and the share offers them. */
+	if (smb2_create_has(&c->r, SMB2_CTX_POSIX) && smbsrv_posix_tree(req)) {
+		err = smb2_posix_cc_decode(c->r.ctx[SMB2_CTX_POSIX].data,
+					   c->r.ctx[SMB2_CTX_POSIX].data_len,
+					   &c->posix_perms);
+		if (err < 0) {
+			status = STATUS_INVALID_PARAMETER;
+			goto out;
+		}
+		c->posix = true;
+		c->posix_mode = err;
+	}
 	if (smb2_create_has(&c->r, SMB2_CTX_EA_BUFFER)) {
 		status = smbsrv_create_check_eas(&c->r.ctx[SMB2_CTX_EA_BUFFER]);
 		if (status)

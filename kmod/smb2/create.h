@@ -50,6 +50,10 @@ struct smbsrv_create {
 	/* Durable handles (durable.c): asked, granted (timeout, ms). */
 	struct smbsrv_durable_req dur;
 	u32 dur_granted;
+	/* A POSIX open (posix.h): the mode a new object gets, if any. */
+	bool posix;
+	bool posix_mode;
+	u32 posix_perms;
 };
 
 /*

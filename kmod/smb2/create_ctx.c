@@ -15,7 +15,9 @@
 #include "../status.h"
 #include "../wire/fscc.h"
 #include "../wire/oplock.h"
+#include "../wire/posix.h"
 #include "create.h"
+#include "posix.h"
 #include "smb2.h"
 
 /* ---- client caching (cache.c) -------------------------------------------- */
@@ -60,15 +62,22 @@ struct smbsrv_ctx_out {
 	u32 last;
 };
 
-static void smbsrv_ctx_add(struct smbsrv_ctx_out *o, const char *tag,
-			   const u8 *data, u32 len)
+static void smbsrv_ctx_add_named(struct smbsrv_ctx_out *o, const u8 *name,
+				 u32 name_len, const u8 *data, u32 len)
 {
 	if (o->len) {
 		o->len = ALIGN(o->len, 8);
 		smb2_create_ctx_link(o->buf + o->last, o->len - o->last);
 	}
 	o->last = o->len;
-	o->len += smb2_create_ctx_encode(o->buf + o->len, tag, data, len);
+	o->len += smb2_create_ctx_encode_named(o->buf + o->len, name, name_len,
+					       data, len);
+}
+
+static void smbsrv_ctx_add(struct smbsrv_ctx_out *o, const char *tag,
+			   const u8 *data, u32 len)
+{
+	smbsrv_ctx_add_named(o, (const u8 *)tag, 4, data, len);
 }
 
 u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
@@ -89,9 +98,18 @@ u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 	bool mxac = smb2_create_has(&c->r, SMB2_CTX_QUERY_MAXIMAL_ACCESS);
 	bool qfid = smb2_create_has(&c->r, SMB2_CTX_QUERY_ON_DISK_ID);
 	struct smbsrv_ctx_out o = {};
-	u8 data[SMB2_LEASE_V2_SIZE];
+	struct smb_posix_info pi;
+	u8 data[SMB2_LEASE_V2_SIZE];	/* the largest answer */
 	u32 len = 0;
 	u8 *body;
+
+	BUILD_BUG_ON(sizeof(data) < SMB_POSIX_CC_SIZE);
+	if (c->posix) {
+		smbsrv_posix_from_fattr(&c->fa, &pi);
+		rsp.attributes = pi.attributes;
+		len += smb2_create_ctx_size_named(SMB2_POSIX_TAG_SIZE,
+						  SMB_POSIX_CC_SIZE);
+	}
 
 	if (mxac)
 		len += smb2_create_ctx_size(SMB2_MXAC_RSP_SIZE);
@@ -126,6 +144,11 @@ u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 	} else if (c->dur_granted) {
 		smb2_dh2q_rsp_encode(data, c->dur_granted, 0);
 		smbsrv_ctx_add(&o, "DH2Q", data, SMB2_DH2Q_RSP_SIZE);
+	}
+	if (c->posix) {
+		smb_posix_cc_encode(data, &pi);
+		smbsrv_ctx_add_named(&o, smb2_posix_tag, SMB2_POSIX_TAG_SIZE,
+				     data, SMB_POSIX_CC_SIZE);
 	}
 	rsp.ctx_len = o.len;
 	req->rsp_len = SMB2_HDR_SIZE + smb2_create_rsp_encode(body, &rsp);

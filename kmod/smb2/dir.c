@@ -40,7 +40,9 @@
 #include "../wire/fscc.h"
 #include "../wire/info.h"
 #include "../wire/name.h"
+#include "../wire/posix.h"
 #include "meta.h"
+#include "posix.h"
 #include "smb2.h"
 
 /* Names read ahead per refill. */
@@ -257,7 +259,10 @@ static bool smbsrv_dir_entry(struct smbsrv_req *req, const struct path *dir,
 	e->file_id = fa.ino;
 	if (S_ISLNK(fa.mode))
 		e->reparse_tag = IO_REPARSE_TAG_SYMLINK;
-	if (cls != FILE_DIRECTORY_INFORMATION && cls != FILE_NAMES_INFORMATION)
+	if (cls == SMB_FIND_FILE_POSIX_INFO)
+		smbsrv_posix_dirent(&fa, e);
+	else if (cls != FILE_DIRECTORY_INFORMATION &&
+		 cls != FILE_NAMES_INFORMATION)
 		e->ea_size = smbsrv_ea_size(d);
 	dput(d);
 names:
@@ -434,6 +439,11 @@ u32 smbsrv_smb2_query_directory(struct smbsrv_req *req)
 		goto put;
 	status = STATUS_INVALID_INFO_CLASS;
 	if (!smb_dirent_fixed(q->r.info_class))
+		goto put;
+	/* The POSIX class on POSIX opens only (Samba: INVALID_LEVEL). */
+	status = STATUS_INVALID_LEVEL;
+	if (q->r.info_class == SMB_FIND_FILE_POSIX_INFO &&
+	    !(f->flags & SMBSRV_FILE_POSIX))
 		goto put;
 	status = STATUS_INFO_LENGTH_MISMATCH;
 	if (q->r.out_len < smb_dirent_fixed(q->r.info_class))

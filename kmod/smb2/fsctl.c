@@ -14,6 +14,7 @@
  */
 #include <linux/fs.h>
 #include <linux/falloc.h>
+#include <linux/kdev_t.h>
 #include <linux/mm.h>
 #include <linux/namei.h>
 #include <linux/net.h>
@@ -39,8 +40,10 @@
 #include "../wire/fscc.h"
 #include "../wire/fsctl.h"
 #include "../wire/ioctl.h"
+#include "../wire/posix.h"
 #include "../wire/utf16.h"
 #include "fsctl.h"
+#include "posix.h"
 #include "smb2.h"
 #include "snap.h"
 
@@ -251,23 +254,55 @@ static u32 smbsrv_fsctl_zero_data(struct smbsrv_fsctl *x)
 
 /* ---- reparse points: symbolic links ------------------------------------- */
 
+/*
+ * A FIFO, socket or device node a POSIX open names, as the NFS-style
+ * reparse point the cifs client reads (smb2/posix.h).
+ */
+static u32 smbsrv_fsctl_get_special(struct smbsrv_fsctl *x,
+				    const struct path *path)
+{
+	struct inode *inode = d_inode(path->dentry);
+	struct smb_nfs_special s = {
+		.type = inode->i_mode & S_IFMT,
+		.major = MAJOR(inode->i_rdev),
+		.minor = MINOR(inode->i_rdev),
+	};
+	int size = smb_nfs_reparse_encode(NULL, 0, &s);
+	u8 *out;
+
+	if (size < 0)
+		return STATUS_NOT_A_REPARSE_POINT;
+	if (x->r->max_out < (u32)size)
+		return STATUS_BUFFER_TOO_SMALL;
+	out = smbsrv_ioctl_out(x->req, x->r, size);
+	if (!out)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	smb_nfs_reparse_encode(out, size, &s);
+	return STATUS_SUCCESS;
+}
+
 /* FSCTL_GET_REPARSE_POINT (MS-FSA 2.1.5.9.20) of a symlink. */
 static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
 {
-	struct dentry *dentry = x->f->filp->f_path.dentry;
+	const struct path *path = smbsrv_posix_path(x->f);
+	bool posix = x->f->flags & SMBSRV_FILE_POSIX;
+	struct dentry *dentry = path->dentry;
 	DEFINE_DELAYED_CALL(done);
 	const char *target;
 	u32 status;
 	int size;
 	u8 *out;
 
-	if (!(x->f->flags & SMBSRV_FILE_REPARSE) || !d_is_symlink(dentry))
+	if (posix && smbsrv_posix_special(d_inode(dentry)->i_mode))
+		return smbsrv_fsctl_get_special(x, path);
+	if (!(x->f->flags & (SMBSRV_FILE_REPARSE | SMBSRV_FILE_REPLACED)) ||
+	    !d_is_symlink(dentry))
 		return STATUS_NOT_A_REPARSE_POINT;
 	target = vfs_get_link(dentry, &done);
 	if (IS_ERR(target))
 		return smbsrv_errno_status(PTR_ERR(target));
 	size = smb_symlink_reparse_encode(NULL, 0, target, strlen(target),
-					  target[0] != '/');
+					  target[0] != '/', posix);
 	if (size < 0) {
 		status = STATUS_IO_REPARSE_DATA_INVALID;
 	} else if (x->r->max_out < (u32)size) {
@@ -278,7 +313,7 @@ static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
 		if (out)
 			smb_symlink_reparse_encode(out, size, target,
 						   strlen(target),
-						   target[0] != '/');
+						   target[0] != '/', posix);
 	}
 	do_delayed_call(&done);
 	return status;
@@ -286,10 +321,13 @@ static u32 smbsrv_fsctl_get_reparse(struct smbsrv_fsctl *x)
 
 /*
  * Replace what @x's open names (an empty file or directory, or a symlink)
- * by a symlink to @target, under the parent's lock.
+ * by a symlink to @target, or with @s by that special file (mknod, with
+ * the user's rights: a device node needs CAP_MKNOD), under the parent's
+ * lock.  A POSIX open then describes the new object (posix.h).
  */
 static int smbsrv_fsctl_make_symlink(struct smbsrv_fsctl *x,
-				     const char *target)
+				     const char *target,
+				     const struct smb_nfs_special *s)
 {
 	struct inode *inode = smbsrv_fsctl_inode(x);
 	struct name_snapshot last;
@@ -326,14 +364,58 @@ static int smbsrv_fsctl_make_symlink(struct smbsrv_fsctl *x,
 		if (IS_ERR(d)) {
 			err = PTR_ERR(d);
 		} else {
-			err = d_really_is_negative(d) ?
-			      vfs_symlink(idmap, dir, d, target) : -EEXIST;
+			if (d_really_is_positive(d))
+				err = -EEXIST;
+			else if (s)
+				err = vfs_mknod(idmap, dir, d,
+						s->type | (inode->i_mode & 07777),
+						MKDEV(s->major, s->minor));
+			else
+				err = vfs_symlink(idmap, dir, d, target);
+			if (!err && d_really_is_positive(d) &&
+			    !(x->f->flags & SMBSRV_FILE_REPLACED)) {
+				x->f->replaced.mnt = mntget(lk.parent.mnt);
+				x->f->replaced.dentry = dget(d);
+				/* Pairs with smbsrv_posix_path(). */
+				smp_store_release(&x->f->flags, x->f->flags |
+						  SMBSRV_FILE_REPLACED);
+			}
 			dput(d);
 		}
 	}
 	release_dentry_name_snapshot(&last);
 	smbsrv_vfs_lookup_end(&lk);
 	return err;
+}
+
+/*
+ * An NFS-style reparse point set on an empty file by a POSIX client (the
+ * cifs client's mknod and mkfifo): the special file itself, made in its
+ * place with the user's rights.  An NFS symlink is refused: the cifs
+ * client makes symlinks with the SYMLINK tag.
+ */
+static u32 smbsrv_fsctl_set_special(struct smbsrv_fsctl *x,
+				    const struct smb_reparse *rp)
+{
+	struct inode *inode = smbsrv_fsctl_inode(x);
+	struct smb_nfs_special s;
+	const struct cred *old;
+	int err;
+
+	err = smb_nfs_reparse_decode(rp->data, rp->data_len, &s);
+	if (err == -EOPNOTSUPP)
+		return STATUS_IO_REPARSE_TAG_NOT_HANDLED;
+	if (err)
+		return STATUS_IO_REPARSE_DATA_INVALID;
+	if (!S_ISREG(inode->i_mode) || i_size_read(inode) ||
+	    x->f->name[0] == '\0')
+		return STATUS_NOT_SUPPORTED;
+	if (smbsrv_file_open_count(x->f) > 1)
+		return STATUS_SHARING_VIOLATION;
+	old = smbsrv_vfs_creds_begin(x->req->tree);
+	err = smbsrv_fsctl_make_symlink(x, NULL, &s);
+	smbsrv_vfs_creds_end(old);
+	return smbsrv_errno_status(err);
 }
 
 /* FSCTL_SET_REPARSE_POINT (MS-FSA 2.1.5.9.36): symbolic links only. */
@@ -350,6 +432,8 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
 		return STATUS_ACCESS_DENIED;
 	if (smb_reparse_decode(x->r->in, x->r->in_len, &rp))
 		return STATUS_IO_REPARSE_DATA_INVALID;
+	if (rp.tag == IO_REPARSE_TAG_NFS && (x->f->flags & SMBSRV_FILE_POSIX))
+		return smbsrv_fsctl_set_special(x, &rp);
 	if (rp.tag != IO_REPARSE_TAG_SYMLINK)
 		return STATUS_IO_REPARSE_TAG_NOT_HANDLED;
 	if (smb_symlink_reparse_decode(&rp, &s))
@@ -375,13 +459,15 @@ static u32 smbsrv_fsctl_set_reparse(struct smbsrv_fsctl *x)
 	 * ("/a/b" arrives as "a\b" without SYMLINK_FLAG_RELATIVE): an
 	 * absolute name starts at the root.
 	 */
-	if (!(s.flags & SYMLINK_FLAG_RELATIVE) && target[0] != '\\')
+	if (!(s.flags & SYMLINK_FLAG_RELATIVE) && target[0] != '\\' &&
+	    target[0] != '/')
 		*--target = '/';
-	for (p = target; *p; p++)
+	/* A POSIX client's target is kept as it is, backslashes too. */
+	for (p = target; *p && !(x->f->flags & SMBSRV_FILE_POSIX); p++)
 		if (*p == '\\')
 			*p = '/';
 	old = smbsrv_vfs_creds_begin(x->req->tree);
-	err = smbsrv_fsctl_make_symlink(x, target);
+	err = smbsrv_fsctl_make_symlink(x, target, NULL);
 	smbsrv_vfs_creds_end(old);
 	kfree(buf);
 	if (err == -ENOTEMPTY)

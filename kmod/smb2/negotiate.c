@@ -12,6 +12,7 @@
 #include "../smbsrv.h"
 #include "../wire/negotiate.h"
 #include "credits.h"
+#include "posix.h"
 #include "smb2.h"
 
 u8 smbsrv_server_guid[16];
@@ -127,6 +128,7 @@ static int smbsrv_negotiate_rsp(struct smbsrv_conn *conn, u16 dialect,
 		a.cipher = conn->cipher;
 		a.signing = ctxs->signing;
 		a.signing_alg = conn->signing_alg;
+		a.posix = conn->posix;
 	}
 	size = smb2_negotiate_rsp_size(&a);
 	*rsp = kvzalloc(SMB2_HDR_SIZE + size + 8, GFP_KERNEL);
@@ -179,6 +181,9 @@ u32 smbsrv_smb2_negotiate(struct smbsrv_req *req)
 			return status;
 		conn->cipher = smb2_cipher_select(&ctxs,
 						  smbsrv_ciphers_allowed());
+		status = smbsrv_posix_negotiate(conn, &ctxs);
+		if (status)
+			return status;
 	}
 	smbsrv_conn_set_dialect(conn, dialect);
 	if (dialect == SMB2_DIALECT_311) {

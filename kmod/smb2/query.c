@@ -30,7 +30,9 @@
 #include "../wire/dir.h"
 #include "../wire/fscc.h"
 #include "../wire/info.h"
+#include "../wire/posix.h"
 #include "meta.h"
+#include "posix.h"
 #include "smb2.h"
 
 /* ---- names and the volume ----------------------------------------------- */
@@ -426,6 +428,8 @@ static u32 smbsrv_query_file(struct smbsrv_req *req, struct smbsrv_file *f,
 		return smbsrv_query_streams(req, f, r->out_len);
 	case FILE_FULL_EA_INFORMATION:
 		return smbsrv_query_eas(req, f, r);
+	case FILE_POSIX_INFORMATION:
+		return smbsrv_posix_query_file(req, f, r->out_len);
 	case FILE_NORMALIZED_NAME_INFORMATION:
 		if (req->conn->dialect < SMB2_DIALECT_311)
 			return STATUS_NOT_SUPPORTED;
@@ -466,6 +470,8 @@ static u32 smbsrv_query_fs(struct smbsrv_req *req, struct smbsrv_file *f,
 	u32 serial, i;
 	int full, err;
 
+	if (cls == FS_POSIX_INFORMATION)
+		return smbsrv_posix_query_fs(req, f, r->out_len);
 	if (!smb_fs_info_min(cls)) {
 		if (smb_fs_class_uses(cls) & (SMB_INFO_QUERY | SMB_INFO_LOCAL))
 			return STATUS_NOT_SUPPORTED;

@@ -492,6 +492,7 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	for (i = 0; i < SMBSRV_RENAME_TRIES; i++) {
 		/* The last try takes the name as spelt, come what may. */
 		nn.fold = i + 1 < SMBSRV_RENAME_TRIES &&
+			  !(f->flags & SMBSRV_FILE_POSIX) &&
 			  smbsrv_vfs_fold_last(tree, &parent, &last, real,
 					       &nn.version) >= 0;
 		nn.real = nn.fold && *real ? real : NULL;

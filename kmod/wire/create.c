@@ -6,6 +6,7 @@
 #include "create.h"
 #include "ntstatus.h"
 #include "pdu.h"
+#include "posix.h"
 
 static const char smb2_ctx_tags[SMB2_CTX_NR][4] = {
 	[SMB2_CTX_EA_BUFFER] = "ExtA",
@@ -25,10 +26,13 @@ static int smb2_ctx_id(const u8 *name, u32 len)
 {
 	unsigned int i;
 
+	if (len == SMB2_POSIX_TAG_SIZE &&
+	    !memcmp(name, smb2_posix_tag, SMB2_POSIX_TAG_SIZE))
+		return SMB2_CTX_POSIX;
 	if (len != 4)
 		return -1;
 	for (i = 0; i < SMB2_CTX_NR; i++)
-		if (!memcmp(name, smb2_ctx_tags[i], 4))
+		if (smb2_ctx_tags[i][0] && !memcmp(name, smb2_ctx_tags[i], 4))
 			return (int)i;
 	return -1;
 }
@@ -164,19 +168,28 @@ u32 smb2_create_rsp_encode(u8 *body, const struct smb2_create_rsp *r)
 	return SMB2_CREATE_RSP_FIXED + 1;
 }
 
+u32 smb2_create_ctx_encode_named(u8 *buf, const u8 *name, u32 name_len,
+				 const u8 *data, u32 data_len)
+{
+	u32 doff = SMB2_CREATE_CTX_HDR + ((name_len + 7) & ~7u);
+
+	put_unaligned_le32(0, buf + SMB2_CREATE_CTX_NEXT);
+	put_unaligned_le16(SMB2_CREATE_CTX_HDR, buf + SMB2_CREATE_CTX_NAME_OFFSET);
+	put_unaligned_le16((u16)name_len, buf + SMB2_CREATE_CTX_NAME_LENGTH);
+	put_unaligned_le16(data_len ? (u16)doff : 0,
+			   buf + SMB2_CREATE_CTX_DATA_OFFSET);
+	put_unaligned_le32(data_len, buf + SMB2_CREATE_CTX_DATA_LENGTH);
+	memcpy(buf + SMB2_CREATE_CTX_HDR, name, name_len);
+	if (data_len)
+		memcpy(buf + doff, data, data_len);
+	return doff + data_len;
+}
+
 u32 smb2_create_ctx_encode(u8 *buf, const char *tag, const u8 *data,
 			   u32 data_len)
 {
-	put_unaligned_le32(0, buf + SMB2_CREATE_CTX_NEXT);
-	put_unaligned_le16(SMB2_CREATE_CTX_HDR, buf + SMB2_CREATE_CTX_NAME_OFFSET);
-	put_unaligned_le16(4, buf + SMB2_CREATE_CTX_NAME_LENGTH);
-	put_unaligned_le16(data_len ? SMB2_CREATE_CTX_HDR + 8 : 0,
-			   buf + SMB2_CREATE_CTX_DATA_OFFSET);
-	put_unaligned_le32(data_len, buf + SMB2_CREATE_CTX_DATA_LENGTH);
-	memcpy(buf + SMB2_CREATE_CTX_HDR, tag, 4);
-	if (data_len)
-		memcpy(buf + SMB2_CREATE_CTX_HDR + 8, data, data_len);
-	return SMB2_CREATE_CTX_HDR + 8 + data_len;
+	return smb2_create_ctx_encode_named(buf, (const u8 *)tag, 4, data,
+					    data_len);
 }
 
 void smb2_create_ctx_link(u8 *ctx, u32 next)

@@ -69,6 +69,7 @@ enum smb2_create_ctx_id {
 	SMB2_CTX_TIMEWARP_TOKEN,	/* "TWrp" */
 	SMB2_CTX_QUERY_ON_DISK_ID,	/* "QFid" */
 	SMB2_CTX_REQUEST_LEASE,		/* "RqLs" */
+	SMB2_CTX_POSIX,			/* SMB2_CREATE_TAG_POSIX (posix.h) */
 	SMB2_CTX_NR
 };
 
@@ -151,6 +152,16 @@ static inline u32 smb2_create_ctx_size(u32 data_len)
  */
 u32 smb2_create_ctx_encode(u8 *buf, const char *tag, const u8 *data,
 			   u32 data_len);
+
+/* The same for a context named by @name_len bytes (a 16-byte tag). */
+static inline u32 smb2_create_ctx_size_named(u32 name_len, u32 data_len)
+{
+	return (SMB2_CREATE_CTX_HDR + ((name_len + 7) & ~7u) + data_len + 7) &
+	       ~7u;
+}
+
+u32 smb2_create_ctx_encode_named(u8 *buf, const u8 *name, u32 name_len,
+				 const u8 *data, u32 data_len);
 void smb2_create_ctx_link(u8 *ctx, u32 next);
 
 /* One FILE_FULL_EA_INFORMATION entry (MS-FSCC 2.4.15). */

@@ -7,6 +7,7 @@
 #include "info.h"
 #include "ntstatus.h"
 #include "pdu.h"
+#include "posix.h"
 #include "unicode.h"
 #include "utf16.h"
 
@@ -76,7 +77,45 @@ u32 smb_dirent_fixed(u8 cls)
 {
 	const struct smb_dirent_layout *l = smb_dirent_layout(cls);
 
+	if (cls == SMB_FIND_FILE_POSIX_INFO)
+		return SMB_POSIX_DIRENT_FIXED;
 	return l ? l->fixed : 0;
+}
+
+/* SMB_FIND_FILE_POSIX_INFO (posix.h). */
+static int smb_posix_dirent_encode(const struct smb_dirent *e,
+				   const struct smb_out *o, u32 off)
+{
+	u32 name_off = off + SMB_POSIX_DIRENT_FIXED, cap;
+	struct smb_posix_info pi = {
+		.creation_time = e->creation_time,
+		.access_time = e->access_time,
+		.write_time = e->write_time,
+		.change_time = e->change_time,
+		.eof = e->eof,
+		.allocation = e->allocation,
+		.attributes = e->attributes,
+		.ino = e->file_id,
+		.dev = e->dev,
+		.nlink = e->nlink,
+		.reparse_tag = e->reparse_tag,
+		.mode = e->mode,
+		.uid = e->uid,
+		.gid = e->gid,
+	};
+	int n;
+
+	cap = name_off < o->cap ? o->cap - name_off : 0;
+	n = smb_utf8_to_utf16le(e->name, e->name_len,
+				cap ? o->buf + name_off : NULL, cap,
+				SMB_UTF16_PARTIAL);
+	if (n < 0)
+		return n;
+	smb_out_le32(o, off, 0);
+	smb_out_le32(o, off + 4, e->file_index);
+	smb_posix_info_encode(&pi, o, off + 8);
+	smb_out_le32(o, off + SMB_POSIX_DIRENT_NAME_LEN, (u32)n);
+	return (int)(SMB_POSIX_DIRENT_FIXED + (u32)n);
 }
 
 int smb_dirent_encode(u8 cls, const struct smb_dirent *e,
@@ -86,6 +125,8 @@ int smb_dirent_encode(u8 cls, const struct smb_dirent *e,
 	u32 name_off, cap;
 	int n;
 
+	if (cls == SMB_FIND_FILE_POSIX_INFO)
+		return smb_posix_dirent_encode(e, o, off);
 	if (!l)
 		return -EINVAL;
 	name_off = off + l->fixed;
@@ -140,7 +181,9 @@ void smb_dirent_set_name_len(u8 cls, const struct smb_out *o, u32 off,
 {
 	const struct smb_dirent_layout *l = smb_dirent_layout(cls);
 
-	if (l)
+	if (cls == SMB_FIND_FILE_POSIX_INFO)
+		smb_out_le32(o, off + SMB_POSIX_DIRENT_NAME_LEN, len & ~1u);
+	else if (l)
 		smb_out_le32(o, off + l->name_len_off, len & ~1u);
 }
 

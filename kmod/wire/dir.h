@@ -70,6 +70,12 @@ struct smb_dirent {
 	u64 file_id;		/* the inode number */
 	const u8 *short_name;	/* UTF-16LE 8.3 name, up to 24 bytes */
 	u32 short_len;
+	/* SMB_FIND_FILE_POSIX_INFO (posix.h) only. */
+	u32 nlink;
+	u32 mode;		/* st_mode */
+	u32 uid;
+	u32 gid;
+	u32 dev;
 };
 
 /*

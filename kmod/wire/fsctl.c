@@ -148,22 +148,22 @@ int smb_symlink_reparse_decode(const struct smb_reparse *r,
  * writes them).  @n is the UTF-16LE length of the target.
  */
 static void smb_symlink_names(u8 *p, const char *target, u32 len, u32 n,
-			      bool relative)
+			      bool relative, unsigned int conv)
 {
 	put_unaligned_le16((u16)n, p);		/* SubstituteNameOffset */
 	put_unaligned_le16((u16)n, p + 2);	/* SubstituteNameLength */
 	put_unaligned_le16(0, p + 4);		/* PrintNameOffset */
 	put_unaligned_le16((u16)n, p + 6);	/* PrintNameLength */
 	put_unaligned_le32(relative ? SYMLINK_FLAG_RELATIVE : 0, p + 8);
-	smb_utf8_to_utf16le(target, len, p + 12, n, SMB_UTF16_BACKSLASH);
-	smb_utf8_to_utf16le(target, len, p + 12 + n, n, SMB_UTF16_BACKSLASH);
+	smb_utf8_to_utf16le(target, len, p + 12, n, conv);
+	smb_utf8_to_utf16le(target, len, p + 12 + n, n, conv);
 }
 
 int smb_symlink_reparse_encode(u8 *out, u32 cap, const char *target, u32 len,
-			       bool relative)
+			       bool relative, bool verbatim)
 {
-	int n = smb_utf8_to_utf16le(target, len, NULL, SMB_REPARSE_MAX,
-				    SMB_UTF16_BACKSLASH);
+	unsigned int conv = verbatim ? 0 : SMB_UTF16_BACKSLASH;
+	int n = smb_utf8_to_utf16le(target, len, NULL, SMB_REPARSE_MAX, conv);
 	u32 size;
 
 	if (n < 0)
@@ -181,7 +181,7 @@ int smb_symlink_reparse_encode(u8 *out, u32 cap, const char *target, u32 len,
 	put_unaligned_le16((u16)(size - SMB_REPARSE_HDR), out + 4);
 	put_unaligned_le16(0, out + 6);
 	smb_symlink_names(out + SMB_REPARSE_HDR, target, len, (u32)n,
-			  relative);
+			  relative, conv);
 	return (int)size;
 }
 
@@ -190,10 +190,10 @@ int smb_symlink_reparse_encode(u8 *out, u32 cap, const char *target, u32 len,
 #define SMB_SYMLINK_ERROR_TAG	0x4c4d5953	/* "SYML" */
 
 int smb_symlink_error_encode(u8 *out, u32 cap, const char *target, u32 len,
-			     bool relative, u16 unparsed)
+			     bool relative, bool verbatim, u16 unparsed)
 {
-	int n = smb_utf8_to_utf16le(target, len, NULL, SMB_REPARSE_MAX,
-				    SMB_UTF16_BACKSLASH);
+	unsigned int conv = verbatim ? 0 : SMB_UTF16_BACKSLASH;
+	int n = smb_utf8_to_utf16le(target, len, NULL, SMB_REPARSE_MAX, conv);
 	u32 size;
 
 	if (n < 0)
@@ -210,7 +210,7 @@ int smb_symlink_error_encode(u8 *out, u32 cap, const char *target, u32 len,
 			   out + 12);
 	put_unaligned_le16(unparsed, out + 14);
 	smb_symlink_names(out + SMB_SYMLINK_ERR_HDR, target, len, (u32)n,
-			  relative);
+			  relative, conv);
 	return (int)size;
 }
 

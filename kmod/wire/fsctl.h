@@ -154,12 +154,13 @@ int smb_symlink_reparse_decode(const struct smb_reparse *r,
 /*
  * Encode a symbolic link reparse point for @target (@len bytes of UTF-8,
  * '/'-separated) at @out (@cap bytes): the substitute and print names are
- * the same UTF-16LE path with backslashes; @relative sets
- * SYMLINK_FLAG_RELATIVE.  With @out NULL only the size is computed.
- * Returns the size, -EINVAL (not UTF-8) or -ENOSPC.
+ * the same UTF-16LE path with backslashes (with @verbatim, for POSIX
+ * clients, as the target is: '/' stays '/' and '\\' stays '\\');
+ * @relative sets SYMLINK_FLAG_RELATIVE.  With @out NULL only the size is
+ * computed.  Returns the size, -EINVAL (not UTF-8) or -ENOSPC.
  */
 int smb_symlink_reparse_encode(u8 *out, u32 cap, const char *target, u32 len,
-			       bool relative);
+			       bool relative, bool verbatim);
 
 /*
  * The symbolic link error response a CREATE that stopped on a symbolic
@@ -169,7 +170,7 @@ int smb_symlink_reparse_encode(u8 *out, u32 cap, const char *target, u32 len,
  * size, or -EINVAL / -ENOSPC as above.
  */
 int smb_symlink_error_encode(u8 *out, u32 cap, const char *target, u32 len,
-			     bool relative, u16 unparsed);
+			     bool relative, bool verbatim, u16 unparsed);
 
 /* FILE_OBJECTID_BUFFER (MS-FSCC 2.1.3): four 16-byte ids. */
 #define SMB_OBJECT_ID_SIZE		64

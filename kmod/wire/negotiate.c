@@ -6,6 +6,7 @@
 #include "negotiate.h"
 #include "ntstatus.h"
 #include "pdu.h"
+#include "posix.h"
 
 #define ALIGN8(x)	(((x) + 7u) & ~7u)
 
@@ -152,6 +153,14 @@ static u32 neg_ctx_one(u16 type, const u8 *data, u16 len,
 			return STATUS_INVALID_PARAMETER;
 		c->rdma = true;
 		return STATUS_SUCCESS;
+	case SMB2_POSIX_EXTENSIONS_AVAILABLE:
+		/* Judged by the server if it offers them (posix.h); first one. */
+		if (!c->posix) {
+			c->posix = true;
+			c->posix_data = data;
+			c->posix_len = len;
+		}
+		return STATUS_SUCCESS;
 	default:
 		/* NETNAME, TRANSPORT and unknown contexts are ignored. */
 		return STATUS_SUCCESS;
@@ -255,6 +264,9 @@ u32 smb2_negotiate_rsp_size(const struct smb2_negotiate_rsp *a)
 		if (a->signing)
 			end = ALIGN8(end) + SMB2_NEG_CTX_HDR_SIZE +
 			      ONE_ALG_CTX_LEN;
+		if (a->posix)
+			end = ALIGN8(end) + SMB2_NEG_CTX_HDR_SIZE +
+			      SMB2_POSIX_TAG_SIZE;
 	}
 	/* StructureSize 65 promises at least one byte of buffer. */
 	if (end == NEG_RSP_SECBUF_OFF)
@@ -319,6 +331,13 @@ u32 smb2_negotiate_rsp_encode(u8 *body, const struct smb2_negotiate_rsp *a)
 			      ONE_ALG_CTX_LEN);
 		put_unaligned_le16(1, hdr + off);
 		put_unaligned_le16(a->signing_alg, hdr + off + 2);
+		off += ONE_ALG_CTX_LEN;
+		nctx++;
+	}
+	if (a->posix) {
+		off = put_ctx(hdr, ALIGN8(off), SMB2_POSIX_EXTENSIONS_AVAILABLE,
+			      SMB2_POSIX_TAG_SIZE);
+		memcpy(hdr + off, smb2_posix_tag, SMB2_POSIX_TAG_SIZE);
 		nctx++;
 	}
 	put_unaligned_le16(nctx, body + SMB2_NEG_RSP_CTX_COUNT);

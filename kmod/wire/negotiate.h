@@ -50,6 +50,10 @@ struct smb2_neg_ctxs {
 	bool signing;		/* a SIGNING context was present */
 	bool compression;
 	bool rdma;
+	/* A POSIX context (posix.h): its data, for the server to judge. */
+	bool posix;
+	const u8 *posix_data;
+	u16 posix_len;
 	u16 cipher_count;
 	const u8 *ciphers;
 	u16 signing_count;
@@ -97,6 +101,7 @@ struct smb2_negotiate_rsp {
 	u16 cipher;
 	bool signing;		/* answer a SIGNING context with signing_alg */
 	u16 signing_alg;
+	bool posix;		/* answer the POSIX context (posix.h) */
 };
 
 /* Size of the response body (after the 64-byte header). */

@@ -18,6 +18,7 @@
 #include "name.h"
 #include "ntstatus.h"
 #include "pdu.h"
+#include "posix.h"
 #include "rw.h"
 #include "stream.h"
 
@@ -57,6 +58,12 @@ static void create(const u8 *pdu, u32 len)
 
 	if (smb2_create_req_decode(pdu, len, &r))
 		return;
+	if (smb2_create_has(&r, SMB2_CTX_POSIX) &&
+	    smb2_posix_cc_decode(r.ctx[SMB2_CTX_POSIX].data,
+				 r.ctx[SMB2_CTX_POSIX].data_len, &pos) > 0 &&
+	    pos > 07777)
+		abort();
+	pos = 0;
 	if (smb2_create_has(&r, SMB2_CTX_EA_BUFFER)) {
 		x = &r.ctx[SMB2_CTX_EA_BUFFER];
 		while (smb_ea_next(x->data, x->data_len, &pos, &ea) > 0)

@@ -19,6 +19,7 @@
 #include "notify.h"
 #include "ntstatus.h"
 #include "pdu.h"
+#include "posix.h"
 #include "utf16.h"
 
 static void lock(const u8 *pdu, u32 len)
@@ -48,10 +49,13 @@ static void ioctl(const u8 *pdu, u32 len)
 	struct smb_dup_extents d;
 	struct smb2_copychunk c;
 	struct smb2_ioctl_req r;
+	struct smb_nfs_special ns;
 	struct smb_reparse rp;
+	u8 nfs[32];
 	u64 a, b;
 	u16 fmt;
 	u32 i;
+	int n;
 
 	if (smb2_ioctl_req_decode(pdu, len, &r))
 		return;
@@ -68,6 +72,15 @@ static void ioctl(const u8 *pdu, u32 len)
 		(void)memchr(s.subst, 0x42, s.subst_len);
 		(void)memchr(s.print, 0x42, s.print_len);
 	}
+	/* An NFS special file decoded encodes back (but Reserved, 6-7). */
+	if (!smb_reparse_decode(r.in, r.in_len, &rp) &&
+	    rp.tag == IO_REPARSE_TAG_NFS &&
+	    !smb_nfs_reparse_decode(rp.data, rp.data_len, &ns)) {
+		n = smb_nfs_reparse_encode(nfs, sizeof(nfs), &ns);
+		if (n != (int)r.in_len || memcmp(nfs, r.in, 6) ||
+		    memcmp(nfs + 8, r.in + 8, n - 8))
+			abort();
+	}
 }
 
 /* Names from the file system: UTF-8 or not, to the wire encodings. */
@@ -82,8 +95,9 @@ static void names(const u8 *data, u32 size)
 	smb_notify_info_append(out, 300, &pos, &last, FILE_ACTION_REMOVED,
 			       (const char *)data, n / 2);
 	smb_symlink_reparse_encode(out, sizeof(out), (const char *)data, n,
-				   true);
-	smb_symlink_error_encode(out, 256, (const char *)data, n, false, 0);
+				   true, n & 1);
+	smb_symlink_error_encode(out, 256, (const char *)data, n, false,
+				 n & 1, 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -18,6 +18,7 @@
 #include "name.h"
 #include "ntstatus.h"
 #include "pdu.h"
+#include "posix.h"
 #include "secdesc.h"
 #include "unicode.h"
 
@@ -107,6 +108,8 @@ static void query_dir(const u8 *pdu, u32 len)
 /* The input's bytes as a name: UTF-8 that may not be. */
 static void names(const u8 *buf, u32 len)
 {
+	struct smb_posix_fsinfo fs = {};
+	struct smb_posix_info pi = {};
 	struct smb_finfo fi = {};
 	struct smb_dirent e = {};
 	struct smb_out o;
@@ -126,6 +129,13 @@ static void names(const u8 *buf, u32 len)
 	e.name = (const char *)buf;
 	e.name_len = n;
 	smb_dirent_encode(FILE_ID_BOTH_DIRECTORY_INFORMATION, &e, &o, 8);
+	/* The POSIX classes, written only up to the capacity. */
+	e.mode = len * 2654435761u;
+	smb_dirent_encode(SMB_FIND_FILE_POSIX_INFO, &e, &o, len % 64);
+	pi.mode = e.mode;
+	pi.uid = len;
+	smb_posix_info_encode(&pi, &o, len % 32);
+	smb_posix_fsinfo_encode(&fs, &o);
 	if (!smb_pattern_compile(buf, n & ~1u, &pattern))
 		smb_pattern_match(&pattern, (const char *)buf, n);
 }

@@ -13,6 +13,7 @@
 #include "negotiate.h"
 #include "ntstatus.h"
 #include "pdu.h"
+#include "posix.h"
 #include "route.h"
 #include "utf16.h"
 
@@ -39,6 +40,9 @@ static void one_pdu(const u8 *pdu, u32 len, const struct smb2_hdr *h)
 		if (!smb2_neg_ctxs_decode(pdu, len, &nr, &c)) {
 			smb2_cipher_select(&c, 0x1e);
 			smb2_signing_select(&c);
+			if (c.posix)
+				smb2_posix_neg_ctx_decode(c.posix_data,
+							  c.posix_len);
 		}
 		break;
 	case SMB2_SESSION_SETUP:

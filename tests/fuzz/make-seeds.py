@@ -29,6 +29,9 @@ def main():
                 "<HHIH", 1, 0, 0, 1))]
     write("smb2_msg", "negotiate-311", header(NEGOTIATE, 0) +
           negotiate_body(all_d, ctxs))
+    write("smb2_msg", "negotiate-posix", header(NEGOTIATE, 0) +
+          negotiate_body([0x0311], [preauth_ctx(), (0x100, b"\1" * 16 +
+                                                    POSIX_TAG)]))
     write("smb2_msg", "negotiate-21", header(NEGOTIATE, 0) +
           negotiate_body([0x0202, 0x0210]))
     write("smb2_msg", "smb1-negotiate", smb1_negotiate(
@@ -61,6 +64,16 @@ def main():
     rpc_seeds()
     config_seeds()
     snap_seeds()
+
+
+# SMB2_CREATE_TAG_POSIX (kmod/wire/posix.h).
+POSIX_TAG = bytes.fromhex("93AD25509CB411E7B42383DE968BCD7C")
+
+
+def posix_create_ctx(mode):
+    """The POSIX create context: a 16-byte name, 4 bytes of mode."""
+    return struct.pack("<IHHHHI", 0, 16, 16, 0, 32, 4) + POSIX_TAG + \
+        struct.pack("<I", mode)
 
 
 def create_ctx(tag, data, last):
@@ -97,6 +110,9 @@ def file_seeds():
             create_ctx(b"RqLs", b"\0" * 32, True))
     write("file", "create-contexts", header(5, 5, session=1, tree=1) +
           create_body("dir\\file.txt", ctxs))
+    write("file", "create-posix", header(5, 5, session=1, tree=1) +
+          create_body("dir/Name", create_ctx(b"MxAc", b"", False) +
+                      posix_create_ctx(0o100644)))
     write("file", "create-stream", header(5, 6, session=1, tree=1) +
           create_body("file:stream:$DATA"))
     write("file", "create-slash", header(5, 7, session=1, tree=1) +
@@ -220,6 +236,13 @@ def file3_seeds():
     write("file3", "set-reparse", header(11, 16, session=1, tree=1) +
           ioctl_body(0x900a4, struct.pack("<IHH", 0xa000000c, len(sym), 0) +
                      sym))
+    for name, kind, dev in (("chr", 0x524843, struct.pack("<II", 1, 3)),
+                            ("fifo", 0x4F464946, b"")):
+        nfs = struct.pack("<Q", kind) + dev
+        write("file3", "set-reparse-nfs-" + name,
+              header(11, 17, session=1, tree=1) +
+              ioctl_body(0x900a4, struct.pack("<IHH", 0x80000014, len(nfs),
+                                              0) + nfs))
     write("file3", "utf8-names", "dir/\u00e9t\u00e9/\U0001F600".encode())
 
 

@@ -85,6 +85,7 @@ const std::map<std::string, int> u32_knobs = {
 	{"durable-handles", SMBSRV_A_KNOBS_DURABLE_HANDLES},
 	{"durable-handle-timeout", SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT},
 	{"multichannel", SMBSRV_A_KNOBS_MULTICHANNEL},
+	{"smb3-unix-extensions", SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS},
 };
 
 [[noreturn]] void die(const std::string &what)

@@ -198,18 +198,18 @@ TEST_CASE("symbolic link reparse points", "[wire][fsctl]")
 	struct smb_symlink_reparse s;
 	int n;
 
-	n = smb_symlink_reparse_encode(buf, sizeof(buf), "../dir/x", 8, true);
+	n = smb_symlink_reparse_encode(buf, sizeof(buf), "../dir/x", 8, true, false);
 	REQUIRE(n == 8 + 12 + 32);
-	CHECK(smb_symlink_reparse_encode(nullptr, 0, "../dir/x", 8, true) ==
+	CHECK(smb_symlink_reparse_encode(nullptr, 0, "../dir/x", 8, true, false) ==
 	      n);
-	CHECK(smb_symlink_reparse_encode(buf, n - 1, "../dir/x", 8, true) ==
+	CHECK(smb_symlink_reparse_encode(buf, n - 1, "../dir/x", 8, true, false) ==
 	      -ENOSPC);
-	CHECK(smb_symlink_reparse_encode(buf, 256, "", 0, true) == -EINVAL);
-	CHECK(smb_symlink_reparse_encode(buf, 256, "\xff", 1, true) ==
+	CHECK(smb_symlink_reparse_encode(buf, 256, "", 0, true, false) == -EINVAL);
+	CHECK(smb_symlink_reparse_encode(buf, 256, "\xff", 1, true, false) ==
 	      -EINVAL);
 	std::string huge(9000, 'x');
 	CHECK(smb_symlink_reparse_encode(nullptr, 0, huge.data(), huge.size(),
-					 false) == -ENOSPC);
+					 false, false) == -ENOSPC);
 
 	REQUIRE(smb_reparse_decode(buf, n, &r) == 0);
 	CHECK(r.tag == IO_REPARSE_TAG_SYMLINK);
@@ -255,7 +255,7 @@ TEST_CASE("symbolic link reparse points", "[wire][fsctl]")
 TEST_CASE("symbolic link error response", "[wire][fsctl]")
 {
 	uint8_t buf[128];
-	int n = smb_symlink_error_encode(buf, sizeof(buf), "/abs/t", 6, false,
+	int n = smb_symlink_error_encode(buf, sizeof(buf), "/abs/t", 6, false, false,
 					 4);
 	REQUIRE(n == 28 + 24);
 	Bytes b(buf, buf + n);
@@ -271,7 +271,7 @@ TEST_CASE("symbolic link error response", "[wire][fsctl]")
 	CHECK(get32(b, 24) == 0);
 	CHECK(Bytes(b.begin() + 28, b.begin() + 40) == utf16(u"\\abs\\t"));
 	CHECK(Bytes(b.begin() + 40, b.end()) == utf16(u"\\abs\\t"));
-	CHECK(smb_symlink_error_encode(buf, n - 1, "/abs/t", 6, false, 0) ==
+	CHECK(smb_symlink_error_encode(buf, n - 1, "/abs/t", 6, false, false, 0) ==
 	      -ENOSPC);
 }
 

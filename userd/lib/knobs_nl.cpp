@@ -60,6 +60,8 @@ const KnobInfo knobs[] = {
 	 SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT, &Knobs::durable_handle_timeout},
 	{"multichannel", "server multi channel support", SMBSRV_A_KNOBS_MULTICHANNEL,
 	 &Knobs::multichannel},
+	{"smb3-unix-extensions", "smb3 unix extensions",
+	 SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS, &Knobs::smb3_unix_extensions},
 	{"netbios-name", "netbios name", SMBSRV_A_KNOBS_NETBIOS_NAME, nullptr},
 };
 
@@ -175,6 +177,7 @@ std::string knob_text(const KnobInfo &ki, const Knobs &k)
 	case SMBSRV_A_KNOBS_SMB2_LEASES:
 	case SMBSRV_A_KNOBS_DURABLE_HANDLES:
 	case SMBSRV_A_KNOBS_MULTICHANNEL:
+	case SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS:
 		return v ? "yes" : "no";
 	case SMBSRV_A_KNOBS_SMB2_MAX_READ:
 	case SMBSRV_A_KNOBS_SMB2_MAX_WRITE:

@@ -147,6 +147,7 @@ const ParamDef table[] = {
 	  Limit::reject),
 	P("shadow:snapdirseverywhere", share, boolean, "no", U),
 	P("shadow:sort", share, string, "desc", A),
+	P("smb3 unix extensions", share, boolean, "no", A),
 	P("store dos attributes", share, boolean, "yes", A),
 	P("valid users", share, list, "", A),
 	P("veto files", share, string, "", A),
@@ -792,6 +793,11 @@ Config build_config(const RawConfig &raw, Diagnostics &diags)
 		cfg.shares.push_back(std::move(ipc));
 	}
 	make_knobs(cfg, b, diags);
+	// Samba: [global]'s value decides whether the POSIX negotiate
+	// context is answered; each share's (by default [global]'s) whether
+	// its opens take the POSIX create context.
+	cfg.knobs.smb3_unix_extensions =
+		share_defaults.boolean("smb3 unix extensions") ? 1 : 0;
 	cfg.knobs.host_rules = encode_host_rules(share_defaults.list("hosts allow"),
 						 share_defaults.list("hosts deny"));
 	return cfg;

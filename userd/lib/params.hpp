@@ -123,6 +123,7 @@ struct Knobs {
 	uint32_t durable_handles = 0;
 	uint32_t durable_handle_timeout = 60;
 	uint32_t multichannel = 0;
+	uint32_t smb3_unix_extensions = 0;
 	std::string netbios_name = "SMBSRV";
 	// [global]'s hosts allow/deny, for the module to check at accept
 	// (encode_host_rules(); not a knob of the knobs nest).

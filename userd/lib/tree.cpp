@@ -212,6 +212,7 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 		{"inherit owner", SMBSRV_SHARE_FLAGS_INHERIT_OWNER},
 		{"inherit permissions", SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS},
 		{"crossmnt", SMBSRV_SHARE_FLAGS_CROSSMNT},
+		{"smb3 unix extensions", SMBSRV_SHARE_FLAGS_POSIX},
 	};
 	for (const auto &b : bools)
 		if (p.boolean(b.param))

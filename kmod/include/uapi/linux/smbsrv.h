@@ -73,6 +73,8 @@ enum smbsrv_session_flags {
  *   case.
  * @SMBSRV_SHARE_FLAGS_SHADOW_COPY: Previous versions from a snapshot directory
  *   (vfs objects = shadow_copy2); the share's snap-* attributes say where.
+ * @SMBSRV_SHARE_FLAGS_POSIX: SMB3.1.1 POSIX extensions on this share (smb3
+ *   unix extensions = yes) for clients that negotiated them.
  */
 enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_READ_ONLY = 1,
@@ -92,6 +94,7 @@ enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_INHERIT_PERMISSIONS = 16384,
 	SMBSRV_SHARE_FLAGS_CASE_SENSITIVE = 32768,
 	SMBSRV_SHARE_FLAGS_SHADOW_COPY = 65536,
+	SMBSRV_SHARE_FLAGS_POSIX = 131072,
 };
 
 /**
@@ -142,6 +145,7 @@ enum {
 	SMBSRV_A_KNOBS_DURABLE_HANDLES,
 	SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT,
 	SMBSRV_A_KNOBS_MULTICHANNEL,
+	SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS,
 
 	__SMBSRV_A_KNOBS_MAX,
 	SMBSRV_A_KNOBS_MAX = (__SMBSRV_A_KNOBS_MAX - 1)
