@@ -311,6 +311,10 @@ static int smbsrv_auth_parse(struct smbsrv_upcall *up, struct genl_info *info)
 		err = smbsrv_dup_str(&res->domain, tb[SMBSRV_A_AUTH_DOMAIN]);
 		if (err)
 			goto fail;
+		err = smbsrv_dup_str(&res->principal,
+				     tb[SMBSRV_A_AUTH_PRINCIPAL]);
+		if (err)
+			goto fail;
 	}
 	return 0;
 
@@ -326,6 +330,7 @@ void smbsrv_auth_result_free(struct smbsrv_auth_result *res)
 		put_group_info(res->groups);
 	kfree(res->user);
 	kfree(res->domain);
+	kfree(res->principal);
 	memzero_explicit(res->session_key, sizeof(res->session_key));
 	res->blob = NULL;
 	res->blob_len = 0;
@@ -333,6 +338,7 @@ void smbsrv_auth_result_free(struct smbsrv_auth_result *res)
 	res->groups = NULL;
 	res->user = NULL;
 	res->domain = NULL;
+	res->principal = NULL;
 }
 
 int smbsrv_upcall_session_setup(u64 session_id, const char *client_addr,
