@@ -162,9 +162,11 @@ std::string refusal(OM_uint32 major, OM_uint32 minor)
 		why = "not accepted";
 		break;
 	}
-	std::string detail = minor ? status_text(minor, GSS_C_MECH_CODE)
-				   : status_text(major, GSS_C_GSS_CODE);
-	return detail.empty() ? why : why + " (" + detail + ")";
+	std::string detail = status_text(GSS_ROUTINE_ERROR(major), GSS_C_GSS_CODE);
+	if (minor)
+		detail += ": " + status_text(minor, GSS_C_MECH_CODE) + " [minor " +
+			  std::to_string(static_cast<krb5_error_code>(minor)) + "]";
+	return why + " (" + detail + ")";
 }
 
 class GssContext final : public Context {

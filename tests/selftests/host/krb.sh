@@ -1,0 +1,242 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Kerberos logons.  The suite runs its own MIT KDC (krb5kdc, realm
+# SMBSRV.TEST) on the host's loopback with a private KRB5_CONFIG and
+# KRB5_KDC_PROFILE in a temporary directory, makes the server's keytab with
+# kadmin.local and puts it into the guest; clients get tickets with kinit
+# and kvno.  smbclient --use-kerberos=required (target srv.smbsrv.test,
+# reached with -I 127.0.0.1: Samba's client does not use Kerberos towards
+# an IP address) reads and writes md5-exact on a signed and on a sealed
+# session; smbsrvctl sessions shows the logon method and the principal;
+# the username map maps a principal to another local user; a principal
+# without a Unix account, a keytab of an older kvno, a keytab with another
+# key and a skewed server clock are refused, each logged once with its
+# reason; krb.py (impacket) replays an AP-REQ, brings tickets for another
+# service and for a principal the keytab lacks, and malformed and
+# oversized AP-REQs; with ntlm auth = disabled NTLM gets
+# STATUS_NTLM_BLOCKED and Kerberos still works.  One VM boot; the server
+# settings change by reload.
+. "$(dirname "$0")/lib.sh"
+
+py=/usr/bin/python3
+realm=SMBSRV.TEST
+host=srv.smbsrv.test
+kdir=$(mktemp -d /tmp/smbsrv-krb.XXXXXX)
+kport=$(vm_free_port)
+export KRB5_CONFIG=$kdir/krb5.conf KRB5_KDC_PROFILE=$kdir/kdc.conf
+export KRB5CCNAME=FILE:$kdir/alice.cc
+
+kdc_stop() {
+	[ -f "$kdir/kdc.pid" ] && kill "$(cat "$kdir/kdc.pid")" 2>/dev/null
+	rm -rf "$kdir"
+}
+trap kdc_stop EXIT
+
+kdc_start() {
+	cat > "$KRB5_CONFIG" <<-EOF
+	[libdefaults]
+		default_realm = $realm
+		dns_lookup_realm = false
+		dns_lookup_kdc = false
+		rdns = false
+		dns_canonicalize_hostname = false
+	[realms]
+		$realm = {
+			kdc = 127.0.0.1:$kport
+		}
+	[domain_realm]
+		.smbsrv.test = $realm
+	EOF
+	cat > "$KRB5_KDC_PROFILE" <<-EOF
+	[kdcdefaults]
+		kdc_listen = 127.0.0.1:$kport
+		kdc_tcp_listen = 127.0.0.1:$kport
+	[realms]
+		$realm = {
+			database_name = $kdir/principal
+			key_stash_file = $kdir/stash
+			acl_file = $kdir/kadm5.acl
+			supported_enctypes = aes256-cts-hmac-sha1-96:normal aes128-cts-hmac-sha1-96:normal
+			max_life = 1d
+		}
+	[logging]
+		kdc = FILE:$kdir/kdc.log
+	EOF
+	local k="kadmin.local -q"
+	kdb5_util create -s -r "$realm" -P "$(head -c 18 /dev/urandom | base64)" &&
+	$k "addprinc -pw alicepw alice" && $k "addprinc -pw davepw dave" &&
+	$k "addprinc -pw evepw eve" &&
+	$k "addprinc -randkey cifs/$host" &&
+	# Two key versions: old.keytab has kvno 2, cifs.keytab kvno 3.
+	$k "ktadd -k $kdir/old.keytab cifs/$host" &&
+	$k "ktadd -k $kdir/cifs.keytab cifs/$host" &&
+	$k "addprinc -randkey host/$host" &&
+	$k "ktadd -k $kdir/cifs.keytab host/$host" &&
+	$k "addprinc -randkey cifs/other.smbsrv.test" || return 1
+	# The current kvno with a key that is not the KDC's.
+	printf 'addent -password -p cifs/%s@%s -k 3 -e aes256-cts-hmac-sha1-96\nnot-the-key\nwkt %s\nq\n' \
+		"$host" "$realm" "$kdir/wrong.keytab" | ktutil || return 1
+	krb5kdc -P "$kdir/kdc.pid" || return 1
+	for _ in $(seq 1 50); do
+		[ -s "$kdir/kdc.pid" ] && break
+		sleep 0.1
+	done
+	# Tickets: alice's for cifs/, host/ and another cifs/; dave's, eve's.
+	echo alicepw | kinit alice >/dev/null &&
+	kvno "cifs/$host" "host/$host" cifs/other.smbsrv.test >/dev/null &&
+	echo davepw | KRB5CCNAME=FILE:$kdir/dave.cc kinit dave >/dev/null &&
+	echo evepw | KRB5CCNAME=FILE:$kdir/eve.cc kinit eve >/dev/null
+}
+
+# smbclient with Kerberos only: CCACHE SHARE PROTECTION COMMANDS
+ksmb() {
+	KRB5CCNAME=FILE:$kdir/$1.cc timeout 120 smbclient "//$host/$2" -I 127.0.0.1 \
+		-p "$T_SMB_PORT" --use-kerberos=required -N --client-protection="$3" -c "$4"
+}
+
+conf() { # EXTRA-GLOBAL-LINES
+	t_guest "cat > /etc/smbsrv/krb.conf <<'EOF2'
+[global]
+	$1
+	realm = $realm
+	server signing = auto
+[krb]
+	path = /srv/krb
+	read only = no
+[demo]
+	path = /srv/demo
+	read only = no
+EOF2"
+}
+
+# Reload with these global lines (the first value of a key counts) and
+# wait for the daemon to say so.
+reload() { # EXTRA-GLOBAL-LINES
+	local n
+	n=$(t_guest "grep -c 'configuration reloaded' /tmp/smbsrvd.log")
+	conf "$1"
+	t_guest 'kill -HUP $(cat /run/smbsrvd.pid)' >/dev/null
+	for _ in $(seq 1 50); do
+		[ "$(t_guest "grep -c 'configuration reloaded' /tmp/smbsrvd.log")" -gt "$n" ] &&
+			return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# The daemon's log has exactly N lines matching the regex.
+logged() { # N REGEX
+	local log n
+	log=$(t_guest "cat /tmp/smbsrvd.log")
+	n=$(printf '%s\n' "$log" | grep -cE -- "$2")
+	[ "$n" = "$1" ] || { echo "$n lines match /$2/:"; printf '%s\n' "$log" | tail -n 8; return 1; }
+}
+logged_once() { logged 1 "$1"; }
+
+put_keytab() { # FILE GUEST-PATH
+	t_guest "echo '$(base64 -w0 "$1")' | base64 -d > $2 && chmod 600 $2"
+}
+
+put_keytabs() {
+	put_keytab "$kdir/cifs.keytab" /etc/smbsrv/krb5.keytab &&
+	put_keytab "$kdir/old.keytab" /etc/smbsrv/old.keytab &&
+	put_keytab "$kdir/wrong.keytab" /etc/smbsrv/wrong.keytab
+}
+
+roundtrip() { # PROTECTION NAME
+	rm -f "$kdir/back"
+	ksmb alice krb "$1" "put $kdir/big $2; get $2 $kdir/back" &&
+	cmp "$kdir/big" "$kdir/back" &&
+	[ "$(t_guest "md5sum < /srv/krb/$2")" = "$(md5sum < "$kdir/big")" ]
+}
+
+t_check "MIT KDC for $realm on 127.0.0.1:$kport, keytabs and tickets" kdc_start
+head -c 3000000 /dev/urandom > "$kdir/big"
+
+t_vm_start
+t_guest_check "a share owned by alice, /var/tmp for the replay cache" \
+	"mkdir -p /var/tmp /srv/krb && chown alice:alice /srv/krb"
+t_check "keytabs into the guest: cifs/$host kvno 3 and host/$host; kvno 2; a wrong key" \
+	put_keytabs
+conf "kerberos keytab file = /etc/smbsrv/krb5.keytab"
+t_guest_check "users alice and demo in the user database" \
+	"echo alicepass | smbsrvctl user add alice && echo demopass | smbsrvctl user add demo"
+t_guest_check "smbsrvd starts and reads the keytab" "
+smbsrvd -F -c /etc/smbsrv/krb.conf > /tmp/smbsrvd.log 2>&1 &
+for i in \$(seq 50); do grep -q 'listening on TCP' /tmp/smbsrvd.log && break; sleep 0.2; done
+grep -q 'Kerberos: keytab /etc/smbsrv/krb5.keytab with .*cifs/$host@$realm' /tmp/smbsrvd.log"
+
+t_check "smbclient --use-kerberos=required, signed: 3 MB put and get md5-exact" \
+	roundtrip sign signed.bin
+t_check "smbclient --use-kerberos=required, sealed (SMB3 encryption): 3 MB put and get md5-exact" \
+	roundtrip encrypt sealed.bin
+t_check "both Kerberos logons are logged as alice's" \
+	logged 2 "Kerberos logon of alice@$realm from .*: authenticated as alice \\(uid 1001\\)"
+
+# Two sessions held open (smbclient reading commands from a pipe that
+# stays open for 40 s): Kerberos and NTLMv2.
+( (sleep 40) | KRB5CCNAME=FILE:$kdir/alice.cc timeout 60 smbclient "//$host/krb" -I 127.0.0.1 \
+	-p "$T_SMB_PORT" --use-kerberos=required -N >/dev/null 2>&1 & )
+( (sleep 40) | timeout 60 smbclient //127.0.0.1/krb -p "$T_SMB_PORT" -U alice%alicepass \
+	--use-kerberos=off >/dev/null 2>&1 & )
+t_guest_check "smbsrvctl sessions: LOGON kerberos with principal alice@$realm, and ntlmv2 with none" "
+for i in \$(seq 30); do
+	s=\$(smbsrvctl sessions)
+	echo \"\$s\" | grep -qE '^0x[0-9a-f]+ +alice .* kerberos +alice@$realm +[0-9]+\$' &&
+	echo \"\$s\" | grep -qE '^0x[0-9a-f]+ +alice .* ntlmv2 +- +[0-9]+\$' && exit 0
+	sleep 0.5
+done
+echo \"\$s\"; exit 1"
+
+t_guest "printf '# Kerberos principals\\n!demo = dave@$realm\\n' > /etc/smbsrv/users.map" >/dev/null
+t_check "reload: username map maps dave@$realm to demo" reload \
+	"kerberos keytab file = /etc/smbsrv/krb5.keytab
+	username map = /etc/smbsrv/users.map"
+t_check "dave@$realm writes to [demo] as demo" ksmb dave demo sign "put $kdir/big dave.bin"
+t_guest_check "dave's file is owned by demo" "[ \"\$(stat -c %U /srv/demo/dave.bin)\" = demo ]"
+t_check_output "eve@$realm (no Unix account, not in the map) is refused" NT_STATUS_LOGON_FAILURE \
+	ksmb eve krb sign ls
+t_check "... logged once: eve has no Unix account" \
+	logged_once "Kerberos logon of eve@$realm from .* refused: it maps to 'eve', which has no Unix account"
+
+t_check "reload: keytab with kvno 2 only" reload "kerberos keytab file = /etc/smbsrv/old.keytab"
+t_check_output "a kvno 3 ticket is refused" NT_STATUS_LOGON_FAILURE ksmb alice krb sign ls
+t_check "... logged once: no key for the ticket's kvno" \
+	logged_once "refused: no key for the ticket's key version \\(kvno\\)"
+
+t_check "reload: keytab with kvno 3 and another key" reload "kerberos keytab file = /etc/smbsrv/wrong.keytab"
+t_check_output "a ticket that does not decrypt is refused" NT_STATUS_LOGON_FAILURE ksmb alice krb sign ls
+t_check "... logged once: the ticket does not decrypt" \
+	logged_once "refused: the ticket does not decrypt with the keytab's key"
+
+t_check "reload: the right keytab again" reload "kerberos keytab file = /etc/smbsrv/krb5.keytab"
+t_guest "date -s @\$((\$(date +%s) + 3600))" >/dev/null
+t_check_output "with the server's clock an hour ahead, the ticket is refused" NT_STATUS_LOGON_FAILURE \
+	ksmb alice krb sign ls
+t_guest "date -s @\$((\$(date +%s) - 3600))" >/dev/null
+t_check "... logged once: clock skew" logged_once "refused: clock skew too great"
+t_check "with the clock back, Kerberos works again" ksmb alice krb sign ls
+
+t_checks "$py" "$(dirname "$0")/krb.py" "$T_SMB_PORT" "$host" "$realm" "$kdir/alice.cc"
+t_check "... the replay is logged once" logged_once "refused: replayed authenticator"
+t_check "... the host/ ticket is logged once as for another service" \
+	logged_once "refused: ticket for another service \\(host/$host@$realm\\)"
+t_check "... the ticket for a principal not in the keytab is logged once" \
+	logged_once "refused: ticket for a service principal not in the keytab"
+
+t_check "reload: ntlm auth = disabled" reload \
+	"kerberos keytab file = /etc/smbsrv/krb5.keytab
+	ntlm auth = disabled"
+t_check_output "smbclient with alice's password (NTLMSSP) gets NT_STATUS_NTLM_BLOCKED" \
+	NT_STATUS_NTLM_BLOCKED timeout 60 smbclient //127.0.0.1/krb -p "$T_SMB_PORT" \
+	-U alice%alicepass --use-kerberos=off -c ls
+t_check "... logged once: NTLM logons are disabled" \
+	logged_once "logon of 'alice' .* refused: NTLM logons are disabled"
+t_check "smbclient --use-kerberos=required still works (sealed)" roundtrip encrypt ntlmoff.bin
+t_check "an anonymous share listing still works (null session)" \
+	timeout 60 smbclient -L 127.0.0.1 -p "$T_SMB_PORT" -N --use-kerberos=off
+t_checks "$py" "$(dirname "$0")/krb.py" "$T_SMB_PORT" "$host" "$realm" "$kdir/alice.cc" ntlm-off
+
+t_dmesg_clean
+t_done
