@@ -34,7 +34,7 @@ pkgs_vm=(
 	fio python3-impacket dbench attr
 	nfs-kernel-server trace-cmd gnuplot-nox
 	python3-matplotlib
-	krb5-kdc krb5-admin-server krb5-user keyutils
+	krb5-kdc krb5-admin-server krb5-user keyutils libnss-wrapper
 )
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")
 
