@@ -331,5 +331,9 @@ rival "NTLMv2 logon (smbclient -U alice%alicepass), ls" timeout 60 smbclient //1
 KPORT=$T_RIVAL_PORT KDIR=kk rival "Kerberos, signed: 3 MB put and get md5-exact" roundtrip sign k-signed.bin
 KPORT=$T_RIVAL_PORT KDIR=kk rival "Kerberos, sealed: 3 MB put and get md5-exact" roundtrip encrypt k-sealed.bin
 
+# How long the daemon's upcall thread spent in GSSAPI per accepted ticket.
+t_diag "ticket checks in the guest (us): $(t_guest "sed -n 's/.*ticket checked in \([0-9]*\) us.*/\1/p' /tmp/smbsrvd.log" |
+	sort -n | awk '{ a[NR] = $1 } END { print "n=" NR, "min=" a[1], "median=" a[int((NR + 1) / 2)], "max=" a[NR] }')"
+
 t_dmesg_clean
 t_done
