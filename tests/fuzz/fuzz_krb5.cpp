@@ -16,6 +16,7 @@
 
 #include <linux/smbsrv.h>
 
+#include "any_account.hpp"
 #include "auth.hpp"
 #include "kerberos.hpp"
 #include "log.hpp"
@@ -25,17 +26,6 @@
 using namespace smbsrv;
 
 namespace {
-
-class AnyAccount final : public Accounts {
-public:
-	std::optional<Account> user(const std::string &name) override
-	{
-		if (name.empty() || name.size() > 64)
-			return std::nullopt;
-		return Account{name, 1000, 1000, {1000}};
-	}
-	std::optional<uint32_t> group(const std::string &) override { return std::nullopt; }
-};
 
 class EchoContext final : public krb5::Context {
 public:
@@ -96,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (map.map(name) && map.empty())
 		__builtin_trap();
 
-	static AnyAccount accounts;
+	static fuzz::AnyAccount accounts;
 	AuthPolicy policy;
 	policy.kerberos = std::make_shared<FakeAcceptor>();
 	policy.realm = "R";

@@ -270,10 +270,10 @@ AuthResult Authenticator::start_spnego(uint64_t sid, const std::string &addr, By
 		ex->kerberos = policy_.kerberos;
 		ex->krb5_oid.assign(it->begin(), it->end());
 		ex->stage = Exchange::Stage::want_ap_req;
+		pending_.erase(sid);
 		if (first && init->mech_token)
 			return krb5_token(sid, std::move(ex), *init->mech_token,
 					  init->mech_list_mic, true);
-		pending_.erase(sid);
 		resp.supported_mech = ex->krb5_oid;
 	} else {
 		resp.supported_mech = spnego::oid_ntlmssp;
