@@ -77,7 +77,12 @@ kdc_start() {
 	$k "ktadd -k $kdir/cifs.keytab cifs/$host" &&
 	$k "addprinc -randkey host/$host" &&
 	$k "ktadd -k $kdir/cifs.keytab host/$host" &&
-	$k "addprinc -randkey cifs/other.smbsrv.test" || return 1
+	$k "addprinc -randkey cifs/other.smbsrv.test" &&
+	# A service with AES-128 keys and session keys only: its tickets and
+	# session keys are AES-128 (a 16-byte SMB session key).
+	$k "addprinc -randkey -e aes128-cts-hmac-sha1-96:normal cifs/aes128.smbsrv.test" &&
+	$k "setstr cifs/aes128.smbsrv.test session_enctypes aes128-cts-hmac-sha1-96" &&
+	$k "ktadd -e aes128-cts-hmac-sha1-96:normal -k $kdir/cifs.keytab cifs/aes128.smbsrv.test" || return 1
 	# The current kvno with a key that is not the KDC's.
 	printf 'addent -password -p cifs/%s@%s -k 3 -e aes256-cts-hmac-sha1-96\nnot-the-key\nwkt %s\nq\n' \
 		"$host" "$realm" "$kdir/wrong.keytab" | ktutil || return 1
@@ -88,14 +93,14 @@ kdc_start() {
 	done
 	# Tickets: alice's for cifs/, host/ and another cifs/; dave's, eve's.
 	echo alicepw | kinit alice >/dev/null &&
-	kvno "cifs/$host" "host/$host" cifs/other.smbsrv.test >/dev/null &&
+	kvno "cifs/$host" "host/$host" cifs/other.smbsrv.test cifs/aes128.smbsrv.test >/dev/null &&
 	echo davepw | KRB5CCNAME=FILE:$kdir/dave.cc kinit dave >/dev/null &&
 	echo evepw | KRB5CCNAME=FILE:$kdir/eve.cc kinit eve >/dev/null
 }
 
 # smbclient with Kerberos only: CCACHE SHARE PROTECTION COMMANDS
 ksmb() {
-	KRB5CCNAME=FILE:$kdir/$1.cc timeout 120 smbclient "//$host/$2" -I 127.0.0.1 \
+	KRB5CCNAME=FILE:$kdir/$1.cc timeout 120 smbclient "//${KHOST:-$host}/$2" -I 127.0.0.1 \
 		-p "${KPORT:-$T_SMB_PORT}" --use-kerberos=required -N --client-protection="$3" -c "$4"
 }
 
@@ -175,8 +180,12 @@ t_check "smbclient --use-kerberos=required, signed: 3 MB put and get md5-exact" 
 	roundtrip sign signed.bin
 t_check "smbclient --use-kerberos=required, sealed (SMB3 encryption): 3 MB put and get md5-exact" \
 	roundtrip encrypt sealed.bin
-t_check "both Kerberos logons are logged as alice's" \
-	logged 2 "Kerberos logon of alice@$realm from .*: authenticated as alice \\(uid 1001; ticket checked in [0-9]+ us\\)"
+t_check "the cifs/aes128 ticket and its session key are AES-128" \
+	bash -c "klist -e | grep -A1 'cifs/aes128.smbsrv.test@' | grep -q 'aes128-cts-hmac-sha1-96, aes128-cts-hmac-sha1-96'"
+KHOST=aes128.smbsrv.test t_check "AES-128 ticket (cifs/aes128.smbsrv.test), sealed: 3 MB put and get md5-exact" \
+	roundtrip encrypt aes128.bin
+t_check "all three Kerberos logons are logged as alice's" \
+	logged 3 "Kerberos logon of alice@$realm from .*: authenticated as alice \\(uid 1001; ticket checked in [0-9]+ us\\)"
 
 # Two sessions held open (smbclient reading commands from a pipe that
 # stays open for 40 s): Kerberos and NTLMv2.
