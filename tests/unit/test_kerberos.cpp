@@ -308,6 +308,15 @@ TEST_CASE("principal to local user: realm, username map, guest, Unix account", "
 	rig.reset();
 	CHECK(logon("zed@SMBSRV.TEST").user == "nobody");
 	CHECK(logon("eve@ELSEWHERE").status == nt::LOGON_FAILURE);
+
+	// What the module could not take is refused here, guest or not.
+	rig.policy.map_to_guest = MapToGuest::bad_user;
+	rig.reset();
+	CHECK(logon(std::string(500, 'a') + "@" + std::string(11, 'R')).status == nt::SUCCESS);
+	CHECK(logon(std::string(500, 'a') + "@" + std::string(12, 'R')).status ==
+	      nt::LOGON_FAILURE);
+	CHECK(logon("a@" + std::string(257, 'R')).status == nt::LOGON_FAILURE);
+	CHECK(logon("a@" + std::string(256, 'R')).status == nt::SUCCESS);
 }
 
 TEST_CASE("mechanism choice: the client's first the server accepts", "[krb5][auth]")

@@ -324,6 +324,13 @@ AuthResult Authenticator::krb5_token(uint64_t sid, std::unique_ptr<Exchange> ex,
 									    : nt::LOGON_FAILURE);
 	}
 	who = "Kerberos logon of " + acc.client + " from " + ex->addr;
+	// The module takes at most 512 bytes of principal and 256 of realm
+	// (the netlink spec's max-len).
+	if (acc.client.size() > 512 || krb5::split_principal(acc.client).second.size() > 256) {
+		log::notice("Kerberos logon from " + ex->addr + " refused: principal longer than 512 "
+			    "bytes or realm longer than 256");
+		return failure(nt::LOGON_FAILURE);
+	}
 	AuthResult r = krb5_user(acc.client, who);
 	if (r.status != nt::SUCCESS)
 		return r;
