@@ -69,6 +69,9 @@ static int smbsrv_session_fill(struct sk_buff *skb, struct smbsrv_session *sess)
 	      nla_put_u32(skb, SMBSRV_A_SESSION_OPEN_FILES,
 			  atomic_read(&sess->nr_opens)) ||
 	      nla_put_u32(skb, SMBSRV_A_SESSION_AGE, smbsrv_age(sess->start)) ||
+	      (sess->principal && sess->principal[0] &&
+	       nla_put_string(skb, SMBSRV_A_SESSION_PRINCIPAL,
+			      sess->principal)) ||
 	      smbsrv_session_fill_channels(skb, sess);
 	mutex_unlock(&sess->setup_lock);
 	return err ? -EMSGSIZE : 0;

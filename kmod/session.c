@@ -58,6 +58,7 @@ void smbsrv_session_put(struct smbsrv_session *sess)
 		put_cred(sess->cred);
 	kfree(sess->user);
 	kfree(sess->domain);
+	kfree(sess->principal);
 	smbsrv_conn_put(sess->conn);
 	call_rcu(&sess->rcu, smbsrv_session_free_rcu);
 }

@@ -92,6 +92,7 @@ struct smbsrv_session {
 	const struct cred *cred;
 	char *user;
 	char *domain;
+	char *principal;		/* Kerberos client principal, or "" */
 	u32 flags;			/* enum smbsrv_session_flags (uapi) */
 
 	/* Signing and encryption (MS-SMB2 3.3.1.8). */

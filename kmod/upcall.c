@@ -313,6 +313,10 @@ static int smbsrv_auth_parse(struct smbsrv_upcall *up, struct genl_info *info)
 		err = smbsrv_dup_str(&res->domain, tb[SMBSRV_A_AUTH_DOMAIN]);
 		if (err)
 			goto fail;
+		err = smbsrv_dup_str(&res->principal,
+				     tb[SMBSRV_A_AUTH_PRINCIPAL]);
+		if (err)
+			goto fail;
 	}
 	return 0;
 
@@ -328,6 +332,7 @@ void smbsrv_auth_result_free(struct smbsrv_auth_result *res)
 		put_group_info(res->groups);
 	kfree(res->user);
 	kfree(res->domain);
+	kfree(res->principal);
 	memzero_explicit(res->session_key, sizeof(res->session_key));
 	res->blob = NULL;
 	res->blob_len = 0;
@@ -335,6 +340,7 @@ void smbsrv_auth_result_free(struct smbsrv_auth_result *res)
 	res->groups = NULL;
 	res->user = NULL;
 	res->domain = NULL;
+	res->principal = NULL;
 }
 EXPORT_SYMBOL_NS_GPL(smbsrv_auth_result_free, SMBSRV_TEST);
 

@@ -56,6 +56,7 @@ struct smbsrv_auth_result {
 	u32 flags;			/* enum smbsrv_session_flags */
 	char *user;
 	char *domain;
+	char *principal;		/* Kerberos client; NULL or "" for none */
 };
 
 /*

@@ -17,7 +17,7 @@ say() { [ "$quiet" = --quiet ] || echo "deps: $*"; }
 # tools/debug-kernel.sh).
 pkgs_build=(
 	build-essential cmake pkg-config kmod xz-utils zstd cpio
-	libnl-3-dev libnl-genl-3-dev libmnl-dev libssl-dev nettle-dev catch2
+	libnl-3-dev libnl-genl-3-dev libmnl-dev libssl-dev nettle-dev catch2 libkrb5-dev
 	python3 python3-yaml python3-jsonschema sparse
 	clang-14 libfuzzer-14-dev libclang-rt-14-dev
 	flex bison bc libelf-dev
@@ -34,6 +34,7 @@ pkgs_vm=(
 	fio python3-impacket dbench attr btrfs-progs
 	nfs-kernel-server trace-cmd gnuplot-nox
 	python3-matplotlib
+	krb5-kdc krb5-admin-server krb5-user keyutils libnss-wrapper
 )
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")
 

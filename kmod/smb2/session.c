@@ -70,27 +70,31 @@ static u32 smbsrv_session_establish(struct smbsrv_req *req,
 				  SMBSRV_SESSION_FLAGS_ANONYMOUS);
 	bool reauth = sess->state == SMBSRV_SESSION_VALID;
 	const struct cred *cred;
-	char *user, *domain;
+	char *user, *domain, *principal;
 
 	if (!anon && !res->session_key_len)
 		return STATUS_LOGON_FAILURE;
 	cred = smbsrv_user_cred(res);
 	user = kstrdup(res->user ? res->user : "", GFP_KERNEL);
 	domain = kstrdup(res->domain ? res->domain : "", GFP_KERNEL);
-	if (!cred || !user || !domain) {
+	principal = kstrdup(res->principal ? res->principal : "", GFP_KERNEL);
+	if (!cred || !user || !domain || !principal) {
 		if (cred)
 			put_cred(cred);
 		kfree(user);
 		kfree(domain);
+		kfree(principal);
 		return STATUS_INSUFFICIENT_RESOURCES;
 	}
 	if (sess->cred)
 		put_cred(sess->cred);
 	kfree(sess->user);
 	kfree(sess->domain);
+	kfree(sess->principal);
 	sess->cred = cred;
 	sess->user = user;
 	sess->domain = domain;
+	sess->principal = principal;
 	sess->flags = res->flags;
 
 	*rsp_flags = 0;

@@ -8,26 +8,12 @@
 #include <cstdint>
 #include <cstring>
 
+#include "any_account.hpp"
 #include "auth.hpp"
 #include "log.hpp"
 #include "spnego.hpp"
 
 using namespace smbsrv;
-
-namespace {
-
-class AnyAccount final : public Accounts {
-public:
-	std::optional<Account> user(const std::string &name) override
-	{
-		if (name.empty() || name.size() > 64)
-			return std::nullopt;
-		return Account{name, 1000, 1000, {1000}};
-	}
-	std::optional<uint32_t> group(const std::string &) override { return std::nullopt; }
-};
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -44,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	spnego::parse_resp(in);
 
-	static AnyAccount accounts;
+	static fuzz::AnyAccount accounts;
 	ntlm::Entropy fixed;
 	fixed.random = [](std::span<uint8_t> out) {
 		for (size_t i = 0; i < out.size(); i++)

@@ -461,3 +461,39 @@ TEST_CASE("policy: a user without a Unix account, and a missing guest account", 
 		CHECK(rig.step(rig.rec.legs.back().client).status == nt::LOGON_FAILURE);
 	}
 }
+
+TEST_CASE("ntlm auth = disabled: NTLM logons blocked, null sessions still work", "[auth]")
+{
+	auto no_ntlm = [](Rig &rig) {
+		AuthPolicy p = rig.auth->policy();
+		p.ntlm = false;
+		rig.auth->set_policy(p);
+	};
+	for (const char *name : {"spnego-alice", "ntlmssp-alice"}) {
+		Rig rig(name);
+		no_ntlm(rig);
+		REQUIRE(rig.rec.legs.size() == 2);
+		CHECK(rig.step(rig.rec.legs[0].client).status == nt::MORE_PROCESSING_REQUIRED);
+		AuthResult r = rig.step(rig.rec.legs[1].client);
+		CHECK(r.status == nt::NTLM_BLOCKED);
+		CHECK(r.session_key.empty());
+	}
+	// map to guest does not turn a blocked NTLM logon into a guest one.
+	{
+		Rig rig("spnego-wrong-password-guest");
+		no_ntlm(rig);
+		AuthResult r;
+		for (const auto &leg : rig.rec.legs)
+			r = rig.step(leg.client);
+		CHECK(r.status == nt::NTLM_BLOCKED);
+	}
+	{
+		Rig rig("spnego-anonymous");
+		no_ntlm(rig);
+		AuthResult r;
+		for (const auto &leg : rig.rec.legs)
+			r = rig.step(leg.client);
+		CHECK(r.status == nt::SUCCESS);
+		CHECK(r.flags == SMBSRV_SESSION_FLAGS_ANONYMOUS);
+	}
+}

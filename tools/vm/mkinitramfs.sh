@@ -6,7 +6,8 @@
 #   build/vm/base.cpio     busybox, kmod, mount.cifs, fio, ksmbd-tools, GNU
 #                          cp and fallocate (copy_file_range, hole punching),
 #                          dbench (its load file comes with the test),
-#                          nfs-utils' server and mount.nfs, trace-cmd, the
+#                          nfs-utils' server and mount.nfs, trace-cmd,
+#                          cifs.upcall and request-key (sec=krb5 mounts), the
 #                          shared libraries of everything (ours included) and
 #                          the guest kernel's modules tests need.  Rebuilt
 #                          only when its inputs change.
@@ -74,6 +75,7 @@ host_bins=(
 	/usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs /sbin/mount.nfs
 	/usr/bin/trace-cmd
 	/usr/bin/btrfs /usr/sbin/mkfs.btrfs
+	/usr/sbin/cifs.upcall /sbin/request-key
 )
 host_bins_opt=(/usr/bin/strace)
 # Kernel modules (with their dependencies) and whole module directories.
@@ -132,7 +134,7 @@ if [ ! -f "$out/base.cpio" ] || [ "$(cat "$out/base.key" 2>/dev/null)" != "$key"
 	echo "mkinitramfs: building base image"
 	root=$(mktemp -d)
 	trap 'rm -rf "$root"' EXIT
-	mkdir -p "$root"/usr/{bin,sbin,lib,lib64} "$root"/{dev,proc,sys,tmp,run,etc,root,srv,mnt,var/log,var/run}
+	mkdir -p "$root"/usr/{bin,sbin,lib,lib64} "$root"/{dev,proc,sys,tmp,run,etc,root,srv,mnt,var/log,var/run,var/tmp}
 	ln -s usr/bin "$root/bin"
 	ln -s usr/sbin "$root/sbin"
 	ln -s usr/lib "$root/lib"

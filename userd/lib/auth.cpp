@@ -78,12 +78,39 @@ AuthPolicy AuthPolicy::from_config(const Config &cfg)
 		p.guest_account = ipc->params.str("guest account");
 	if (p.guest_account.empty())
 		p.guest_account = "nobody";
+
+	p.ntlm = lower_ascii(g.str("ntlm auth")) != "disabled";
+	if (!g.str("username map").empty()) {
+		Diagnostics diags;
+		auto map = std::make_shared<UsernameMap>(
+			UsernameMap::load(g.str("username map"), diags));
+		for (const auto &d : diags.all())
+			log::warning(d.str());
+		p.username_map = std::move(map);
+	}
+	std::string why;
+	krb5::AcceptorConfig kc{g.str("kerberos keytab file"), g.str("kerberos service name")};
+	p.kerberos = krb5::make_gss_acceptor(kc, &why);
+	if (!p.kerberos) {
+		// No keytab at all is the usual state of a server without a
+		// realm: not worth a warning.
+		std::string msg = "Kerberos logons off: " + why;
+		if (kc.keytab.empty())
+			log::info(msg);
+		else
+			log::warning(msg);
+	}
+	p.realm = upper_ascii(g.str("realm"));
+	if (p.realm.empty() && p.kerberos)
+		p.realm = upper_ascii(krb5::default_realm());
+	if (!p.ntlm && !p.kerberos)
+		log::warning("ntlm auth = disabled and no Kerberos: only null sessions can log on");
 	return p;
 }
 
 struct Authenticator::Exchange {
 	enum class Wrap { raw, spnego };
-	enum class Stage { want_negotiate, want_authenticate };
+	enum class Stage { want_negotiate, want_authenticate, want_ap_req, want_mic };
 	Exchange(Wrap w, std::string a, const AuthPolicy &p, const ntlm::Entropy &e)
 		: wrap(w), addr(std::move(a)), ntlm(p.identity, e)
 	{
@@ -94,6 +121,13 @@ struct Authenticator::Exchange {
 	ntlm::Server ntlm;
 	Bytes mech_types_der; // SPNEGO: the client's MechTypeList
 	bool mic_required = false;
+	// Kerberos: the acceptor of the policy the exchange started under,
+	// the mechanism OID to answer with, and after the AP-REQ, while the
+	// client's mechListMIC is awaited, the context and the verdict.
+	std::shared_ptr<krb5::Acceptor> kerberos;
+	Bytes krb5_oid;
+	std::unique_ptr<krb5::Context> krb5_ctx;
+	AuthResult done;
 	std::chrono::steady_clock::time_point last{};
 };
 
@@ -147,7 +181,7 @@ AuthResult Authenticator::step(uint64_t sid, const std::string &addr, ByteView b
 	if (blob.empty()) {
 		// No token yet: offer our mechanisms, as in NEGOTIATE.
 		AuthResult r = failure(nt::MORE_PROCESSING_REQUIRED);
-		r.blob = spnego::negotiate_blob();
+		r.blob = negotiate_blob();
 		return r;
 	}
 	if (ntlm::is_ntlmssp(blob)) {
@@ -170,6 +204,8 @@ AuthResult Authenticator::step(uint64_t sid, const std::string &addr, ByteView b
 			return failure(nt::INVALID_PARAMETER);
 		}
 	}
+	if (blob[0] == 0x60 && krb5::is_ap_req(blob))
+		return start_krb5(sid, addr, blob);
 	if (blob[0] == 0x60 || blob[0] == 0xa0)
 		return start_spnego(sid, addr, blob);
 	if (blob[0] == 0xa1)
@@ -205,30 +241,43 @@ AuthResult Authenticator::start_spnego(uint64_t sid, const std::string &addr, By
 			    ": malformed SPNEGO NegTokenInit");
 		return failure(nt::INVALID_PARAMETER);
 	}
-	auto it = std::find_if(init->mech_types.begin(), init->mech_types.end(),
-			       [](ByteView m) { return same(m, spnego::oid_ntlmssp); });
+	auto usable = [&](ByteView m) {
+		return same(m, spnego::oid_ntlmssp) ||
+		       (policy_.kerberos &&
+			(same(m, spnego::oid_krb5) || same(m, spnego::oid_ms_krb5)));
+	};
+	auto it = std::find_if(init->mech_types.begin(), init->mech_types.end(), usable);
 	if (it == init->mech_types.end()) {
 		pending_.erase(sid);
 		std::string offered;
 		for (ByteView m : init->mech_types)
 			offered += " " + spnego::oid_str(m);
 		log::notice("session " + sid_str(sid) + " from " + addr +
-			    ": client offers no NTLMSSP (mechanisms:" + offered + ")");
+			    ": client offers no mechanism this server accepts (mechanisms:" +
+			    offered + (policy_.kerberos ? "" : "; Kerberos is off") + ")");
 		return failure(nt::LOGON_FAILURE);
 	}
+	// Not the client's first choice: its optimistic token (if any) is
+	// for another mechanism, and RFC 4178 wants the mechanism list
+	// protected by a MIC.
+	bool first = it == init->mech_types.begin();
 	auto ex = std::make_unique<Exchange>(Exchange::Wrap::spnego, addr, policy_, entropy_);
 	ex->mech_types_der.assign(init->mech_types_der.begin(), init->mech_types_der.end());
+	ex->mic_required = !first;
 	spnego::Response resp;
-	resp.supported_mech = spnego::oid_ntlmssp;
-	if (it != init->mech_types.begin()) {
-		// Not the client's first choice: its optimistic token (if any)
-		// is for another mechanism, and RFC 4178 wants the mechanism
-		// list protected by a MIC.
-		ex->mic_required = true;
-		resp.state = spnego::NegState::request_mic;
+	resp.state = first ? spnego::NegState::accept_incomplete : spnego::NegState::request_mic;
+	if (!same(*it, spnego::oid_ntlmssp)) {
+		ex->kerberos = policy_.kerberos;
+		ex->krb5_oid.assign(it->begin(), it->end());
+		ex->stage = Exchange::Stage::want_ap_req;
+		pending_.erase(sid);
+		if (first && init->mech_token)
+			return krb5_token(sid, std::move(ex), *init->mech_token,
+					  init->mech_list_mic, true);
+		resp.supported_mech = ex->krb5_oid;
 	} else {
-		resp.state = spnego::NegState::accept_incomplete;
-		if (init->mech_token) {
+		resp.supported_mech = spnego::oid_ntlmssp;
+		if (first && init->mech_token) {
 			auto challenge = ex->ntlm.challenge(*init->mech_token);
 			if (!challenge) {
 				pending_.erase(sid);
@@ -244,6 +293,153 @@ AuthResult Authenticator::start_spnego(uint64_t sid, const std::string &addr, By
 	r.blob = spnego::build_resp(resp);
 	keep(sid, std::move(ex));
 	return r;
+}
+
+AuthResult Authenticator::start_krb5(uint64_t sid, const std::string &addr, ByteView blob)
+{
+	pending_.erase(sid);
+	if (!policy_.kerberos) {
+		log::notice("Kerberos logon from " + addr + " refused: Kerberos is off (no keytab)");
+		return failure(nt::LOGON_FAILURE);
+	}
+	auto ex = std::make_unique<Exchange>(Exchange::Wrap::raw, addr, policy_, entropy_);
+	ex->kerberos = policy_.kerberos;
+	return krb5_token(sid, std::move(ex), blob, std::nullopt, true);
+}
+
+AuthResult Authenticator::krb5_token(uint64_t sid, std::unique_ptr<Exchange> ex, ByteView token,
+				     std::optional<ByteView> client_mic, bool first)
+{
+	std::string who = "Kerberos logon from " + ex->addr;
+	// GSSAPI runs in the daemon's one upcall thread: its time is logged
+	// (keytab read, decryption, replay cache; no KDC is contacted).
+	auto t0 = std::chrono::steady_clock::now();
+	krb5::Accepted acc = ex->kerberos->accept(token);
+	auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+			  std::chrono::steady_clock::now() - t0)
+			  .count();
+	if (acc.kind != krb5::Accepted::Kind::ok) {
+		log::notice(who + " refused: " + acc.reason);
+		return failure(acc.kind == krb5::Accepted::Kind::malformed ? nt::INVALID_PARAMETER
+									    : nt::LOGON_FAILURE);
+	}
+	who = "Kerberos logon of " + acc.client + " from " + ex->addr;
+	// The module takes at most 512 bytes of principal and 256 of realm
+	// (the netlink spec's max-len).
+	if (acc.client.size() > 512 || krb5::split_principal(acc.client).second.size() > 256) {
+		log::notice("Kerberos logon from " + ex->addr + " refused: principal longer than 512 "
+			    "bytes or realm longer than 256");
+		return failure(nt::LOGON_FAILURE);
+	}
+	AuthResult r = krb5_user(acc.client, who);
+	if (r.status != nt::SUCCESS)
+		return r;
+	r.principal = acc.client;
+	r.flags |= SMBSRV_SESSION_FLAGS_KERBEROS;
+	if (!(r.flags & SMBSRV_SESSION_FLAGS_GUEST))
+		r.session_key = std::move(acc.session_key);
+	std::string done = who + ": authenticated as " + r.user + " (uid " + std::to_string(r.uid) +
+			   "; ticket checked in " + std::to_string(us) + " us)";
+	if (ex->wrap == Exchange::Wrap::raw) {
+		r.blob = std::move(acc.output);
+		log::info(done);
+		return r;
+	}
+	if (client_mic && !acc.context->verify_mic(ex->mech_types_der, *client_mic)) {
+		log::notice(who + " refused: mechListMIC does not verify");
+		return failure(nt::LOGON_FAILURE);
+	}
+	// Mutual authentication: the AP-REP, and our MIC over the client's
+	// mechanism list, as Windows sends them.
+	spnego::Response out;
+	out.state = spnego::NegState::accept_completed;
+	if (first)
+		out.supported_mech = ex->krb5_oid;
+	if (!acc.output.empty())
+		out.response_token = std::move(acc.output);
+	out.mech_list_mic = acc.context->get_mic(ex->mech_types_der);
+	if (ex->mic_required && !client_mic) {
+		// Krb5 was not the client's first choice: its MIC must come
+		// in one more leg before the logon completes.
+		out.state = spnego::NegState::accept_incomplete;
+		ex->stage = Exchange::Stage::want_mic;
+		ex->krb5_ctx = std::move(acc.context);
+		ex->done = std::move(r);
+		AuthResult more = failure(nt::MORE_PROCESSING_REQUIRED);
+		more.blob = spnego::build_resp(out);
+		keep(sid, std::move(ex));
+		return more;
+	}
+	r.blob = spnego::build_resp(out);
+	log::info(done);
+	return r;
+}
+
+AuthResult Authenticator::krb5_user(const std::string &principal, const std::string &who)
+{
+	auto [name, realm] = krb5::split_principal(principal);
+	std::optional<std::string> local;
+	if (policy_.username_map)
+		local = policy_.username_map->map(principal);
+	if (!local && !policy_.realm.empty() && upper_ascii(realm) == policy_.realm &&
+	    !name.empty() && name.find('/') == std::string::npos)
+		local = name;
+	if (!local) {
+		if (policy_.map_to_guest == MapToGuest::bad_user ||
+		    policy_.map_to_guest == MapToGuest::bad_password)
+			return guest(SMBSRV_SESSION_FLAGS_GUEST | SMBSRV_SESSION_FLAGS_KERBEROS, who,
+				     "no local user for the principal", realm);
+		log::notice(who + " refused: the principal maps to no local user (no username map line" +
+			    (policy_.realm.empty() ? std::string(", no realm set")
+						   : ", not of realm " + policy_.realm) +
+			    ")");
+		return failure(nt::LOGON_FAILURE);
+	}
+	auto acct = accounts_.user(*local);
+	if (!acct) {
+		if (policy_.map_to_guest == MapToGuest::bad_uid)
+			return guest(SMBSRV_SESSION_FLAGS_GUEST | SMBSRV_SESSION_FLAGS_KERBEROS, who,
+				     "no Unix account '" + *local + "'", realm);
+		log::warning(who + " refused: it maps to '" + *local +
+			     "', which has no Unix account");
+		return failure(nt::LOGON_FAILURE);
+	}
+	AuthResult r;
+	r.status = nt::SUCCESS;
+	r.user = acct->name;
+	r.domain = realm;
+	r.uid = acct->uid;
+	r.gid = acct->gid;
+	r.groups = acct->groups;
+	return r;
+}
+
+AuthResult Authenticator::guest(uint32_t flag, const std::string &who, const std::string &why,
+				const std::string &domain)
+{
+	auto acct = accounts_.user(policy_.guest_account);
+	if (!acct) {
+		log::warning(who + " refused: " + why + ", and the guest account '" +
+			     policy_.guest_account + "' does not exist");
+		return failure(nt::LOGON_FAILURE);
+	}
+	AuthResult r;
+	r.status = nt::SUCCESS;
+	r.flags = flag;
+	r.user = acct->name;
+	r.domain = domain;
+	r.uid = acct->uid;
+	r.gid = acct->gid;
+	r.groups = acct->groups;
+	log::info(who + ": " + why + "; mapped to the guest account '" + acct->name + "'");
+	return r;
+}
+
+Bytes Authenticator::negotiate_blob() const
+{
+	// Without Kerberos NTLMSSP stays offered: null sessions use it.
+	return spnego::negotiate_blob(policy_.kerberos != nullptr,
+				      policy_.ntlm || !policy_.kerberos);
 }
 
 AuthResult Authenticator::continue_spnego(uint64_t sid, const std::string &addr, ByteView blob)
@@ -262,6 +458,27 @@ AuthResult Authenticator::continue_spnego(uint64_t sid, const std::string &addr,
 	if (resp->state == spnego::NegState::reject) {
 		log::notice(who + "the client gave up the logon");
 		return failure(nt::LOGON_FAILURE);
+	}
+	if (ex->kerberos) {
+		if (ex->stage == Exchange::Stage::want_ap_req && resp->response_token)
+			return krb5_token(sid, std::move(ex), *resp->response_token,
+					  resp->mech_list_mic, false);
+		if (ex->stage == Exchange::Stage::want_mic && resp->mech_list_mic) {
+			AuthResult r = std::move(ex->done);
+			std::string krb_who = "Kerberos logon of " + r.principal + " from " + addr;
+			if (!ex->krb5_ctx->verify_mic(ex->mech_types_der, *resp->mech_list_mic)) {
+				log::notice(krb_who + " refused: mechListMIC does not verify");
+				return failure(nt::LOGON_FAILURE);
+			}
+			spnego::Response out;
+			out.state = spnego::NegState::accept_completed;
+			r.blob = spnego::build_resp(out);
+			log::info(krb_who + ": authenticated as " + r.user + " (uid " +
+				  std::to_string(r.uid) + ")");
+			return r;
+		}
+		log::notice(who + "unexpected SPNEGO NegTokenResp in a Kerberos logon");
+		return failure(nt::INVALID_PARAMETER);
 	}
 	if (!resp->response_token) {
 		log::notice(who + "SPNEGO NegTokenResp without a token");
@@ -322,24 +539,12 @@ AuthResult Authenticator::finish(Exchange &ex, ByteView authenticate, const std:
 			  "', workstation '" + v.workstation + "') from " + addr;
 
 	auto as_guest = [&](uint32_t flag, const std::string &why) {
-		auto acct = accounts_.user(policy_.guest_account);
-		if (!acct) {
-			log::warning(who + " refused: " + why + ", and the guest account '" +
-				     policy_.guest_account + "' does not exist");
-			return failure(nt::LOGON_FAILURE);
-		}
-		AuthResult r;
-		r.status = nt::SUCCESS;
-		r.flags = flag;
-		r.user = acct->name;
-		r.domain = v.domain;
-		r.uid = acct->uid;
-		r.gid = acct->gid;
-		r.groups = acct->groups;
-		log::info(who + ": " + why + "; mapped to the guest account '" +
-			  acct->name + "'");
-		return r;
+		return guest(flag, who, why, v.domain);
 	};
+	if (!policy_.ntlm && v.kind != K::anonymous && v.kind != K::malformed) {
+		log::notice(who + " refused: NTLM logons are disabled (ntlm auth = disabled)");
+		return failure(nt::NTLM_BLOCKED);
+	}
 
 	switch (v.kind) {
 	case K::ok: {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 //
 // Session setup, daemon side: turns the security blobs the module passes
-// up (raw NTLMSSP as the Linux cifs client sends them, or SPNEGO as
-// smbclient and Windows do) into the next blob and, at the end, a verdict
-// with the session key and the Unix identity.  Multi-leg exchanges are
-// kept per SMB2 SessionId; a new NEGOTIATE on a live session starts a
-// re-authentication.
+// up (raw NTLMSSP as the Linux cifs client sends them, SPNEGO as smbclient,
+// cifs.upcall and Windows do, or a bare Kerberos AP-REQ) into the next blob
+// and, at the end, a verdict with the session key and the Unix identity.
+// Multi-leg exchanges are kept per SMB2 SessionId; a new NEGOTIATE on a
+// live session starts a re-authentication.
 #pragma once
 
 #include <chrono>
@@ -19,7 +19,9 @@
 
 #include "accounts.hpp"
 #include "bytes.hpp"
+#include "kerberos.hpp"
 #include "ntlmssp.hpp"
+#include "usermap.hpp"
 
 namespace smbsrv {
 
@@ -36,7 +38,18 @@ struct AuthPolicy {
 	ntlm::ServerIdentity identity;
 	MapToGuest map_to_guest = MapToGuest::never;
 	std::string guest_account = "nobody";
+	// ntlm auth = disabled: NTLMSSP only for null sessions.
+	bool ntlm = true;
+	// Kerberos logons; null when there is no usable keytab.
+	std::shared_ptr<krb5::Acceptor> kerberos;
+	// The server's own realm (upper case): its principals are local
+	// users of the same name.  "" for none.
+	std::string realm;
+	// Principal -> local user, tried before the realm is stripped.
+	std::shared_ptr<const UsernameMap> username_map;
 
+	// Reads the keytab and the username map; what is wrong with them is
+	// logged (Kerberos is then off, or no name is mapped).
 	static AuthPolicy from_config(const Config &cfg);
 };
 
@@ -46,7 +59,8 @@ struct AuthResult {
 	Bytes session_key;     // on success with a password logon
 	uint32_t flags = 0;    // enum smbsrv_session_flags (uapi)
 	std::string user;      // database spelling; the guest account for guests
-	std::string domain;    // as the client sent it
+	std::string domain;    // as the client sent it; the realm for Kerberos
+	std::string principal; // Kerberos: the client principal
 	uint32_t uid = 0, gid = 0;
 	std::vector<uint32_t> groups;
 	std::string log;       // one line for the log when the leg ends a logon
@@ -69,6 +83,10 @@ public:
 
 	// New settings (after a reload) apply to exchanges started from now.
 	void set_policy(AuthPolicy policy) { policy_ = std::move(policy); }
+	[[nodiscard]] const AuthPolicy &policy() const { return policy_; }
+	// The SPNEGO NegTokenInit2 of NEGOTIATE responses: the mechanisms
+	// the policy accepts.
+	[[nodiscard]] Bytes negotiate_blob() const;
 	[[nodiscard]] size_t pending() const { return pending_.size(); }
 
 	// Exchanges idle for longer than this are forgotten; at most
@@ -85,6 +103,12 @@ private:
 	AuthResult start_spnego(uint64_t sid, const std::string &addr, ByteView blob);
 	AuthResult continue_spnego(uint64_t sid, const std::string &addr, ByteView blob);
 	AuthResult finish(Exchange &ex, ByteView authenticate, const std::string &addr);
+	AuthResult start_krb5(uint64_t sid, const std::string &addr, ByteView blob);
+	AuthResult krb5_token(uint64_t sid, std::unique_ptr<Exchange> ex, ByteView token,
+			      std::optional<ByteView> client_mic, bool first);
+	AuthResult krb5_user(const std::string &principal, const std::string &who);
+	AuthResult guest(uint32_t flag, const std::string &who, const std::string &why,
+			 const std::string &domain);
 
 	AuthPolicy policy_;
 	ntlm::CredentialLookup lookup_;

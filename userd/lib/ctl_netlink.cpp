@@ -109,6 +109,7 @@ SessionInfo parse_session(ByteView msg)
 	s.open_files = a.u32(SMBSRV_A_SESSION_OPEN_FILES);
 	s.age = a.u32(SMBSRV_A_SESSION_AGE);
 	s.channels = a.u32_all(SMBSRV_A_SESSION_CHANNEL);
+	s.principal = a.str(SMBSRV_A_SESSION_PRINCIPAL);
 	return s;
 }
 

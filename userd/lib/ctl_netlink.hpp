@@ -24,6 +24,7 @@ struct SessionInfo {
 	bool signing = false, encryption = false;
 	uint32_t trees = 0, open_files = 0, age = 0;
 	std::vector<uint32_t> channels; // connection ids, one per channel
+	std::string principal;		// Kerberos logons: the client principal
 };
 
 struct ConnectionInfo {

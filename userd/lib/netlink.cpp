@@ -492,7 +492,9 @@ void GenlChannel::session_setup_done(const SessionSetupDone &d)
 		     nla_put_u32(m, SMBSRV_A_AUTH_GID, d.gid) == 0 &&
 		     nla_put_u32(m, SMBSRV_A_AUTH_FLAGS, d.flags) == 0 &&
 		     nla_put_string(m, SMBSRV_A_AUTH_USER, d.user.c_str()) == 0 &&
-		     nla_put_string(m, SMBSRV_A_AUTH_DOMAIN, d.domain.c_str()) == 0;
+		     nla_put_string(m, SMBSRV_A_AUTH_DOMAIN, d.domain.c_str()) == 0 &&
+		     (d.principal.empty() ||
+		      nla_put_string(m, SMBSRV_A_AUTH_PRINCIPAL, d.principal.c_str()) == 0);
 		for (uint32_t g : d.groups)
 			ok = ok && nla_put_u32(m, SMBSRV_A_AUTH_GROUPS, g) == 0;
 		return ok;

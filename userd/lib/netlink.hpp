@@ -102,6 +102,7 @@ struct SessionSetupDone {
 	std::vector<uint32_t> groups;
 	uint32_t flags = 0; // enum smbsrv_session_flags
 	std::string user, domain;
+	std::string principal; // Kerberos logons
 };
 
 struct TreeConnectReq {

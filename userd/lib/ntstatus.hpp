@@ -19,5 +19,6 @@ constexpr uint32_t INSUFFICIENT_RESOURCES = 0xC000009A;
 constexpr uint32_t NOT_SUPPORTED = 0xC00000BB;
 constexpr uint32_t BAD_NETWORK_NAME = 0xC00000CC;
 constexpr uint32_t INTERNAL_ERROR = 0xC00000E5;
+constexpr uint32_t NTLM_BLOCKED = 0xC0000418;
 
 } // namespace smbsrv::nt

@@ -65,8 +65,8 @@ const ParamDef table[] = {
 	P("inline reads", global, boolean, "yes", A),
 	P("interfaces", global, list, "", U),
 	P("ipc timeout", global, integer, "0", U, {}, 0, 65535, Limit::reject),
-	P("kerberos keytab file", global, string, "", U),
-	P("kerberos service name", global, string, "", U),
+	P("kerberos keytab file", global, string, "", A),
+	P("kerberos service name", global, string, "", A),
 	P("logon timeout", global, integer, "20", A, {}, 0, 3600, Limit::reject),
 	P("map to guest", global, choice, "never", A,
 	  "never|bad user|bad password|bad uid"),
@@ -79,6 +79,9 @@ const ParamDef table[] = {
 	P("max open files", global, integer, "10000", A, {}, 1, 65536,
 	  Limit::saturate),
 	P("netbios name", global, string, "SMBSRV", A, {}, 0, 15, Limit::reject),
+	P("ntlm auth", global, choice, "ntlmv2-only", A,
+	  "ntlmv1-permitted|yes|ntlmv2-only|no|mschapv2-and-ntlmv2-only|disabled"),
+	P("realm", global, string, "", A),
 	P("restrict anonymous", global, choice, "0", A, "0|1|2"),
 	P("response batch", global, integer, "16", A, {}, 1, 256, Limit::reject),
 	P("root directory", global, string, "", A),
@@ -104,6 +107,7 @@ const ParamDef table[] = {
 	P("splice threshold", global, size, "4K", A, {}, 0, U32, Limit::reject),
 	P("tcp port", global, integer, "445", A, {}, 1, 65535, Limit::reject),
 	P("upcall timeout", global, integer, "10", A, {}, 1, 600, Limit::reject),
+	P("username map", global, string, "", A),
 	P("workgroup", global, string, "WORKGROUP", A, {}, 0, 15, Limit::reject),
 
 	// Share parameters; in [global] they set every share's default.

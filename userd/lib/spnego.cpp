@@ -277,9 +277,16 @@ Bytes build_resp(const Response &r)
 	return der::tlv(ctx(1), der::tlv(kSequence, seq));
 }
 
-Bytes negotiate_blob()
+Bytes negotiate_blob(bool krb5, bool ntlm)
 {
-	Bytes mechs = der::tlv(kSequence, der::tlv(kOid, oid_ntlmssp));
+	Bytes list;
+	if (krb5) {
+		append(list, der::tlv(kOid, oid_ms_krb5));
+		append(list, der::tlv(kOid, oid_krb5));
+	}
+	if (ntlm)
+		append(list, der::tlv(kOid, oid_ntlmssp));
+	Bytes mechs = der::tlv(kSequence, list);
 	Bytes hint = der::tlv(kGeneralString, as_bytes(kHint));
 	Bytes hints = der::tlv(kSequence, der::tlv(ctx(0), hint));
 	Bytes init = der::tlv(ctx(0), mechs);

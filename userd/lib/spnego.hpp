@@ -87,7 +87,8 @@ struct Response {
 Bytes build_resp(const Response &r);
 
 // The GSS-API framed NegTokenInit2 a server sends in its NEGOTIATE
-// response: mechTypes { NTLMSSP } and the customary negHints.
-Bytes negotiate_blob();
+// response: mechTypes { MS-KRB5, KRB5 } when krb5, then { NTLMSSP } when
+// ntlm (Windows' order), and the customary negHints.
+Bytes negotiate_blob(bool krb5 = false, bool ntlm = true);
 
 } // namespace smbsrv::spnego

@@ -47,6 +47,7 @@ void Upcalls::handle(const Upcall &u, KernelChannel &kernel)
 			d.flags = r.flags;
 			d.user = std::move(r.user);
 			d.domain = std::move(r.domain);
+			d.principal = std::move(r.principal);
 			kernel.session_setup_done(d);
 		} else if (const auto *t = std::get_if<TreeConnectReq>(&u)) {
 			kernel.tree_connect_done(decide_tree_connect(cfg_, *t, accounts_));

@@ -79,21 +79,28 @@ int cmd_sessions(const Options &, const Args &args)
 		throw UsageError("sessions takes no arguments");
 	GenlChannel nl;
 	auto list = list_sessions(nl);
-	std::printf("%-18s %-16s %-24s %-7s %-8s %-10s %5s %5s %-8s %s\n", "SESSION", "USER",
-		    "CLIENT", "DIALECT", "SIGNING", "ENCRYPTION", "TREES", "OPENS", "AGE",
-		    "CHANNELS");
+	std::printf("%-18s %-16s %-24s %-7s %-8s %-10s %5s %5s %-8s %-9s %-24s %s\n", "SESSION",
+		    "USER", "CLIENT", "DIALECT", "SIGNING", "ENCRYPTION", "TREES", "OPENS", "AGE",
+		    "LOGON", "PRINCIPAL", "CHANNELS");
 	for (const auto &s : list) {
 		std::string user = s.flags & SMBSRV_SESSION_FLAGS_ANONYMOUS ? "(anonymous)"
 				   : s.flags & SMBSRV_SESSION_FLAGS_GUEST   ? s.user + " (guest)"
 									    : s.user;
+		// How the client logged on; a Kerberos principal mapped to
+		// the guest account is a guest with a principal.
+		const char *logon = s.flags & SMBSRV_SESSION_FLAGS_ANONYMOUS ? "anonymous"
+				    : s.flags & SMBSRV_SESSION_FLAGS_GUEST   ? "guest"
+				    : s.flags & SMBSRV_SESSION_FLAGS_KERBEROS ? "kerberos"
+									      : "ntlmv2";
 		// The connection ids of its channels, as `connections` lists them.
 		std::string chans;
 		for (uint32_t c : s.channels)
 			chans += (chans.empty() ? "" : ",") + std::to_string(c);
-		std::printf("0x%016llx %-16s %-24s %-7s %-8s %-10s %5u %5u %-8s %s\n",
+		std::printf("0x%016llx %-16s %-24s %-7s %-8s %-10s %5u %5u %-8s %-9s %-24s %s\n",
 			    static_cast<unsigned long long>(s.id), user.c_str(), s.client.c_str(),
 			    dialect_name(s.dialect).c_str(), s.signing ? "yes" : "no",
 			    s.encryption ? "yes" : "no", s.trees, s.open_files, age(s.age).c_str(),
+			    logon, s.principal.empty() ? "-" : s.principal.c_str(),
 			    chans.empty() ? "-" : chans.c_str());
 	}
 	return 0;

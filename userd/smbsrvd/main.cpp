@@ -25,7 +25,6 @@
 #include "netlink.hpp"
 #include "params.hpp"
 #include "rpc/rpc.hpp"
-#include "spnego.hpp"
 #include "upcalls.hpp"
 #include "userdb.hpp"
 #include "wq_affinity.hpp"
@@ -130,7 +129,7 @@ bool Daemon::load(Config &out)
 void Daemon::attach()
 {
 	ServerStatus st = nl_->startup(static_cast<uint32_t>(getpid()),
-				       cfg_.knobs, spnego::negotiate_blob());
+				       cfg_.knobs, upcalls_->auth().negotiate_blob());
 	log::notice("attached to smbsrv " + st.module_version +
 		    ", listening on TCP port " + std::to_string(st.listen_port));
 	// The unbound request queue's affinity (scope cpu, not strict): the

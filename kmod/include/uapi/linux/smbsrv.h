@@ -46,10 +46,12 @@ enum smbsrv_route_policy {
  * enum smbsrv_session_flags - What kind of logon a session setup produced.
  * @SMBSRV_SESSION_FLAGS_GUEST: Mapped to the guest account.
  * @SMBSRV_SESSION_FLAGS_ANONYMOUS: Null session.
+ * @SMBSRV_SESSION_FLAGS_KERBEROS: Logged on with Kerberos (else NTLMSSP).
  */
 enum smbsrv_session_flags {
 	SMBSRV_SESSION_FLAGS_GUEST = 1,
 	SMBSRV_SESSION_FLAGS_ANONYMOUS = 2,
+	SMBSRV_SESSION_FLAGS_KERBEROS = 4,
 };
 
 /**
@@ -188,6 +190,7 @@ enum {
 	SMBSRV_A_AUTH_FLAGS,
 	SMBSRV_A_AUTH_USER,
 	SMBSRV_A_AUTH_DOMAIN,
+	SMBSRV_A_AUTH_PRINCIPAL,
 
 	__SMBSRV_A_AUTH_MAX,
 	SMBSRV_A_AUTH_MAX = (__SMBSRV_A_AUTH_MAX - 1)
@@ -268,6 +271,7 @@ enum {
 	SMBSRV_A_SESSION_OPEN_FILES,
 	SMBSRV_A_SESSION_AGE,
 	SMBSRV_A_SESSION_CHANNEL,
+	SMBSRV_A_SESSION_PRINCIPAL,
 
 	__SMBSRV_A_SESSION_MAX,
 	SMBSRV_A_SESSION_MAX = (__SMBSRV_A_SESSION_MAX - 1)
