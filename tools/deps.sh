@@ -21,6 +21,7 @@ pkgs_build=(
 	python3 python3-yaml python3-jsonschema sparse
 	clang-14 libfuzzer-14-dev libclang-rt-14-dev
 	flex bison bc libelf-dev
+	nlohmann-json3-dev
 )
 # The guest kernel, its headers and its source (for checkpatch and ynl-gen).
 pkgs_kernel=(
@@ -34,6 +35,7 @@ pkgs_vm=(
 	fio python3-impacket dbench attr
 	nfs-kernel-server trace-cmd gnuplot-nox
 	python3-matplotlib
+	prometheus
 )
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")
 
