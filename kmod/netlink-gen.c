@@ -202,6 +202,11 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.dumpit	= smbsrv_nl_open_get_dumpit,
 		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
 	},
+	{
+		.cmd	= SMBSRV_CMD_STATS_GET,
+		.doit	= smbsrv_nl_stats_get_doit,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
 };
 
 struct genl_family smbsrv_nl_family __ro_after_init = {

@@ -22,6 +22,7 @@
 #include <linux/workqueue.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "cmdstats.h"
 #include "conn.h"
 #include "durable.h"
 #include "file.h"
@@ -285,6 +286,7 @@ static void smbsrv_lease_note(struct smbsrv_lease *l,
 						ln->flags, l->key, ln->from,
 						ln->to);
 	list_add_tail(&n->node, notes);
+	smbsrv_cmdstats_break(SMBSRV_BREAK_LEASE);
 }
 
 /* ---- state changes, under the fnode's lock ------------------------------ */
@@ -351,6 +353,7 @@ static void smbsrv_oplock_break_locked(struct smbsrv_file *f, u32 to,
 					  f->open.id_persistent,
 					  f->open.id_volatile);
 	list_add_tail(&n->node, notes);
+	smbsrv_cmdstats_break(SMBSRV_BREAK_OPLOCK);
 }
 
 /*

@@ -32,7 +32,7 @@ LAYERS = [
     (0, "pure", [r"wire/.*", r"crypto(_test)?\.[ch]"]),
     (1, "base", [r"smbsrv\.h", r"knobs\.[ch]", r"hosts\.[ch]", r"upcall\.[ch]",
                  r"netlink-gen\.[ch]", r"trace\.[ch]", r"splice\.[ch]",
-                 r"readstats\.[ch]", r"status\.[ch]"]),
+                 r"readstats\.[ch]", r"cmdstats\.[ch]", r"status\.[ch]"]),
     (2, "connection", [r"sched\.[ch]", r"transport\.[ch]", r"conn\.[ch]",
                        r"recv\.[ch]", r"send\.[ch]"]),
     (3, "objects", [r"session\.[ch]", r"fnode\.[ch]", r"file\.[ch]",

@@ -12,6 +12,7 @@
 #include <linux/uio.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../cmdstats.h"
 #include "../conn.h"
 #include "../brl.h"
 #include "../file.h"
@@ -136,8 +137,10 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 			status = smbsrv_errno_status((int)n);
 			goto out;
 		}
-		if (n > 0)
+		if (n > 0) {
 			smbsrv_wtime_write(f, before);
+			smbsrv_cmdstats_written(n);
+		}
 		f->position = pos;
 	}
 	smb2_write_rsp_encode(body, n);
