@@ -791,8 +791,9 @@ Config load_config_file(const std::string &path, Diagnostics &diags)
 
 namespace {
 
-// One section's parameters of a scope, by name, in ksmbd.conf syntax.
-std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
+// One section's parameters of a scope, by name, as (name, value).
+std::vector<std::pair<std::string, std::string>> section_params(const ParamSet &set, Scope scope,
+								bool with_defaults)
 {
 	std::vector<const ParamDef *> defs;
 	for (const auto &d : table)
@@ -800,19 +801,34 @@ std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
 			defs.push_back(&d);
 	std::sort(defs.begin(), defs.end(),
 		  [](auto *a, auto *b) { return a->name < b->name; });
-	std::string out;
+	std::vector<std::pair<std::string, std::string>> out;
 	for (const auto *d : defs) {
 		if (!set.has(d->name))
 			continue;
 		const std::string &v = set.str(d->name);
 		if (!with_defaults && same_value(*d, v, d->def))
 			continue;
-		out += "\t" + std::string(d->name) + " = " + v + "\n";
+		out.emplace_back(d->name, v);
 	}
 	return out;
 }
 
+// The same in ksmbd.conf syntax.
+std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
+{
+	std::string out;
+	for (const auto &[name, v] : section_params(set, scope, with_defaults))
+		out += "\t" + name + " = " + v + "\n";
+	return out;
+}
+
 } // namespace
+
+std::vector<std::pair<std::string, std::string>> share_params(const ShareConfig &share,
+							      bool with_defaults)
+{
+	return section_params(share.params, Scope::share, with_defaults);
+}
 
 std::string dump_share(const ShareConfig &share, bool with_defaults)
 {

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "config.hpp"
@@ -153,5 +154,8 @@ Config load_config_file(const std::string &path, Diagnostics &diags);
 // The effective configuration, in ksmbd.conf syntax (like testparm).
 std::string dump_config(const Config &cfg, bool with_defaults);
 std::string dump_share(const ShareConfig &share, bool with_defaults);
+// A share's parameters as dump_share lists them: (name, value) by name.
+std::vector<std::pair<std::string, std::string>> share_params(const ShareConfig &share,
+							      bool with_defaults);
 
 } // namespace smbsrv

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "ctl.hpp"
+#include "ctl_json.hpp"
 #include "knobs_nl.hpp"
 #include "netlink.hpp"
 #include "params.hpp"
@@ -20,12 +21,16 @@ std::string share_use_text(uint32_t trees, uint32_t max_connections, const char 
 	return t;
 }
 
-int cmd_status(const Options &, const Args &args)
+int cmd_status(const Options &o, const Args &args)
 {
 	if (args.size() > 1)
 		throw UsageError("status takes no arguments");
 	GenlChannel nl;
 	ServerStatus st = nl.status();
+	if (o.json) {
+		print_json(status_json(st, o.pretty));
+		return 0;
+	}
 	auto row = [](const char *k, const std::string &v) {
 		std::printf("%-18s %s\n", k, v.c_str());
 	};
