@@ -60,6 +60,15 @@ def main():
     cache_seeds()
     rpc_seeds()
     config_seeds()
+    http_seeds()
+
+
+def http_seeds():
+    """Requests to smbsrvd's metrics endpoint, and listen addresses."""
+    write("http", "get", b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+    write("http", "head-lf", b"HEAD /metrics?a=b HTTP/1.0\n\n")
+    write("http", "post", b"POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc")
+    write("http", "listen6", b"[::1]:9922")
 
 
 def create_ctx(tag, data, last):

@@ -13,6 +13,7 @@
 #include <sys/sysinfo.h>
 
 #include "hosts.hpp"
+#include "http.hpp"
 
 namespace smbsrv {
 
@@ -74,6 +75,7 @@ const ParamDef table[] = {
 	  Limit::reject),
 	P("max open files", global, integer, "10000", A, {}, 1, 65536,
 	  Limit::saturate),
+	P("metrics listen", global, string, "", A),
 	P("netbios name", global, string, "SMBSRV", A, {}, 0, 15, Limit::reject),
 	P("restrict anonymous", global, choice, "0", A, "0|1|2"),
 	P("response batch", global, integer, "16", A, {}, 1, 256, Limit::reject),
@@ -769,6 +771,13 @@ Config build_config(const RawConfig &raw, Diagnostics &diags)
 		cfg.shares.push_back(std::move(ipc));
 	}
 	make_knobs(cfg, b, diags);
+	if (const std::string &m = cfg.global.str("metrics listen"); !m.empty()) {
+		sockaddr_storage ss{};
+		socklen_t len = 0;
+		std::string why = http::parse_listen(m, ss, len);
+		if (!why.empty())
+			diags.error(raw.file, b.global_line("metrics listen"), "metrics listen: " + why);
+	}
 	cfg.knobs.host_rules = encode_host_rules(share_defaults.list("hosts allow"),
 						 share_defaults.list("hosts deny"));
 	return cfg;

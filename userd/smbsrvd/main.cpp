@@ -17,11 +17,15 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 #include "accounts.hpp"
 #include "config.hpp"
+#include "ctl_json.hpp"
 #include "ctl_netlink.hpp"
 #include "log.hpp"
+#include "metrics.hpp"
+#include "metrics_server.hpp"
 #include "netlink.hpp"
 #include "params.hpp"
 #include "rpc/rpc.hpp"
@@ -113,7 +117,36 @@ private:
 	std::unique_ptr<Upcalls> upcalls_;
 	std::unique_ptr<GenlChannel> nl_;
 	bool reattach_ = false; // the module came back: attach again
+	// `metrics listen`: a scrape asks the module on a socket of its own,
+	// so that upcalls queued on nl_ are never in its way.
+	MetricsServer metrics_{[] {
+		try {
+			GenlChannel nl;
+			return prometheus_text(read_stats_snapshot(nl));
+		} catch (const NlError &e) {
+			return prometheus_down_text(e.what());
+		}
+	}};
+	void apply_metrics();
 };
+
+// Start, move or stop the metrics endpoint as the configuration says.  A
+// failure is logged and leaves the endpoint where it was: SMB goes on.
+void Daemon::apply_metrics()
+{
+	const std::string &want = cfg_.global.str("metrics listen");
+	if (want == metrics_.where())
+		return;
+	try {
+		metrics_.listen(want);
+		if (want.empty())
+			log::notice("metrics endpoint stopped");
+		else
+			log::notice("metrics at http://" + want + "/metrics");
+	} catch (const std::runtime_error &e) {
+		log::error(e.what());
+	}
+}
 
 bool Daemon::load(Config &out)
 {
@@ -153,6 +186,7 @@ void Daemon::reload()
 	}
 	cfg_ = std::move(next);
 	upcalls_->reload(cfg_);
+	apply_metrics();
 	try {
 		attach();
 		log::notice("configuration reloaded");
@@ -299,6 +333,7 @@ int Daemon::run()
 		notify(1);
 		return 1;
 	}
+	apply_metrics();
 	write_pidfile();
 	notify(0);
 
@@ -314,8 +349,9 @@ int Daemon::run()
 
 	int rc = 0;
 	for (;;) {
-		pollfd fds[2] = {{sfd, POLLIN, 0}, {nl_->fd(), POLLIN, 0}};
-		if (poll(fds, 2, -1) < 0) {
+		std::vector<pollfd> fds = {{sfd, POLLIN, 0}, {nl_->fd(), POLLIN, 0}};
+		metrics_.add_pollfds(fds);
+		if (poll(fds.data(), fds.size(), metrics_.timeout_ms()) < 0) {
 			if (errno == EINTR)
 				continue;
 			log::error(std::string("poll: ") + std::strerror(errno));
@@ -334,6 +370,7 @@ int Daemon::run()
 				    strsignal(static_cast<int>(si.ssi_signo)));
 			break;
 		}
+		metrics_.on_poll(fds);
 		if (fds[1].revents & (POLLIN | POLLERR | POLLHUP)) {
 			if (!nl_->process_input()) {
 				log::error("lost the netlink socket to smbsrv.ko: " +
