@@ -82,11 +82,12 @@ const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_HIDE_FILES + 1] = 
 };
 
 /* SMBSRV_CMD_STARTUP - do */
-static const struct nla_policy smbsrv_startup_nl_policy[SMBSRV_A_SERVER_HOST_RULES + 1] = {
+static const struct nla_policy smbsrv_startup_nl_policy[SMBSRV_A_SERVER_LISTEN_ADDR + 1] = {
 	[SMBSRV_A_SERVER_DAEMON_PID] = { .type = NLA_U32, },
 	[SMBSRV_A_SERVER_KNOBS] = NLA_POLICY_NESTED(smbsrv_knobs_nl_policy),
 	[SMBSRV_A_SERVER_NEGOTIATE_BLOB] = { .type = NLA_BINARY, },
 	[SMBSRV_A_SERVER_HOST_RULES] = { .type = NLA_BINARY, },
+	[SMBSRV_A_SERVER_LISTEN_ADDR] = { .type = NLA_BINARY, },
 };
 
 /* SMBSRV_CMD_KNOBS_SET - do */
@@ -134,7 +135,7 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.cmd		= SMBSRV_CMD_STARTUP,
 		.doit		= smbsrv_nl_startup_doit,
 		.policy		= smbsrv_startup_nl_policy,
-		.maxattr	= SMBSRV_A_SERVER_HOST_RULES,
+		.maxattr	= SMBSRV_A_SERVER_LISTEN_ADDR,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{

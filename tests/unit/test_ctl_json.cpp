@@ -7,6 +7,7 @@
 // retyped without its row fails here).
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <fstream>
 #include <linux/smbsrv.h>
 #include <map>
@@ -56,6 +57,14 @@ void fake_module(ByteView req, FakeSocket &k)
 			.u64(SMBSRV_A_SERVER_FOLD_SCANS, 8)
 			.u64(SMBSRV_A_SERVER_FOLD_ENTRIES, 9)
 			.u64(SMBSRV_A_SERVER_FOLD_CACHED, 10);
+		const uint8_t v4[4] = {10, 0, 0, 1};
+		// fe80::1 with scope id 2 (host order after the address).
+		uint8_t v6[20] = {0xfe, 0x80};
+		v6[15] = 1;
+		const uint32_t scope = 2;
+		std::memcpy(v6 + 16, &scope, 4);
+		nla_put(r.raw(), SMBSRV_A_SERVER_LISTEN_ADDR, 4, v4);
+		nla_put(r.raw(), SMBSRV_A_SERVER_LISTEN_ADDR, 20, v6);
 		nlattr *n = nla_nest_start(r.raw(), SMBSRV_A_SERVER_KNOBS);
 		nla_put_u32(r.raw(), SMBSRV_A_KNOBS_TCP_PORT, 445);
 		nla_put_u32(r.raw(), SMBSRV_A_KNOBS_SMB2_MAX_READ, 4U << 20);
@@ -315,6 +324,7 @@ TEST_CASE("smbsrvctl -j status: values and the documented schema")
 	CHECK(j["daemon"]["running"] == true);
 	CHECK(j["daemon"]["pid"] == 321);
 	CHECK(j["listen_port"] == 445);
+	CHECK(j["listen_addresses"] == Json::array({"10.0.0.1", "fe80::1%2"}));
 	CHECK(j["connections"] == 3);
 	CHECK(j["sessions"] == 2);
 	REQUIRE(j["shares"].size() == 2);

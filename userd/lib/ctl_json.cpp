@@ -77,6 +77,7 @@ std::string status_json(const ServerStatus &st, bool pretty)
 	j["daemon"] = {{"running", st.daemon_running},
 		       {"pid", st.daemon_running ? Json(st.daemon_pid) : Json(nullptr)}};
 	j["listen_port"] = st.listen_port ? Json(st.listen_port) : Json(nullptr);
+	j["listen_addresses"] = st.listen_addrs;
 	j["connections"] = st.connections;
 	j["sessions"] = st.sessions;
 	Json shares = Json::array();

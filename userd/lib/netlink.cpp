@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "netlink.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <linux/genetlink.h>
@@ -13,6 +14,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include "interfaces.hpp"
 #include "knobs_nl.hpp"
 #include "log.hpp"
 
@@ -94,6 +96,14 @@ void parse_server(ByteView msg, ServerStatus &st)
 	nlattr *a = nullptr;
 	int rem = 0;
 	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		if (nla_type(a) == SMBSRV_A_SERVER_LISTEN_ADDR) {
+			const auto *p = static_cast<const uint8_t *>(nla_data(a));
+			std::string t = listen_addr_text(
+				ByteView(p, static_cast<size_t>(std::max(nla_len(a), 0))));
+			if (!t.empty())
+				st.listen_addrs.push_back(t);
+			continue;
+		}
 		if (nla_type(a) != SMBSRV_A_SERVER_SHARE_USE)
 			continue;
 		nlattr *u[SMBSRV_A_SHARE_USE_MAX + 1] = {};
@@ -460,7 +470,14 @@ ServerStatus GenlChannel::startup(uint32_t pid, const Knobs &k, ByteView negotia
 		       // Always sent: an empty array lifts the rules.
 		       nla_put(m, SMBSRV_A_SERVER_HOST_RULES,
 			       static_cast<int>(k.host_rules.size()),
-			       k.host_rules.data()) == 0;
+			       k.host_rules.data()) == 0 &&
+		       // None: every address.
+		       std::all_of(k.listen_addrs.begin(), k.listen_addrs.end(),
+				   [m](const std::vector<uint8_t> &a) {
+					   return nla_put(m, SMBSRV_A_SERVER_LISTEN_ADDR,
+							  static_cast<int>(a.size()),
+							  a.data()) == 0;
+				   });
 	});
 }
 

@@ -42,6 +42,8 @@ struct ServerStatus {
 	bool daemon_running = false;
 	uint32_t daemon_pid = 0;
 	uint32_t listen_port = 0; // 0: not listening
+	// The addresses listened on ("::" or "0.0.0.0": every address).
+	std::vector<std::string> listen_addrs;
 	uint32_t connections = 0;
 	uint32_t sessions = 0;
 	// Admission and idleness (kmod/conn.c), since the module was loaded.

@@ -53,14 +53,14 @@ constexpr Effect A = Effect::applied, U = Effect::unsupported;
 
 const ParamDef table[] = {
 	// Global parameters.
-	P("bind interfaces only", global, boolean, "no", U),
+	P("bind interfaces only", global, boolean, "no", A),
 	P("deadtime", global, integer, "0", A, {}, 0, U32, Limit::reject),
 	P("durable handles", global, boolean, "no", A),
 	P("durable handle timeout", global, integer, "60", A, {}, 1, 3600,
 	  Limit::reject),
 	P("frame timeout", global, integer, "30", A, {}, 1, 3600, Limit::reject),
 	P("inline reads", global, boolean, "yes", A),
-	P("interfaces", global, list, "", U),
+	P("interfaces", global, list, "", A),
 	P("ipc timeout", global, integer, "0", U, {}, 0, 65535, Limit::reject),
 	P("kerberos keytab file", global, string, "", U),
 	P("kerberos service name", global, string, "", U),

@@ -128,6 +128,10 @@ struct Knobs {
 	// [global]'s hosts allow/deny, for the module to check at accept
 	// (encode_host_rules(); not a knob of the knobs nest).
 	std::vector<uint8_t> host_rules;
+	// Where to listen (interfaces, bind interfaces only), each as the
+	// module's listen-addr takes it; empty: every address.  Filled in by
+	// smbsrvd from the interfaces it finds (listen_plan()).
+	std::vector<std::vector<uint8_t>> listen_addrs;
 
 	bool operator==(const Knobs &) const = default;
 };

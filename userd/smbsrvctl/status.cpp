@@ -38,7 +38,14 @@ int cmd_status(const Options &o, const Args &args)
 	row("daemon:", st.daemon_running
 			       ? "running (pid " + std::to_string(st.daemon_pid) + ")"
 			       : std::string("not running"));
-	row("listening:", st.listen_port ? "TCP port " + std::to_string(st.listen_port)
+	// Where: "every address" for the wildcard socket, else each address
+	// (interfaces, bind interfaces only).
+	std::string where;
+	for (const auto &a : st.listen_addrs)
+		where += (where.empty() ? " at " : ", ") + a;
+	if (st.listen_addrs.size() == 1 && (st.listen_addrs[0] == "::" || st.listen_addrs[0] == "0.0.0.0"))
+		where = ", every address";
+	row("listening:", st.listen_port ? "TCP port " + std::to_string(st.listen_port) + where
 					 : std::string("no"));
 	row("connections:", std::to_string(st.connections));
 	row("sessions:", std::to_string(st.sessions));

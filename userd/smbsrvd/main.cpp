@@ -23,6 +23,7 @@
 #include "config.hpp"
 #include "ctl_json.hpp"
 #include "ctl_netlink.hpp"
+#include "interfaces.hpp"
 #include "log.hpp"
 #include "metrics.hpp"
 #include "metrics_server.hpp"
@@ -106,6 +107,7 @@ public:
 private:
 	bool load(Config &out);
 	void attach();
+	bool plan_listen(Config &cfg);
 	void reload();
 	void write_pidfile();
 	void serve_upcalls();
@@ -160,12 +162,38 @@ bool Daemon::load(Config &out)
 	return true;
 }
 
+// Where the module is to listen: interfaces and bind interfaces only,
+// matched against the interfaces that are up now (a reload looks again).
+// Nothing to listen on with bind interfaces only is an error: smbsrv then
+// keeps listening where it did (at start: does not start).
+bool Daemon::plan_listen(Config &cfg)
+{
+	ListenPlan p = listen_plan(cfg.global.boolean("bind interfaces only"),
+				   cfg.global.list("interfaces"), local_addresses());
+	for (const auto &w : p.warnings)
+		log::warning(w);
+	for (const auto &e : p.errors)
+		log::error(e);
+	if (!p.errors.empty() ||
+	    (cfg.global.boolean("bind interfaces only") && !cfg.global.list("interfaces").empty() &&
+	     p.addrs.empty())) {
+		if (p.errors.empty())
+			log::error("bind interfaces only: no address of 'interfaces' is up");
+		return false;
+	}
+	cfg.knobs.listen_addrs = std::move(p.addrs);
+	return true;
+}
+
 void Daemon::attach()
 {
 	ServerStatus st = nl_->startup(static_cast<uint32_t>(getpid()),
 				       cfg_.knobs, spnego::negotiate_blob());
+	std::string where;
+	for (const auto &a : st.listen_addrs)
+		where += (where.empty() ? " at " : ", ") + a;
 	log::notice("attached to smbsrv " + st.module_version +
-		    ", listening on TCP port " + std::to_string(st.listen_port));
+		    ", listening on TCP port " + std::to_string(st.listen_port) + where);
 	// The unbound request queue's affinity (scope cpu, not strict): the
 	// module cannot set it itself.  Not fatal: routing works without it.
 	try {
@@ -183,6 +211,10 @@ void Daemon::reload()
 		log::error("reload of " + opts_.config +
 			   " failed; keeping the running configuration");
 		return;
+	}
+	if (!plan_listen(next)) {
+		log::error("reload: keeping the addresses listened on");
+		next.knobs.listen_addrs = cfg_.knobs.listen_addrs;
 	}
 	cfg_ = std::move(next);
 	upcalls_->reload(cfg_);
@@ -325,6 +357,10 @@ int Daemon::run()
 		});
 	log::notice(std::to_string(users_.current().users().size()) + " user(s) in " +
 		    opts_.pwddb);
+	if (!plan_listen(cfg_)) {
+		notify(1);
+		return 1;
+	}
 	try {
 		attach();
 	} catch (const NlError &e) {
