@@ -134,7 +134,6 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *hosts = info->attrs[SMBSRV_A_SERVER_HOST_RULES];
 	struct smbsrv_listen_set *set;
 	struct smbsrv_knobs knobs;
-	struct smbsrv_listener *l;
 	int err;
 
 	if (genl_info_net(info) != &init_net) {
@@ -193,9 +192,9 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	if (!smbsrv_listener_same(srv->listener, knobs.tcp_port, set)) {
-		l = smbsrv_listener_start(knobs.tcp_port, set);
-		if (IS_ERR(l)) {
-			err = PTR_ERR(l);
+		err = smbsrv_listener_replace(&srv->listener, knobs.tcp_port,
+					      set);
+		if (err) {
 			NL_SET_ERR_MSG_FMT(info->extack,
 					   "cannot listen on TCP port %u%s (%d)",
 					   knobs.tcp_port,
@@ -203,8 +202,6 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 					   err);
 			goto out;
 		}
-		smbsrv_listener_stop(srv->listener);
-		srv->listener = l;
 	}
 
 	srv->knobs = knobs;

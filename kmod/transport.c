@@ -221,6 +221,37 @@ void smbsrv_listener_stop(struct smbsrv_listener *l)
 	kfree(l);
 }
 
+/* Close @l's sockets, keeping what it was asked for. */
+static void smbsrv_listener_close(struct smbsrv_listener *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->nr; i++)
+		smbsrv_lsock_stop(&l->ls[i]);
+	l->nr = 0;
+}
+
+int smbsrv_listener_replace(struct smbsrv_listener **lp, u16 port,
+			    const struct smbsrv_listen_set *set)
+{
+	struct smbsrv_listener *old = *lp, *l, *back;
+
+	if (old)
+		smbsrv_listener_close(old);
+	l = smbsrv_listener_start(port, set);
+	if (!IS_ERR(l)) {
+		smbsrv_listener_stop(old);
+		*lp = l;
+		return 0;
+	}
+	if (old) {
+		back = smbsrv_listener_start(old->port, &old->set);
+		smbsrv_listener_stop(old);
+		*lp = IS_ERR(back) ? NULL : back;
+	}
+	return PTR_ERR(l);
+}
+
 u16 smbsrv_listener_port(const struct smbsrv_listener *l)
 {
 	return l ? l->port : 0;

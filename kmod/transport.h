@@ -33,6 +33,14 @@ int smbsrv_listen_addr_parse(const void *data, int len,
 struct smbsrv_listener *smbsrv_listener_start(u16 port,
 					      const struct smbsrv_listen_set *set);
 void smbsrv_listener_stop(struct smbsrv_listener *l);
+/*
+ * Listen on @port at @set instead of where *@lp listens (*@lp may be
+ * NULL).  The old sockets close first: the new set may share an address
+ * and port with them.  On failure *@lp listens where it did again (or is
+ * NULL if even that fails) and the error is returned.
+ */
+int smbsrv_listener_replace(struct smbsrv_listener **lp, u16 port,
+			    const struct smbsrv_listen_set *set);
 u16 smbsrv_listener_port(const struct smbsrv_listener *l);
 /* Does @l listen on @port at exactly @set? */
 bool smbsrv_listener_same(const struct smbsrv_listener *l, u16 port,
