@@ -13,8 +13,8 @@
 t_vm_start
 t_guest_check "dummy0 up with 192.168.77.1/24" '
 set -e
-modprobe dummy
-ip link add dummy0 type dummy
+modprobe dummy # creates dummy0 (numdummies=1)
+ip link show dummy0 > /dev/null 2>&1 || ip link add dummy0 type dummy
 ip addr add 192.168.77.1/24 dev dummy0
 # No IPv6 link-local address on it: the checks below name every address.
 echo 1 > /proc/sys/net/ipv6/conf/dummy0/disable_ipv6
