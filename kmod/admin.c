@@ -8,6 +8,7 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
+#include "audit.h"
 #include "cmdstats.h"
 #include "conn.h"
 #include "durable.h"
@@ -452,6 +453,7 @@ too_big:
 
 int smbsrv_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	u64 records, dropped;
 	struct sk_buff *msg;
 	void *hdr;
 	int i;
@@ -470,6 +472,10 @@ int smbsrv_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, SMBSRV_A_STATS_LEASE_BREAKS,
 			      smbsrv_cmdstats_breaks(SMBSRV_BREAK_LEASE), 0) ||
 	    nla_put_u32(msg, SMBSRV_A_STATS_OPEN_FILES, smbsrv_open_files()))
+		goto too_big;
+	smbsrv_audit_counts(&records, &dropped);
+	if (nla_put_u64_64bit(msg, SMBSRV_A_STATS_AUDIT_RECORDS, records, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_STATS_AUDIT_DROPPED, dropped, 0))
 		goto too_big;
 	for (i = 0; i < SMBSRV_LAT_BOUNDS; i++)
 		if (nla_put_u64_64bit(msg, SMBSRV_A_STATS_LATENCY_BOUND,

@@ -83,7 +83,11 @@ struct smbsrv_file {
 	 */
 	struct smbsrv_session *brl_sess;
 	unsigned int nr_brl;
+	/* SMBSRV_FILE_AUDITED_WRITE: its first WRITE was audited. */
+	unsigned long audit_bits;
 };
+
+#define SMBSRV_FILE_AUDITED_WRITE	0
 
 static inline struct smbsrv_file *smbsrv_file_of(struct smbsrv_open *op)
 {

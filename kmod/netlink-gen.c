@@ -66,7 +66,7 @@ const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MULTICHANNEL + 1] 
 	[SMBSRV_A_KNOBS_MULTICHANNEL] = { .type = NLA_U32, },
 };
 
-const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_HIDE_FILES + 1] = {
+const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_AUDIT_FAILURE + 1] = {
 	[SMBSRV_A_SHARE_NAME] = { .type = NLA_NUL_STRING, .len = 80, },
 	[SMBSRV_A_SHARE_PATH] = { .type = NLA_NUL_STRING, .len = 4096, },
 	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0xffff),
@@ -79,6 +79,8 @@ const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_HIDE_FILES + 1] = 
 	[SMBSRV_A_SHARE_VETO_FILES] = { .type = NLA_NUL_STRING, .len = 4096, },
 	[SMBSRV_A_SHARE_MAX_CONNECTIONS] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_HIDE_FILES] = { .type = NLA_NUL_STRING, .len = 4096, },
+	[SMBSRV_A_SHARE_AUDIT_SUCCESS] = { .type = NLA_U32, },
+	[SMBSRV_A_SHARE_AUDIT_FAILURE] = { .type = NLA_U32, },
 };
 
 /* SMBSRV_CMD_STARTUP - do */
@@ -127,6 +129,12 @@ static const struct nla_policy smbsrv_rpc_done_nl_policy[SMBSRV_A_RPC_STATUS + 1
 static const struct nla_policy smbsrv_kill_nl_policy[SMBSRV_A_KILL_CONN_ID + 1] = {
 	[SMBSRV_A_KILL_SESSION_ID] = { .type = NLA_U64, },
 	[SMBSRV_A_KILL_CONN_ID] = { .type = NLA_U32, },
+};
+
+/* SMBSRV_CMD_AUDIT_SUBSCRIBE - do */
+static const struct nla_policy smbsrv_audit_subscribe_nl_policy[SMBSRV_A_AUDIT_SESSION_SUCCESS + 1] = {
+	[SMBSRV_A_AUDIT_RATE] = { .type = NLA_U32, },
+	[SMBSRV_A_AUDIT_SESSION_SUCCESS] = { .type = NLA_U32, },
 };
 
 /* Ops table for smbsrv */
@@ -207,6 +215,13 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.cmd	= SMBSRV_CMD_STATS_GET,
 		.doit	= smbsrv_nl_stats_get_doit,
 		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= SMBSRV_CMD_AUDIT_SUBSCRIBE,
+		.doit		= smbsrv_nl_audit_subscribe_doit,
+		.policy		= smbsrv_audit_subscribe_nl_policy,
+		.maxattr	= SMBSRV_A_AUDIT_SESSION_SUCCESS,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };
 

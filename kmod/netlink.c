@@ -13,6 +13,7 @@
 #include <net/net_namespace.h>
 #include <net/netlink.h>
 
+#include "audit.h"
 #include "conn.h"
 #include "fold.h"
 #include "hosts.h"
@@ -237,6 +238,7 @@ static int smbsrv_netlink_notify(struct notifier_block *nb,
 	    n->net != &init_net)
 		return NOTIFY_DONE;
 
+	smbsrv_audit_release(n->portid);
 	mutex_lock(&srv->lock);
 	if (srv->daemon_attached && srv->daemon_portid == n->portid) {
 		srv->daemon_attached = false;
@@ -308,4 +310,19 @@ int smbsrv_nl_knobs_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_unlock(&srv->lock);
 	return err;
+}
+
+int smbsrv_nl_audit_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *rate = info->attrs[SMBSRV_A_AUDIT_RATE];
+	struct nlattr *sess = info->attrs[SMBSRV_A_AUDIT_SESSION_SUCCESS];
+
+	if (genl_info_net(info) != &init_net) {
+		NL_SET_ERR_MSG(info->extack,
+			       "smbsrv serves the initial network namespace only");
+		return -EOPNOTSUPP;
+	}
+	smbsrv_audit_subscribe(info->snd_portid, rate ? nla_get_u32(rate) : 0,
+			       sess ? nla_get_u32(sess) : 0);
+	return 0;
 }

@@ -81,6 +81,8 @@ struct smbsrv_share_info {
 	char *veto_files;		/* "/pattern/pattern/", or NULL */
 	char *hide_files;		/* the same, reported hidden */
 	u32 max_connections;		/* 0: no limit */
+	u32 audit_success;		/* audited ops (audit.h): bits */
+	u32 audit_failure;
 };
 
 /*

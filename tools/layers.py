@@ -39,7 +39,7 @@ LAYERS = [
                     r"vfs\.[ch]", r"stream\.[ch]", r"brl\.[ch]", r"ea\.[ch]",
                     r"oplock\.[ch]", r"durable\.[ch]", r"acl\.[ch]",
                     r"fold\.[ch]", r"share\.[ch]", r"times\.[ch]",
-                    r"wtime\.[ch]", r"sign\.[ch]"]),
+                    r"wtime\.[ch]", r"sign\.[ch]", r"audit\.[ch]"]),
     (4, "smb2", [r"smb2/.*"]),
     (5, "control", [r"main\.c", r"netlink\.[ch]", r"admin\.c",
                     r"selftest\.[ch]"]),

@@ -12,6 +12,7 @@
 #include <linux/uio.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../audit.h"
 #include "../cmdstats.h"
 #include "../conn.h"
 #include "../brl.h"
@@ -141,6 +142,13 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 			smbsrv_wtime_write(f, before);
 			smbsrv_cmdstats_written(n);
 		}
+		/* The first WRITE of an open that wrote, audited. */
+		if (n > 0 &&
+		    smbsrv_audit_wants(req->tree, SMBSRV_AUDIT_OP_PWRITE, 0) &&
+		    !test_and_set_bit(SMBSRV_FILE_AUDITED_WRITE,
+				      &f->audit_bits))
+			smbsrv_audit_tree(req->tree, SMBSRV_AUDIT_OP_PWRITE, 0,
+					  f->name, NULL, 0);
 		f->position = pos;
 	}
 	smb2_write_rsp_encode(body, n);

@@ -176,7 +176,9 @@ void fake_module(ByteView req, FakeSocket &k)
 		r.u64(SMBSRV_A_STATS_WRITE_BYTES, 1ULL << 36)
 			.u64(SMBSRV_A_STATS_OPLOCK_BREAKS, 4)
 			.u64(SMBSRV_A_STATS_LEASE_BREAKS, 5)
-			.u32(SMBSRV_A_STATS_OPEN_FILES, 6);
+			.u32(SMBSRV_A_STATS_OPEN_FILES, 6)
+			.u64(SMBSRV_A_STATS_AUDIT_RECORDS, 7)
+			.u64(SMBSRV_A_STATS_AUDIT_DROPPED, 8);
 		for (uint64_t b : {10000ULL, 1000000ULL})
 			r.u64(SMBSRV_A_STATS_LATENCY_BOUND, b);
 		// READ: 3 requests, one error, two buckets and the unbounded one.
@@ -440,6 +442,8 @@ TEST_CASE("smbsrvctl -j stats: values and the documented schema")
 	CHECK(j["oplock_breaks"] == 4);
 	CHECK(j["lease_breaks"] == 5);
 	CHECK(j["open_files"] == 6);
+	CHECK(j["audit_records"] == 7);
+	CHECK(j["audit_dropped"] == 8);
 	REQUIRE(j["commands"].size() == 2);
 	CHECK(j["commands"][0]["command"] == "read");
 	CHECK(j["commands"][0]["requests"] == 3);

@@ -321,12 +321,19 @@ AuthResult Authenticator::finish(Exchange &ex, ByteView authenticate, const std:
 	std::string who = "logon of '" + v.user + "' (domain '" + v.domain +
 			  "', workstation '" + v.workstation + "') from " + addr;
 
+	// A refusal names who was refused (the audit trail's logon record).
+	auto refused = [&](uint32_t status) {
+		AuthResult f = failure(status);
+		f.claimed_user = v.user;
+		f.claimed_domain = v.domain;
+		return f;
+	};
 	auto as_guest = [&](uint32_t flag, const std::string &why) {
 		auto acct = accounts_.user(policy_.guest_account);
 		if (!acct) {
 			log::warning(who + " refused: " + why + ", and the guest account '" +
 				     policy_.guest_account + "' does not exist");
-			return failure(nt::LOGON_FAILURE);
+			return refused(nt::LOGON_FAILURE);
 		}
 		AuthResult r;
 		r.status = nt::SUCCESS;
@@ -349,7 +356,7 @@ AuthResult Authenticator::finish(Exchange &ex, ByteView authenticate, const std:
 				return as_guest(SMBSRV_SESSION_FLAGS_GUEST,
 						"no Unix account of that name");
 			log::warning(who + " refused: the user has no Unix account of that name");
-			return failure(nt::LOGON_FAILURE);
+			return refused(nt::LOGON_FAILURE);
 		}
 		AuthResult r;
 		r.status = nt::SUCCESS;
@@ -369,20 +376,20 @@ AuthResult Authenticator::finish(Exchange &ex, ByteView authenticate, const std:
 		    policy_.map_to_guest == MapToGuest::bad_password)
 			return as_guest(SMBSRV_SESSION_FLAGS_GUEST, "unknown user");
 		log::notice(who + " failed: unknown user");
-		return failure(nt::LOGON_FAILURE);
+		return refused(nt::LOGON_FAILURE);
 	case K::wrong_password:
 		if (policy_.map_to_guest == MapToGuest::bad_password)
 			return as_guest(SMBSRV_SESSION_FLAGS_GUEST, "wrong password");
 		log::notice(who + " failed: wrong password");
-		return failure(nt::LOGON_FAILURE);
+		return refused(nt::LOGON_FAILURE);
 	case K::refused:
 		log::notice(who + " refused: " + v.reason);
-		return failure(nt::LOGON_FAILURE);
+		return refused(nt::LOGON_FAILURE);
 	case K::malformed:
 		break;
 	}
 	log::notice("logon from " + addr + " refused: " + v.reason);
-	return failure(nt::INVALID_PARAMETER);
+	return refused(nt::INVALID_PARAMETER);
 }
 
 } // namespace smbsrv

@@ -248,6 +248,8 @@ std::string stats_json(const StatsSnapshot &s, bool pretty)
 	j["open_files"] = c.open_files;
 	j["oplock_breaks"] = c.oplock_breaks;
 	j["lease_breaks"] = c.lease_breaks;
+	j["audit_records"] = c.audit_records;
+	j["audit_dropped"] = c.audit_dropped;
 	Json cmds = Json::array();
 	for (const auto &x : c.commands) {
 		Json b = Json::array();

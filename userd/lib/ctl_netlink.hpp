@@ -84,6 +84,7 @@ struct ServerCounters {
 	uint64_t write_bytes = 0;
 	uint64_t oplock_breaks = 0, lease_breaks = 0;
 	uint32_t open_files = 0;
+	uint64_t audit_records = 0, audit_dropped = 0;
 	std::vector<uint64_t> latency_bounds_ns; // ascending, inclusive
 	std::vector<CommandStats> commands;
 };

@@ -166,6 +166,12 @@ std::string prometheus_text(const StatsSnapshot &s)
 	w.sample("smbsrv_breaks_total", label("kind", "oplock"), num(c.oplock_breaks));
 	w.sample("smbsrv_breaks_total", label("kind", "lease"), num(c.lease_breaks));
 
+	w.single("smbsrv_audit_records_total", "counter",
+		 "Audit records handed to smbsrvd.", num(c.audit_records));
+	w.single("smbsrv_audit_dropped_total", "counter",
+		 "Audit records dropped: over audit rate, smbsrvd's socket full or gone.",
+		 num(c.audit_dropped));
+
 	struct QueueMetric {
 		const char *name, *type, *help;
 		std::string (*value)(const QueueInfo &);

@@ -338,6 +338,12 @@ void GenlChannel::handle_event(ByteView msg)
 	case SMBSRV_CMD_RPC_REQ:
 		max = SMBSRV_A_RPC_MAX;
 		break;
+	case SMBSRV_CMD_AUDIT_RECORD:
+		// Audit records go to their handler, unqueued: the socket
+		// that gets them carries nothing else.
+		if (audit_handler_)
+			audit_handler_(msg);
+		return;
 	default:
 		log::debug("ignoring smbsrv netlink command " + std::to_string(cmd));
 		return;
@@ -543,7 +549,11 @@ void GenlChannel::tree_connect_done(const TreeConnectDone &d)
 			   nla_put_string(m, SMBSRV_A_SHARE_VETO_FILES, s.veto_files.c_str()) == 0) &&
 			  (s.hide_files.empty() ||
 			   nla_put_string(m, SMBSRV_A_SHARE_HIDE_FILES, s.hide_files.c_str()) == 0) &&
-			  nla_put_u32(m, SMBSRV_A_SHARE_MAX_CONNECTIONS, s.max_connections) == 0;
+			  nla_put_u32(m, SMBSRV_A_SHARE_MAX_CONNECTIONS, s.max_connections) == 0 &&
+			  (!s.audit_success ||
+			   nla_put_u32(m, SMBSRV_A_SHARE_AUDIT_SUCCESS, s.audit_success) == 0) &&
+			  (!s.audit_failure ||
+			   nla_put_u32(m, SMBSRV_A_SHARE_AUDIT_FAILURE, s.audit_failure) == 0);
 		if (ok)
 			nla_nest_end(m, nest);
 		return ok;

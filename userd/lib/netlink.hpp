@@ -126,6 +126,9 @@ struct ShareInfo {
 	std::string veto_files; // "/pattern/pattern/", empty for none
 	std::string hide_files; // the same syntax: reported hidden
 	uint32_t max_connections = 0;
+	// full_audit: operations audited on success and on failure, bits
+	// 1 << SMBSRV_AUDIT_OP_*.
+	uint32_t audit_success = 0, audit_failure = 0;
 };
 
 struct TreeConnectDone {
@@ -236,6 +239,8 @@ public:
 	// For the daemon's poll loop.
 	[[nodiscard]] int fd() const;
 	void on_event(std::function<void(KernelEvent)> handler) { event_handler_ = std::move(handler); }
+	// Audit records (audit-record) as they arrive, whole messages.
+	void on_audit(std::function<void(ByteView)> handler) { audit_handler_ = std::move(handler); }
 	// Read and handle whatever the kernel sent, without blocking; false
 	// if the socket failed.
 	bool process_input();
@@ -259,6 +264,7 @@ private:
 	std::chrono::milliseconds timeout_{10000};
 	std::deque<Upcall> upcalls_;
 	std::function<void(KernelEvent)> event_handler_;
+	std::function<void(ByteView)> audit_handler_;
 	std::string last_error_;
 };
 

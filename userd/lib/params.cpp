@@ -12,6 +12,7 @@
 #include <sstream>
 #include <sys/sysinfo.h>
 
+#include "audit.hpp"
 #include "hosts.hpp"
 #include "http.hpp"
 
@@ -75,6 +76,7 @@ const ParamDef table[] = {
 	  Limit::reject),
 	P("max open files", global, integer, "10000", A, {}, 1, 65536,
 	  Limit::saturate),
+	P("audit rate", global, integer, "1000", A, {}, 0, 1000000, Limit::reject),
 	P("metrics listen", global, string, "", A),
 	P("netbios name", global, string, "SMBSRV", A, {}, 0, 15, Limit::reject),
 	P("restrict anonymous", global, choice, "0", A, "0|1|2"),
@@ -139,6 +141,13 @@ const ParamDef table[] = {
 	P("valid users", share, list, "", A),
 	P("veto files", share, string, "", A),
 	P("vfs objects", share, list, "", A),
+	P("full_audit:failure", share, list, "none", A),
+	P("full_audit:facility", share, choice, "user", A,
+	  "user|daemon|auth|authpriv|local0|local1|local2|local3|local4|local5|local6|local7"),
+	P("full_audit:prefix", share, string, "%u|%I|%m|%S", A),
+	P("full_audit:priority", share, choice, "notice", A,
+	  "emerg|alert|crit|err|warning|notice|info|debug"),
+	P("full_audit:success", share, list, "none", A),
 	P("write list", share, list, "", A),
 };
 
@@ -164,7 +173,7 @@ const Synonym synonyms[] = {
 };
 
 // The VFS modules ksmbd knows; smbsrv maps them to share flags.
-constexpr std::string_view vfs_modules[] = {"acl_xattr", "streams_xattr"};
+constexpr std::string_view vfs_modules[] = {"acl_xattr", "streams_xattr", "full_audit"};
 
 size_t edit_distance(std::string_view a, std::string_view b)
 {
@@ -485,13 +494,21 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		warn(p.line, range_warning);
 
 	if (d->name == "vfs objects") {
-		// Both modules are served (share flags streams, acl_xattr).
+		// The modules served: share flags streams, acl_xattr, and the
+		// audit masks (full_audit).
 		for (const auto &m : parse_list(value))
 			if (std::find(std::begin(vfs_modules), std::end(vfs_modules),
 				      lower(m)) == std::end(vfs_modules))
 				warn(p.line, "vfs objects: '" + m +
 						     "' is not a module smbsrv knows "
-						     "(acl_xattr, streams_xattr); ignored");
+						     "(acl_xattr, streams_xattr, full_audit); ignored");
+	}
+	if (d->name == "full_audit:success" || d->name == "full_audit:failure") {
+		std::vector<std::string> unknown;
+		audit_mask(parse_list(value), &unknown);
+		for (const auto &u : unknown)
+			warn(p.line, name + ": '" + u +
+					     "' is not an operation smbsrv audits; ignored");
 	}
 	if (d->name == "hosts allow" || d->name == "hosts deny") {
 		// Names become addresses now, as the module matches addresses.
@@ -770,6 +787,7 @@ Config build_config(const RawConfig &raw, Diagnostics &diags)
 		ipc.params.set("read only", "yes");
 		cfg.shares.push_back(std::move(ipc));
 	}
+	cfg.share_defaults = share_defaults;
 	make_knobs(cfg, b, diags);
 	if (const std::string &m = cfg.global.str("metrics listen"); !m.empty()) {
 		sockaddr_storage ss{};

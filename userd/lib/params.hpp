@@ -143,6 +143,9 @@ uint32_t protocol_dialect(std::string_view name);
 struct Config {
 	std::string file;
 	ParamSet global; // every global parameter, defaults filled in
+	// The share parameters [global] set for every share (with their
+	// defaults): what the share sections start from.
+	ParamSet share_defaults;
 	std::vector<ShareConfig> shares; // in file order, IPC$ included
 	Knobs knobs;
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <linux/smbsrv.h>
 
+#include "audit.hpp"
 #include "hosts.hpp"
 #include "log.hpp"
 #include "ntstatus.hpp"
@@ -167,6 +168,11 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 			f |= SMBSRV_SHARE_FLAGS_STREAMS;
 		if (has_item(vfs, "acl_xattr"))
 			f |= SMBSRV_SHARE_FLAGS_ACL_XATTR;
+		// full_audit: what the module records on this share.
+		if (AuditStyle a = audit_style(p); a.enabled) {
+			s.audit_success = a.success;
+			s.audit_failure = a.failure;
+		}
 		s.create_mask = static_cast<uint32_t>(p.number("create mask"));
 		s.directory_mask = static_cast<uint32_t>(p.number("directory mask"));
 		s.force_create_mode = static_cast<uint32_t>(p.number("force create mode"));

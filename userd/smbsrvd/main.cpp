@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <iostream>
+#include <linux/smbsrv.h>
 #include <memory>
 #include <poll.h>
 #include <string>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "accounts.hpp"
+#include "audit.hpp"
 #include "config.hpp"
 #include "ctl_json.hpp"
 #include "ctl_netlink.hpp"
@@ -130,7 +132,44 @@ private:
 		}
 	}};
 	void apply_metrics();
+	// The audit trail: a socket of its own gets the module's records, so
+	// that a flood of them never crowds out upcalls.
+	std::unique_ptr<GenlChannel> audit_nl_;
+	void subscribe_audit();
+	void on_audit_record(ByteView msg);
 };
+
+// (Re)subscribe the audit socket with the configuration's rate and the
+// session operations [global] audits.  Not fatal: SMB goes on without.
+void Daemon::subscribe_audit()
+{
+	try {
+		if (!audit_nl_) {
+			audit_nl_ = std::make_unique<GenlChannel>();
+			audit_nl_->on_audit([this](ByteView m) { on_audit_record(m); });
+		}
+		AuditStyle g = audit_style(cfg_.share_defaults);
+		uint32_t session = g.enabled ? g.success & (1U << SMBSRV_AUDIT_OP_LOGOFF) : 0;
+		audit_subscribe(*audit_nl_, static_cast<uint32_t>(cfg_.global.number("audit rate")),
+				session);
+	} catch (const NlError &e) {
+		log::error(std::string("audit: ") + e.what());
+		audit_nl_.reset();
+	}
+}
+
+void Daemon::on_audit_record(ByteView msg)
+{
+	auto r = parse_audit_record(msg);
+	if (!r)
+		return;
+	if (r->dropped)
+		log::warning("audit: " + std::to_string(r->dropped) +
+			     " record(s) dropped by smbsrv.ko before this one (audit rate, or "
+			     "this socket full)");
+	const ShareConfig *sh = r->share.empty() ? nullptr : cfg_.share(r->share);
+	audit_syslog(audit_style(sh ? sh->params : cfg_.share_defaults), *r);
+}
 
 // Start, move or stop the metrics endpoint as the configuration says.  A
 // failure is logged and leaves the endpoint where it was: SMB goes on.
@@ -219,6 +258,7 @@ void Daemon::reload()
 	cfg_ = std::move(next);
 	upcalls_->reload(cfg_);
 	apply_metrics();
+	subscribe_audit();
 	try {
 		attach();
 		log::notice("configuration reloaded");
@@ -370,6 +410,7 @@ int Daemon::run()
 		return 1;
 	}
 	apply_metrics();
+	subscribe_audit();
 	write_pidfile();
 	notify(0);
 
@@ -386,6 +427,12 @@ int Daemon::run()
 	int rc = 0;
 	for (;;) {
 		std::vector<pollfd> fds = {{sfd, POLLIN, 0}, {nl_->fd(), POLLIN, 0}};
+		// The audit socket is fds[2] when there is one; it cannot come
+		// or go before it is read below (reload and reattach are
+		// after, or continue the loop).
+		bool audit = audit_nl_ != nullptr;
+		if (audit)
+			fds.push_back({audit_nl_->fd(), POLLIN, 0});
 		metrics_.add_pollfds(fds);
 		if (poll(fds.data(), fds.size(), metrics_.timeout_ms()) < 0) {
 			if (errno == EINTR)
@@ -407,6 +454,11 @@ int Daemon::run()
 			break;
 		}
 		metrics_.on_poll(fds);
+		if (audit && audit_nl_ && (fds[2].revents & (POLLIN | POLLERR | POLLHUP)) &&
+		    !audit_nl_->process_input()) {
+			log::error("audit: lost the socket: " + audit_nl_->last_error());
+			audit_nl_.reset();
+		}
 		if (fds[1].revents & (POLLIN | POLLERR | POLLHUP)) {
 			if (!nl_->process_input()) {
 				log::error("lost the netlink socket to smbsrv.ko: " +
@@ -418,8 +470,10 @@ int Daemon::run()
 		}
 		if (reattach_) {
 			reattach_ = false;
+			audit_nl_.reset();
 			try {
 				attach();
+				subscribe_audit();
 			} catch (const NlError &e) {
 				log::error(std::string("re-attaching to smbsrv.ko: ") +
 					   e.what());
