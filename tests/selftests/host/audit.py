@@ -20,7 +20,7 @@ import sys
 import time
 
 from impacket import smb3structs as s3
-from impacket import ldaptypes
+from impacket.ldap import ldaptypes
 from impacket.smbconnection import SMBConnection, SessionError
 
 TOP = __file__.rsplit("/", 4)[0]
