@@ -4,11 +4,8 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
 #include <linux/smbsrv.h>
 #include <netlink/attr.h>
-#include <netlink/msg.h>
 #include <syslog.h>
 
 namespace smbsrv {
@@ -68,30 +65,6 @@ std::string nt_status_text(uint32_t st)
 	}
 }
 
-std::string get_str(nlattr *a)
-{
-	if (!a || nla_len(a) <= 0)
-		return {};
-	const char *p = static_cast<const char *>(nla_data(a));
-	return {p, strnlen(p, static_cast<size_t>(nla_len(a)))};
-}
-
-uint32_t get_u32(nlattr *a)
-{
-	uint32_t v = 0;
-	if (a && nla_len(a) >= 4)
-		std::memcpy(&v, nla_data(a), 4);
-	return v;
-}
-
-uint64_t get_u64(nlattr *a)
-{
-	uint64_t v = 0;
-	if (a && nla_len(a) >= 8)
-		std::memcpy(&v, nla_data(a), 8);
-	return v;
-}
-
 } // namespace
 
 uint32_t audit_mask(const std::vector<std::string> &names, std::vector<std::string> *unknown)
@@ -131,31 +104,6 @@ std::string audit_op_name(uint32_t op)
 		if (o.op == op)
 			return o.name;
 	return "op" + std::to_string(op);
-}
-
-std::optional<AuditRecord> parse_audit_record(ByteView msg)
-{
-	if (msg.size() < NLMSG_HDRLEN + GENL_HDRLEN || msg[NLMSG_HDRLEN] != SMBSRV_CMD_AUDIT_RECORD)
-		return std::nullopt;
-	Bytes buf(msg.begin(), msg.end());
-	nlattr *tb[SMBSRV_A_AUDIT_MAX + 1] = {};
-	size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
-	if (nla_parse(tb, SMBSRV_A_AUDIT_MAX, reinterpret_cast<nlattr *>(buf.data() + off),
-		      static_cast<int>(buf.size() - off), nullptr) < 0 ||
-	    !tb[SMBSRV_A_AUDIT_OP])
-		return std::nullopt;
-	AuditRecord r;
-	r.op = get_u32(tb[SMBSRV_A_AUDIT_OP]);
-	r.status = get_u32(tb[SMBSRV_A_AUDIT_STATUS]);
-	r.session_id = get_u64(tb[SMBSRV_A_AUDIT_SESSION_ID]);
-	r.user = get_str(tb[SMBSRV_A_AUDIT_USER]);
-	r.client = get_str(tb[SMBSRV_A_AUDIT_CLIENT_ADDR]);
-	r.share = get_str(tb[SMBSRV_A_AUDIT_SHARE]);
-	r.path = get_str(tb[SMBSRV_A_AUDIT_PATH]);
-	r.path2 = get_str(tb[SMBSRV_A_AUDIT_PATH2]);
-	r.access = get_u32(tb[SMBSRV_A_AUDIT_ACCESS]);
-	r.dropped = get_u64(tb[SMBSRV_A_AUDIT_DROPPED]);
-	return r;
 }
 
 AuditStyle audit_style(const ParamSet &p)

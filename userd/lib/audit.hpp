@@ -40,7 +40,8 @@ struct AuditRecord {
 	uint64_t dropped = 0; // records the module dropped before this one
 };
 
-// One audit-record message; nullopt if it is not one.
+// One audit-record message; nullopt if it is not one (ctl_netlink.cpp,
+// with the module's other messages).
 std::optional<AuditRecord> parse_audit_record(ByteView msg);
 
 // Where a share's (or [global]'s) records go and how they start.

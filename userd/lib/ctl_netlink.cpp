@@ -10,6 +10,7 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
+#include "audit.hpp"
 #include "knobs_nl.hpp"
 
 namespace smbsrv {
@@ -221,6 +222,27 @@ ReadStats parse_read_stats(ByteView msg)
 	r.inline_misses = a.u64(SMBSRV_A_READ_STATS_INLINE_MISSES);
 	r.inline_deferred = a.u64(SMBSRV_A_READ_STATS_INLINE_DEFERRED);
 	r.pages_inflight = a.u64(SMBSRV_A_READ_STATS_PAGES_INFLIGHT);
+	return r;
+}
+
+std::optional<AuditRecord> parse_audit_record(ByteView msg)
+{
+	if (msg.size() < NLMSG_HDRLEN + GENL_HDRLEN || msg[NLMSG_HDRLEN] != SMBSRV_CMD_AUDIT_RECORD)
+		return std::nullopt;
+	Attrs a(msg, SMBSRV_A_AUDIT_MAX);
+	if (!a.raw(SMBSRV_A_AUDIT_OP))
+		return std::nullopt;
+	AuditRecord r;
+	r.op = a.u32(SMBSRV_A_AUDIT_OP);
+	r.status = a.u32(SMBSRV_A_AUDIT_STATUS);
+	r.session_id = a.u64(SMBSRV_A_AUDIT_SESSION_ID);
+	r.user = a.str(SMBSRV_A_AUDIT_USER);
+	r.client = a.str(SMBSRV_A_AUDIT_CLIENT_ADDR);
+	r.share = a.str(SMBSRV_A_AUDIT_SHARE);
+	r.path = a.str(SMBSRV_A_AUDIT_PATH);
+	r.path2 = a.str(SMBSRV_A_AUDIT_PATH2);
+	r.access = a.u32(SMBSRV_A_AUDIT_ACCESS);
+	r.dropped = a.u64(SMBSRV_A_AUDIT_DROPPED);
 	return r;
 }
 

@@ -15,33 +15,23 @@ per check; metrics.sh turns them into TAP.
     metrics.py PORT VM-NAME
 """
 
+import os
 import re
 import subprocess
 import sys
-import tempfile
+import time
 
-TOP = __file__.rsplit("/", 4)[0]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from manage import TOP, expect  # noqa: E402
+
 MIB = 1 << 20
 SIZE = 8 * MIB
 URL = "http://127.0.0.1:9922/metrics"
 
 
-def check(text, cond, why=""):
-    print(("PASS %s" % text) if cond else ("FAIL %s: %s" % (text, why)),
-          flush=True)
-
-
-def expect(text, fn):
-    try:
-        r = fn()
-        cond, why = r if isinstance(r, tuple) else (r, "")
-    except Exception as e:  # noqa: BLE001 - report anything as a failure
-        cond, why = False, "%s: %s" % (type(e).__name__, e)
-    check(text, cond, why)
-
-
 def guest(vm, script, timeout=300):
-    """Run a shell script in the guest: (exit status, stdout+stderr)."""
+    """A guest script: (exit status, its output as it is: a scrape keeps
+    its last newline, which the text format needs)."""
     p = subprocess.run(
         ["bash", "-c", '. "$0/tools/vm/lib.sh"; vm_exec "$1" "$2"', TOP, vm,
          script], capture_output=True, text=True, timeout=timeout)
