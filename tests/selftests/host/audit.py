@@ -13,9 +13,9 @@ audit.sh turns them into TAP.
     audit.py PORT VM-NAME
 """
 
+import os
 import re
 import struct
-import subprocess
 import sys
 import time
 
@@ -23,32 +23,13 @@ from impacket import smb3structs as s3
 from impacket.ldap import ldaptypes
 from impacket.smbconnection import SMBConnection, SessionError
 
-TOP = __file__.rsplit("/", 4)[0]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from manage import expect, guest  # noqa: E402
+
 WRITE_DAC = 0x00040000
 READ_CONTROL = 0x00020000
 DACL = 0x4
 FLOOD = 300
-
-
-def check(text, cond, why=""):
-    print(("PASS %s" % text) if cond else ("FAIL %s: %s" % (text, why)),
-          flush=True)
-
-
-def expect(text, fn):
-    try:
-        r = fn()
-        cond, why = r if isinstance(r, tuple) else (r, "")
-    except Exception as e:  # noqa: BLE001 - report anything as a failure
-        cond, why = False, "%s: %s" % (type(e).__name__, e)
-    check(text, cond, why)
-
-
-def guest(vm, script):
-    p = subprocess.run(
-        ["bash", "-c", '. "$0/tools/vm/lib.sh"; vm_exec "$1" "$2"', TOP, vm,
-         script], capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout + p.stderr
 
 
 class Syslog:
