@@ -5,6 +5,7 @@
 #include <linux/atomic.h>
 #include <linux/jiffies.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
 
@@ -78,6 +79,24 @@ static int smbsrv_audit_put_str(struct sk_buff *msg, int type, const char *s)
 	return s ? nla_put_string(msg, type, s) : 0;
 }
 
+static size_t smbsrv_audit_str_size(const char *s)
+{
+	return s ? nla_total_size(strlen(s) + 1) : 0;
+}
+
+/* The record's attributes: paths may be PATH_MAX long each. */
+static size_t smbsrv_audit_size(const struct smbsrv_session *sess,
+				const char *share, const char *path,
+				const char *path2)
+{
+	return 4 * nla_total_size(sizeof(u32)) +
+	       2 * nla_total_size_64bit(sizeof(u64)) +
+	       smbsrv_audit_str_size(sess->user) +
+	       smbsrv_audit_str_size(sess->conn->addr) +
+	       smbsrv_audit_str_size(share) + smbsrv_audit_str_size(path) +
+	       smbsrv_audit_str_size(path2);
+}
+
 static void smbsrv_audit_send(enum smbsrv_audit_op op, u32 status,
 			      struct smbsrv_session *sess, const char *share,
 			      const char *path, const char *path2, u32 access)
@@ -93,7 +112,8 @@ static void smbsrv_audit_send(enum smbsrv_audit_op op, u32 status,
 		return;
 	}
 	/* Never waits for memory: the data path goes on without it. */
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_NOWAIT | __GFP_NOWARN);
+	msg = genlmsg_new(smbsrv_audit_size(sess, share, path, path2),
+			  GFP_NOWAIT | __GFP_NOWARN);
 	if (!msg) {
 		smbsrv_audit_drop();
 		return;

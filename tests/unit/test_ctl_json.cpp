@@ -232,7 +232,8 @@ void flatten(const Json &v, const std::string &path, std::map<std::string, std::
 		auto w = wild.find(path);
 		for (const auto &[k, x] : v.items()) {
 			std::string key = w != wild.end() ? w->second : k;
-			flatten(x, path.empty() ? key : path + "." + key, out, wild);
+			flatten(x, path.empty() ? key : std::string(path).append(".").append(key), out,
+				wild);
 		}
 	} else if (v.is_array()) {
 		for (const auto &x : v)

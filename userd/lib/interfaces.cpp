@@ -31,7 +31,7 @@ bool same_prefix(const uint8_t *a, const uint8_t *b, unsigned bits)
 		return false;
 	if (!rest)
 		return true;
-	uint8_t m = static_cast<uint8_t>(0xff << (8 - rest));
+	auto m = static_cast<uint8_t>(0xff << (8 - rest));
 	return (a[full] & m) == (b[full] & m);
 }
 

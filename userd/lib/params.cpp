@@ -507,8 +507,8 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		std::vector<std::string> unknown;
 		audit_mask(parse_list(value), &unknown);
 		for (const auto &u : unknown)
-			warn(p.line, name + ": '" + u +
-					     "' is not an operation smbsrv audits; ignored");
+			warn(p.line, std::string(name).append(": '").append(u).append(
+					     "' is not an operation smbsrv audits; ignored"));
 	}
 	if (d->name == "hosts allow" || d->name == "hosts deny") {
 		// Names become addresses now, as the module matches addresses.
@@ -845,7 +845,7 @@ std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
 {
 	std::string out;
 	for (const auto &[name, v] : section_params(set, scope, with_defaults))
-		out += "\t" + name + " = " + v + "\n";
+		out.append("\t").append(name).append(" = ").append(v).append("\n");
 	return out;
 }
 
