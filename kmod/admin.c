@@ -2,13 +2,15 @@
 /*
  * smbsrv: the netlink commands that look at and act on connections and
  * sessions: session-get, connection-get, open-get and queue-get dumps,
- * kill, knobs-set, read-stats-get.
+ * kill, knobs-set, read-stats-get, stats-get.
  */
 #include <linux/timekeeping.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
+#include "audit.h"
 #include "cache.h"
+#include "cmdstats.h"
 #include "conn.h"
 #include "durable.h"
 #include "file.h"
@@ -394,6 +396,96 @@ int smbsrv_nl_read_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 			goto too_big;
 	for (i = 0; i < SMBSRV_NR_INLINE_EVENTS; i++)
 		if (nla_put_u64_64bit(msg, inline_attr[i], st.inl[i], 0))
+			goto too_big;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+too_big:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/* Open files of established sessions, then disconnected durable handles. */
+static u32 smbsrv_open_files(void)
+{
+	struct smbsrv_session *sess;
+	struct smbsrv_file *f;
+	unsigned long id = 0;
+	u64 after = 0;
+	u32 n = 0;
+
+	while ((sess = smbsrv_session_next(after))) {
+		if (smbsrv_session_valid(sess))
+			n += atomic_read(&sess->nr_opens);
+		after = sess->id;
+		smbsrv_session_put(sess);
+	}
+	while ((f = smbsrv_durable_next(&id))) {
+		n++;
+		smbsrv_file_put(f);
+	}
+	return n;
+}
+
+static int smbsrv_command_stats_fill(struct sk_buff *msg, u16 cmd)
+{
+	struct smbsrv_cmd_stats st;
+	struct nlattr *nest;
+	int i;
+
+	smbsrv_cmdstats_get(cmd, &st);
+	nest = nla_nest_start(msg, SMBSRV_A_STATS_COMMAND);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, SMBSRV_A_COMMAND_STATS_COMMAND, cmd) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_COMMAND_STATS_REQUESTS,
+			      st.requests, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_COMMAND_STATS_ERRORS, st.errors, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_COMMAND_STATS_LATENCY_NS,
+			      st.latency_ns, 0))
+		goto too_big;
+	for (i = 0; i < SMBSRV_LAT_BUCKETS; i++)
+		if (nla_put_u64_64bit(msg, SMBSRV_A_COMMAND_STATS_LATENCY_BUCKET,
+				      st.bucket[i], 0))
+			goto too_big;
+	nla_nest_end(msg, nest);
+	return 0;
+too_big:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
+
+int smbsrv_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	u64 records, dropped;
+	struct sk_buff *msg;
+	void *hdr;
+	int i;
+
+	/* 19 commands of 20 buckets: about 7 KiB. */
+	msg = genlmsg_new(16384, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_iput(msg, info);
+	if (!hdr)
+		goto too_big;
+	if (nla_put_u64_64bit(msg, SMBSRV_A_STATS_WRITE_BYTES,
+			      smbsrv_cmdstats_written_total(), 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_STATS_OPLOCK_BREAKS,
+			      smbsrv_cmdstats_breaks(SMBSRV_BREAK_OPLOCK), 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_STATS_LEASE_BREAKS,
+			      smbsrv_cmdstats_breaks(SMBSRV_BREAK_LEASE), 0) ||
+	    nla_put_u32(msg, SMBSRV_A_STATS_OPEN_FILES, smbsrv_open_files()))
+		goto too_big;
+	smbsrv_audit_counts(&records, &dropped);
+	if (nla_put_u64_64bit(msg, SMBSRV_A_STATS_AUDIT_RECORDS, records, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_STATS_AUDIT_DROPPED, dropped, 0))
+		goto too_big;
+	for (i = 0; i < SMBSRV_LAT_BOUNDS; i++)
+		if (nla_put_u64_64bit(msg, SMBSRV_A_STATS_LATENCY_BOUND,
+				      smbsrv_lat_bounds_ns[i], 0))
+			goto too_big;
+	for (i = 0; i < SMB2_NR_COMMANDS; i++)
+		if (smbsrv_command_stats_fill(msg, i))
 			goto too_big;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);

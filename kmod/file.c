@@ -6,10 +6,12 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "audit.h"
 #include "durable.h"
 #include "file.h"
 #include "proto.h"
 #include "smbsrv.h"
+#include "status.h"
 #include "stream.h"
 #include "vfs.h"
 #include "wire/fscc.h"
@@ -52,6 +54,17 @@ static void smbsrv_file_drop(struct smbsrv_file *f)
  * file pending deletion; the last open of a file pending deletion
  * removes it, with the rights of whoever asked for the deletion.
  */
+/* The name went (@err 0), or could not: audited if the share says so. */
+static void smbsrv_file_audit_delete(struct smbsrv_file *f, int err)
+{
+	struct smbsrv_tree *tree = READ_ONCE(f->open.tree);
+	u32 status = err && err != -ENOENT ? smbsrv_errno_status(err) : 0;
+
+	if (tree && smbsrv_audit_wants(tree, SMBSRV_AUDIT_OP_UNLINKAT, status))
+		smbsrv_audit_tree(tree, SMBSRV_AUDIT_OP_UNLINKAT, status,
+				  f->name, NULL, 0);
+}
+
 static void smbsrv_file_close(struct smbsrv_open *op)
 {
 	struct smbsrv_file *f = smbsrv_file_of(op);
@@ -108,6 +121,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 			err = smbsrv_vfs_remove(&f->filp->f_path);
 		revert_creds(old);
 		put_cred(del);
+		smbsrv_file_audit_delete(f, err);
 		if (err && err != -ENOENT)
 			pr_info_ratelimited("smbsrv: delete on close of %s: error %d\n",
 					    f->name, err);
@@ -117,6 +131,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 		err = smbsrv_vfs_remove(&f->filp->f_path);
 		revert_creds(old);
 		put_cred(base_del);
+		smbsrv_file_audit_delete(f, err);
 		if (err && err != -ENOENT)
 			pr_info_ratelimited("smbsrv: delete of %s after its streams: error %d\n",
 					    f->name, err);

@@ -93,7 +93,11 @@ struct smbsrv_file {
 	 */
 	struct smbsrv_session *brl_sess;
 	unsigned int nr_brl;
+	/* SMBSRV_FILE_AUDITED_WRITE: its first WRITE was audited. */
+	unsigned long audit_bits;
 };
+
+#define SMBSRV_FILE_AUDITED_WRITE	0
 
 /*
  * LockSequence verification (MS-SMB2 3.3.5.14) of a LOCK request on @f

@@ -67,7 +67,7 @@ const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIO
 	[SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS] = { .type = NLA_U32, },
 };
 
-const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_SNAP_SORT + 1] = {
+const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_AUDIT_FAILURE + 1] = {
 	[SMBSRV_A_SHARE_NAME] = { .type = NLA_NUL_STRING, .len = 80, },
 	[SMBSRV_A_SHARE_PATH] = { .type = NLA_NUL_STRING, .len = 4096, },
 	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3ffff),
@@ -84,14 +84,17 @@ const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_SNAP_SORT + 1] = {
 	[SMBSRV_A_SHARE_SNAP_SUBDIR] = { .type = NLA_NUL_STRING, .len = 4096, },
 	[SMBSRV_A_SHARE_SNAP_FORMAT] = { .type = NLA_NUL_STRING, .len = 128, },
 	[SMBSRV_A_SHARE_SNAP_SORT] = NLA_POLICY_MAX(NLA_U32, 2),
+	[SMBSRV_A_SHARE_AUDIT_SUCCESS] = { .type = NLA_U32, },
+	[SMBSRV_A_SHARE_AUDIT_FAILURE] = { .type = NLA_U32, },
 };
 
 /* SMBSRV_CMD_STARTUP - do */
-static const struct nla_policy smbsrv_startup_nl_policy[SMBSRV_A_SERVER_HOST_RULES + 1] = {
+static const struct nla_policy smbsrv_startup_nl_policy[SMBSRV_A_SERVER_LISTEN_ADDR + 1] = {
 	[SMBSRV_A_SERVER_DAEMON_PID] = { .type = NLA_U32, },
 	[SMBSRV_A_SERVER_KNOBS] = NLA_POLICY_NESTED(smbsrv_knobs_nl_policy),
 	[SMBSRV_A_SERVER_NEGOTIATE_BLOB] = { .type = NLA_BINARY, },
 	[SMBSRV_A_SERVER_HOST_RULES] = { .type = NLA_BINARY, },
+	[SMBSRV_A_SERVER_LISTEN_ADDR] = { .type = NLA_BINARY, },
 };
 
 /* SMBSRV_CMD_KNOBS_SET - do */
@@ -134,13 +137,19 @@ static const struct nla_policy smbsrv_kill_nl_policy[SMBSRV_A_KILL_CONN_ID + 1] 
 	[SMBSRV_A_KILL_CONN_ID] = { .type = NLA_U32, },
 };
 
+/* SMBSRV_CMD_AUDIT_SUBSCRIBE - do */
+static const struct nla_policy smbsrv_audit_subscribe_nl_policy[SMBSRV_A_AUDIT_SESSION_SUCCESS + 1] = {
+	[SMBSRV_A_AUDIT_RATE] = { .type = NLA_U32, },
+	[SMBSRV_A_AUDIT_SESSION_SUCCESS] = { .type = NLA_U32, },
+};
+
 /* Ops table for smbsrv */
 static const struct genl_split_ops smbsrv_nl_ops[] = {
 	{
 		.cmd		= SMBSRV_CMD_STARTUP,
 		.doit		= smbsrv_nl_startup_doit,
 		.policy		= smbsrv_startup_nl_policy,
-		.maxattr	= SMBSRV_A_SERVER_HOST_RULES,
+		.maxattr	= SMBSRV_A_SERVER_LISTEN_ADDR,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{
@@ -207,6 +216,18 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.cmd	= SMBSRV_CMD_OPEN_GET,
 		.dumpit	= smbsrv_nl_open_get_dumpit,
 		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd	= SMBSRV_CMD_STATS_GET,
+		.doit	= smbsrv_nl_stats_get_doit,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= SMBSRV_CMD_AUDIT_SUBSCRIBE,
+		.doit		= smbsrv_nl_audit_subscribe_doit,
+		.policy		= smbsrv_audit_subscribe_nl_policy,
+		.maxattr	= SMBSRV_A_AUDIT_SESSION_SUCCESS,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };
 

@@ -13,7 +13,7 @@
 
 /* Common nested types */
 extern const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS + 1];
-extern const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_SNAP_SORT + 1];
+extern const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_AUDIT_FAILURE + 1];
 
 int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info);
 int smbsrv_nl_status_get_doit(struct sk_buff *skb, struct genl_info *info);
@@ -32,6 +32,8 @@ int smbsrv_nl_queue_get_dumpit(struct sk_buff *skb,
 			       struct netlink_callback *cb);
 int smbsrv_nl_read_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
 int smbsrv_nl_open_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int smbsrv_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
+int smbsrv_nl_audit_subscribe_doit(struct sk_buff *skb, struct genl_info *info);
 
 extern struct genl_family smbsrv_nl_family;
 

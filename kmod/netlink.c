@@ -8,10 +8,12 @@
  */
 #include <linux/netlink.h>
 #include <linux/notifier.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
 
+#include "audit.h"
 #include "conn.h"
 #include "fold.h"
 #include "hosts.h"
@@ -84,6 +86,10 @@ static int smbsrv_reply_server(struct genl_info *info, bool status)
 	     smbsrv_put_fold_stats(msg)))
 		goto nospace;
 	/* Each share with trees: as many as fit (one per share in use). */
+	if (status &&
+	    smbsrv_listener_put_addrs(srv->listener, msg,
+				      SMBSRV_A_SERVER_LISTEN_ADDR))
+		goto nospace;
 	if (status)
 		smbsrv_share_use_put_all(msg, SMBSRV_A_SERVER_SHARE_USE);
 	genlmsg_end(msg, hdr);
@@ -94,13 +100,41 @@ nospace:
 	return -EMSGSIZE;
 }
 
+/* The startup request's listen-addr attributes into @set. */
+static int smbsrv_listen_set_parse(struct genl_info *info,
+				   struct smbsrv_listen_set *set)
+{
+	struct nlattr *a;
+	int rem;
+
+	set->nr = 0;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) != SMBSRV_A_SERVER_LISTEN_ADDR)
+			continue;
+		if (set->nr == SMBSRV_LISTEN_ADDRS_MAX) {
+			NL_SET_ERR_MSG_ATTR_FMT(info->extack, a,
+						"more than %u listen addresses",
+						SMBSRV_LISTEN_ADDRS_MAX);
+			return -E2BIG;
+		}
+		if (smbsrv_listen_addr_parse(nla_data(a), nla_len(a),
+					     &set->addr[set->nr])) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "a listen address is 4, 16 or 20 bytes");
+			return -EINVAL;
+		}
+		set->nr++;
+	}
+	return 0;
+}
+
 int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct smbsrv_server *srv = &smbsrv_server;
 	struct nlattr *blob = info->attrs[SMBSRV_A_SERVER_NEGOTIATE_BLOB];
 	struct nlattr *hosts = info->attrs[SMBSRV_A_SERVER_HOST_RULES];
+	struct smbsrv_listen_set *set;
 	struct smbsrv_knobs knobs;
-	struct smbsrv_listener *l;
 	int err;
 
 	if (genl_info_net(info) != &init_net) {
@@ -120,6 +154,16 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 	if (hosts && smb_host_rules_check(nla_data(hosts), nla_len(hosts))) {
 		NL_SET_ERR_MSG_ATTR(info->extack, hosts, "malformed host rules");
 		return -EINVAL;
+	}
+
+	/* 16 sockaddr_storage: 2 KiB, too much for the stack. */
+	set = kzalloc(sizeof(*set), GFP_KERNEL);
+	if (!set)
+		return -ENOMEM;
+	err = smbsrv_listen_set_parse(info, set);
+	if (err) {
+		kfree(set);
+		return err;
 	}
 
 	mutex_lock(&srv->lock);
@@ -148,18 +192,17 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 	}
 
-	if (!srv->listener ||
-	    smbsrv_listener_port(srv->listener) != knobs.tcp_port) {
-		l = smbsrv_listener_start(knobs.tcp_port);
-		if (IS_ERR(l)) {
-			err = PTR_ERR(l);
+	if (!smbsrv_listener_same(srv->listener, knobs.tcp_port, set)) {
+		err = smbsrv_listener_replace(&srv->listener, knobs.tcp_port,
+					      set);
+		if (err) {
 			NL_SET_ERR_MSG_FMT(info->extack,
-					   "cannot listen on TCP port %u (%d)",
-					   knobs.tcp_port, err);
+					   "cannot listen on TCP port %u%s (%d)",
+					   knobs.tcp_port,
+					   set->nr ? " at those addresses" : "",
+					   err);
 			goto out;
 		}
-		smbsrv_listener_stop(srv->listener);
-		srv->listener = l;
 	}
 
 	srv->knobs = knobs;
@@ -170,6 +213,7 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 	err = smbsrv_reply_server(info, false);
 out:
 	mutex_unlock(&srv->lock);
+	kfree(set);
 	return err;
 }
 
@@ -194,6 +238,7 @@ static int smbsrv_netlink_notify(struct notifier_block *nb,
 	    n->net != &init_net)
 		return NOTIFY_DONE;
 
+	smbsrv_audit_release(n->portid);
 	mutex_lock(&srv->lock);
 	if (srv->daemon_attached && srv->daemon_portid == n->portid) {
 		srv->daemon_attached = false;
@@ -265,4 +310,19 @@ int smbsrv_nl_knobs_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_unlock(&srv->lock);
 	return err;
+}
+
+int smbsrv_nl_audit_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *rate = info->attrs[SMBSRV_A_AUDIT_RATE];
+	struct nlattr *sess = info->attrs[SMBSRV_A_AUDIT_SESSION_SUCCESS];
+
+	if (genl_info_net(info) != &init_net) {
+		NL_SET_ERR_MSG(info->extack,
+			       "smbsrv serves the initial network namespace only");
+		return -EOPNOTSUPP;
+	}
+	smbsrv_audit_subscribe(info->snd_portid, rate ? nla_get_u32(rate) : 0,
+			       sess ? nla_get_u32(sess) : 0);
+	return 0;
 }

@@ -482,6 +482,10 @@ static int smbsrv_share_parse(struct smbsrv_share_info **out,
 	if (tb[SMBSRV_A_SHARE_MAX_CONNECTIONS])
 		s->max_connections =
 			nla_get_u32(tb[SMBSRV_A_SHARE_MAX_CONNECTIONS]);
+	if (tb[SMBSRV_A_SHARE_AUDIT_SUCCESS])
+		s->audit_success = nla_get_u32(tb[SMBSRV_A_SHARE_AUDIT_SUCCESS]);
+	if (tb[SMBSRV_A_SHARE_AUDIT_FAILURE])
+		s->audit_failure = nla_get_u32(tb[SMBSRV_A_SHARE_AUDIT_FAILURE]);
 
 	err = -ENOMEM;
 	s->name = nla_strdup(tb[SMBSRV_A_SHARE_NAME], GFP_KERNEL);

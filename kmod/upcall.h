@@ -91,6 +91,8 @@ struct smbsrv_share_info {
 	char *snap_subdir;		/* relative, "" for the snapshot */
 	char *snap_format;		/* shadow:format, checked */
 	u32 snap_sort;			/* enum smbsrv_snap_sort */
+	u32 audit_success;		/* audited ops (audit.h): bits */
+	u32 audit_failure;
 };
 
 /*

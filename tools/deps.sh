@@ -21,6 +21,7 @@ pkgs_build=(
 	python3 python3-yaml python3-jsonschema sparse
 	clang-14 libfuzzer-14-dev libclang-rt-14-dev
 	flex bison bc libelf-dev
+	nlohmann-json3-dev
 )
 # The guest kernel, its headers and its source (for checkpatch and ynl-gen).
 pkgs_kernel=(
@@ -35,6 +36,7 @@ pkgs_vm=(
 	nfs-kernel-server trace-cmd gnuplot-nox
 	python3-matplotlib
 	krb5-kdc krb5-admin-server krb5-user keyutils libnss-wrapper
+	prometheus
 )
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")
 

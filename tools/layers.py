@@ -38,7 +38,7 @@ LAYERS = [
     (1, "base", [r"smbsrv\.h", r"proto\.h", r"knobs\.[ch]", r"hosts\.[ch]",
                  r"upcall\.[ch]",
                  r"netlink-gen\.[ch]", r"trace\.[ch]", r"splice\.[ch]",
-                 r"readstats\.[ch]", r"status\.[ch]"]),
+                 r"readstats\.[ch]", r"cmdstats\.[ch]", r"status\.[ch]"]),
     (2, "connection", [r"sched\.[ch]", r"transport\.[ch]", r"conn\.[ch]",
                        r"recv\.[ch]", r"send\.[ch]"]),
     (3, "objects", [r"session\.[ch]", r"fnode\.[ch]", r"file\.[ch]",
@@ -47,7 +47,7 @@ LAYERS = [
                     r"klease\.[ch]", r"durable\.[ch]",
                     r"acl\.[ch]", r"snap\.[ch]",
                     r"fold\.[ch]", r"share\.[ch]", r"times\.[ch]",
-                    r"wtime\.[ch]", r"sign\.[ch]"]),
+                    r"wtime\.[ch]", r"sign\.[ch]", r"audit\.[ch]"]),
     (4, "smb2", [r"smb2/.*"]),
     (5, "control", [r"main\.c", r"netlink\.[ch]", r"admin\.c"]),
 ]

@@ -15,6 +15,7 @@
 #include <uapi/linux/smbsrv.h>
 
 #include "../cache.h"
+#include "../cmdstats.h"
 #include "../conn.h"
 #include "../durable.h"
 #include "../file.h"
@@ -122,6 +123,7 @@ static bool smbsrv_break_oplock(struct smbsrv_file *f, u8 level,
 					  f->open.id_persistent,
 					  f->open.id_volatile);
 	list_add_tail(&n->node, notes);
+	smbsrv_cmdstats_break(SMBSRV_BREAK_OPLOCK);
 	return true;
 }
 
@@ -141,6 +143,7 @@ static void smbsrv_break_lease(struct smbsrv_file *f,
 						b->epoch, b->flags, b->key,
 						b->from, b->to);
 	list_add_tail(&n->node, notes);
+	smbsrv_cmdstats_break(SMBSRV_BREAK_LEASE);
 }
 
 static void smbsrv_break_send(struct list_head *notes)

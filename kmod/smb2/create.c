@@ -21,6 +21,7 @@
 #include <linux/xattr.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../audit.h"
 #include "../acl.h"
 #include "../cache.h"
 #include "../conn.h"
@@ -869,6 +870,15 @@ done:
 		req->fid_volatile = c->f->open.id_volatile;
 	}
 out:
+	/*
+	 * Audited: the open with the access granted, or the failure with the
+	 * access asked for (a wait for breaks is neither yet).
+	 */
+	if (status != SMBSRV_CACHE_WAIT &&
+	    smbsrv_audit_wants(tree, SMBSRV_AUDIT_OP_CREATE_FILE, status))
+		smbsrv_audit_tree(tree, SMBSRV_AUDIT_OP_CREATE_FILE, status,
+				  c->path && c->path[0] ? c->path : ".", NULL,
+				  status ? c->r.access : c->f->access);
 	if (status == SMBSRV_CACHE_WAIT) {
 		*wait = c->wait_fn;
 		*gen = c->wait_gen;

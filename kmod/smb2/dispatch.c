@@ -12,7 +12,9 @@
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
+#include "../cmdstats.h"
 #include "../conn.h"
 #include "../readstats.h"
 #include "../recv.h"
@@ -451,6 +453,7 @@ void smbsrv_req_complete(struct smbsrv_req *req, u32 status)
 
 	trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
 				  req->hdr.command, status);
+	smbsrv_cmdstats_done(req->hdr.command, status, req->start_ns);
 	spin_lock(&conn->lock);
 	if (!list_empty(&req->pending)) {
 		list_del_init(&req->pending);
@@ -563,6 +566,7 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 					    conn->addr);
 			goto drop;
 		}
+		req->start_ns = ktime_get_ns();
 		refcount_set(&req->ref, 1);
 		smbsrv_conn_get(conn);
 		req->conn = conn;
@@ -591,6 +595,10 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		}
 		trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
 					  req->hdr.command, status);
+		/* An async request counts when it completes. */
+		if (!req->async)
+			smbsrv_cmdstats_done(req->hdr.command, status,
+					     req->start_ns);
 		if (status == SMBSRV_DISCONNECT)
 			goto drop;
 		/*
@@ -689,6 +697,7 @@ static void smbsrv_msg_resume(struct smbsrv_msg *msg)
 	req->status = smbsrv_cmds[req->hdr.command].handler(req);
 	trace_smbsrv_handler_done(conn->id, req->hdr.message_id,
 				  req->hdr.command, req->status);
+	smbsrv_cmdstats_done(req->hdr.command, req->status, req->start_ns);
 	if (req->status != SMBSRV_DISCONNECT && smbsrv_msg_reply(msg))
 		return;
 drop:

@@ -12,8 +12,10 @@
 #include <linux/uio.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../audit.h"
 #include "../brl.h"
 #include "../cache.h"
+#include "../cmdstats.h"
 #include "../conn.h"
 #include "../file.h"
 #include "../session.h"
@@ -141,8 +143,17 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 			status = smbsrv_errno_status((int)n);
 			goto out;
 		}
-		if (n > 0)
+		if (n > 0) {
 			smbsrv_wtime_write(f, before);
+			smbsrv_cmdstats_written(n);
+		}
+		/* The first WRITE of an open that wrote, audited. */
+		if (n > 0 &&
+		    smbsrv_audit_wants(req->tree, SMBSRV_AUDIT_OP_PWRITE, 0) &&
+		    !test_and_set_bit(SMBSRV_FILE_AUDITED_WRITE,
+				      &f->audit_bits))
+			smbsrv_audit_tree(req->tree, SMBSRV_AUDIT_OP_PWRITE, 0,
+					  f->name, NULL, 0);
 		f->position = pos;
 	}
 	smb2_write_rsp_encode(body, n);

@@ -12,6 +12,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
+#include "../audit.h"
 #include "../conn.h"
 #include "../session.h"
 #include "../sign.h"
@@ -502,6 +503,7 @@ u32 smbsrv_smb2_logoff(struct smbsrv_req *req)
 	 * user to reclaim (as on Windows and Samba: smbtorture's reopen4).
 	 */
 	WRITE_ONCE(req->sess->disconnecting, true);
+	smbsrv_audit_session(req->sess, SMBSRV_AUDIT_OP_LOGOFF, 0);
 	smbsrv_session_end(req->sess);
 	return STATUS_SUCCESS;
 }

@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "../audit.h"
 #include "../acl.h"
 #include "../conn.h"
 #include "../file.h"
@@ -413,6 +414,16 @@ static u32 smbsrv_set_stream_name(struct smbsrv_file *f,
 	return status;
 }
 
+/* A rename of @f to @to (share-relative; NULL if it was not worked out). */
+static void smbsrv_audit_rename(const struct smbsrv_tree *tree,
+				const struct smbsrv_file *f, u32 status,
+				const char *to)
+{
+	if (smbsrv_audit_wants(tree, SMBSRV_AUDIT_OP_RENAMEAT, status))
+		smbsrv_audit_tree(tree, SMBSRV_AUDIT_OP_RENAMEAT, status,
+				  f->name, to, 0);
+}
+
 static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 			   u8 cls, const u8 *buf, u32 len)
 {
@@ -431,8 +442,10 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	status = smb_set_rename_decode(cls, buf, len, &rn);
 	if (status)
 		return status;
-	if (!link && !(f->access & DELETE))
+	if (!link && !(f->access & DELETE)) {
+		smbsrv_audit_rename(tree, f, STATUS_ACCESS_DENIED, NULL);
 		return STATUS_ACCESS_DENIED;
+	}
 	if (smbsrv_file_is_stream(f))
 		return link ? STATUS_INVALID_PARAMETER :
 			      smbsrv_set_stream_name(f, &rn);
@@ -443,6 +456,7 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	path = kmalloc(PATH_MAX + NAME_MAX + 1, GFP_KERNEL);
 	if (!path)
 		return STATUS_INSUFFICIENT_RESOURCES;
+	path[0] = '\0';
 	real = path + PATH_MAX;
 	status = smbsrv_new_path(tree, &rn, path);
 	if (status)
@@ -515,6 +529,8 @@ put:
 	path_put(&parent);
 	putname(name);
 out:
+	if (!link)
+		smbsrv_audit_rename(tree, f, status, path[0] ? path : NULL);
 	kfree(path);
 	return status;
 }
@@ -555,12 +571,13 @@ static int smbsrv_dir_empty(const struct path *path, bool *empty)
 	return err;
 }
 
-static u32 smbsrv_set_disposition(struct smbsrv_req *req,
-				  struct smbsrv_file *f, u32 flags)
+static u32 smbsrv_set_disposition_do(struct smbsrv_req *req,
+				     struct smbsrv_file *f, u32 flags)
 {
 	const struct path *path = &f->filp->f_path;
 	bool del = flags & FILE_DISPOSITION_DELETE, empty;
 	struct smbsrv_fattr fa;
+	u32 status;
 	int err;
 
 	if (!(f->access & DELETE))
@@ -599,13 +616,32 @@ static u32 smbsrv_set_disposition(struct smbsrv_req *req,
 			err = smbsrv_stream_delete(f);
 		else
 			err = smbsrv_vfs_remove(path);
-		return err == -ENOENT ? STATUS_SUCCESS : smbsrv_errno_status(err);
+		status = err == -ENOENT ? STATUS_SUCCESS :
+			 smbsrv_errno_status(err);
+		if (!err && smbsrv_audit_wants(req->tree,
+					       SMBSRV_AUDIT_OP_UNLINKAT, 0))
+			smbsrv_audit_tree(req->tree, SMBSRV_AUDIT_OP_UNLINKAT,
+					  0, f->name, NULL, 0);
+		return status;
 	}
 	smbsrv_file_set_delete_pending(f, del);
 	/* Other clients' cached handles keep it from going (cache.c). */
 	if (del)
 		smbsrv_cache_break_handles(f);
 	return STATUS_SUCCESS;
+}
+
+/* A delete refused is audited here; one done, when the file goes. */
+static u32 smbsrv_set_disposition(struct smbsrv_req *req,
+				  struct smbsrv_file *f, u32 flags)
+{
+	u32 status = smbsrv_set_disposition_do(req, f, flags);
+
+	if (status && (flags & FILE_DISPOSITION_DELETE) &&
+	    smbsrv_audit_wants(req->tree, SMBSRV_AUDIT_OP_UNLINKAT, status))
+		smbsrv_audit_tree(req->tree, SMBSRV_AUDIT_OP_UNLINKAT, status,
+				  f->name, NULL, 0);
+	return status;
 }
 
 /* ---- sizes, position, mode, EAs ----------------------------------------- */
@@ -802,6 +838,11 @@ u32 smbsrv_smb2_set_info(struct smbsrv_req *req)
 		break;
 	case SMB2_0_INFO_SECURITY:
 		status = smbsrv_set_security(req, f, &r);
+		if (smbsrv_audit_wants(req->tree, SMBSRV_AUDIT_OP_FSET_NT_ACL,
+				       status))
+			smbsrv_audit_tree(req->tree,
+					  SMBSRV_AUDIT_OP_FSET_NT_ACL, status,
+					  f->name, NULL, 0);
 		break;
 	case SMB2_0_INFO_QUOTA:
 		status = STATUS_NOT_SUPPORTED;

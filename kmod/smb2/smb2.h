@@ -100,6 +100,7 @@ struct smbsrv_req {
 	struct smbsrv_pages *pages;
 	u32 status;			/* NTSTATUS sent */
 	u16 credits_granted;
+	u64 start_ns;			/* decoded at (cmdstats.c) */
 
 	/* Flags the dispatcher works out. */
 	bool last;			/* last PDU of the message */

@@ -11,6 +11,7 @@
 #include <linux/namei.h>
 #include <linux/slab.h>
 
+#include "../audit.h"
 #include "../conn.h"
 #include "../session.h"
 #include "../share.h"
@@ -174,6 +175,9 @@ u32 smbsrv_smb2_tree_disconnect(struct smbsrv_req *req)
 	if (!smbsrv_rsp_body(req, SMB2_SIMPLE_SIZE))
 		return STATUS_INSUFFICIENT_RESOURCES;
 	smb2_simple_rsp_encode(req->rsp + SMB2_HDR_SIZE);
+	if (smbsrv_audit_wants(req->tree, SMBSRV_AUDIT_OP_DISCONNECT, 0))
+		smbsrv_audit_tree(req->tree, SMBSRV_AUDIT_OP_DISCONNECT, 0,
+				  NULL, NULL, 0);
 	smbsrv_tree_end(req->tree);
 	return STATUS_SUCCESS;
 }

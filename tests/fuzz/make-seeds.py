@@ -64,6 +64,7 @@ def main():
     rpc_seeds()
     config_seeds()
     snap_seeds()
+    http_seeds()
 
 
 # SMB2_CREATE_TAG_POSIX (kmod/wire/posix.h).
@@ -74,6 +75,14 @@ def posix_create_ctx(mode):
     """The POSIX create context: a 16-byte name, 4 bytes of mode."""
     return struct.pack("<IHHHHI", 0, 16, 16, 0, 32, 4) + POSIX_TAG + \
         struct.pack("<I", mode)
+
+
+def http_seeds():
+    """Requests to smbsrvd's metrics endpoint, and listen addresses."""
+    write("http", "get", b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+    write("http", "head-lf", b"HEAD /metrics?a=b HTTP/1.0\n\n")
+    write("http", "post", b"POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc")
+    write("http", "listen6", b"[::1]:9922")
 
 
 def create_ctx(tag, data, last):

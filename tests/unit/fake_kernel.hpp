@@ -8,6 +8,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/smbsrv.h>
@@ -178,5 +179,33 @@ public:
 		inbox.push_back(ack(request));
 	}
 };
+
+// A GenlChannel talking to a FakeSocket, as smbsrvctl talks to the module.
+struct FakeModule {
+	FakeSocket *sock = nullptr;
+	std::unique_ptr<GenlChannel> nl;
+	FakeModule()
+	{
+		auto s = std::make_unique<FakeSocket>();
+		sock = s.get();
+		nl = std::make_unique<GenlChannel>(std::move(s), kFamily);
+	}
+};
+
+// A dump's answer: each message flagged multi, then NLMSG_DONE.
+inline void dump_answer(FakeSocket &k, ByteView req, const std::vector<const KMsg *> &msgs)
+{
+	for (const auto *m : msgs) {
+		nlmsghdr *h = nlmsg_hdr(m->raw());
+		h->nlmsg_seq = seq_of(req);
+		h->nlmsg_flags |= NLM_F_MULTI;
+		k.inbox.push_back(m->bytes());
+	}
+	nl_msg *done = nlmsg_alloc();
+	nlmsg_put(done, 0, seq_of(req), NLMSG_DONE, 4, NLM_F_MULTI);
+	const auto *p = reinterpret_cast<const uint8_t *>(nlmsg_hdr(done));
+	k.inbox.emplace_back(p, p + nlmsg_hdr(done)->nlmsg_len);
+	nlmsg_free(done);
+}
 
 } // namespace smbsrv::test

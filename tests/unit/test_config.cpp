@@ -239,14 +239,14 @@ TEST_CASE("a repeated key keeps its first value, as ksmbd-tools does")
 TEST_CASE("parameters smbsrv does not apply yet are reported, not ignored")
 {
 	Diagnostics d;
-	build("[global]\nbind interfaces only = yes\nbind interfaces only = yes\n", d,
+	build("[global]\nsmbd max io size = 16M\nsmbd max io size = 16M\n", d,
 	      "n.conf");
 	auto m = messages(d);
-	CHECK(contains(m, "n.conf:2: warning: 'bind interfaces only' is accepted "
+	CHECK(contains(m, "n.conf:2: warning: 'smbd max io size' is accepted "
 			  "but not supported yet"));
 	// Default values change nothing and are not worth a warning.
 	Diagnostics d2;
-	build("[global]\nbind interfaces only = no\n", d2);
+	build("[global]\nsmbd max io size = 8M\n", d2);
 	CHECK(d2.all().empty());
 }
 

@@ -14,36 +14,7 @@
 using namespace smbsrv;
 using namespace smbsrv::test;
 
-namespace {
-
-struct Module {
-	FakeSocket *sock = nullptr;
-	std::unique_ptr<GenlChannel> nl;
-	Module()
-	{
-		auto s = std::make_unique<FakeSocket>();
-		sock = s.get();
-		nl = std::make_unique<GenlChannel>(std::move(s), kFamily);
-	}
-};
-
-// A dump's answer: each message flagged multi, then NLMSG_DONE.
-void dump_answer(FakeSocket &k, ByteView req, const std::vector<const KMsg *> &msgs)
-{
-	for (const auto *m : msgs) {
-		nlmsghdr *h = nlmsg_hdr(m->raw());
-		h->nlmsg_seq = seq_of(req);
-		h->nlmsg_flags |= NLM_F_MULTI;
-		k.inbox.push_back(m->bytes());
-	}
-	nl_msg *done = nlmsg_alloc();
-	nlmsg_put(done, 0, seq_of(req), NLMSG_DONE, 4, NLM_F_MULTI);
-	const auto *p = reinterpret_cast<const uint8_t *>(nlmsg_hdr(done));
-	k.inbox.emplace_back(p, p + nlmsg_hdr(done)->nlmsg_len);
-	nlmsg_free(done);
-}
-
-} // namespace
+using Module = FakeModule;
 
 TEST_CASE("smbsrvctl sessions: a dump request, every attribute read")
 {

@@ -9,6 +9,7 @@
 #include <linux/smbsrv.h>
 #include <map>
 #include <sstream>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "config.hpp"
@@ -341,4 +342,66 @@ TEST_CASE("pipe open, write, read, transact and close", "[pipes]")
 	CHECK(pt.handle(rpc(SMBSRV_RPC_OP_CLOSE, 1)).status == nt::INVALID_HANDLE);
 	CHECK(pt.handle(rpc(99, 1)).status == nt::INVALID_HANDLE);
 	CHECK(pt.open_pipes() == 0);
+}
+
+TEST_CASE("full_audit: logons and tree connects, as [global] and each share say", "[upcalls]")
+{
+	Rig rig;
+	rig.up.reload(conf(R"(
+[global]
+	netbios name = SMBSRV
+	workgroup = WORKGROUP
+	vfs objects = full_audit
+	full_audit:success = logon
+	full_audit:failure = logon connect
+	full_audit:prefix = %u|%I|%S|%D|%%|%x
+[demo]
+	path = /srv/demo
+	full_audit:success = connect
+	full_audit:facility = local5
+	full_audit:priority = warning
+[quiet]
+	path = /srv/quiet
+	vfs objects = streams_xattr
+)"));
+	AuthPolicy p = AuthPolicy::from_config(rig.up.config());
+	p.identity.dns_name = "smbsrv.test";
+	p.identity.dns_domain = "test";
+	rig.up.auth().set_policy(p);
+	std::vector<std::pair<AuditStyle, AuditRecord>> got;
+	rig.up.set_audit_sink(
+		[&](const AuditStyle &s, const AuditRecord &r) { got.emplace_back(s, r); });
+
+	REQUIRE(rig.logon(0x10).status == nt::SUCCESS);
+	rig.set_password("alice", "other");
+	REQUIRE(rig.logon(0x11).status == nt::LOGON_FAILURE);
+	// One record per logon, at its last leg; a refusal names who it was.
+	REQUIRE(got.size() == 2);
+	CHECK(audit_line(got[0].first, got[0].second) ==
+	      "alice|10.0.2.2||WORKGROUP|%|%x|logon|ok|alice");
+	CHECK(got[0].second.session_id == 0x10);
+	CHECK(audit_line(got[1].first, got[1].second) ==
+	      "alice|10.0.2.2||WORKGROUP|%|%x|logon|fail (NT_STATUS_LOGON_FAILURE)|alice");
+
+	got.clear();
+	CHECK(rig.tree("demo").status == nt::SUCCESS);
+	CHECK(rig.tree("quiet").status == nt::SUCCESS);
+	CHECK(rig.tree("nosuch").status == nt::BAD_NETWORK_NAME);
+	// [demo] audits connect with its own facility; [quiet] nothing; a
+	// share that does not exist as [global] says (failures of connect).
+	REQUIRE(got.size() == 2);
+	CHECK(got[0].second.share == "demo");
+	CHECK(got[0].first.facility == LOG_LOCAL5);
+	CHECK(got[0].first.priority == LOG_WARNING);
+	CHECK(audit_line(got[0].first, got[0].second) ==
+	      "alice|10.0.2.2|demo||%|%x|connect|ok|demo");
+	CHECK(audit_line(got[1].first, got[1].second) ==
+	      "alice|10.0.2.2|nosuch||%|%x|connect|fail (NT_STATUS_BAD_NETWORK_NAME)|nosuch");
+	// The share the module gets carries its masks: demo's success is its
+	// own (connect), its failures [global]'s (logon, connect).
+	const auto &demo = *rig.kernel.trees[rig.kernel.trees.size() - 3].share;
+	CHECK(demo.audit_success == 1U << SMBSRV_AUDIT_OP_CONNECT);
+	CHECK(demo.audit_failure ==
+	      ((1U << SMBSRV_AUDIT_OP_LOGON) | (1U << SMBSRV_AUDIT_OP_CONNECT)));
+	CHECK(rig.kernel.trees[rig.kernel.trees.size() - 2].share->audit_success == 0);
 }

@@ -7,7 +7,7 @@
 # module directories.
 # want_mods_more: not used by the tests (nfsd and the NFS client for the
 # benchmarks), so not in the debug kernel.
-want_mods=(virtio_net cifs ksmbd loop virtio_blk veth tcp_diag btrfs)
+want_mods=(virtio_net cifs ksmbd loop virtio_blk veth tcp_diag btrfs dummy)
 want_mods_more=(nfsd nfsv4 xfs)
 want_dirs=(kernel/crypto kernel/arch/x86/crypto kernel/fs/nls kernel/lib)
 

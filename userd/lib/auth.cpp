@@ -538,8 +538,20 @@ AuthResult Authenticator::finish(Exchange &ex, ByteView authenticate, const std:
 	std::string who = "logon of '" + v.user + "' (domain '" + v.domain +
 			  "', workstation '" + v.workstation + "') from " + addr;
 
+	// A refusal names who was refused (the audit trail's logon record).
+	auto refused = [&](uint32_t status) {
+		AuthResult f = failure(status);
+		f.claimed_user = v.user;
+		f.claimed_domain = v.domain;
+		return f;
+	};
 	auto as_guest = [&](uint32_t flag, const std::string &why) {
-		return guest(flag, who, why, v.domain);
+		AuthResult r = guest(flag, who, why, v.domain);
+		if (r.status != nt::SUCCESS) {
+			r.claimed_user = v.user;
+			r.claimed_domain = v.domain;
+		}
+		return r;
 	};
 	if (!policy_.ntlm && v.kind != K::anonymous && v.kind != K::malformed) {
 		log::notice(who + " refused: NTLM logons are disabled (ntlm auth = disabled)");
@@ -554,7 +566,7 @@ AuthResult Authenticator::finish(Exchange &ex, ByteView authenticate, const std:
 				return as_guest(SMBSRV_SESSION_FLAGS_GUEST,
 						"no Unix account of that name");
 			log::warning(who + " refused: the user has no Unix account of that name");
-			return failure(nt::LOGON_FAILURE);
+			return refused(nt::LOGON_FAILURE);
 		}
 		AuthResult r;
 		r.status = nt::SUCCESS;
@@ -574,20 +586,20 @@ AuthResult Authenticator::finish(Exchange &ex, ByteView authenticate, const std:
 		    policy_.map_to_guest == MapToGuest::bad_password)
 			return as_guest(SMBSRV_SESSION_FLAGS_GUEST, "unknown user");
 		log::notice(who + " failed: unknown user");
-		return failure(nt::LOGON_FAILURE);
+		return refused(nt::LOGON_FAILURE);
 	case K::wrong_password:
 		if (policy_.map_to_guest == MapToGuest::bad_password)
 			return as_guest(SMBSRV_SESSION_FLAGS_GUEST, "wrong password");
 		log::notice(who + " failed: wrong password");
-		return failure(nt::LOGON_FAILURE);
+		return refused(nt::LOGON_FAILURE);
 	case K::refused:
 		log::notice(who + " refused: " + v.reason);
-		return failure(nt::LOGON_FAILURE);
+		return refused(nt::LOGON_FAILURE);
 	case K::malformed:
 		break;
 	}
 	log::notice("logon from " + addr + " refused: " + v.reason);
-	return failure(nt::INVALID_PARAMETER);
+	return refused(nt::INVALID_PARAMETER);
 }
 
 } // namespace smbsrv

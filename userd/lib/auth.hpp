@@ -64,6 +64,9 @@ struct AuthResult {
 	uint32_t uid = 0, gid = 0;
 	std::vector<uint32_t> groups;
 	std::string log;       // one line for the log when the leg ends a logon
+	// A refused logon: the name and domain the client gave (the audit
+	// trail's record of it); user and domain stay empty.
+	std::string claimed_user, claimed_domain;
 };
 
 class Authenticator {

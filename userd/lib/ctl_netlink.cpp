@@ -3,12 +3,14 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/smbsrv.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
+#include "audit.hpp"
 #include "knobs_nl.hpp"
 
 namespace smbsrv {
@@ -85,10 +87,66 @@ public:
 		return v;
 	}
 
+	// Every top-level attribute of type t, in the order sent.
+	[[nodiscard]] std::vector<const nlattr *> all(int t)
+	{
+		std::vector<const nlattr *> v;
+		size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
+		if (buf_.size() < off)
+			return v;
+		nlattr *a = nullptr;
+		int rem = 0;
+		nla_for_each_attr(a, reinterpret_cast<nlattr *>(buf_.data() + off),
+				  static_cast<int>(buf_.size() - off), rem)
+		{
+			if (nla_type(a) == t)
+				v.push_back(a);
+		}
+		return v;
+	}
+
 private:
 	Bytes buf_;
 	std::vector<nlattr *> tb_;
 };
+
+uint64_t nla_u64_or0(const nlattr *a)
+{
+	uint64_t v = 0;
+	if (a && nla_len(a) >= 8)
+		std::memcpy(&v, nla_data(a), 8);
+	return v;
+}
+
+uint32_t nla_u32_or0(const nlattr *a)
+{
+	uint32_t v = 0;
+	if (a && nla_len(a) >= 4)
+		std::memcpy(&v, nla_data(a), 4);
+	return v;
+}
+
+// One command-stats nest.
+CommandStats parse_command_stats(const nlattr *nest)
+{
+	CommandStats c;
+	nlattr *tb[SMBSRV_A_COMMAND_STATS_MAX + 1] = {};
+	auto *n = const_cast<nlattr *>(nest);
+	if (nla_parse_nested(tb, SMBSRV_A_COMMAND_STATS_MAX, n, nullptr) < 0)
+		return c;
+	c.command = nla_u32_or0(tb[SMBSRV_A_COMMAND_STATS_COMMAND]);
+	c.requests = nla_u64_or0(tb[SMBSRV_A_COMMAND_STATS_REQUESTS]);
+	c.errors = nla_u64_or0(tb[SMBSRV_A_COMMAND_STATS_ERRORS]);
+	c.latency_ns = nla_u64_or0(tb[SMBSRV_A_COMMAND_STATS_LATENCY_NS]);
+	nlattr *a = nullptr;
+	int rem = 0;
+	nla_for_each_nested(a, n, rem)
+	{
+		if (nla_type(a) == SMBSRV_A_COMMAND_STATS_LATENCY_BUCKET)
+			c.buckets.push_back(nla_u64_or0(a));
+	}
+	return c;
+}
 
 } // namespace
 
@@ -166,6 +224,50 @@ ReadStats parse_read_stats(ByteView msg)
 	r.inline_deferred = a.u64(SMBSRV_A_READ_STATS_INLINE_DEFERRED);
 	r.pages_inflight = a.u64(SMBSRV_A_READ_STATS_PAGES_INFLIGHT);
 	return r;
+}
+
+std::optional<AuditRecord> parse_audit_record(ByteView msg)
+{
+	if (msg.size() < NLMSG_HDRLEN + GENL_HDRLEN || msg[NLMSG_HDRLEN] != SMBSRV_CMD_AUDIT_RECORD)
+		return std::nullopt;
+	Attrs a(msg, SMBSRV_A_AUDIT_MAX);
+	if (!a.raw(SMBSRV_A_AUDIT_OP))
+		return std::nullopt;
+	AuditRecord r;
+	r.op = a.u32(SMBSRV_A_AUDIT_OP);
+	r.status = a.u32(SMBSRV_A_AUDIT_STATUS);
+	r.session_id = a.u64(SMBSRV_A_AUDIT_SESSION_ID);
+	r.user = a.str(SMBSRV_A_AUDIT_USER);
+	r.client = a.str(SMBSRV_A_AUDIT_CLIENT_ADDR);
+	r.share = a.str(SMBSRV_A_AUDIT_SHARE);
+	r.path = a.str(SMBSRV_A_AUDIT_PATH);
+	r.path2 = a.str(SMBSRV_A_AUDIT_PATH2);
+	r.access = a.u32(SMBSRV_A_AUDIT_ACCESS);
+	r.dropped = a.u64(SMBSRV_A_AUDIT_DROPPED);
+	return r;
+}
+
+ServerCounters parse_server_counters(ByteView msg)
+{
+	Attrs a(msg, SMBSRV_A_STATS_MAX);
+	ServerCounters c;
+	c.write_bytes = a.u64(SMBSRV_A_STATS_WRITE_BYTES);
+	c.oplock_breaks = a.u64(SMBSRV_A_STATS_OPLOCK_BREAKS);
+	c.lease_breaks = a.u64(SMBSRV_A_STATS_LEASE_BREAKS);
+	c.open_files = a.u32(SMBSRV_A_STATS_OPEN_FILES);
+	c.audit_records = a.u64(SMBSRV_A_STATS_AUDIT_RECORDS);
+	c.audit_dropped = a.u64(SMBSRV_A_STATS_AUDIT_DROPPED);
+	for (const nlattr *b : a.all(SMBSRV_A_STATS_LATENCY_BOUND))
+		c.latency_bounds_ns.push_back(nla_u64_or0(b));
+	for (const nlattr *n : a.all(SMBSRV_A_STATS_COMMAND)) {
+		CommandStats cs = parse_command_stats(n);
+		// A histogram with other buckets than the bounds say is
+		// dropped rather than shown wrong.
+		if (cs.buckets.size() != c.latency_bounds_ns.size() + 1)
+			cs.buckets.clear();
+		c.commands.push_back(std::move(cs));
+	}
+	return c;
 }
 
 std::vector<SessionInfo> list_sessions(GenlChannel &nl)
@@ -251,6 +353,27 @@ ReadStats read_stats(GenlChannel &nl)
 	if (replies.empty())
 		throw NlError(EPROTO, "the module sent no read statistics");
 	return parse_read_stats(replies.front());
+}
+
+ServerCounters server_counters(GenlChannel &nl)
+{
+	auto replies = nl.request(SMBSRV_CMD_STATS_GET, nullptr);
+	if (replies.empty())
+		throw NlError(EPROTO, "the module sent no statistics");
+	return parse_server_counters(replies.front());
+}
+
+std::string smb2_command_name(uint32_t cmd)
+{
+	static const char *const names[] = {
+		"negotiate", "session_setup", "logoff", "tree_connect", "tree_disconnect",
+		"create", "close", "flush", "read", "write", "lock", "ioctl", "cancel",
+		"echo", "query_directory", "change_notify", "query_info", "set_info",
+		"oplock_break",
+	};
+	if (cmd < std::size(names))
+		return names[cmd];
+	return "command_" + std::to_string(cmd);
 }
 
 void kill_session(GenlChannel &nl, uint64_t id)

@@ -71,17 +71,38 @@ struct ReadStats {
 	uint64_t pages_inflight = 0;
 };
 
+// One SMB2 command's counters (stats-get): requests ended, of them with
+// an error status, their latency summed and per bucket (not cumulative;
+// the last bucket has no bound).
+struct CommandStats {
+	uint32_t command = 0;
+	uint64_t requests = 0, errors = 0, latency_ns = 0;
+	std::vector<uint64_t> buckets;
+};
+
+// The server-wide counters of stats-get.
+struct ServerCounters {
+	uint64_t write_bytes = 0;
+	uint64_t oplock_breaks = 0, lease_breaks = 0;
+	uint32_t open_files = 0;
+	uint64_t audit_records = 0, audit_dropped = 0;
+	std::vector<uint64_t> latency_bounds_ns; // ascending, inclusive
+	std::vector<CommandStats> commands;
+};
+
 // One message of the session-get / connection-get / queue-get dumps.
 SessionInfo parse_session(ByteView msg);
 ConnectionInfo parse_connection(ByteView msg);
 QueueInfo parse_queue(ByteView msg);
 OpenInfo parse_open(ByteView msg);
 ReadStats parse_read_stats(ByteView msg);
+ServerCounters parse_server_counters(ByteView msg);
 
 std::vector<SessionInfo> list_sessions(GenlChannel &nl);
 std::vector<ConnectionInfo> list_connections(GenlChannel &nl);
 std::vector<QueueInfo> list_queues(GenlChannel &nl);
 ReadStats read_stats(GenlChannel &nl);
+ServerCounters server_counters(GenlChannel &nl);
 std::vector<OpenInfo> list_opens(GenlChannel &nl);
 
 // "RWH", "RH", "R", "" for lease states; "batch", "exclusive", "level2",
@@ -94,6 +115,9 @@ void kill_connection(GenlChannel &nl, uint32_t id);
 // Change the knobs whose attributes are in attrs (SMBSRV_A_KNOBS_*) to
 // their values in k; returns the knobs the module then runs with.
 Knobs set_knobs(GenlChannel &nl, const Knobs &k, std::span<const int> attrs);
+
+// "read", "session_setup", ... for an SMB2 command code.
+std::string smb2_command_name(uint32_t cmd);
 
 // "3.1.1" for 0x0311.
 std::string dialect_name(uint32_t dialect);

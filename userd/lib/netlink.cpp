@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "netlink.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <linux/genetlink.h>
@@ -13,6 +14,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include "interfaces.hpp"
 #include "knobs_nl.hpp"
 #include "log.hpp"
 
@@ -94,6 +96,14 @@ void parse_server(ByteView msg, ServerStatus &st)
 	nlattr *a = nullptr;
 	int rem = 0;
 	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		if (nla_type(a) == SMBSRV_A_SERVER_LISTEN_ADDR) {
+			const auto *p = static_cast<const uint8_t *>(nla_data(a));
+			std::string t = listen_addr_text(
+				ByteView(p, static_cast<size_t>(std::max(nla_len(a), 0))));
+			if (!t.empty())
+				st.listen_addrs.push_back(t);
+			continue;
+		}
 		if (nla_type(a) != SMBSRV_A_SERVER_SHARE_USE)
 			continue;
 		nlattr *u[SMBSRV_A_SHARE_USE_MAX + 1] = {};
@@ -328,6 +338,12 @@ void GenlChannel::handle_event(ByteView msg)
 	case SMBSRV_CMD_RPC_REQ:
 		max = SMBSRV_A_RPC_MAX;
 		break;
+	case SMBSRV_CMD_AUDIT_RECORD:
+		// Audit records go to their handler, unqueued: the socket
+		// that gets them carries nothing else.
+		if (audit_handler_)
+			audit_handler_(msg);
+		return;
 	default:
 		log::debug("ignoring smbsrv netlink command " + std::to_string(cmd));
 		return;
@@ -460,7 +476,14 @@ ServerStatus GenlChannel::startup(uint32_t pid, const Knobs &k, ByteView negotia
 		       // Always sent: an empty array lifts the rules.
 		       nla_put(m, SMBSRV_A_SERVER_HOST_RULES,
 			       static_cast<int>(k.host_rules.size()),
-			       k.host_rules.data()) == 0;
+			       k.host_rules.data()) == 0 &&
+		       // None: every address.
+		       std::all_of(k.listen_addrs.begin(), k.listen_addrs.end(),
+				   [m](const std::vector<uint8_t> &a) {
+					   return nla_put(m, SMBSRV_A_SERVER_LISTEN_ADDR,
+							  static_cast<int>(a.size()),
+							  a.data()) == 0;
+				   });
 	});
 }
 
@@ -528,7 +551,11 @@ void GenlChannel::tree_connect_done(const TreeConnectDone &d)
 			   nla_put_string(m, SMBSRV_A_SHARE_VETO_FILES, s.veto_files.c_str()) == 0) &&
 			  (s.hide_files.empty() ||
 			   nla_put_string(m, SMBSRV_A_SHARE_HIDE_FILES, s.hide_files.c_str()) == 0) &&
-			  nla_put_u32(m, SMBSRV_A_SHARE_MAX_CONNECTIONS, s.max_connections) == 0;
+			  nla_put_u32(m, SMBSRV_A_SHARE_MAX_CONNECTIONS, s.max_connections) == 0 &&
+			  (!s.audit_success ||
+			   nla_put_u32(m, SMBSRV_A_SHARE_AUDIT_SUCCESS, s.audit_success) == 0) &&
+			  (!s.audit_failure ||
+			   nla_put_u32(m, SMBSRV_A_SHARE_AUDIT_FAILURE, s.audit_failure) == 0);
 		if (ok && (s.flags & SMBSRV_SHARE_FLAGS_SHADOW_COPY))
 			ok = nla_put_string(m, SMBSRV_A_SHARE_SNAP_DIR, s.snap_dir.c_str()) == 0 &&
 			     nla_put_string(m, SMBSRV_A_SHARE_SNAP_SUBDIR, s.snap_subdir.c_str()) == 0 &&

@@ -42,6 +42,8 @@ struct ServerStatus {
 	bool daemon_running = false;
 	uint32_t daemon_pid = 0;
 	uint32_t listen_port = 0; // 0: not listening
+	// The addresses listened on ("::" or "0.0.0.0": every address).
+	std::vector<std::string> listen_addrs;
 	uint32_t connections = 0;
 	uint32_t sessions = 0;
 	// Admission and idleness (kmod/conn.c), since the module was loaded.
@@ -128,6 +130,9 @@ struct ShareInfo {
 	// With SMBSRV_SHARE_FLAGS_SHADOW_COPY: where the snapshots are.
 	std::string snap_dir, snap_subdir, snap_format;
 	uint32_t snap_sort = 0; // enum smbsrv_snap_sort
+	// full_audit: operations audited on success and on failure, bits
+	// 1 << SMBSRV_AUDIT_OP_*.
+	uint32_t audit_success = 0, audit_failure = 0;
 };
 
 struct TreeConnectDone {
@@ -238,6 +243,8 @@ public:
 	// For the daemon's poll loop.
 	[[nodiscard]] int fd() const;
 	void on_event(std::function<void(KernelEvent)> handler) { event_handler_ = std::move(handler); }
+	// Audit records (audit-record) as they arrive, whole messages.
+	void on_audit(std::function<void(ByteView)> handler) { audit_handler_ = std::move(handler); }
 	// Read and handle whatever the kernel sent, without blocking; false
 	// if the socket failed.
 	bool process_input();
@@ -261,6 +268,7 @@ private:
 	std::chrono::milliseconds timeout_{10000};
 	std::deque<Upcall> upcalls_;
 	std::function<void(KernelEvent)> event_handler_;
+	std::function<void(ByteView)> audit_handler_;
 	std::string last_error_;
 };
 

@@ -12,7 +12,9 @@
 #include <sstream>
 #include <sys/sysinfo.h>
 
+#include "audit.hpp"
 #include "hosts.hpp"
+#include "http.hpp"
 
 extern "C" {
 #include "snap.h"
@@ -56,14 +58,14 @@ constexpr Effect A = Effect::applied, U = Effect::unsupported;
 
 const ParamDef table[] = {
 	// Global parameters.
-	P("bind interfaces only", global, boolean, "no", U),
+	P("bind interfaces only", global, boolean, "no", A),
 	P("deadtime", global, integer, "0", A, {}, 0, U32, Limit::reject),
 	P("durable handles", global, boolean, "no", A),
 	P("durable handle timeout", global, integer, "60", A, {}, 1, 3600,
 	  Limit::reject),
 	P("frame timeout", global, integer, "30", A, {}, 1, 3600, Limit::reject),
 	P("inline reads", global, boolean, "yes", A),
-	P("interfaces", global, list, "", U),
+	P("interfaces", global, list, "", A),
 	P("ipc timeout", global, integer, "0", U, {}, 0, 65535, Limit::reject),
 	P("kerberos keytab file", global, string, "", A),
 	P("kerberos service name", global, string, "", A),
@@ -78,6 +80,8 @@ const ParamDef table[] = {
 	  Limit::reject),
 	P("max open files", global, integer, "10000", A, {}, 1, 65536,
 	  Limit::saturate),
+	P("audit rate", global, integer, "1000", A, {}, 0, 1000000, Limit::reject),
+	P("metrics listen", global, string, "", A),
 	P("netbios name", global, string, "SMBSRV", A, {}, 0, 15, Limit::reject),
 	P("ntlm auth", global, choice, "ntlmv2-only", A,
 	  "ntlmv1-permitted|yes|ntlmv2-only|no|mschapv2-and-ntlmv2-only|disabled"),
@@ -156,6 +160,13 @@ const ParamDef table[] = {
 	P("valid users", share, list, "", A),
 	P("veto files", share, string, "", A),
 	P("vfs objects", share, list, "", A),
+	P("full_audit:failure", share, list, "none", A),
+	P("full_audit:facility", share, choice, "user", A,
+	  "user|daemon|auth|authpriv|local0|local1|local2|local3|local4|local5|local6|local7"),
+	P("full_audit:prefix", share, string, "%u|%I|%m|%S", A),
+	P("full_audit:priority", share, choice, "notice", A,
+	  "emerg|alert|crit|err|warning|notice|info|debug"),
+	P("full_audit:success", share, list, "none", A),
 	P("write list", share, list, "", A),
 };
 
@@ -181,7 +192,7 @@ const Synonym synonyms[] = {
 };
 
 // The VFS modules ksmbd knows; smbsrv maps them to share flags.
-constexpr std::string_view vfs_modules[] = {"acl_xattr", "shadow_copy2",
+constexpr std::string_view vfs_modules[] = {"acl_xattr", "full_audit", "shadow_copy2",
 					     "streams_xattr"};
 
 size_t edit_distance(std::string_view a, std::string_view b)
@@ -503,13 +514,14 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		warn(p.line, range_warning);
 
 	if (d->name == "vfs objects") {
-		// The modules served (share flags streams, acl_xattr, shadow-copy).
+		// The modules served: share flags streams, acl_xattr, shadow-copy,
+		// and the audit masks (full_audit).
 		for (const auto &m : parse_list(value))
 			if (std::find(std::begin(vfs_modules), std::end(vfs_modules),
 				      lower(m)) == std::end(vfs_modules))
 				warn(p.line, "vfs objects: '" + m +
 						     "' is not a module smbsrv knows "
-						     "(acl_xattr, shadow_copy2, "
+						     "(acl_xattr, full_audit, shadow_copy2, "
 						     "streams_xattr); ignored");
 	}
 	if (d->name == "shadow:format" && smb_snap_format_check(value.c_str()) != 0) {
@@ -518,6 +530,13 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 				      "%S %y %j %s %F %T %%, at least a day, no '/')");
 		seen.erase(it);
 		return;
+	}
+	if (d->name == "full_audit:success" || d->name == "full_audit:failure") {
+		std::vector<std::string> unknown;
+		audit_mask(parse_list(value), &unknown);
+		for (const auto &u : unknown)
+			warn(p.line, std::string(name).append(": '").append(u).append(
+					     "' is not an operation smbsrv audits; ignored"));
 	}
 	if (d->name == "hosts allow" || d->name == "hosts deny") {
 		// Names become addresses now, as the module matches addresses.
@@ -796,12 +815,20 @@ Config build_config(const RawConfig &raw, Diagnostics &diags)
 		ipc.params.set("read only", "yes");
 		cfg.shares.push_back(std::move(ipc));
 	}
+	cfg.share_defaults = share_defaults;
 	make_knobs(cfg, b, diags);
 	// Samba: [global]'s value decides whether the POSIX negotiate
 	// context is answered; each share's (by default [global]'s) whether
 	// its opens take the POSIX create context.
 	cfg.knobs.smb3_unix_extensions =
 		share_defaults.boolean("smb3 unix extensions") ? 1 : 0;
+	if (const std::string &m = cfg.global.str("metrics listen"); !m.empty()) {
+		sockaddr_storage ss{};
+		socklen_t len = 0;
+		std::string why = http::parse_listen(m, ss, len);
+		if (!why.empty())
+			diags.error(raw.file, b.global_line("metrics listen"), "metrics listen: " + why);
+	}
 	cfg.knobs.host_rules = encode_host_rules(share_defaults.list("hosts allow"),
 						 share_defaults.list("hosts deny"));
 	return cfg;
@@ -824,8 +851,9 @@ Config load_config_file(const std::string &path, Diagnostics &diags)
 
 namespace {
 
-// One section's parameters of a scope, by name, in ksmbd.conf syntax.
-std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
+// One section's parameters of a scope, by name, as (name, value).
+std::vector<std::pair<std::string, std::string>> section_params(const ParamSet &set, Scope scope,
+								bool with_defaults)
 {
 	std::vector<const ParamDef *> defs;
 	for (const auto &d : table)
@@ -833,19 +861,34 @@ std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
 			defs.push_back(&d);
 	std::sort(defs.begin(), defs.end(),
 		  [](auto *a, auto *b) { return a->name < b->name; });
-	std::string out;
+	std::vector<std::pair<std::string, std::string>> out;
 	for (const auto *d : defs) {
 		if (!set.has(d->name))
 			continue;
 		const std::string &v = set.str(d->name);
 		if (!with_defaults && same_value(*d, v, d->def))
 			continue;
-		out += "\t" + std::string(d->name) + " = " + v + "\n";
+		out.emplace_back(d->name, v);
 	}
 	return out;
 }
 
+// The same in ksmbd.conf syntax.
+std::string dump_params(const ParamSet &set, Scope scope, bool with_defaults)
+{
+	std::string out;
+	for (const auto &[name, v] : section_params(set, scope, with_defaults))
+		out.append("\t").append(name).append(" = ").append(v).append("\n");
+	return out;
+}
+
 } // namespace
+
+std::vector<std::pair<std::string, std::string>> share_params(const ShareConfig &share,
+							      bool with_defaults)
+{
+	return section_params(share.params, Scope::share, with_defaults);
+}
 
 std::string dump_share(const ShareConfig &share, bool with_defaults)
 {

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "config.hpp"
@@ -128,6 +129,10 @@ struct Knobs {
 	// [global]'s hosts allow/deny, for the module to check at accept
 	// (encode_host_rules(); not a knob of the knobs nest).
 	std::vector<uint8_t> host_rules;
+	// Where to listen (interfaces, bind interfaces only), each as the
+	// module's listen-addr takes it; empty: every address.  Filled in by
+	// smbsrvd from the interfaces it finds (listen_plan()).
+	std::vector<std::vector<uint8_t>> listen_addrs;
 
 	bool operator==(const Knobs &) const = default;
 };
@@ -139,6 +144,9 @@ uint32_t protocol_dialect(std::string_view name);
 struct Config {
 	std::string file;
 	ParamSet global; // every global parameter, defaults filled in
+	// The share parameters [global] set for every share (with their
+	// defaults): what the share sections start from.
+	ParamSet share_defaults;
 	std::vector<ShareConfig> shares; // in file order, IPC$ included
 	Knobs knobs;
 
@@ -154,5 +162,8 @@ Config load_config_file(const std::string &path, Diagnostics &diags);
 // The effective configuration, in ksmbd.conf syntax (like testparm).
 std::string dump_config(const Config &cfg, bool with_defaults);
 std::string dump_share(const ShareConfig &share, bool with_defaults);
+// A share's parameters as dump_share lists them: (name, value) by name.
+std::vector<std::pair<std::string, std::string>> share_params(const ShareConfig &share,
+							      bool with_defaults);
 
 } // namespace smbsrv

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <linux/smbsrv.h>
 
+#include "audit.hpp"
 #include "hosts.hpp"
 #include "log.hpp"
 #include "ntstatus.hpp"
@@ -180,6 +181,11 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 				log::warning("share [" + sh->name + "]: shadow_copy2: " + why +
 					     "; no previous versions");
 			}
+		}
+		// full_audit: what the module records on this share.
+		if (AuditStyle a = audit_style(p); a.enabled) {
+			s.audit_success = a.success;
+			s.audit_failure = a.failure;
 		}
 		s.create_mask = static_cast<uint32_t>(p.number("create mask"));
 		s.directory_mask = static_cast<uint32_t>(p.number("directory mask"));

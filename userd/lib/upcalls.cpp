@@ -2,8 +2,10 @@
 #include "upcalls.hpp"
 
 #include <cerrno>
+#include <linux/smbsrv.h>
 
 #include "log.hpp"
+#include "ntstatus.hpp"
 #include "tree.hpp"
 
 namespace smbsrv {
@@ -45,12 +47,34 @@ void Upcalls::handle(const Upcall &u, KernelChannel &kernel)
 			d.gid = r.gid;
 			d.groups = std::move(r.groups);
 			d.flags = r.flags;
+			// A logon ends (either way) on a leg that asks for no
+			// more: the audit trail's logon record.
+			if (r.status != nt::MORE_PROCESSING_REQUIRED) {
+				AuditRecord a;
+				a.op = SMBSRV_AUDIT_OP_LOGON;
+				a.status = r.status;
+				a.session_id = s->session_id;
+				a.user = r.user.empty() ? r.claimed_user : r.user;
+				a.domain = r.domain.empty() ? r.claimed_domain : r.domain;
+				a.client = s->client_addr;
+				audit(audit_style(cfg_.share_defaults), a);
+			}
 			d.user = std::move(r.user);
 			d.domain = std::move(r.domain);
 			d.principal = std::move(r.principal);
 			kernel.session_setup_done(d);
 		} else if (const auto *t = std::get_if<TreeConnectReq>(&u)) {
-			kernel.tree_connect_done(decide_tree_connect(cfg_, *t, accounts_));
+			TreeConnectDone d = decide_tree_connect(cfg_, *t, accounts_);
+			AuditRecord a;
+			a.op = SMBSRV_AUDIT_OP_CONNECT;
+			a.status = d.status;
+			a.session_id = t->session_id;
+			a.user = t->user;
+			a.client = t->client_addr;
+			a.share = d.share ? d.share->name : t->share_name;
+			const ShareConfig *sh = d.share ? cfg_.share(d.share->name) : nullptr;
+			audit(audit_style(sh ? sh->params : cfg_.share_defaults), a);
+			kernel.tree_connect_done(d);
 		} else if (const auto *p = std::get_if<RpcReq>(&u)) {
 			kernel.rpc_done(pipes_.handle(*p));
 		}
@@ -64,6 +88,12 @@ void Upcalls::handle(const Upcall &u, KernelChannel &kernel)
 		else
 			throw;
 	}
+}
+
+void Upcalls::audit(const AuditStyle &style, const AuditRecord &r)
+{
+	if (audit_wants(style, r.op, r.status) && audit_sink_)
+		audit_sink_(style, r);
 }
 
 } // namespace smbsrv

@@ -6,9 +6,11 @@
 // whole of it runs in unit tests against a fake KernelChannel.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "accounts.hpp"
+#include "audit.hpp"
 #include "auth.hpp"
 #include "netlink.hpp"
 #include "params.hpp"
@@ -35,7 +37,14 @@ public:
 	[[nodiscard]] Authenticator &auth() { return auth_; }
 	[[nodiscard]] PipeTable &pipes() { return pipes_; }
 
+	// Where the audit records of logons and tree connects (decided here)
+	// go: syslog unless told otherwise (tests).
+	using AuditSink = std::function<void(const AuditStyle &, const AuditRecord &)>;
+	void set_audit_sink(AuditSink sink) { audit_sink_ = std::move(sink); }
+
 private:
+	void audit(const AuditStyle &style, const AuditRecord &r);
+	AuditSink audit_sink_ = audit_syslog;
 	Config cfg_;
 	UserDbFile &users_;
 	Accounts &accounts_;

@@ -18,7 +18,12 @@ struct Options {
 	std::string pidfile = default_pidfile_path;
 	std::string userdb = default_userdb_path;
 	bool reload = true; // tell smbsrvd after changing its files
+	bool json = false;   // -j: JSON instead of tables
+	bool pretty = false; // -p: that JSON indented
 };
+
+// Print a JSON text and its newline.
+void print_json(const std::string &text);
 
 // A command line smbsrvctl cannot make sense of: exit status 2.
 class UsageError : public std::runtime_error {

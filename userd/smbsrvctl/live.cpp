@@ -7,10 +7,13 @@
 #include <utility>
 #include <linux/smbsrv.h>
 
+#include "atomic_file.hpp"
 #include "config.hpp"
 #include "ctl.hpp"
+#include "ctl_json.hpp"
 #include "ctl_netlink.hpp"
 #include "knobs_nl.hpp"
+#include "metrics.hpp"
 #include "netlink.hpp"
 #include "params.hpp"
 
@@ -73,12 +76,16 @@ void print_read_stats(const ReadStats &r)
 
 } // namespace
 
-int cmd_sessions(const Options &, const Args &args)
+int cmd_sessions(const Options &opt, const Args &args)
 {
 	if (args.size() > 1)
 		throw UsageError("sessions takes no arguments");
 	GenlChannel nl;
 	auto list = list_sessions(nl);
+	if (opt.json) {
+		print_json(sessions_json(list, opt.pretty));
+		return 0;
+	}
 	std::printf("%-18s %-16s %-24s %-7s %-8s %-10s %5s %5s %-8s %-9s %-24s %s\n", "SESSION",
 		    "USER", "CLIENT", "DIALECT", "SIGNING", "ENCRYPTION", "TREES", "OPENS", "AGE",
 		    "LOGON", "PRINCIPAL", "CHANNELS");
@@ -106,12 +113,16 @@ int cmd_sessions(const Options &, const Args &args)
 	return 0;
 }
 
-int cmd_opens(const Options &, const Args &args)
+int cmd_opens(const Options &opt, const Args &args)
 {
 	if (args.size() > 1)
 		throw UsageError("opens takes no arguments");
 	GenlChannel nl;
 	auto list = list_opens(nl);
+	if (opt.json) {
+		print_json(opens_json(list, opt.pretty));
+		return 0;
+	}
 	std::printf("%-18s %-12s %-10s %-14s %-32s %-5s %-8s %s\n", "SESSION", "SHARE", "FILEID",
 		    "CACHING", "LEASE KEY", "EPOCH", "DURABLE", "PATH");
 	for (const auto &o : list) {
@@ -135,12 +146,16 @@ int cmd_opens(const Options &, const Args &args)
 	return 0;
 }
 
-int cmd_connections(const Options &, const Args &args)
+int cmd_connections(const Options &opt, const Args &args)
 {
 	if (args.size() > 1)
 		throw UsageError("connections takes no arguments");
 	GenlChannel nl;
 	auto list = list_connections(nl);
+	if (opt.json) {
+		print_json(connections_json(list, opt.pretty));
+		return 0;
+	}
 	std::printf("%-10s %-24s %-7s %8s %7s %10s %s\n", "CONNECTION", "CLIENT", "DIALECT",
 		    "SESSIONS", "CREDITS", "REQUESTS", "AGE");
 	for (const auto &c : list)
@@ -195,12 +210,55 @@ int cmd_set(const Options &, const Args &args)
 	return 0;
 }
 
-int cmd_stats(const Options &, const Args &args)
+namespace {
+
+// stats --prometheus [-o FILE]: the metrics to stdout, or to FILE replaced
+// atomically (node_exporter's textfile collector must never read half a
+// file).  Without the module, smbsrv_up 0 is written and the status is 1.
+int stats_prometheus(const std::string &file)
 {
-	if (args.size() > 1)
-		throw UsageError("stats takes no arguments");
+	std::string text;
+	int rc = 0;
+	try {
+		GenlChannel nl;
+		text = prometheus_text(read_stats_snapshot(nl));
+	} catch (const NlError &e) {
+		std::fprintf(stderr, "smbsrvctl: %s\n", e.what());
+		text = prometheus_down_text(e.what());
+		rc = 1;
+	}
+	if (file.empty())
+		std::fwrite(text.data(), 1, text.size(), stdout);
+	else
+		write_file_atomic(file, text, 0644);
+	return rc;
+}
+
+} // namespace
+
+int cmd_stats(const Options &opt, const Args &args)
+{
+	bool prom = false;
+	std::string file;
+	for (size_t i = 1; i < args.size(); i++) {
+		if (args[i] == "--prometheus")
+			prom = true;
+		else if (args[i] == "-o" && i + 1 < args.size() && prom)
+			file = args[++i];
+		else
+			throw UsageError("stats [--prometheus [-o FILE]]");
+	}
+	if (prom && opt.json)
+		throw UsageError("-j and --prometheus are two different outputs: pick one");
+	if (prom)
+		return stats_prometheus(file);
 	GenlChannel nl;
-	ServerStatus st = nl.status();
+	StatsSnapshot snap = read_stats_snapshot(nl);
+	if (opt.json) {
+		print_json(stats_json(snap, opt.pretty));
+		return 0;
+	}
+	const ServerStatus &st = snap.status;
 	std::printf("connections: %u\nsessions:    %u\n", st.connections, st.sessions);
 	// Admission and idleness since the module was loaded, one counter a
 	// line ("name: N", as benchmark scripts read them).
@@ -227,7 +285,7 @@ int cmd_stats(const Options &, const Args &args)
 	std::printf("%-16s %-7s %10s %10s %8s %8s %10s %10s %10s %8s %5s\n", "QUEUE", "KIND",
 		    "QUEUED", "COMPLETED", "INFLIGHT", "MAX", "WAIT-US", "SENDS", "RESPONSES",
 		    "BATCHED", "BATCH");
-	for (const auto &q : list_queues(nl)) {
+	for (const auto &q : snap.queues) {
 		uint64_t started = q.completed + q.inflight;
 		std::printf("%-16s %-7s %10llu %10llu %8u %8u %10.1f %10llu %10llu %8llu %5u\n",
 			    q.name.c_str(), q.unbound ? "unbound" : "percpu",
@@ -241,7 +299,25 @@ int cmd_stats(const Options &, const Args &args)
 			    static_cast<unsigned long long>(q.responses),
 			    static_cast<unsigned long long>(q.batched_sends), q.batch_max);
 	}
-	print_read_stats(read_stats(nl));
+	print_read_stats(snap.read);
+	// Requests per SMB2 command: how many ended, with an error status,
+	// and their mean time from decode to final status.
+	const ServerCounters &c = snap.counters;
+	std::printf("\nwrite bytes: %llu\nopen files: %u\noplock breaks: %llu\n"
+		    "lease breaks: %llu\naudit records: %llu\naudit dropped: %llu\n\n",
+		    static_cast<unsigned long long>(c.write_bytes), c.open_files,
+		    static_cast<unsigned long long>(c.oplock_breaks),
+		    static_cast<unsigned long long>(c.lease_breaks),
+		    static_cast<unsigned long long>(c.audit_records),
+		    static_cast<unsigned long long>(c.audit_dropped));
+	std::printf("%-16s %10s %8s %10s\n", "COMMAND", "REQUESTS", "ERRORS", "MEAN-US");
+	for (const auto &x : c.commands)
+		std::printf("%-16s %10llu %8llu %10.1f\n", smb2_command_name(x.command).c_str(),
+			    static_cast<unsigned long long>(x.requests),
+			    static_cast<unsigned long long>(x.errors),
+			    x.requests ? static_cast<double>(x.latency_ns) / 1000.0 /
+						 static_cast<double>(x.requests)
+				       : 0.0);
 	return 0;
 }
 

@@ -20,7 +20,7 @@ namespace {
 void usage(FILE *f)
 {
 	std::fprintf(f,
-		"Usage: smbsrvctl [-c FILE] [-u USERDB] [-P PIDFILE] [-n] COMMAND [ARGS]\n"
+		"Usage: smbsrvctl [-c FILE] [-u USERDB] [-P PIDFILE] [-n] [-j [-p]] COMMAND [ARGS]\n"
 		"\n"
 		"Server:\n"
 		"  status                       module, daemon, listener and knobs\n"
@@ -32,7 +32,8 @@ void usage(FILE *f)
 		"  kill session ID | kill connection ID\n"
 		"  set KNOB VALUE               change a knob of the running module\n"
 		"                               (until smbsrvd reloads or restarts)\n"
-		"  stats                        the module's counters\n"
+		"  stats [--prometheus [-o FILE]]  the module's counters (in the\n"
+		"                               Prometheus text format, to FILE atomically)\n"
 		"\n"
 		"Shares (edit the configuration file, then reload smbsrvd):\n"
 		"  share list                   every share with its path and comment\n"
@@ -56,11 +57,20 @@ void usage(FILE *f)
 		"  -c, --config FILE   configuration file (default %s)\n"
 		"  -u, --userdb FILE   user database (default %s)\n"
 		"  -P, --pidfile FILE  smbsrvd's pid file (default %s)\n"
-		"  -n, --no-reload     change files without telling smbsrvd\n",
+		"  -n, --no-reload     change files without telling smbsrvd\n"
+		"  -j, --json          JSON output (status, sessions, connections, opens,\n"
+		"                      stats, share list, share show)\n"
+		"  -p, --pretty        with -j: indented JSON\n",
 		default_config_path, default_userdb_path, default_pidfile_path);
 }
 
 } // namespace
+
+void smbsrv::ctl::print_json(const std::string &text)
+{
+	std::fwrite(text.data(), 1, text.size(), stdout);
+	std::fputc('\n', stdout);
+}
 
 int main(int argc, char **argv)
 {
@@ -69,6 +79,8 @@ int main(int argc, char **argv)
 		{"pidfile", required_argument, nullptr, 'P'},
 		{"userdb", required_argument, nullptr, 'u'},
 		{"no-reload", no_argument, nullptr, 'n'},
+		{"json", no_argument, nullptr, 'j'},
+		{"pretty", no_argument, nullptr, 'p'},
 		{"version", no_argument, nullptr, 'V'},
 		{"help", no_argument, nullptr, 'h'},
 		{nullptr, 0, nullptr, 0},
@@ -76,7 +88,7 @@ int main(int argc, char **argv)
 	Options o;
 	int c;
 	// '+': options end at the command, whose own options follow it.
-	while ((c = getopt_long(argc, argv, "+c:P:u:nVh", longopts, nullptr)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:P:u:njpVh", longopts, nullptr)) != -1) {
 		switch (c) {
 		case 'c':
 			o.config = optarg;
@@ -89,6 +101,12 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			o.reload = false;
+			break;
+		case 'j':
+			o.json = true;
+			break;
+		case 'p':
+			o.pretty = true;
 			break;
 		case 'V':
 			std::cout << "smbsrvctl " SMBSRV_VERSION "\n";
@@ -108,6 +126,11 @@ int main(int argc, char **argv)
 	}
 	const std::string &cmd = args[0];
 	try {
+		if (o.pretty && !o.json)
+			throw UsageError("-p (pretty) goes with -j (JSON)");
+		if (o.json && cmd != "status" && cmd != "sessions" && cmd != "connections" &&
+		    cmd != "opens" && cmd != "stats" && cmd != "share")
+			throw UsageError("no JSON output for '" + cmd + "'");
 		if (cmd == "status")
 			return cmd_status(o, args);
 		if (cmd == "reload")

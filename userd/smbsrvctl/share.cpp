@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <strings.h>
 #include <sys/stat.h>
 
 #include "atomic_file.hpp"
 #include "config.hpp"
 #include "ctl.hpp"
+#include "ctl_json.hpp"
 #include "netlink.hpp"
 #include "params.hpp"
 #include "share_admin.hpp"
@@ -29,9 +31,25 @@ Config load(const Options &o)
 	return cfg;
 }
 
+// The shares' tree connects now, if the module can be asked.
+std::optional<std::vector<ShareUse>> share_uses()
+{
+	try {
+		GenlChannel nl;
+		return nl.status().share_uses;
+	} catch (const std::exception &) {
+		// No module, or no permission: the configuration is all there is.
+		return std::nullopt;
+	}
+}
+
 int list(const Options &o)
 {
 	Config cfg = load(o);
+	if (o.json) {
+		print_json(shares_json(cfg, share_uses(), o.pretty));
+		return 0;
+	}
 	size_t wn = 4, wp = 4;
 	for (const auto &s : cfg.shares) {
 		wn = std::max(wn, s.name.size());
@@ -54,6 +72,10 @@ int show(const Options &o, const std::string &name, bool all)
 		std::fprintf(stderr, "smbsrvctl: no share '%s' in %s\n", name.c_str(),
 			     o.config.c_str());
 		return 1;
+	}
+	if (o.json) {
+		print_json(share_json(*s, all, o.pretty));
+		return 0;
 	}
 	std::fputs(dump_share(*s, all).c_str(), stdout);
 	// With the module loaded: the share's tree connects now, and whether
@@ -144,6 +166,8 @@ int cmd_share(const Options &o, const Args &args)
 			throw UsageError(msg);
 		}
 	}
+	if (o.json && action != "show")
+		throw UsageError("no JSON output for 'share " + action + "'");
 	if (action == "show")
 		return show(o, name, all);
 	if (action == "add")

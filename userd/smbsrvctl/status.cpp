@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "ctl.hpp"
+#include "ctl_json.hpp"
 #include "knobs_nl.hpp"
 #include "netlink.hpp"
 #include "params.hpp"
@@ -20,12 +21,16 @@ std::string share_use_text(uint32_t trees, uint32_t max_connections, const char 
 	return t;
 }
 
-int cmd_status(const Options &, const Args &args)
+int cmd_status(const Options &o, const Args &args)
 {
 	if (args.size() > 1)
 		throw UsageError("status takes no arguments");
 	GenlChannel nl;
 	ServerStatus st = nl.status();
+	if (o.json) {
+		print_json(status_json(st, o.pretty));
+		return 0;
+	}
 	auto row = [](const char *k, const std::string &v) {
 		std::printf("%-18s %s\n", k, v.c_str());
 	};
@@ -33,7 +38,14 @@ int cmd_status(const Options &, const Args &args)
 	row("daemon:", st.daemon_running
 			       ? "running (pid " + std::to_string(st.daemon_pid) + ")"
 			       : std::string("not running"));
-	row("listening:", st.listen_port ? "TCP port " + std::to_string(st.listen_port)
+	// Where: "every address" for the wildcard socket, else each address
+	// (interfaces, bind interfaces only).
+	std::string where;
+	for (const auto &a : st.listen_addrs)
+		where += (where.empty() ? " at " : ", ") + a;
+	if (st.listen_addrs.size() == 1 && (st.listen_addrs[0] == "::" || st.listen_addrs[0] == "0.0.0.0"))
+		where = ", every address";
+	row("listening:", st.listen_port ? "TCP port " + std::to_string(st.listen_port) + where
 					 : std::string("no"));
 	row("connections:", std::to_string(st.connections));
 	row("sessions:", std::to_string(st.sessions));

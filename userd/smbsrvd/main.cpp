@@ -11,17 +11,24 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <iostream>
+#include <linux/smbsrv.h>
 #include <memory>
 #include <poll.h>
 #include <string>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 #include "accounts.hpp"
+#include "audit.hpp"
 #include "config.hpp"
+#include "ctl_json.hpp"
 #include "ctl_netlink.hpp"
+#include "interfaces.hpp"
 #include "log.hpp"
+#include "metrics.hpp"
+#include "metrics_server.hpp"
 #include "netlink.hpp"
 #include "params.hpp"
 #include "rpc/rpc.hpp"
@@ -101,6 +108,7 @@ public:
 private:
 	bool load(Config &out);
 	void attach();
+	bool plan_listen(Config &cfg);
 	void reload();
 	void write_pidfile();
 	void serve_upcalls();
@@ -112,7 +120,73 @@ private:
 	std::unique_ptr<Upcalls> upcalls_;
 	std::unique_ptr<GenlChannel> nl_;
 	bool reattach_ = false; // the module came back: attach again
+	// `metrics listen`: a scrape asks the module on a socket of its own,
+	// so that upcalls queued on nl_ are never in its way.
+	MetricsServer metrics_{[] {
+		try {
+			GenlChannel nl;
+			return prometheus_text(read_stats_snapshot(nl));
+		} catch (const NlError &e) {
+			return prometheus_down_text(e.what());
+		}
+	}};
+	void apply_metrics();
+	// The audit trail: a socket of its own gets the module's records, so
+	// that a flood of them never crowds out upcalls.
+	std::unique_ptr<GenlChannel> audit_nl_;
+	void subscribe_audit();
+	void on_audit_record(ByteView msg);
 };
+
+// (Re)subscribe the audit socket with the configuration's rate and the
+// session operations [global] audits.  Not fatal: SMB goes on without.
+void Daemon::subscribe_audit()
+{
+	try {
+		if (!audit_nl_) {
+			audit_nl_ = std::make_unique<GenlChannel>();
+			audit_nl_->on_audit([this](ByteView m) { on_audit_record(m); });
+		}
+		AuditStyle g = audit_style(cfg_.share_defaults);
+		uint32_t session = g.enabled ? g.success & (1U << SMBSRV_AUDIT_OP_LOGOFF) : 0;
+		audit_subscribe(*audit_nl_, static_cast<uint32_t>(cfg_.global.number("audit rate")),
+				session);
+	} catch (const NlError &e) {
+		log::error(std::string("audit: ") + e.what());
+		audit_nl_.reset();
+	}
+}
+
+void Daemon::on_audit_record(ByteView msg)
+{
+	auto r = parse_audit_record(msg);
+	if (!r)
+		return;
+	if (r->dropped)
+		log::warning("audit: " + std::to_string(r->dropped) +
+			     " record(s) dropped by smbsrv.ko before this one (audit rate, or "
+			     "this socket full)");
+	const ShareConfig *sh = r->share.empty() ? nullptr : cfg_.share(r->share);
+	audit_syslog(audit_style(sh ? sh->params : cfg_.share_defaults), *r);
+}
+
+// Start, move or stop the metrics endpoint as the configuration says.  A
+// failure is logged and leaves the endpoint where it was: SMB goes on.
+void Daemon::apply_metrics()
+{
+	const std::string &want = cfg_.global.str("metrics listen");
+	if (want == metrics_.where())
+		return;
+	try {
+		metrics_.listen(want);
+		if (want.empty())
+			log::notice("metrics endpoint stopped");
+		else
+			log::notice("metrics at http://" + want + "/metrics");
+	} catch (const std::runtime_error &e) {
+		log::error(e.what());
+	}
+}
 
 bool Daemon::load(Config &out)
 {
@@ -126,12 +200,38 @@ bool Daemon::load(Config &out)
 	return true;
 }
 
+// Where the module is to listen: interfaces and bind interfaces only,
+// matched against the interfaces that are up now (a reload looks again).
+// Nothing to listen on with bind interfaces only is an error: smbsrv then
+// keeps listening where it did (at start: does not start).
+bool Daemon::plan_listen(Config &cfg)
+{
+	ListenPlan p = listen_plan(cfg.global.boolean("bind interfaces only"),
+				   cfg.global.list("interfaces"), local_addresses());
+	for (const auto &w : p.warnings)
+		log::warning(w);
+	for (const auto &e : p.errors)
+		log::error(e);
+	if (!p.errors.empty() ||
+	    (cfg.global.boolean("bind interfaces only") && !cfg.global.list("interfaces").empty() &&
+	     p.addrs.empty())) {
+		if (p.errors.empty())
+			log::error("bind interfaces only: no address of 'interfaces' is up");
+		return false;
+	}
+	cfg.knobs.listen_addrs = std::move(p.addrs);
+	return true;
+}
+
 void Daemon::attach()
 {
 	ServerStatus st = nl_->startup(static_cast<uint32_t>(getpid()),
 				       cfg_.knobs, upcalls_->auth().negotiate_blob());
+	std::string where;
+	for (const auto &a : st.listen_addrs)
+		where += (where.empty() ? " at " : ", ") + a;
 	log::notice("attached to smbsrv " + st.module_version +
-		    ", listening on TCP port " + std::to_string(st.listen_port));
+		    ", listening on TCP port " + std::to_string(st.listen_port) + where);
 	// The unbound request queue's affinity (scope cpu, not strict): the
 	// module cannot set it itself.  Not fatal: routing works without it.
 	try {
@@ -150,8 +250,14 @@ void Daemon::reload()
 			   " failed; keeping the running configuration");
 		return;
 	}
+	if (!plan_listen(next)) {
+		log::error("reload: keeping the addresses listened on");
+		next.knobs.listen_addrs = cfg_.knobs.listen_addrs;
+	}
 	cfg_ = std::move(next);
 	upcalls_->reload(cfg_);
+	apply_metrics();
+	subscribe_audit();
 	try {
 		attach();
 		log::notice("configuration reloaded");
@@ -290,6 +396,10 @@ int Daemon::run()
 		});
 	log::notice(std::to_string(users_.current().users().size()) + " user(s) in " +
 		    opts_.pwddb);
+	if (!plan_listen(cfg_)) {
+		notify(1);
+		return 1;
+	}
 	try {
 		attach();
 	} catch (const NlError &e) {
@@ -298,6 +408,8 @@ int Daemon::run()
 		notify(1);
 		return 1;
 	}
+	apply_metrics();
+	subscribe_audit();
 	write_pidfile();
 	notify(0);
 
@@ -313,8 +425,15 @@ int Daemon::run()
 
 	int rc = 0;
 	for (;;) {
-		pollfd fds[2] = {{sfd, POLLIN, 0}, {nl_->fd(), POLLIN, 0}};
-		if (poll(fds, 2, -1) < 0) {
+		std::vector<pollfd> fds = {{sfd, POLLIN, 0}, {nl_->fd(), POLLIN, 0}};
+		// The audit socket is fds[2] when there is one; it cannot come
+		// or go before it is read below (reload and reattach are
+		// after, or continue the loop).
+		bool audit = audit_nl_ != nullptr;
+		if (audit)
+			fds.push_back({audit_nl_->fd(), POLLIN, 0});
+		metrics_.add_pollfds(fds);
+		if (poll(fds.data(), fds.size(), metrics_.timeout_ms()) < 0) {
 			if (errno == EINTR)
 				continue;
 			log::error(std::string("poll: ") + std::strerror(errno));
@@ -333,6 +452,12 @@ int Daemon::run()
 				    strsignal(static_cast<int>(si.ssi_signo)));
 			break;
 		}
+		metrics_.on_poll(fds);
+		if (audit && audit_nl_ && (fds[2].revents & (POLLIN | POLLERR | POLLHUP)) &&
+		    !audit_nl_->process_input()) {
+			log::error("audit: lost the socket: " + audit_nl_->last_error());
+			audit_nl_.reset();
+		}
 		if (fds[1].revents & (POLLIN | POLLERR | POLLHUP)) {
 			if (!nl_->process_input()) {
 				log::error("lost the netlink socket to smbsrv.ko: " +
@@ -344,8 +469,10 @@ int Daemon::run()
 		}
 		if (reattach_) {
 			reattach_ = false;
+			audit_nl_.reset();
 			try {
 				attach();
+				subscribe_audit();
 			} catch (const NlError &e) {
 				log::error(std::string("re-attaching to smbsrv.ko: ") +
 					   e.what());

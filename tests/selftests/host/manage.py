@@ -11,6 +11,7 @@ manage.sh turns them into TAP.
     manage.py PORT VM-NAME
 """
 
+import json
 import re
 import subprocess
 import sys
@@ -128,6 +129,104 @@ def reload_after(vm, before):
 UID = {"alice": 1001, "bob": 1002}
 
 
+def guest_json(vm, args):
+    """smbsrvctl -j ARGS in the guest, parsed; raises if it is not JSON."""
+    rc, out = guest(vm, "smbsrvctl -j %s" % args)
+    if rc != 0:
+        raise RuntimeError("smbsrvctl -j %s: rc %d: %s" % (args, rc, out))
+    return json.loads(out)
+
+
+def json_checks(vm, table):
+    """smbsrvctl -j against the module's state with bob (3.0, signed, one
+    open of bob.txt), alice (2.1, alice.txt) and bob's cifs mount (3.1.1)
+    logged on: the same facts as the tables, as JSON."""
+    sessions = guest_json(vm, "sessions")
+    by = {}
+    for x in sessions:
+        by.setdefault(x["user"], []).append(x)
+    expect("-j sessions: three sessions, bob twice, alice once",
+           lambda: (sorted(x["user"] for x in sessions) ==
+                    ["alice", "bob", "bob"], sessions))
+    imp = [x for x in by.get("bob", []) if x["dialect"] == "3.0"]
+    expect("-j sessions: bob's impacket session, 3.0, signing true, 1 tree, "
+           "1 open file, guest false",
+           lambda: (len(imp) == 1 and imp[0]["signing"] is True and
+                    imp[0]["trees"] == 1 and imp[0]["open_files"] == 1 and
+                    imp[0]["guest"] is False, sessions))
+    expect("-j sessions: alice 2.1, signing false, encryption false",
+           lambda: (by["alice"][0]["dialect"] == "2.1" and
+                    by["alice"][0]["signing"] is False and
+                    by["alice"][0]["encryption"] is False, sessions))
+    expect("-j sessions: the session ids are those the table prints",
+           lambda: (sorted(x["session_id"] for x in sessions) ==
+                    sorted(table), (sessions, table)))
+
+    conns = guest_json(vm, "connections")
+    expect("-j connections: each session's channel is a listed connection",
+           lambda: (all(x["channels"] and set(x["channels"]) <=
+                        {c["connection_id"] for c in conns}
+                        for x in sessions), (sessions, conns)))
+    expect("-j connections: requests counted, dialect named",
+           lambda: (all(c["requests"] > 0 and c["dialect"] in
+                        ("2.1", "3.0", "3.1.1") for c in conns
+                        if any(c["connection_id"] in x["channels"]
+                               for x in sessions)), conns))
+
+    opens = guest_json(vm, "opens")
+    mine = {o["path"]: o for o in opens if o["share"] == "demo"}
+    sid = {x["user"] + x["dialect"]: x["session_id"] for x in sessions}
+    expect("-j opens: bob.txt open in bob's session, alice.txt in alice's",
+           lambda: (mine.get("bob.txt", {}).get("session_id") ==
+                    sid.get("bob3.0") and
+                    mine.get("alice.txt", {}).get("session_id") ==
+                    sid.get("alice2.1"), (opens, sid)))
+    expect("-j opens: an access mask, a volatile id, no lease, not durable",
+           lambda: (mine["bob.txt"]["access"] > 0 and
+                    mine["bob.txt"]["volatile_id"].startswith("0x") and
+                    mine["bob.txt"]["durable"] is None, opens))
+
+    st = guest_json(vm, "status")
+    shares = {x["name"]: x for x in st["shares"]}
+    expect("-j status: daemon running, port 445, 3 sessions, [demo] with "
+           "3 tree connects",
+           lambda: (st["daemon"]["running"] is True and
+                    st["listen_port"] == 445 and st["sessions"] == 3 and
+                    shares.get("demo", {}).get("tree_connects") == 3, st))
+    expect("-j status: knobs typed (tcp_port a number, smb2_leases a "
+           "boolean, signing a word)",
+           lambda: (st["knobs"]["tcp_port"]["value"] == 445 and
+                    isinstance(st["knobs"]["smb2_leases"]["value"], bool) and
+                    st["knobs"]["signing"]["value"] in
+                    ("disabled", "auto", "mandatory"), st["knobs"]))
+
+    stats = guest_json(vm, "stats")
+    expect("-j stats: connections as listed, queues with work done",
+           lambda: (stats["connections"] == len(conns) and
+                    sum(q["completed"] for q in stats["queues"]) > 0 and
+                    stats["read"]["copied"] + stats["read"]["spliced"] > 0,
+                    stats))
+
+    lst = {x["name"]: x for x in guest_json(vm, "share list")}
+    expect("-j share list: [demo] with its path, comment, tree connects",
+           lambda: (lst.get("demo", {}).get("path") == "/srv/demo" and
+                    lst["demo"]["comment"] == "Demo share" and
+                    lst["demo"]["tree_connects"] == 3 and
+                    lst["IPC$"]["path"] is None, lst))
+    show = guest_json(vm, "share show hidden")
+    expect("-j share show hidden: browseable = no, path",
+           lambda: (show["parameters"].get("browseable") == "no" and
+                    show["parameters"].get("path") == "/srv/hidden", show))
+    pretty = guest(vm, "smbsrvctl -j -p status")[1]
+    expect("-j -p status: indented, the same document",
+           lambda: (pretty.startswith("{\n  \"") and
+                    json.loads(pretty)["module_version"] ==
+                    st["module_version"], pretty))
+    expect("-j with a command that has no JSON (kill): usage error, exit 2",
+           lambda: (guest(vm, "smbsrvctl -j kill session 0x1")[0] == 2,
+                    guest(vm, "smbsrvctl -j kill session 0x1")))
+
+
 def cifs_mount(vm, share, user, mnt, opts=""):
     return guest_ok(vm, "mkdir -p %s && mount -t cifs //127.0.0.1/%s %s -o "
                     "username=%s,password=%s,uid=%d,cache=none%s" %
@@ -200,6 +299,7 @@ def main():
                     cifs[0][3:6] == ["3.1.1", "yes", "no"], out))
     expect("sessions shows the client address", lambda: (
         re.fullmatch(r"[0-9.]+|[0-9a-f:]+", client) is not None, out))
+    json_checks(vm, [f[0] for f in list(rows.values()) + cifs])
 
     # admin users = @family: bob (in family) works as root on [team],
     # whose root directory only root may write to.

@@ -61,11 +61,11 @@ t_check_output "rpcclient srvinfo: server string through srvsvc NetSrvGetInfo" \
 # value, with file:line; deadtime and logon timeout are in effect.
 t_check_output "smbsrvd --check-config: deadtime and logon timeout draw no warning" \
 	"^no warning$" \
-	vm_exec "$T_VM" "printf '[global]\n\tbind interfaces only = yes\n\tdeadtime = 5\n\tlogon timeout = 9\n' \
+	vm_exec "$T_VM" "printf '[global]\n\tsmbd max io size = 16M\n\tdeadtime = 5\n\tlogon timeout = 9\n' \
 		> /tmp/knobs.conf; smbsrvd --check-config /tmp/knobs.conf 2>&1 |
 		grep -E \"warning: '(deadtime|logon timeout)'\" || echo no warning"
 t_check_output "smbsrvd --check-config: an unsupported parameter, with file:line" \
-	"^/tmp/knobs.conf:2: warning: 'bind interfaces only' is accepted but not supported yet" \
+	"^/tmp/knobs.conf:2: warning: 'smbd max io size' is accepted but not supported yet" \
 	vm_exec "$T_VM" "smbsrvd --check-config /tmp/knobs.conf 2>&1"
 
 t_checks "$py" "$checks" "$T_SMB_PORT" "$T_VM"
