@@ -87,6 +87,8 @@ static const struct {
 	KNOB(DURABLE_HANDLES, durable_handles),
 	KNOB(DURABLE_HANDLE_TIMEOUT, durable_timeout),
 	KNOB(MULTICHANNEL, multichannel),
+	KNOB(SERVER_MAX_OPEN_FILES, server_max_open_files),
+	KNOB(MAX_OPEN_FILES_PER_USER, max_open_files_per_user),
 };
 
 #undef KNOB

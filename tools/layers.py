@@ -35,7 +35,7 @@ LAYERS = [
     (1, "base", [r"smbsrv\.h", r"proto\.h", r"knobs\.[ch]", r"hosts\.[ch]",
                  r"upcall\.[ch]",
                  r"netlink-gen\.[ch]", r"trace\.[ch]", r"splice\.[ch]",
-                 r"readstats\.[ch]", r"status\.[ch]"]),
+                 r"readstats\.[ch]", r"status\.[ch]", r"budget\.[ch]"]),
     (2, "connection", [r"sched\.[ch]", r"transport\.[ch]", r"conn\.[ch]",
                        r"recv\.[ch]", r"send\.[ch]"]),
     (3, "objects", [r"session\.[ch]", r"fnode\.[ch]", r"file\.[ch]",

@@ -60,6 +60,10 @@ const KnobInfo knobs[] = {
 	 SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT, &Knobs::durable_handle_timeout},
 	{"multichannel", "server multi channel support", SMBSRV_A_KNOBS_MULTICHANNEL,
 	 &Knobs::multichannel},
+	{"server-max-open-files", "server max open files",
+	 SMBSRV_A_KNOBS_SERVER_MAX_OPEN_FILES, &Knobs::server_max_open_files},
+	{"max-open-files-per-user", "max open files per user",
+	 SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER_USER, &Knobs::max_open_files_per_user},
 	{"netbios-name", "netbios name", SMBSRV_A_KNOBS_NETBIOS_NAME, nullptr},
 };
 
