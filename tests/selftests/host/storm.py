@@ -26,8 +26,8 @@ import time
 
 import file3
 import smb2raw
-from files import (CREATE, OPEN_IF, SH_ALL, Client, check,
-                   ctx, encode_ctxs, name, parse_ctxs)
+from files import (CLOSE, CREATE, OPEN_IF, QUERY_INFO, SH_ALL, Client,
+                   check, ctx, encode_ctxs, name, parse_ctxs)
 from file3 import FLAG_ASYNC, ST, recv, send
 
 N = int(os.environ.get("STORM_LEASES", "300"))
@@ -61,7 +61,7 @@ def hold(port, share, user, pw):
     """The holder: N files, an RWH lease each; returns the client."""
     c = Client(port, share, user, pw)
     bad = []
-    for i in range(N):
+    for i in range(N + 1):
         key = struct.pack("<QQ", 0x5354524d, i + 1)
         st, d = c.raw(CREATE, create_body(fname(i), ctxs=[lease_ctx(key)],
                                           oplock=0xFF))
@@ -76,7 +76,7 @@ def hold(port, share, user, pw):
             bad.append((i, name(st), oplock, state))
             if len(bad) > 3:
                 break
-    check("the holder takes %d files with RWH leases" % N, not bad,
+    check("the holder takes %d files with RWH leases" % (N + 1), not bad,
           "first failures %s" % bad)
     return c
 
@@ -179,6 +179,50 @@ def opener(c, idx, results):
                 c.close(body[64:80])
 
 
+def compound(c, results):
+    """A related CREATE + QUERY_INFO + CLOSE of one more leased file: the
+    CREATE goes async in the middle of the chain (its interim response
+    alone answers the frame), and QUERY_INFO and CLOSE run after its final
+    response, on the open it made.  Records (what, status) as they come."""
+    mid = c.smb._Connection["SequenceWindow"]
+    c.smb._Connection["SequenceWindow"] += 3
+    sess = c.smb._Session["SessionID"]
+    bodies = [(CREATE, create_body(fname(N))),
+              (QUERY_INFO, struct.pack("<HBBIHHIII16s", 41, 1, 4, 40, 0, 0,
+                                       0, 0, 0, b"\xff" * 16)),
+              (CLOSE, struct.pack("<HHI", 24, 0, 0) + b"\xff" * 16)]
+    frame = b""
+    for k, (cmd, body) in enumerate(bodies):
+        pdu = body + b"\0" * (-len(body) % 8)
+        nxt = 64 + len(pdu) if k < len(bodies) - 1 else 0
+        frame += smb2raw.header(cmd, mid + k, credits=8,
+                                flags=smb2raw.FLAG_RELATED if k else 0,
+                                next_cmd=nxt, session=sess,
+                                tree=c.tid) + pdu
+    c.smb._NetBIOSSession.send_packet(frame)
+    left = {mid, mid + 1, mid + 2}
+    names = {mid: "CREATE", mid + 1: "QUERY_INFO", mid + 2: "CLOSE"}
+    while left:
+        try:
+            buf = c.smb._NetBIOSSession.recv_packet(
+                BREAK_TIMEOUT * 3).get_trailer()
+        except Exception as e:  # noqa: BLE001 - reported by the caller
+            results.append(("recv", str(e)))
+            return
+        frame_pdus = []
+        while buf:
+            r = smb2raw.Response(buf)
+            frame_pdus.append(r)
+            buf = buf[r.next:] if r.next else b""
+        for r in frame_pdus:
+            what = names.get(r.mid, "mid %d" % r.mid)
+            if r.status == ST["PENDING"] and r.flags & FLAG_ASYNC:
+                results.append((what + " interim", len(frame_pdus)))
+                continue
+            results.append((what, r.status))
+            left.discard(r.mid)
+
+
 def summary(tag, m):
     return "%s: ECHO p50 %.1f p99 %.1f ms, NEGOTIATE p50 %.1f p99 %.1f ms, " \
            "open p50 %.1f p99 %.1f ms (%d samples)" % (
@@ -215,15 +259,17 @@ def openers_proc(args, out):
     openers = [opener_client(*args) for _ in range(OPENERS)]
     out.send("ready")
     out.recv()
-    results = []
+    results, chain = [], []
+    chained = opener_client(*args)
     threads = [threading.Thread(target=opener, args=(openers[k], k, results))
                for k in range(OPENERS)]
+    threads.append(threading.Thread(target=compound, args=(chained, chain)))
     t0 = time.monotonic()
     for t in threads:
         t.start()
     for t in threads:
         t.join(BREAK_TIMEOUT * 6)
-    out.send((t0, results))
+    out.send((t0, results, chain))
 
 
 def spikes(m, t0, k=5):
@@ -254,7 +300,7 @@ def main():
 
     pcmd.send("storm")
     oc.send("go")
-    t0, results = oc.recv()
+    t0, results, chain = oc.recv()
     took = time.monotonic() - t0
     pcmd.send("stop")
     storm = pout.recv()
@@ -275,6 +321,12 @@ def main():
             pct(after[what], 99) else after[what]
     idle["errors"] += after["errors"]
 
+    want = [("CREATE interim", 1), ("CREATE", 0), ("QUERY_INFO", 0),
+            ("CLOSE", 0)]
+    check("a related CREATE + QUERY_INFO + CLOSE whose CREATE waits for a "
+          "break: the CREATE's interim response alone, then its final one, "
+          "then the rest of the chain on its open", chain == want,
+          "got %s" % chain)
     ok = [r for r in results if r[1] == 0]
     check("all %d opens of leased files succeed once their breaks time "
           "out" % N, len(ok) == N,
