@@ -546,8 +546,10 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 	status = smbsrv_create_cache_grant(c);
 	if (!status)
 		status = smbsrv_create_finish(req, c);
-	if (!status)
+	if (!status) {
+		c->dur.action = c->action;
 		c->dur_granted = smbsrv_durable_grant(c->f, &c->dur);
+	}
 	if (status) {
 		smbsrv_open_end(&c->f->open);
 		smbsrv_file_put(c->f);
