@@ -54,8 +54,13 @@ need-kver:
 # warning is an error: make lint runs sparse (C=2) in this very tree with
 # the same KCFLAGS (tests/run-all.sh lint_run; any other flags would
 # rebuild every object), so it sees no compiler output of its own.
+#
+# Then the test modules (kmod/test/: the crypto KUnit suite, the upcall
+# probe), against smbsrv.ko's exports; only the test VM packs them.
 kmod: need-kver
 	$(MAKE) -j$(JOBS) -C $(KDIR) M=$(TOP)/kmod KCFLAGS=-Werror modules
+	$(MAKE) -j$(JOBS) -C $(KDIR) M=$(TOP)/kmod/test KCFLAGS=-Werror \
+		KBUILD_EXTRA_SYMBOLS=$(TOP)/kmod/Module.symvers modules
 
 userd:
 	@cmake -S $(TOP) -B $(BUILD)/user -DCMAKE_BUILD_TYPE=$(CMAKE_BUILD_TYPE) >/dev/null
@@ -129,7 +134,8 @@ install: userd
 
 clean:
 	-@[ -z "$(KVER)" ] || [ ! -d "$(KDIR)" ] || \
-		$(MAKE) -s -C $(KDIR) M=$(TOP)/kmod clean
+		{ $(MAKE) -s -C $(KDIR) M=$(TOP)/kmod clean; \
+		  $(MAKE) -s -C $(KDIR) M=$(TOP)/kmod/test clean; }
 	rm -rf $(BUILD)
 
 distclean: clean

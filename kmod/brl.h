@@ -2,7 +2,7 @@
 /*
  * smbsrv: the byte-range lock table (MS-FSA 2.1.5.8 - 2.1.5.9).
  *
- * Every inode's locks live in its fnode (file.h): one list of the locks
+ * Every inode's locks live in its fnode (fnode.h): one list of the locks
  * all SMB opens hold, with Windows semantics (mandatory against the other
  * opens' READ, WRITE and LOCK requests, shared/exclusive, stacking, zero
  * length), and one list of the blocking lock requests waiting for a range

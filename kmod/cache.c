@@ -706,6 +706,7 @@ static u32 smbsrv_cache_oplock_ack_locked(struct smbsrv_file *f, u8 level,
 {
 	u32 status;
 
+	lockdep_assert_held(&f->fnode->lock);
 	if (f->cache.sm.level == SMB2_OPLOCK_LEVEL_LEASE)
 		return STATUS_INVALID_OPLOCK_PROTOCOL;
 	status = smb_oplock_sm_ack(&f->cache.sm, level);
@@ -742,6 +743,7 @@ static u32 smbsrv_lease_ack_locked(struct smbsrv_lease *l, u32 state,
 	struct smb_lease_note ln;
 	u32 status;
 
+	lockdep_assert_held(&l->fn->lock);
 	status = smb_lease_sm_ack(&l->sm, state, &ln);
 	if (status)
 		return status;

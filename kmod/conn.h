@@ -4,8 +4,9 @@
  *
  * A connection owns no thread.  Its socket's data-ready callback queues
  * the receive work (recv.c), which frames whatever bytes are there and
- * hands each complete message to a worker (sched.c).  Workers send whole
- * frames under the connection's send lock (send.c).
+ * hands each complete message to a worker (sched.c) or runs it itself.
+ * Whole frames go out through the connection's send queue, one sender
+ * at a time (send.c).
  *
  * Lifetime: the connection table holds one reference until the
  * connection is closed; every queued message and every pending request

@@ -8,6 +8,7 @@
 #include <crypto/hash.h>
 #include <crypto/kdf_sp800108.h>
 #include <linux/atomic.h>
+#include <linux/export.h>
 #include <linux/highmem.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
@@ -335,6 +336,7 @@ out:
 		memzero_explicit(keys, sizeof(*keys));
 	return err;
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_derive_keys, SMBSRV_TEST);
 
 /* --- preauth integrity ---------------------------------------------------- */
 
@@ -353,6 +355,7 @@ int smbsrv_preauth_update(u8 preauth[SMBSRV_PREAUTH_HASH_SIZE],
 	shash_desc_zero(desc);
 	return err;
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_preauth_update, SMBSRV_TEST);
 
 /* --- signing ---------------------------------------------------------------- */
 
@@ -404,6 +407,7 @@ fail:
 	smbsrv_signer_free(s);
 	return ERR_PTR(err);
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_signer_alloc, SMBSRV_TEST);
 
 void smbsrv_signer_free(struct smbsrv_signer *s)
 {
@@ -413,6 +417,7 @@ void smbsrv_signer_free(struct smbsrv_signer *s)
 	crypto_free_aead(s->aead);
 	kfree(s);
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_signer_free, SMBSRV_TEST);
 
 /*
  * One AEAD operation's memory: never on the stack, one allocation.  The
@@ -541,6 +546,7 @@ int smbsrv_sign(struct smbsrv_signer *s, struct kvec *iov,
 		memcpy(sig, mac, SMBSRV_SIGNATURE_SIZE);
 	return err;
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_sign, SMBSRV_TEST);
 
 int smbsrv_verify(struct smbsrv_signer *s, struct kvec *iov,
 		  unsigned int nr_iov, const struct iov_iter *payload)
@@ -560,6 +566,7 @@ int smbsrv_verify(struct smbsrv_signer *s, struct kvec *iov,
 		return err;
 	return crypto_memneq(got, mac, sizeof(mac)) ? -EBADMSG : 0;
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_verify, SMBSRV_TEST);
 
 /* --- encryption --------------------------------------------------------------- */
 
@@ -610,6 +617,7 @@ struct smbsrv_cipher *smbsrv_cipher_alloc(enum smbsrv_cipher_id id,
 	atomic64_set(&c->nonce_counter, 0);
 	return c;
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_cipher_alloc, SMBSRV_TEST);
 
 void smbsrv_cipher_free(struct smbsrv_cipher *c)
 {
@@ -618,6 +626,7 @@ void smbsrv_cipher_free(struct smbsrv_cipher *c)
 	crypto_free_aead(c->aead);
 	kfree(c);
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_cipher_free, SMBSRV_TEST);
 
 /*
  * AEAD over [AAD = header from Nonce on][message][signature], the
@@ -703,6 +712,7 @@ int smbsrv_encrypt_with_nonce(struct smbsrv_cipher *c, struct kvec *iov,
 {
 	return smbsrv_crypt(c, iov, nr_iov, payload, dst, true);
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_encrypt_with_nonce, SMBSRV_TEST);
 
 int smbsrv_encrypt_to(struct smbsrv_cipher *c, struct kvec *iov,
 		      unsigned int nr_iov, const struct iov_iter *payload,
@@ -721,15 +731,18 @@ int smbsrv_encrypt_to(struct smbsrv_cipher *c, struct kvec *iov,
 			   nonce + prefix);
 	return smbsrv_crypt(c, iov, nr_iov, payload, dst, true);
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_encrypt_to, SMBSRV_TEST);
 
 int smbsrv_encrypt(struct smbsrv_cipher *c, struct kvec *iov,
 		   unsigned int nr_iov, const struct iov_iter *payload)
 {
 	return smbsrv_encrypt_to(c, iov, nr_iov, payload, NULL);
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_encrypt, SMBSRV_TEST);
 
 int smbsrv_decrypt(struct smbsrv_cipher *c, struct kvec *iov,
 		   unsigned int nr_iov, const struct iov_iter *payload)
 {
 	return smbsrv_crypt(c, iov, nr_iov, payload, NULL, false);
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_decrypt, SMBSRV_TEST);

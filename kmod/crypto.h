@@ -12,6 +12,9 @@
  *
  * Signers and ciphers are bound to one key when allocated and may then be
  * used from any number of threads at once.
+ *
+ * All but init/exit are exported in the SMBSRV_TEST namespace for the
+ * known-answer tests (kmod/test/crypto_test.c), and for nothing else.
  */
 #ifndef _SMBSRV_CRYPTO_H
 #define _SMBSRV_CRYPTO_H
@@ -129,7 +132,8 @@ int smbsrv_decrypt(struct smbsrv_cipher *c, struct kvec *iov,
 		   unsigned int nr_iov, const struct iov_iter *payload);
 /*
  * smbsrv_encrypt() (@dst NULL) or smbsrv_encrypt_to() with the nonce
- * already in the header (self-tests).
+ * already in the header: the known-answer tests' way to the published
+ * ciphertexts.  Never for a message sent (a nonce must not repeat).
  */
 int smbsrv_encrypt_with_nonce(struct smbsrv_cipher *c, struct kvec *iov,
 			      unsigned int nr_iov,

@@ -14,7 +14,6 @@
 #include "hosts.h"
 #include "netlink.h"
 #include "sched.h"
-#include "selftest.h"
 #include "session.h"
 #include "smb2/entry.h"
 #include "smbsrv.h"
@@ -57,7 +56,6 @@ static int __init smbsrv_init(void)
 		goto err_cache;
 
 	pr_info("smbsrv: version %s loaded\n", SMBSRV_VERSION);
-	smbsrv_selftest_init();
 	return 0;
 
 err_cache:
@@ -76,7 +74,6 @@ err_crypto:
 
 static void __exit smbsrv_exit(void)
 {
-	smbsrv_selftest_exit();
 	/*
 	 * No netlink request can start or move the listener after this, and
 	 * every upcall fails.

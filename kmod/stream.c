@@ -145,6 +145,7 @@ static ssize_t smbsrv_stream_size_locked(struct smbsrv_file *f)
 	struct dentry *dentry = f->filp->f_path.dentry;
 	ssize_t n;
 
+	lockdep_assert_held(&f->fnode->stream_mutex);
 	n = __vfs_getxattr(dentry, d_inode(dentry), smbsrv_stream_xname(f),
 			   NULL, 0);
 	return n == -ENODATA ? -ENOENT : n;

@@ -12,6 +12,7 @@
  */
 #include <linux/completion.h>
 #include <linux/cred.h>
+#include <linux/export.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -334,6 +335,7 @@ void smbsrv_auth_result_free(struct smbsrv_auth_result *res)
 	res->user = NULL;
 	res->domain = NULL;
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_auth_result_free, SMBSRV_TEST);
 
 int smbsrv_upcall_session_setup(u64 session_id, const char *client_addr,
 				u32 dialect, const void *blob, u32 blob_len,
@@ -361,6 +363,7 @@ int smbsrv_upcall_session_setup(u64 session_id, const char *client_addr,
 	}
 	return smbsrv_upcall_run(&up, msg, hdr, SMBSRV_A_AUTH_HANDLE);
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_upcall_session_setup, SMBSRV_TEST);
 
 int smbsrv_nl_session_setup_done_doit(struct sk_buff *skb,
 				      struct genl_info *info)
@@ -386,6 +389,7 @@ void smbsrv_share_info_put(struct smbsrv_share_info *share)
 	kfree(share->hide_files);
 	kfree(share);
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_share_info_put, SMBSRV_TEST);
 
 static umode_t smbsrv_mode_attr(const struct nlattr *a, umode_t def)
 {
@@ -527,6 +531,7 @@ int smbsrv_upcall_tree_connect(u64 session_id, const char *user, kuid_t uid,
 	}
 	return smbsrv_upcall_run(&up, msg, hdr, SMBSRV_A_TREE_HANDLE);
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_upcall_tree_connect, SMBSRV_TEST);
 
 int smbsrv_nl_tree_connect_done_doit(struct sk_buff *skb,
 				     struct genl_info *info)
@@ -604,6 +609,7 @@ int smbsrv_upcall_rpc(u64 session_id, const char *user, u32 pipe_id, u32 op,
 	}
 	return smbsrv_upcall_run(&up, msg, hdr, SMBSRV_A_RPC_HANDLE);
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_upcall_rpc, SMBSRV_TEST);
 
 int smbsrv_nl_rpc_done_doit(struct sk_buff *skb, struct genl_info *info)
 {

@@ -19,6 +19,10 @@
  * and otherwise ignored.  They sleep: call them from process context
  * without spinlocks held.  The strings passed in must be NUL-terminated
  * UTF-8 and fit the spec's max-len for them (longer ones: -EINVAL).
+ *
+ * The three upcalls and the two functions that free their results are
+ * exported in the SMBSRV_TEST namespace for the test module
+ * smbsrv_upcall_probe (kmod/test/), and for nothing else.
  */
 #ifndef _SMBSRV_UPCALL_H
 #define _SMBSRV_UPCALL_H

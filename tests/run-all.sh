@@ -8,8 +8,9 @@
 # Suites:
 #   unit   Catch2 unit tests of the userspace code (TAP), and real clients'
 #          security code (tests/interop/) against the daemon's authenticator
-#   lint   checkpatch --strict and sparse on the module, generated netlink
-#          code up to date, clang-tidy on the C++
+#   lint   checkpatch --strict and sparse on the module and its test
+#          modules, no test code in smbsrv.ko, the tests KUnit's, generated
+#          netlink code up to date, clang-tidy on the C++
 #   install  make install DESTDIR=...: files, man pages, unit, DKMS sources
 #   fuzz   a short run of every libFuzzer target (tests/fuzz/) over its
 #          seed corpus: FUZZ_SECONDS (default 10) each
@@ -130,6 +131,17 @@ lint_run() {
 	out=$(make -s -C "$kdir" M="$top/kmod" KCFLAGS=-Werror C=2 modules 2>&1 |
 		grep -E 'warning:|error:')
 	emit $([ -z "$out" ] && echo 0 || echo 1) "sparse (make C=2) reports nothing" "$out"
+	# The test modules the same way, then the checks that keep tests out
+	# of smbsrv.ko and keep them KUnit suites (tools/test-modules.sh).
+	out=$(make -s -C "$kdir" M="$top/kmod/test" KCFLAGS=-Werror C=2 \
+		KBUILD_EXTRA_SYMBOLS="$top/kmod/Module.symvers" modules 2>&1 |
+		grep -E 'warning:|error:')
+	emit $([ -z "$out" ] && echo 0 || echo 1) "sparse on the test modules (kmod/test) reports nothing" "$out"
+	out=$("$top/tools/test-modules.sh" shipped "$top/kmod/smbsrv.ko" \
+		"$top"/kmod/test/*.ko 2>&1)
+	emit $? "smbsrv.ko has no test code (modinfo: no test parameter; nm: no test symbol)" "$out"
+	out=$("$top/tools/test-modules.sh" kunit 2>&1)
+	emit $? "the test modules build against the kernel's own KUnit" "$out"
 	out=$("$top/tools/ynl-regen.sh" --check 2>&1)
 	emit $? "generated netlink code matches the YNL spec" "$out"
 	# The module's layers (design.md, "Layers"): the checker finds what it

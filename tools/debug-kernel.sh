@@ -6,8 +6,8 @@
 # to the modules the test VM loads (make localmodconfig with the list
 # from tools/vm/guest-modules.sh), without debug info, and with KASAN
 # (generic, inline), lockdep (PROVE_LOCKING), DEBUG_ATOMIC_SLEEP,
-# kmemleak (no automatic scan: the guest scans at the end of a run) and
-# UBSAN.  See Documentation/testing.md, "The debug kernel".
+# kmemleak (no automatic scan: the guest scans at the end of a run),
+# UBSAN and KUnit.  See Documentation/testing.md, "The debug kernel".
 #
 #   build/debug-kernel/linux/          the source tree, built in place
 #   build/debug-kernel/KEY/bzImage     the kernel; KEY is the source
@@ -21,10 +21,11 @@
 #
 #   tools/debug-kernel.sh --print   the current KEY directory (fails when
 #                                   none is built)
-#   tools/debug-kernel.sh --kmod    build smbsrv.ko against the debug tree,
-#                                   from a copy of kmod/ in
-#                                   build/debug-kernel/kmod (kmod/ keeps the
-#                                   module of the stock kernel)
+#   tools/debug-kernel.sh --kmod    build smbsrv.ko and its test modules
+#                                   against the debug tree, from a copy
+#                                   of kmod/ in build/debug-kernel/kmod
+#                                   (kmod/ keeps the modules of the stock
+#                                   kernel)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,7 +61,9 @@ case "${1:-}" in
 		comm -23 - <(grep '\.[ch]$' "$out/kmod.files") |
 		(cd "$out/kmod" && xargs -r rm -f)
 	(cd "$top/kmod" && cpio --quiet -pdmu "$out/kmod" < "$out/kmod.files")
-	exec make -C "$out/linux" M="$out/kmod" modules
+	make -C "$out/linux" M="$out/kmod" modules
+	exec make -C "$out/linux" M="$out/kmod/test" \
+		KBUILD_EXTRA_SYMBOLS="$out/kmod/Module.symvers" modules
 	;;
 esac
 
@@ -111,13 +114,16 @@ cfg -d XEN -d HYPERV -d SECURITY_SELINUX -d SECURITY_APPARMOR -d SECURITY_TOMOYO
 	-d INTEL_TDX_GUEST -d XFRM -d NET_KEY -d MPTCP -d TLS -d VSOCKETS \
 	-d CRYPTO_FIPS -d PROFILING -d QUOTA -d NFS_FS -d SUNRPC \
 	-d WIRELESS -d WLAN -d INPUT_MOUSE -d INPUT_JOYSTICK -d INPUT_TOUCHSCREEN
-# The checkers, and kprobe events (host/route and host/read tell where a
-# receive ran by a kprobe on it; the stock kernel has them).
+# The checkers, kprobe events (host/route and host/read tell where a
+# receive ran by a kprobe on it; the stock kernel has them) and KUnit,
+# which runs the suite of smbsrv_crypto_test.ko itself here (the stock
+# kernel has no KUnit: kmod/test/kunit-lite.c stands in).
 debug_opts=(KASAN KASAN_GENERIC KASAN_INLINE PROVE_LOCKING DEBUG_ATOMIC_SLEEP
 	DEBUG_KMEMLEAK UBSAN UBSAN_BOUNDS UBSAN_SHIFT DEBUG_LIST KPROBES
-	KPROBE_EVENTS)
+	KPROBE_EVENTS KUNIT)
 for o in "${debug_opts[@]}"; do cfg -e "$o"; done
 cfg -d KASAN_OUTLINE -d DEBUG_KMEMLEAK_AUTO_SCAN -d DEBUG_KMEMLEAK_DEFAULT_OFF \
+	-d KUNIT_ALL_TESTS \
 	--set-val DEBUG_KMEMLEAK_MEM_POOL_SIZE 40000 -d UBSAN_ALIGNMENT
 make -s -C "$src" olddefconfig </dev/null >/dev/null
 for o in "${debug_opts[@]}"; do

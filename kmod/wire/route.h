@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What request routing (kmod/sched.c) needs to know of a received
- * message before any worker has looked at it, and the adaptive policy's
- * rule.
+ * Where a received frame is received and run, decided before any worker
+ * has looked at it: the receive placement (smb2_recv_place(), below) and
+ * what request routing (kmod/sched.c) needs to know of a message, with
+ * the adaptive policy's rule.
  *
  * The receiver peeks at a complete message: only a plain (not encrypted,
  * not compressed) message holding exactly one SMB2 WRITE, sent

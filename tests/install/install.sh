@@ -37,6 +37,8 @@ for f in "usr/src/smbsrv-$version/dkms.conf" "usr/src/smbsrv-$version/Kbuild" \
 done
 check "no build products among the module sources" \
 	test -z "$(find "$src" -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd')"
+check "no test sources among the module sources (kmod/test stays out)" \
+	test -z "$(find "$src" -name '*test*' -o -name 'kunit*' -o -name '*probe*')"
 
 for page in "$dest"/usr/share/man/man*/*.gz; do
 	name=$(basename "$page" .gz)
@@ -72,6 +74,8 @@ cp -r "$src/." "$build/"
 check "the installed sources build smbsrv.ko (as DKMS would)" bash -c "
 	make -s -C /lib/modules/$kver/build M=$build modules >/dev/null &&
 	modinfo -F version $build/smbsrv.ko | grep -qx '$version'"
+check "smbsrv.ko as DKMS builds it has no test code" \
+	"$top/tools/test-modules.sh" shipped "$build/smbsrv.ko"
 rm -rf "$build"
 
 out=$("$dest/usr/sbin/smbsrvd" --check-config "$dest/etc/smbsrv/smbsrv.conf.example" 2>&1 >/dev/null)

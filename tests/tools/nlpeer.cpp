@@ -5,7 +5,8 @@
 // on the command line, prints the module's reply, then answers upcalls in
 // a fixed, documented way (below) or misbehaves on purpose, printing one
 // line per event and per answer the module acknowledged.  The guest
-// selftest upcall.sh drives it together with the module's upcall probe.
+// selftest upcall.sh drives it together with the upcall probe (the test
+// module smbsrv_upcall_probe).
 //
 // Answers, keyed by the request so that one run covers many cases:
 //   session-setup, by the first byte of the client's blob:

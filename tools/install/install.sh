@@ -27,12 +27,14 @@ say() { echo "install: $*"; }
 install -d "$dest$prefix/sbin"
 install -m 0755 "$bin/smbsrvd" "$bin/smbsrvctl" "$dest$prefix/sbin/"
 
-# The module's sources, as DKMS wants them: /usr/src/smbsrv-VERSION.
+# The module's sources, as DKMS wants them: /usr/src/smbsrv-VERSION;
+# not the test modules' (kmod/test/).
 src="$dest$prefix/src/smbsrv-$version"
 rm -rf "$src"
 install -d "$src"
-(cd "$top/kmod" && find . \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) \
-	! -name '*.mod.c' -print0 | xargs -0 cp --parents -t "$src")
+(cd "$top/kmod" && find . -path ./test -prune -o \
+	\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) ! -name '*.mod.c' -print0 |
+	xargs -0 cp --parents -t "$src")
 sed "s/@VERSION@/$version/" "$top/tools/install/dkms.conf.in" > "$src/dkms.conf"
 
 install -d "$dest$unitdir"

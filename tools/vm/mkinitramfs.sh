@@ -10,7 +10,10 @@
 #                          shared libraries of everything (ours included) and
 #                          the guest kernel's modules tests need.  Rebuilt
 #                          only when its inputs change.
-#   build/vm/overlay.cpio  smbsrv.ko, smbsrvd, smbsrvctl, the guest init,
+#   build/vm/overlay.cpio  smbsrv.ko and the test modules beside it
+#                          (kmod/test/: smbsrv_crypto_test.ko,
+#                          smbsrv_upcall_probe.ko; only this image has
+#                          them), smbsrvd, smbsrvctl, the guest init,
 #                          agent, test and benchmark scripts.  Rebuilt
 #                          every time.
 #   build/vm/initrd.cpio   both, concatenated (the kernel unpacks them in
@@ -27,7 +30,8 @@
 # For another kernel (tools/vm/lib.sh does it for the debug kernel):
 # KVER its release, SMBSRV_MODDIR its modules (SMBSRV_MODS=tests: it has
 # only those the tests use, see guest-modules.sh), SMBSRV_KO smbsrv.ko
-# built against it, SMBSRV_VM_OUT the directory instead of build/vm.
+# built against it (its test modules in test/ beside it), SMBSRV_VM_OUT
+# the directory instead of build/vm.
 #
 # Uncompressed on purpose: under TCG decompression is emulated too.
 set -euo pipefail
@@ -45,10 +49,13 @@ moddir=${SMBSRV_MODDIR:-/lib/modules/$KVER}
 
 userbin="$top/build/user/userd"
 ko=${SMBSRV_KO:-$top/kmod/smbsrv.ko}
+# The test modules, built with it (kmod/test/).
+test_kos=("$(dirname "$ko")/test/smbsrv_crypto_test.ko"
+	"$(dirname "$ko")/test/smbsrv_upcall_probe.ko")
 # Test helpers built next to the programs (tests/tools).
 testbins=("$top/build/user/tests/tools/smbsrv-nlpeer"
 	"$top/build/user/tests/tools/smbsrv-fsprobe")
-for f in "$ko" "$userbin/smbsrvd" "$userbin/smbsrvctl" "${testbins[@]}"; do
+for f in "$ko" "${test_kos[@]}" "$userbin/smbsrvd" "$userbin/smbsrvctl" "${testbins[@]}"; do
 	[ -f "$f" ] || { echo "mkinitramfs: $f missing: run 'make'" >&2; exit 1; }
 done
 
@@ -240,6 +247,7 @@ mkdir -p "$root"/usr/{sbin,lib/modules/$KVER/updates,share/smbsrv} "$root/etc/sm
 cp "$userbin/smbsrvd" "$userbin/smbsrvctl" "$root/usr/sbin/"
 cp "${testbins[@]}" "$root/usr/sbin/"
 cp "$ko" "$root/usr/lib/modules/$KVER/updates/smbsrv.ko"
+cp "${test_kos[@]}" "$root/usr/lib/modules/$KVER/updates/"
 install -m 755 "$top/tools/vm/guest/init" "$root/init"
 install -m 755 "$top/tools/vm/guest/vm-agent" "$root/usr/sbin/vm-agent"
 install -m 755 "$top/tools/vm/guest/vm-kmemleak" "$root/usr/sbin/vm-kmemleak"
@@ -249,12 +257,14 @@ cp -r "$top/tests/selftests/guest" "$root/usr/share/smbsrv/tests"
 cp "$top/tools/vm/kernel-reports.awk" "$root/usr/share/smbsrv/"
 cp -r "$top/tools/bench/guest" "$root/usr/share/smbsrv/bench"
 
-# Module index including smbsrv.ko, computed on the host.
+# Module index including smbsrv.ko and the test modules, computed on
+# the host.
 idx=$(mktemp -d)
 mkdir -p "$idx/usr/lib/modules/$KVER/updates"
 # depmod needs the other modules' symbols: read them from base's tree.
 (cd "$idx" && cpio --quiet -idm "usr/lib/modules/*" < "$out/base.cpio")
 cp "$ko" "$idx/usr/lib/modules/$KVER/updates/smbsrv.ko"
+cp "${test_kos[@]}" "$idx/usr/lib/modules/$KVER/updates/"
 depmod -b "$idx/usr" "$KVER"
 cp "$idx/usr/lib/modules/$KVER"/modules.* "$root/usr/lib/modules/$KVER/"
 rm -rf "$idx"

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The real smbsrvd answering the module's upcalls, without an SMB client:
-# the module's upcall probe (debugfs smbsrv/upcall, selftest=1) starts
-# session-setup, tree-connect and rpc upcalls through the real netlink
-# path, and checks what the module parsed out of the daemon's answers.
+# the upcall probe (debugfs smbsrv/upcall, the test module
+# smbsrv_upcall_probe) starts session-setup, tree-connect and rpc upcalls
+# through the loaded module's real netlink path, and checks what the
+# module parsed out of the daemon's answers.
 # Session setup legs are Samba's (recorded by tests/interop/samba-gensec.py):
 # the legs whose outcome does not depend on the random server challenge
 # (null session, unknown user, wrong password).  Then a reload, kill -9
@@ -43,7 +44,8 @@ NEG_RAW=4e544c4d5353500001000000158208620000000028000000000000002800000006010000
 AUTH_ANON=4e544c4d535350000300000000000000580000000000000058000000000000005800000000000000580000000400040058000000100010005c000000158a0062060100000000000fec9339af7a59acf740bd9c7a07865a0c56004d0078de28977cda3cc282dc7c98b4d2ec75
 INIT_SPNEGO=604806062b0601050502a03e303ca00e300c060a2b06010401823702020aa22a04284e544c4d53535000010000001582086200000000280000000000000028000000060100000000000f
 
-check "modprobe smbsrv selftest=1" modprobe smbsrv selftest=1
+check "modprobe smbsrv" modprobe smbsrv
+check "modprobe smbsrv_upcall_probe" modprobe smbsrv_upcall_probe
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 check "upcall probe present" test -e $P
 
@@ -149,5 +151,6 @@ check "smbsrvd stops on SIGTERM" kill "$(cat $PIDF)"
 check "and the module sees it gone" \
 	wait_for 10 sh -c "smbsrv-nlpeer -s | grep -qx 'daemon-state 0'"
 
+check "rmmod smbsrv_upcall_probe smbsrv" rmmod smbsrv_upcall_probe smbsrv
 check "dmesg clean" dmesg_clean
 done_testing

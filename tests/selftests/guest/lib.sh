@@ -54,6 +54,49 @@ dmesg_clean() {
 	! dmesg_bad
 }
 
+# ktap_results SUITE: the results of the KUnit suite SUITE in the kernel
+# log, as KUnit prints them or, on a kernel without KUnit, the test
+# module's stand-in (kmod/test/kunit-lite.c) does: one line per result,
+# "ok" or "not ok", a tab, and "CASE: PARAMETER" for a parameterised
+# case's results or "CASE" for a plain case's; a skipped result is "not
+# ok".  Last, "suite" and the suite's own ok or not ok; nothing of it
+# when the suite never ran or stopped before its end.
+ktap_results() {
+	dmesg | sed -E 's/^(<[0-9]+>)?\[[^]]*\] //' | awk -v suite="$1" '
+	function result(s,    ok) {
+		ok = (s ~ /^ok /)
+		sub(/^(not )?ok [0-9]+ /, "", s)
+		if (s ~ / # SKIP/) {
+			ok = 0
+			sub(/ # SKIP.*/, "", s)
+		}
+		res = s
+		return ok ? "ok" : "not ok"
+	}
+	!run && $0 == "    # Subtest: " suite { run = 1; next }
+	!run { next }
+	/^        # Subtest: / { kase = substr($0, 20); next }
+	/^        (not )?ok [0-9]+ / {
+		st = result(substr($0, 9))
+		printf "%s\t%s: %s\n", st, kase, res
+		next
+	}
+	/^    (not )?ok [0-9]+ / {
+		st = result(substr($0, 5))
+		if (res != kase)
+			printf "%s\t%s\n", st, res
+		kase = ""
+		next
+	}
+	/^(not )?ok [0-9]+ / {
+		st = result($0)
+		if (res == suite) {
+			printf "suite\t%s\n", st
+			exit
+		}
+	}'
+}
+
 # wait_for SECONDS COMMAND...: poll until the command succeeds.
 wait_for() {
 	_t=$(($1 * 10))

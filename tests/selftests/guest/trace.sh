@@ -11,12 +11,11 @@
 # "inline reads", so its worker start says queue=inline and nothing was
 # queued, unless it would have blocked and went to a worker after all;
 # a 4 KiB WRITE sent with nothing else in flight is run by the receive
-# work too, in receive mode 5, the default: design.md "Receive modes",
-# unless the previous answer was not freed yet when it arrived, and then
-# it is queued), after the bytes arrived
-# (data-ready on that connection); the mount's upcalls are traced sent
-# then answered; the connection is traced accepted before anything else
-# and closed after the unmount.
+# work too (design.md, "Where a request runs"), unless the previous
+# answer was not freed yet when it arrived, and then it is queued), after
+# the bytes arrived (data-ready on that connection); the mount's upcalls
+# are traced sent then answered; the connection is traced accepted before
+# anything else and closed after the unmount.
 . /usr/share/smbsrv/tests/lib.sh
 
 T=/sys/kernel/tracing

@@ -6,8 +6,9 @@
 # (answers parsed into results, malformed answers refused, foreign/late/
 # mismatched answers dropped, timeouts, a daemon that dies mid-upcall, many
 # upcalls at once).  smbsrv-nlpeer (tests/tools/nlpeer.cpp) stands in for
-# the daemon; the module's upcall probe (debugfs smbsrv/upcall, present with
-# selftest=1) starts upcalls through the real code path.
+# the daemon; the upcall probe (debugfs smbsrv/upcall, the test module
+# smbsrv_upcall_probe, kmod/test/upcall_probe.c) starts upcalls through
+# the loaded module's real code path.
 . /usr/share/smbsrv/tests/lib.sh
 
 P=/sys/kernel/debug/smbsrv/upcall
@@ -56,7 +57,8 @@ stop_peer() {
 
 log_has() { grep -qF -- "$2" "$1"; }
 
-check "modprobe smbsrv selftest=1" modprobe smbsrv selftest=1
+check "modprobe smbsrv" modprobe smbsrv
+check "modprobe smbsrv_upcall_probe" modprobe smbsrv_upcall_probe
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 check "upcall probe present in debugfs" test -e $P
 
@@ -302,6 +304,7 @@ peer_pid=""
 
 # --- 9. unload with a daemon attached, and a clean log ------------------
 start_peer /tmp/peer7.log -k tcp-port=4450
+check "rmmod smbsrv_upcall_probe" rmmod smbsrv_upcall_probe
 check "rmmod with a daemon attached" rmmod smbsrv
 kill "$peer_pid" 2>/dev/null
 wait "$peer_pid" 2>/dev/null

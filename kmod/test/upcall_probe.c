@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smbsrv: self-tests, run when the module is loaded with selftest=1.
+ * smbsrv: the upcall probe, the test module smbsrv_upcall_probe.
  *
- * The upcall probe, debugfs smbsrv/upcall, lets a test drive the real
- * upcall path against a real (or deliberately misbehaving) daemon without
- * an SMB client: write one command line, then read one result line.
+ * Its debugfs file smbsrv/upcall lets a test drive the loaded smbsrv.ko's
+ * upcall path (its SMBSRV_TEST exports) against a real (or deliberately
+ * misbehaving) daemon without an SMB client: write one command line, then
+ * read one result line.
  *
  *   session SESSION_ID DIALECT CLIENT_ADDR BLOB_HEX
  *   tree SESSION_ID UID SESSION_FLAGS CLIENT_ADDR USER SHARE
@@ -25,16 +26,9 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "crypto_test.h"
-#include "selftest.h"
 #include "upcall.h"
 
-static bool smbsrv_selftest;
-module_param_named(selftest, smbsrv_selftest, bool, 0444);
-MODULE_PARM_DESC(selftest,
-		 "Run crypto self-tests at load and expose the upcall probe in debugfs");
-
-static struct dentry *smbsrv_debugfs;
+static struct dentry *probe_debugfs;
 
 /* Two hex digits a byte, plus room for the other fields. */
 #define PROBE_OUT_MAX	(2 * SMBSRV_UPCALL_DATA_MAX + 4096)
@@ -320,7 +314,7 @@ static int probe_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static const struct file_operations smbsrv_probe_fops = {
+static const struct file_operations probe_fops = {
 	.owner = THIS_MODULE,
 	.open = probe_open,
 	.release = probe_release,
@@ -328,18 +322,21 @@ static const struct file_operations smbsrv_probe_fops = {
 	.write = probe_write,
 };
 
-void smbsrv_selftest_init(void)
+static int __init probe_init(void)
 {
-	if (!smbsrv_selftest)
-		return;
-	smbsrv_crypto_selftest();
-	smbsrv_debugfs = debugfs_create_dir("smbsrv", NULL);
-	debugfs_create_file("upcall", 0600, smbsrv_debugfs, NULL,
-			    &smbsrv_probe_fops);
+	probe_debugfs = debugfs_create_dir("smbsrv", NULL);
+	debugfs_create_file("upcall", 0600, probe_debugfs, NULL, &probe_fops);
+	return 0;
 }
 
-void smbsrv_selftest_exit(void)
+static void __exit probe_exit(void)
 {
-	debugfs_remove_recursive(smbsrv_debugfs);
-	smbsrv_debugfs = NULL;
+	debugfs_remove_recursive(probe_debugfs);
 }
+
+module_init(probe_init);
+module_exit(probe_exit);
+
+MODULE_IMPORT_NS(SMBSRV_TEST);
+MODULE_DESCRIPTION("smbsrv: the upcall probe (debugfs smbsrv/upcall) of its tests");
+MODULE_LICENSE("GPL");
