@@ -43,7 +43,10 @@ tt_must_pass \
 	smb2.compound_find.compound_find_unrelated \
 	smb2.compound_find.compound_find_close \
 	smb2.replay.replay-commands smb2.replay.replay-regular \
-	smb2.replay.replay-dhv2-oplock-lease smb2.replay.replay-dhv2-lease3 \
+	smb2.replay.replay-dhv2-oplock1 smb2.replay.replay-dhv2-oplock3 \
+	smb2.replay.replay-dhv2-oplock-lease smb2.replay.replay-dhv2-lease1 \
+	smb2.replay.replay-dhv2-lease2 smb2.replay.replay-dhv2-lease3 \
+	smb2.replay.replay-dhv2-lease-oplock smb2.replay.replay3 \
 	smb2.replay.replay7
 tt_table
 t_dmesg_clean
