@@ -40,12 +40,8 @@ struct smbsrv_file;
 struct smbsrv_lease;
 struct smbsrv_tree;
 
-/* Not NTSTATUSes: the CREATE must wait for breaks; must run again now. */
+/* Not an NTSTATUS: the CREATE must wait for breaks. */
 #define SMBSRV_CACHE_WAIT	0xfffffffeu
-#define SMBSRV_CACHE_AGAIN	0xfffffffdu
-
-/* Requests parked waiting for breaks, per connection. */
-#define SMBSRV_CACHE_PARKED_MAX	64
 
 /* An open's caching (in struct smbsrv_file), under its fnode's lock. */
 struct smbsrv_open_cache {
@@ -198,8 +194,6 @@ struct smbsrv_cache_wait {
 };
 
 void smbsrv_cache_wait_init(struct smbsrv_cache_wait *w, work_func_t run);
-/* Wait in place, bounded by the break timeout, for a change after @gen. */
-void smbsrv_cache_wait_sync(struct smbsrv_fnode *fn, u32 gen);
 /*
  * Park @w on @fn until its caching changes after @gen: STATUS_PENDING
  * (parked, or changed already and @work scheduled), or STATUS_CANCELLED
@@ -218,8 +212,7 @@ void smbsrv_cache_wait_release(struct smbsrv_cache_wait *w);
 
 /*
  * cache.c's side: under @fn's lock, after a change, take its parked
- * requests onto @woken; after the lock, run them again and wake those
- * waiting in place.
+ * requests onto @woken; after the lock, run them again.
  */
 void smbsrv_cache_wait_take(struct smbsrv_fnode *fn, struct list_head *woken);
 void smbsrv_cache_wait_run(struct list_head *woken);

@@ -2,13 +2,14 @@
 /*
  * smbsrv: requests waiting for client caching to change (see cache.h):
  * CREATEs parked on an fnode until the breaks they caused are answered
- * (smb2/oplock.c owns the request), and those that wait in place.
+ * (smb2/oplock.c owns the request).  None waits in a worker: parked, a
+ * CREATE costs its memory, and nothing else, for the 35 s a break may
+ * take.
  *
  * smbsrv_wait_lock (the parked lists and each wait's state) is taken
  * inside an fnode's spinlock or alone.
  */
 #include <linux/spinlock.h>
-#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "cache.h"
@@ -17,7 +18,6 @@
 #include "wire/ntstatus.h"
 
 static DEFINE_SPINLOCK(smbsrv_wait_lock);
-static DECLARE_WAIT_QUEUE_HEAD(smbsrv_cache_wq);
 
 void smbsrv_cache_wait_take(struct smbsrv_fnode *fn, struct list_head *woken)
 {
@@ -44,20 +44,12 @@ void smbsrv_cache_wait_run(struct list_head *woken)
 		smbsrv_sched_other(&w->work);
 		smbsrv_fnode_put(fn);
 	}
-	wake_up_all(&smbsrv_cache_wq);
 }
 
 void smbsrv_cache_wait_init(struct smbsrv_cache_wait *w, work_func_t run)
 {
 	INIT_LIST_HEAD(&w->node);
 	INIT_WORK(&w->work, run);
-}
-
-void smbsrv_cache_wait_sync(struct smbsrv_fnode *fn, u32 gen)
-{
-	wait_event_timeout(smbsrv_cache_wq, READ_ONCE(fn->cache.gen) != gen,
-			   SMBSRV_BREAK_TIMEOUT + HZ);
-	smbsrv_fnode_put(fn);
 }
 
 u32 smbsrv_cache_wait_park(struct smbsrv_cache_wait *w,

@@ -122,7 +122,13 @@ struct smbsrv_conn {
 	u8 early_cancel_used;		/* bitmap of valid slots */
 	u8 early_cancel_next;
 	u64 requests;			/* PDUs received */
-	atomic_t cache_parked;		/* CREATEs waiting for breaks (smb2/oplock.c) */
+	/*
+	 * Its lane (smb2/lane.c): break notifications to write to it and
+	 * CREATEs to run again, under lock, and the one work that runs them.
+	 */
+	struct list_head lane;
+	bool lane_busy;			/* the work is queued or running */
+	struct work_struct lane_work;
 
 	/* Negotiated state (MS-SMB2 3.3.1.7). */
 	u16 dialect;			/* 0 before NEGOTIATE, or 0x02FF */

@@ -36,6 +36,7 @@ struct smbsrv_durable {
 	u8 create_guid[16];		/* v2 */
 	u8 client_guid[16];
 	u32 timeout_ms;
+	u32 action;			/* the CREATE's, for its replays */
 	kuid_t owner;
 	struct smbsrv_share_info *share;	/* referenced */
 	u64 session_id;			/* while connected */
@@ -115,6 +116,7 @@ u32 smbsrv_durable_grant(struct smbsrv_file *f,
 		return 0;
 	d->f = f;
 	d->version = r->version;
+	d->action = r->action;
 	if (r->version == 2)
 		memcpy(d->create_guid, r->create_guid, 16);
 	memcpy(d->client_guid, conn->client_guid, 16);
@@ -153,7 +155,8 @@ u32 smbsrv_durable_grant(struct smbsrv_file *f,
 
 struct smbsrv_file *smbsrv_durable_replay(const u8 *client_guid,
 					  const u8 *guid, bool replay,
-					  u64 session_id)
+					  u64 session_id, u32 *action,
+					  u32 *timeout_ms)
 {
 	struct smbsrv_file *f = NULL;
 	struct smbsrv_durable *d;
@@ -167,8 +170,11 @@ struct smbsrv_file *smbsrv_durable_replay(const u8 *client_guid,
 			continue;
 		found = true;
 		if (replay && !d->disconnected && d->session_id == session_id &&
-		    refcount_inc_not_zero(&d->f->open.ref))
+		    refcount_inc_not_zero(&d->f->open.ref)) {
 			f = d->f;
+			*action = d->action;
+			*timeout_ms = d->timeout_ms;
+		}
 		break;
 	}
 	spin_unlock(&smbsrv_durable_lock);

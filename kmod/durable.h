@@ -34,6 +34,7 @@ struct smbsrv_durable_req {
 	u32 flags;			/* DH2Q's */
 	u8 create_guid[16];
 	bool replay;			/* SMB2_FLAGS_REPLAY_OPERATION */
+	u32 action;			/* CreateAction, for its replays */
 };
 
 void smbsrv_durable_init(void);
@@ -51,12 +52,15 @@ u32 smbsrv_durable_grant(struct smbsrv_file *f,
 
 /*
  * A DH2Q with CreateGuid @guid from client @client_guid: the open of the
- * same session it names (referenced) when the request is a replay, or
- * ERR_PTR(-EEXIST) when the GUID is in use and this is no replay, or NULL.
+ * same session it names (referenced; *action the CreateAction the
+ * original got, *timeout_ms its durable timeout) when the request is a
+ * replay, or ERR_PTR(-EEXIST) when the GUID is in use and this is no
+ * replay, or NULL.
  */
 struct smbsrv_file *smbsrv_durable_replay(const u8 *client_guid,
 					  const u8 *guid, bool replay,
-					  u64 session_id);
+					  u64 session_id, u32 *action,
+					  u32 *timeout_ms);
 
 /*
  * Reconnect (DHnC, DH2C) for a CREATE @r of session @sess on @tree from

@@ -89,6 +89,8 @@ static const struct {
 	KNOB(DURABLE_HANDLE_TIMEOUT, durable_timeout),
 	KNOB(MULTICHANNEL, multichannel),
 	KNOB(SMB3_UNIX_EXTENSIONS, smb3_unix_extensions),
+	KNOB(SERVER_MAX_OPEN_FILES, server_max_open_files),
+	KNOB(MAX_OPEN_FILES_PER_USER, max_open_files_per_user),
 };
 
 #undef KNOB

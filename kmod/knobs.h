@@ -70,6 +70,8 @@ struct smbsrv_knobs {
 	u32 max_ip_connections;		/* 0: no limit */
 	u32 max_sessions;
 	u32 max_open_files;		/* per session */
+	u32 server_max_open_files;	/* 0: no limit (budget.h) */
+	u32 max_open_files_per_user;	/* 0: no limit of its own */
 	u32 deadtime;			/* minutes, 0: never */
 	u32 upcall_timeout;		/* seconds */
 	u32 frame_timeout;		/* seconds */

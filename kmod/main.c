@@ -5,6 +5,7 @@
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
+#include "budget.h"
 #include "cache.h"
 #include "conn.h"
 #include "crypto.h"
@@ -92,6 +93,7 @@ static void __exit smbsrv_exit(void)
 	smbsrv_smb2_exit();
 	smbsrv_sched_exit();
 	destroy_workqueue(smbsrv_ctl_wq);
+	smbsrv_budget_exit();
 	smbsrv_fold_exit();
 	smbsrv_times_exit();
 	smbsrv_negotiate_blob_exit();

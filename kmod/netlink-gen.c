@@ -37,7 +37,7 @@ static const struct netlink_range_validation smbsrv_a_knobs_smb2_max_credits_ran
 };
 
 /* Common nested types */
-const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS + 1] = {
+const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER_USER + 1] = {
 	[SMBSRV_A_KNOBS_TCP_PORT] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_tcp_port_range),
 	[SMBSRV_A_KNOBS_MAX_CONNECTIONS] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_SMB2_MAX_READ] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_smb2_max_read_range),
@@ -65,6 +65,8 @@ const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIO
 	[SMBSRV_A_KNOBS_DURABLE_HANDLE_TIMEOUT] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
 	[SMBSRV_A_KNOBS_MULTICHANNEL] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_SERVER_MAX_OPEN_FILES] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER_USER] = { .type = NLA_U32, },
 };
 
 const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_AUDIT_FAILURE + 1] = {

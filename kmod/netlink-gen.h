@@ -12,7 +12,7 @@
 #include <uapi/linux/smbsrv.h>
 
 /* Common nested types */
-extern const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS + 1];
+extern const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER_USER + 1];
 extern const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_AUDIT_FAILURE + 1];
 
 int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info);

@@ -14,6 +14,7 @@
 #include <net/netlink.h>
 
 #include "audit.h"
+#include "budget.h"
 #include "conn.h"
 #include "fold.h"
 #include "hosts.h"
@@ -46,6 +47,7 @@ static int smbsrv_put_fold_stats(struct sk_buff *msg)
 static int smbsrv_reply_server(struct genl_info *info, bool status)
 {
 	struct smbsrv_server *srv = &smbsrv_server;
+	struct smbsrv_budget_stats bst;
 	struct smbsrv_conn_stats cst;
 	struct sk_buff *msg;
 	void *hdr;
@@ -70,6 +72,7 @@ static int smbsrv_reply_server(struct genl_info *info, bool status)
 	    smbsrv_knobs_put(msg, SMBSRV_A_SERVER_KNOBS, &srv->knobs))
 		goto nospace;
 	smbsrv_conn_stats(&cst);
+	smbsrv_budget_stats(&bst);
 	if (status &&
 	    (nla_put_u32(msg, SMBSRV_A_SERVER_CONNECTIONS, smbsrv_conn_count()) ||
 	     nla_put_u32(msg, SMBSRV_A_SERVER_SESSIONS,
@@ -83,7 +86,12 @@ static int smbsrv_reply_server(struct genl_info *info, bool status)
 			       cst.logon_expired, 0) ||
 	     nla_put_u64_64bit(msg, SMBSRV_A_SERVER_CONNS_IDLE_CLOSED,
 			       cst.idle_closed, 0) ||
-	     smbsrv_put_fold_stats(msg)))
+	     smbsrv_put_fold_stats(msg) ||
+	     nla_put_u32(msg, SMBSRV_A_SERVER_OPENS, bst.opens) ||
+	     nla_put_u64_64bit(msg, SMBSRV_A_SERVER_OPENS_REFUSED, bst.refused,
+			       0) ||
+	     nla_put_u64_64bit(msg, SMBSRV_A_SERVER_OPENS_REFUSED_USER,
+			       bst.refused_user, 0)))
 		goto nospace;
 	/* Each share with trees: as many as fit (one per share in use). */
 	if (status &&

@@ -10,6 +10,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
+#include "budget.h"
 #include "conn.h"
 #include "session.h"
 #include "share.h"
@@ -630,6 +631,8 @@ void smbsrv_open_put(struct smbsrv_open *op)
 		return;
 	if (op->ops->release)
 		op->ops->release(op);
+	if (op->budget)
+		smbsrv_budget_uncharge(op->budget);
 	if (op->tree)
 		smbsrv_tree_put(op->tree);
 	call_rcu(&op->rcu, smbsrv_open_free_rcu);
@@ -656,8 +659,14 @@ int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 	u32 id;
 	int err;
 
-	if (!smbsrv_session_charge_open(sess))
+	err = smbsrv_budget_charge(sess->cred->uid, &op->budget);
+	if (err)
+		return err;
+	if (!smbsrv_session_charge_open(sess)) {
+		smbsrv_budget_uncharge(op->budget);
+		op->budget = NULL;
 		return -EMFILE;
+	}
 	refcount_set(&op->ref, 2);	/* the table's and the caller's */
 	op->ops = ops;
 	op->tree = tree;
@@ -674,8 +683,11 @@ int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 		refcount_inc(&tree->ref);
 	}
 	xa_unlock(&sess->opens);
-	if (err)
+	if (err) {
 		atomic_dec(&sess->nr_opens);
+		smbsrv_budget_uncharge(op->budget);
+		op->budget = NULL;
+	}
 	return err;
 }
 

@@ -146,6 +146,7 @@ struct smbsrv_tree {
 };
 
 struct smbsrv_open;
+struct smbsrv_budget_user;
 
 struct smbsrv_open_ops {
 	/* End the open (CLOSE semantics); called once, may sleep. */
@@ -180,6 +181,8 @@ struct smbsrv_open {
 	bool gone;
 	struct smbsrv_tree *tree;	/* referenced */
 	const struct smbsrv_open_ops *ops;
+	/* Its charge to the server's budget, from insert to the last put. */
+	struct smbsrv_budget_user *budget;
 	struct rcu_head rcu;
 };
 
@@ -277,8 +280,9 @@ u32 smbsrv_tree_count(struct smbsrv_session *sess);
 /*
  * Register an open on @tree and give it its FileId.  On success the open
  * holds a reference to the tree and has two references (the table's and
- * the caller's); on failure (-EMFILE: max open files, -ENOENT: the tree
- * is gone, -ENOMEM) nothing was registered and no op is ever called.
+ * the caller's); on failure (-EMFILE: max open files, -ENFILE: the
+ * server's budget of opens or its user's share (budget.h), -ENOENT: the
+ * tree is gone, -ENOMEM) nothing was registered and no op is ever called.
  */
 int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 		       const struct smbsrv_open_ops *ops);

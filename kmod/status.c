@@ -28,6 +28,10 @@ u32 smbsrv_errno_status(int err)
 		return STATUS_DISK_FULL;
 	case -EDQUOT:
 		return STATUS_QUOTA_EXCEEDED;
+	case -EMFILE:
+		return STATUS_TOO_MANY_OPENED_FILES;
+	case -ENFILE:
+		return STATUS_INSUFFICIENT_RESOURCES;
 	case -EROFS:
 		return STATUS_MEDIA_WRITE_PROTECTED;
 	case -ENAMETOOLONG:

@@ -6,9 +6,13 @@
  *
  * A notification is built under the fnode's lock (GFP_ATOMIC) and holds
  * the session whose keys encrypt it, if any, and the one it goes to; the
- * connection it is written to is chosen once, when it is sent: for a
- * lease break the client's oldest connection with a session (as Windows
- * does: smbtorture's v2_complex1), else a live channel of the session.
+ * connection it is written to is chosen once, after the lock: for a lease
+ * break the client's oldest connection with a session (as Windows does:
+ * smbtorture's v2_complex1), else a live channel of the session.  It is
+ * then written from that connection's lane (lane.c): a client that does
+ * not read its socket holds up one worker (for the frame timeout), not one
+ * per notification, and thousands of breaks to one client are interleaved
+ * with everybody else's requests.
  */
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -27,8 +31,9 @@
 #include "smb2.h"
 
 struct smbsrv_note {
-	struct work_struct work;
-	struct list_head node;
+	struct list_head node;		/* the notes of one change */
+	struct smbsrv_lane_item it;	/* then on the connection's lane */
+	struct smbsrv_conn *conn;	/* whose lane (which holds it) */
 	bool to_client;			/* any connection of client_guid */
 	u8 client_guid[16];
 	struct smbsrv_session *sess;	/* referenced; the fallback */
@@ -54,30 +59,30 @@ static struct smbsrv_conn *smbsrv_note_client_conn(const u8 *guid)
 	return NULL;
 }
 
-static void smbsrv_note_work(struct work_struct *work)
+static void smbsrv_note_free(struct smbsrv_note *n)
 {
-	struct smbsrv_note *n = container_of(work, struct smbsrv_note, work);
-	struct smbsrv_conn *conn = NULL;
-	struct kvec iov[2];
-
-	if (n->to_client)
-		conn = smbsrv_note_client_conn(n->client_guid);
-	if (!conn)
-		conn = smbsrv_session_live_conn(n->sess);
-	iov[1].iov_base = n->buf;
-	iov[1].iov_len = n->len;
-	if (conn && !smbsrv_conn_closing(conn)) {
-		if (n->encrypt)
-			smbsrv_encrypt_send(conn, SMBSRV_QUEUE_PERCPU, n->sess,
-					    iov, 2, n->len);
-		else
-			smbsrv_send_frame(conn, SMBSRV_QUEUE_PERCPU, iov, 2,
-					  n->len);
-	}
-	if (conn)
-		smbsrv_conn_put(conn);
 	smbsrv_session_put(n->sess);
 	kfree(n);
+}
+
+/* On the connection's lane (lane.c): write it. */
+static void smbsrv_note_run(struct smbsrv_lane_item *it)
+{
+	struct smbsrv_note *n = container_of(it, struct smbsrv_note, it);
+	struct smbsrv_conn *conn = n->conn;
+	struct kvec iov[2];
+
+	iov[1].iov_base = n->buf;
+	iov[1].iov_len = n->len;
+	if (smbsrv_conn_closing(conn))
+		goto out;
+	if (n->encrypt)
+		smbsrv_encrypt_send(conn, SMBSRV_QUEUE_PERCPU, n->sess, iov, 2,
+				    n->len);
+	else
+		smbsrv_send_frame(conn, SMBSRV_QUEUE_PERCPU, iov, 2, n->len);
+out:
+	smbsrv_note_free(n);
 }
 
 /*
@@ -101,7 +106,6 @@ static struct smbsrv_note *smbsrv_note_new(struct smbsrv_file *f,
 	n = kzalloc(sizeof(*n), GFP_ATOMIC);
 	if (!n)
 		return NULL;
-	INIT_WORK(&n->work, smbsrv_note_work);
 	/* Referenced; put in process context only, with the note. */
 	smbsrv_session_get(sess);
 	n->sess = sess;
@@ -146,14 +150,44 @@ static void smbsrv_break_lease(struct smbsrv_file *f,
 	smbsrv_cmdstats_break(SMBSRV_BREAK_LEASE);
 }
 
+/*
+ * After the fnode's lock: each notification to the connection it goes to.
+ * Lease breaks of one storm mostly go to one client: its connection is
+ * looked up once for a run of notes with the same ClientGuid.
+ */
 static void smbsrv_break_send(struct list_head *notes)
 {
+	struct smbsrv_conn *conn, *last = NULL;
 	struct smbsrv_note *n, *tmp;
+	u8 last_guid[16];
 
 	list_for_each_entry_safe(n, tmp, notes, node) {
 		list_del(&n->node);
-		smbsrv_sched_other(&n->work);
+		conn = NULL;
+		if (n->to_client) {
+			if (!last || memcmp(last_guid, n->client_guid, 16)) {
+				if (last)
+					smbsrv_conn_put(last);
+				last = smbsrv_note_client_conn(n->client_guid);
+				memcpy(last_guid, n->client_guid, 16);
+			}
+			conn = last;
+			if (conn)
+				smbsrv_conn_get(conn);
+		}
+		if (!conn)
+			conn = smbsrv_session_live_conn(n->sess);
+		if (conn) {
+			n->conn = conn;
+			n->it.run = smbsrv_note_run;
+			smbsrv_lane_add(conn, &n->it);
+			smbsrv_conn_put(conn);
+		} else {
+			smbsrv_note_free(n);
+		}
 	}
+	if (last)
+		smbsrv_conn_put(last);
 }
 
 static const struct smbsrv_break_ops smbsrv_break_ops = {

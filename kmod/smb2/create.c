@@ -587,8 +587,10 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 	status = smbsrv_create_cache_grant(c);
 	if (!status)
 		status = smbsrv_create_finish(req, c);
-	if (!status)
+	if (!status) {
+		c->dur.action = c->action;
 		c->dur_granted = smbsrv_durable_grant(c->f, &c->dur);
+	}
 	if (status) {
 		smbsrv_open_end(&c->f->open);
 		smbsrv_file_put(c->f);
@@ -897,26 +899,16 @@ out:
 	return status;
 }
 
-/* Retries in a worker of a CREATE that cannot go async (in a compound). */
-#define SMBSRV_CREATE_TRIES	8
-
 u32 smbsrv_smb2_create(struct smbsrv_req *req)
 {
 	struct smbsrv_fnode *fn;
-	unsigned int tries;
 	u32 status, gen;
 
 	if (req->tree->share_flags & SMBSRV_SHARE_FLAGS_IPC)
 		return smbsrv_pipe_create(req);
-	for (tries = 0; tries < SMBSRV_CREATE_TRIES; tries++) {
-		status = smbsrv_create_once(req, req->async || tries, &fn,
-					    &gen);
-		if (status != SMBSRV_CACHE_WAIT)
-			return status;
-		/* Parked: this runs again when the breaks are answered. */
-		status = smbsrv_cache_park(req, fn, gen, smbsrv_smb2_create);
-		if (status != SMBSRV_CACHE_AGAIN)
-			return status;
-	}
-	return STATUS_SHARING_VIOLATION;
+	status = smbsrv_create_once(req, req->async, &fn, &gen);
+	if (status != SMBSRV_CACHE_WAIT)
+		return status;
+	/* Parked: this runs again when the breaks are answered. */
+	return smbsrv_cache_park(req, fn, gen, smbsrv_smb2_create);
 }

@@ -199,11 +199,12 @@ u32 smbsrv_create_durable_ctx(struct smbsrv_req *req, struct smbsrv_create *c)
 }
 
 /* The answer of an open that exists already (reconnect, replay). */
-static u32 smbsrv_create_existing_reply(struct smbsrv_req *req, struct smbsrv_create *c)
+static u32 smbsrv_create_existing_reply(struct smbsrv_req *req,
+					struct smbsrv_create *c, u32 action)
 {
 	int err;
 
-	c->action = FILE_OPENED;
+	c->action = action;
 	c->granted = c->f->access;
 	c->maximal = c->f->access;
 	smbsrv_cache_current(c->f, &c->ca);
@@ -224,7 +225,7 @@ u32 smbsrv_create_reconnect(struct smbsrv_req *req, struct smbsrv_create *c)
 					  c->cr.lease ? c->cr.rqls.key : NULL,
 					  c->path, &c->f);
 	if (!status)
-		status = smbsrv_create_existing_reply(req, c);
+		status = smbsrv_create_existing_reply(req, c, FILE_OPENED);
 	smbsrv_vfs_creds_end(old);
 	if (status && c->f) {
 		smbsrv_open_end(&c->f->open);
@@ -238,22 +239,37 @@ u32 smbsrv_create_replay(struct smbsrv_req *req, struct smbsrv_create *c,
 {
 	struct smbsrv_file *f;
 	const struct cred *old;
-	u32 status;
+	u32 status, action = FILE_OPENED, lease, timeout_ms = 0;
+	u8 oplock, key[16];
+	bool breaking;
+	u16 epoch;
 
 	*answered = false;
 	if (c->dur.version != 2)
 		return STATUS_SUCCESS;
 	f = smbsrv_durable_replay(req->conn->client_guid, c->dur.create_guid,
-				  c->dur.replay, req->sess->id);
+				  c->dur.replay, req->sess->id, &action,
+				  &timeout_ms);
 	if (IS_ERR(f))
 		return STATUS_DUPLICATE_OBJECTID;
 	if (!f)
 		return STATUS_SUCCESS;
 	*answered = true;
 	c->f = f;
-	c->dur_granted = 0;
+	/* Durable as the original was: its DH2Q answer again. */
+	c->dur_granted = timeout_ms;
+	/*
+	 * The replay asks for the caching the original asked for (3.3.5.9.10):
+	 * an oplock replayed as a lease, a lease as an oplock or under
+	 * another key is refused, as Windows does.
+	 */
+	smbsrv_cache_describe(f, &oplock, &lease, key, &epoch, &breaking);
+	if (oplock == SMB2_OPLOCK_LEVEL_LEASE ?
+	    !c->cr.lease || memcmp(key, c->cr.rqls.key, 16) :
+	    c->cr.lease)
+		return STATUS_ACCESS_DENIED;
 	old = smbsrv_vfs_creds_begin(req->tree);
-	status = smbsrv_create_existing_reply(req, c);
+	status = smbsrv_create_existing_reply(req, c, action);
 	smbsrv_vfs_creds_end(old);
 	return status;
 }

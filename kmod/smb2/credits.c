@@ -14,6 +14,7 @@
 int smbsrv_smb2_conn_init(struct smbsrv_conn *conn)
 {
 	conn->max_credits = 1;
+	smbsrv_lane_init(conn);
 	conn->seqwin_bits = kzalloc(1, GFP_KERNEL);
 	if (!conn->seqwin_bits)
 		return -ENOMEM;

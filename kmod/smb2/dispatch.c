@@ -45,6 +45,14 @@ struct smbsrv_msg {
 	struct smbsrv_session *enc_sess;	/* whose keys decrypted it */
 	struct list_head reqs;			/* in chain order */
 	u32 create_err;		/* of the chain's last CREATE, if it failed */
+	/*
+	 * A request in the middle of the chain went async (a CREATE waiting
+	 * for breaks): the rest of the chain, from @next_off, runs once its
+	 * final response is out, related to it (referenced).
+	 */
+	struct smbsrv_req *waiting;
+	u32 next_off;
+	bool recv_done;		/* smbsrv_recv_msg_done() was called */
 	/* The interim response of the request that went async. */
 	u8 interim[SMB2_HDR_SIZE + SMB2_ERR_RSP_BODY];
 };
@@ -383,7 +391,8 @@ int smbsrv_req_go_async(struct smbsrv_req *req, smbsrv_cancel_fn cancel,
 {
 	struct smbsrv_conn *conn = req->conn;
 
-	if (!smbsrv_req_can_async(req))
+	/* Anywhere in a chain: what follows waits for it (msg->waiting). */
+	if (!req->msg || req->async || req->nowait)
 		return -EINVAL;
 	spin_lock(&conn->lock);
 	if (smbsrv_conn_closing(conn)) {
@@ -421,7 +430,12 @@ u32 smbsrv_req_async_status(int err)
 	return err == -EBUSY ? STATUS_INSUFFICIENT_RESOURCES : STATUS_CANCELLED;
 }
 
-/* Send the final response of an async request and drop it. */
+static void smbsrv_msg_continue(struct smbsrv_msg *msg);
+
+/*
+ * Send the final response of an async request and drop it; the rest of
+ * its chain, if it went async in the middle of one, runs after it.
+ */
 static void smbsrv_req_send_final(struct smbsrv_req *req)
 {
 	struct smbsrv_conn *conn = req->conn;
@@ -443,6 +457,8 @@ static void smbsrv_req_send_final(struct smbsrv_req *req)
 	else
 		smbsrv_send_frame(conn, req->queue, iov, 2, req->rsp_len);
 out:
+	if (req->chain)
+		smbsrv_msg_continue(req->chain);
 	smbsrv_req_put(req);
 }
 
@@ -543,18 +559,41 @@ void smbsrv_smb2_conn_teardown(struct smbsrv_conn *conn)
 
 static void smbsrv_msg_defer(struct smbsrv_msg *msg, struct smbsrv_req *req);
 
+/* The requests answered in @msg go (an async one stays, on its own). */
+static void smbsrv_msg_put_reqs(struct smbsrv_msg *msg)
+{
+	struct smbsrv_req *req, *tmp;
+
+	list_for_each_entry_safe(req, tmp, &msg->reqs, node) {
+		list_del(&req->node);
+		if (req->async) {
+			/* It lives on until its final response. */
+			req->msg = NULL;
+			smbsrv_req_interim_done(req);
+		}
+		smbsrv_req_put(req);
+	}
+}
+
 /*
- * Run the PDUs of a message and send their responses.  Returns true when
- * the message was handed to a worker (an inline READ that would block):
- * the caller must not touch it any more.
+ * Run the PDUs of a message (from where it stopped, if a request in its
+ * middle went async) and send their responses.  Returns true when the
+ * message was handed on (to a worker, after an inline READ that would
+ * block; or to the async request the rest of its chain waits for): the
+ * caller must not touch it any more.
  */
 static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 {
 	struct smbsrv_conn *conn = msg->conn;
-	struct smbsrv_req *req, *prev = NULL;
-	u32 off = 0, status;
+	struct smbsrv_req *req, *waited = msg->waiting, *prev = waited;
+	u32 off = msg->next_off, status;
 	int n;
 
+	msg->waiting = NULL;
+	/* The chain goes on after an async CREATE: as if it ran here. */
+	if (waited && waited->hdr.command == SMB2_CREATE)
+		msg->create_err = smbsrv_status_error(waited->status) ?
+				  waited->status : 0;
 	while (off < len) {
 		req = kzalloc(sizeof(*req), GFP_KERNEL);
 		if (!req)
@@ -632,10 +671,37 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 			prev = req;
 		}
 		off += n;
+		/* Async in the middle: the rest waits for its final response. */
+		if (req->async && off < len) {
+			refcount_inc(&req->ref);
+			req->chain = msg;
+			msg->waiting = req;
+			msg->next_off = off;
+			break;
+		}
 	}
-	if (smbsrv_msg_reply(msg))
+	if (waited)
+		smbsrv_req_put(waited);
+	if (!smbsrv_msg_reply(msg))
+		goto drop_waiting;
+	if (!msg->waiting)
 		return false;
+	/*
+	 * Parked until msg->waiting's final response: not in flight any more
+	 * for the receiver (the async limit bounds such messages), and what
+	 * was answered goes now.  Its final response may go out in there
+	 * and queue the rest of the chain: @msg is not ours after it.
+	 */
+	if (!msg->recv_done) {
+		msg->recv_done = true;
+		smbsrv_recv_msg_done(conn);
+	}
+	smbsrv_msg_put_reqs(msg);
+	return true;
 drop:
+	if (waited)
+		smbsrv_req_put(waited);
+drop_waiting:
 	smbsrv_conn_close(conn);
 	return false;
 }
@@ -643,22 +709,20 @@ drop:
 static void smbsrv_msg_free(struct smbsrv_msg *msg)
 {
 	struct smbsrv_conn *conn = msg->conn;
-	struct smbsrv_req *req, *tmp;
+	bool recv_done = msg->recv_done;
 
-	list_for_each_entry_safe(req, tmp, &msg->reqs, node) {
-		list_del(&req->node);
-		if (req->async) {
-			/* It lives on until its final response. */
-			req->msg = NULL;
-			smbsrv_req_interim_done(req);
-		}
-		smbsrv_req_put(req);
-	}
+	/* The chain ends here: a final response must not continue it. */
+	if (msg->waiting)
+		msg->waiting->chain = NULL;
+	smbsrv_msg_put_reqs(msg);
+	if (msg->waiting)
+		smbsrv_req_put(msg->waiting);
 	if (msg->enc_sess)
 		smbsrv_session_put(msg->enc_sess);
 	kvfree(msg->buf);
 	kfree(msg);
-	smbsrv_recv_msg_done(conn);
+	if (!recv_done)
+		smbsrv_recv_msg_done(conn);
 	smbsrv_conn_put(conn);
 }
 
@@ -740,6 +804,12 @@ drop:
 	smbsrv_conn_close(conn);
 out:
 	smbsrv_msg_free(msg);
+}
+
+/* The request the rest of @msg's chain waited for was answered: go on. */
+static void smbsrv_msg_continue(struct smbsrv_msg *msg)
+{
+	smbsrv_sched_msg(msg->conn, &msg->sw, msg->buf, msg->len, &msg->route);
 }
 
 /*

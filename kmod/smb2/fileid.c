@@ -5,8 +5,9 @@
  * The objects below (session.c, file.c) look opens up by session, tree
  * and FileId; what a FileId of a request means is the protocol's: in a
  * related compound chain, all 0xFF stands for the open the chain is
- * working on (MS-SMB2 3.3.5.2.7.2), which the dispatcher carries from
- * one request to the next in req->fid_persistent/fid_volatile.
+ * working on (MS-SMB2 3.3.5.2.7.2): the one the previous request used or
+ * created, which the dispatcher carries from one request to the next in
+ * req->fid_persistent/fid_volatile.
  */
 #include "../file.h"
 #include "../session.h"
@@ -22,6 +23,12 @@ static void smbsrv_req_file_id(struct smbsrv_req *req, const u8 *field,
 		*persistent = req->fid_persistent;
 		*volatile_id = req->fid_volatile;
 	}
+	/*
+	 * The next related request uses the FileId this one used, not only
+	 * one a CREATE made (3.3.5.2.7.2): FLUSH then a related CLOSE.
+	 */
+	req->fid_persistent = *persistent;
+	req->fid_volatile = *volatile_id;
 }
 
 struct smbsrv_open *smbsrv_req_open(struct smbsrv_req *req, const u8 *field)

@@ -2,7 +2,7 @@
 /*
  * smbsrv: OPLOCK_BREAK requests, the acknowledgments of oplock and lease
  * breaks (MS-SMB2 3.3.5.22), and CREATEs parked until breaks are
- * answered.  The state they change and wait on is oplock.c's.
+ * answered.  The state they change and wait on is cache.c's.
  */
 #include <linux/slab.h>
 
@@ -15,23 +15,38 @@
 
 /* A CREATE parked until the caching of an fnode changes. */
 struct smbsrv_cache_park {
-	struct smbsrv_cache_wait w;	/* oplock.c's part */
+	struct smbsrv_cache_wait w;	/* cache_wait.c's part */
+	struct smbsrv_lane_item it;	/* then on its connection's lane */
 	struct smbsrv_req *req;
 	u8 *pdu;			/* the request's copy */
 	u32 (*run)(struct smbsrv_req *req);
 };
 
-static void smbsrv_cache_rerun(struct work_struct *work)
+static void smbsrv_cache_rerun_now(struct smbsrv_lane_item *it)
 {
-	struct smbsrv_cache_park *p = container_of(work,
-						   struct smbsrv_cache_park,
-						   w.work);
+	struct smbsrv_cache_park *p = container_of(it, struct smbsrv_cache_park,
+						   it);
 	struct smbsrv_req *req = p->req;
 	u32 status;
 
 	status = p->run(req);
 	if (status != STATUS_PENDING)
 		smbsrv_req_complete(req, status);
+}
+
+/*
+ * The caching changed: run the CREATE again, on its connection's lane,
+ * so that a storm of breaks timing out at once for one client runs its
+ * CREATEs one after another, interleaved with other clients' requests.
+ */
+static void smbsrv_cache_rerun(struct work_struct *work)
+{
+	struct smbsrv_cache_park *p = container_of(work,
+						   struct smbsrv_cache_park,
+						   w.work);
+
+	p->it.run = smbsrv_cache_rerun_now;
+	smbsrv_lane_add(p->req->conn, &p->it);
 }
 
 static void smbsrv_cache_cancel(struct smbsrv_req *req)
@@ -47,7 +62,6 @@ static void smbsrv_cache_park_free(struct smbsrv_req *req)
 	struct smbsrv_cache_park *p = req->priv;
 
 	smbsrv_cache_wait_release(&p->w);
-	atomic_dec(&req->conn->cache_parked);
 	kfree(p->pdu);
 	kfree(p);
 }
@@ -56,7 +70,6 @@ static void smbsrv_cache_park_free(struct smbsrv_req *req)
 static u32 smbsrv_cache_go_async(struct smbsrv_req *req,
 				 u32 (*run)(struct smbsrv_req *req))
 {
-	struct smbsrv_conn *conn = req->conn;
 	struct smbsrv_cache_park *p;
 	int err;
 
@@ -70,12 +83,10 @@ static u32 smbsrv_cache_go_async(struct smbsrv_req *req,
 	smbsrv_cache_wait_init(&p->w, smbsrv_cache_rerun);
 	p->req = req;
 	p->run = run;
-	atomic_inc(&conn->cache_parked);
 	err = smbsrv_req_go_async(req, smbsrv_cache_cancel, p,
 				  smbsrv_cache_park_free);
 	if (err) {
 		/* Too many waiting, the connection is going, or CANCEL came. */
-		atomic_dec(&conn->cache_parked);
 		kfree(p->pdu);
 		kfree(p);
 		return smbsrv_req_async_status(err);
@@ -92,14 +103,12 @@ u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
 	struct smbsrv_cache_park *p;
 	u32 status;
 
+	/*
+	 * Never in place: a worker that waits out a break timeout is one
+	 * that every other client's requests queue behind.  Anywhere in a
+	 * compound the CREATE goes async, the rest of its chain after it.
+	 */
 	if (!req->async) {
-		if (!smbsrv_req_can_async(req) ||
-		    atomic_read(&req->conn->cache_parked) >=
-		    SMBSRV_CACHE_PARKED_MAX) {
-			/* Wait in the worker, bounded by the break timeout. */
-			smbsrv_cache_wait_sync(fn, gen);
-			return SMBSRV_CACHE_AGAIN;
-		}
 		status = smbsrv_cache_go_async(req, run);
 		if (status) {
 			smbsrv_fnode_put(fn);

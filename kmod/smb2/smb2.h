@@ -127,6 +127,8 @@ struct smbsrv_req {
 	void *priv;			/* the handler's, for async completion */
 	/* Frees @priv when the request goes (process context, no locks). */
 	void (*priv_free)(struct smbsrv_req *req);
+	/* Async in the middle of a chain: the message that goes on after it. */
+	struct smbsrv_msg *chain;
 };
 
 struct smbsrv_cmd {
@@ -223,9 +225,13 @@ struct smbsrv_file *smbsrv_req_file(struct smbsrv_req *req, const u8 *field);
  * its final response, in process context.  @cancel runs (once, in
  * process context, with no lock held) when CANCEL names the request, its
  * session or tree goes away or the connection closes; it must make the
- * operation complete soon, typically with STATUS_CANCELLED.  Only the
- * last request of a compound may go async: smbsrv_req_can_async() says
- * whether this one may; others wait in the worker.
+ * operation complete soon, typically with STATUS_CANCELLED.  A request
+ * in the middle of a compound may go async too (a CREATE waiting for
+ * breaks): its interim response ends the compound response, and the rest
+ * of the chain runs once its final response is out, related to it
+ * (MS-SMB2 3.3.5.2.7).  smbsrv_req_can_async() says whether a request is
+ * the last of its chain (and not async yet): CHANGE_NOTIFY and LOCK go
+ * async only there, as Windows does (compound.interim2).
  * smbsrv_req_go_async() fails when the connection is closing or a CANCEL
  * named the request while it was still being handled (the handler then
  * frees @priv and answers STATUS_CANCELLED itself), and with -EBUSY when
@@ -258,8 +264,8 @@ u32 smbsrv_smb2_oplock_break(struct smbsrv_req *req);
  * Park @req (which ran into SMBSRV_CACHE_WAIT on @fn, consumed, at @gen)
  * until the caching of @fn changes, then run @run(req) again on a copy of
  * the PDU and complete it with the result.  Returns STATUS_PENDING
- * (parked: the handler returns it), SMBSRV_CACHE_AGAIN (a request that
- * cannot go async waited in place: run again now) or a final status.
+ * (parked: the handler returns it) or a final status (it could not go
+ * async: STATUS_INSUFFICIENT_RESOURCES, STATUS_CANCELLED).
  */
 u32 smbsrv_cache_park(struct smbsrv_req *req, struct smbsrv_fnode *fn,
 		      u32 gen, u32 (*run)(struct smbsrv_req *req));
@@ -293,6 +299,19 @@ void smbsrv_smb2_conn_teardown(struct smbsrv_conn *conn);
 int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len,
 		     const struct smb2_route_info *ri);
 void smbsrv_dirscan_free(struct smbsrv_dirscan *scan);
+
+/*
+ * A connection's lane (lane.c): @run(@it) runs in a worker, after the
+ * items added before it, one lane item at a time; the lane holds the
+ * connection meanwhile.  @run owns @it.
+ */
+struct smbsrv_lane_item {
+	struct list_head node;
+	void (*run)(struct smbsrv_lane_item *it);
+};
+
+void smbsrv_lane_init(struct smbsrv_conn *conn);
+void smbsrv_lane_add(struct smbsrv_conn *conn, struct smbsrv_lane_item *it);
 
 /* Break notifications for cache.c (break.c): registered at init. */
 void smbsrv_break_init(void);

@@ -494,6 +494,35 @@ TEST_CASE("ksmbd's saturating limits: 0 or too many means the maximum")
 	CHECK(c.share("s")->params.number("max connections") == 65536);
 }
 
+TEST_CASE("server max open files = auto: one open per 32 KiB, half per user")
+{
+	CHECK(auto_server_max_open_files(2ULL << 30) == 65536);
+	CHECK(auto_server_max_open_files(0) == 1024);
+	CHECK(auto_server_max_open_files(1ULL << 50) == 16U << 20);
+	CHECK(auto_max_open_files_per_user(65536) == 32768);
+	CHECK(auto_max_open_files_per_user(0) == 0);
+
+	Diagnostics d;
+	Config c = build("[global]\nserver max open files = auto\n", d);
+	CHECK(d.all().empty());
+	CHECK(c.knobs.server_max_open_files ==
+	      auto_server_max_open_files(physical_ram()));
+	CHECK(c.knobs.max_open_files_per_user ==
+	      c.knobs.server_max_open_files / 2);
+
+	Diagnostics d2;
+	Config c2 = build("[global]\nserver max open files = 3000\n"
+			  "max open files per user = 0\n",
+			  d2);
+	CHECK(d2.all().empty());
+	CHECK(c2.knobs.server_max_open_files == 3000);
+	CHECK(c2.knobs.max_open_files_per_user == 0);
+
+	Diagnostics d3;
+	Config c3 = build("[global]\nserver max open files = 1000\n", d3);
+	CHECK(c3.knobs.max_open_files_per_user == 500);
+}
+
 TEST_CASE("max connections = auto: one connection per 256 KiB of memory, 128 to 65536")
 {
 	CHECK(auto_max_connections(2ULL << 30) == 8192);

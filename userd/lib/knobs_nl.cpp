@@ -62,6 +62,10 @@ const KnobInfo knobs[] = {
 	 &Knobs::multichannel},
 	{"smb3-unix-extensions", "smb3 unix extensions",
 	 SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS, &Knobs::smb3_unix_extensions},
+	{"server-max-open-files", "server max open files",
+	 SMBSRV_A_KNOBS_SERVER_MAX_OPEN_FILES, &Knobs::server_max_open_files},
+	{"max-open-files-per-user", "max open files per user",
+	 SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER_USER, &Knobs::max_open_files_per_user},
 	{"netbios-name", "netbios name", SMBSRV_A_KNOBS_NETBIOS_NAME, nullptr},
 };
 

@@ -91,6 +91,9 @@ void parse_server(ByteView msg, ServerStatus &st)
 	get_u64(tb[SMBSRV_A_SERVER_FOLD_SCANS], st.fold_scans);
 	get_u64(tb[SMBSRV_A_SERVER_FOLD_ENTRIES], st.fold_entries);
 	get_u64(tb[SMBSRV_A_SERVER_FOLD_CACHED], st.fold_cached);
+	get_u32(tb[SMBSRV_A_SERVER_OPENS], st.opens);
+	get_u64(tb[SMBSRV_A_SERVER_OPENS_REFUSED], st.opens_refused);
+	get_u64(tb[SMBSRV_A_SERVER_OPENS_REFUSED_USER], st.opens_refused_user);
 	// share-use is a multi-attr: every one, not tb's last.
 	genlmsghdr *g = genlmsg_hdr(hdr(msg));
 	nlattr *a = nullptr;

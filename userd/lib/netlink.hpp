@@ -57,6 +57,10 @@ struct ServerStatus {
 	// answered from a cached listing.
 	uint64_t fold_scans = 0, fold_entries = 0, fold_cached = 0;
 	std::vector<ShareUse> share_uses;
+	// The budget of opens (kmod/budget.h): held now, refused since load
+	// past server max open files and past max open files per user.
+	uint32_t opens = 0;
+	uint64_t opens_refused = 0, opens_refused_user = 0;
 };
 
 // A failed exchange with the module: errno-style code and the module's

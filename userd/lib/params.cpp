@@ -80,6 +80,8 @@ const ParamDef table[] = {
 	  Limit::reject),
 	P("max open files", global, integer, "10000", A, {}, 1, 65536,
 	  Limit::saturate),
+	P("max open files per user", global, integer, "auto", A, {}, 0,
+	  16777216, Limit::reject, "auto"),
 	P("audit rate", global, integer, "1000", A, {}, 0, 1000000, Limit::reject),
 	P("metrics listen", global, string, "", A),
 	P("netbios name", global, string, "SMBSRV", A, {}, 0, 15, Limit::reject),
@@ -91,6 +93,8 @@ const ParamDef table[] = {
 	P("root directory", global, string, "", A),
 	P("route policy", global, choice, "percpu", A,
 	  "percpu|unbound|adaptive"),
+	P("server max open files", global, integer, "auto", A, {}, 0, 16777216,
+	  Limit::reject, "auto"),
 	P("server max protocol", global, choice, "SMB3_11", A, protocols),
 	P("server min protocol", global, choice, "SMB2_10", A, protocols),
 	P("server multi channel support", global, boolean, "no", A),
@@ -599,6 +603,16 @@ void make_knobs(Config &cfg, const Builder &b, Diagnostics &diags)
 	k.max_ip_connections = u32(g.number("max ip connections"));
 	k.max_sessions = u32(g.number("max active sessions"));
 	k.max_open_files = u32(g.number("max open files"));
+	const std::string &smo = g.str("server max open files");
+	k.server_max_open_files =
+		is_word(*find_param("server max open files"), smo)
+			? auto_server_max_open_files(physical_ram())
+			: u32(g.number("server max open files"));
+	const std::string &mopu = g.str("max open files per user");
+	k.max_open_files_per_user =
+		is_word(*find_param("max open files per user"), mopu)
+			? auto_max_open_files_per_user(k.server_max_open_files)
+			: u32(g.number("max open files per user"));
 	k.deadtime = u32(g.number("deadtime"));
 	k.upcall_timeout = u32(g.number("upcall timeout"));
 	k.frame_timeout = u32(g.number("frame timeout"));
@@ -619,6 +633,17 @@ void make_knobs(Config &cfg, const Builder &b, Diagnostics &diags)
 uint32_t auto_max_connections(uint64_t ram_bytes)
 {
 	return static_cast<uint32_t>(std::clamp<uint64_t>(ram_bytes / (256 * KiB), 128, 65536));
+}
+
+uint32_t auto_server_max_open_files(uint64_t ram_bytes)
+{
+	return static_cast<uint32_t>(
+		std::clamp<uint64_t>(ram_bytes / (32 * KiB), 1024, 16U << 20));
+}
+
+uint32_t auto_max_open_files_per_user(uint32_t server_max)
+{
+	return server_max / 2;
 }
 
 uint64_t physical_ram()

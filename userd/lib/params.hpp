@@ -57,6 +57,13 @@ struct ParamDef {
 // 128 and at most 65536 (a 2 GiB machine: about 8000).  An idle connection
 // costs the kernel about 6.6 KiB (host/flood), so they take under 3% of it.
 uint32_t auto_max_connections(uint64_t ram_bytes);
+// "server max open files = auto": one open per 32 KiB of memory, at least
+// 1024 and at most 16M (a 2 GiB machine: 65536).  An open with its lease
+// costs the kernel about 3 KiB of unreclaimable slab, so the opens of a
+// full budget take under a tenth of it.
+uint32_t auto_server_max_open_files(uint64_t ram_bytes);
+// "max open files per user = auto": half the server's budget (0: none).
+uint32_t auto_max_open_files_per_user(uint32_t server_max);
 uint64_t physical_ram(); // bytes, sysinfo(2)
 
 std::span<const ParamDef> param_table();
@@ -125,6 +132,9 @@ struct Knobs {
 	uint32_t durable_handle_timeout = 60;
 	uint32_t multichannel = 0;
 	uint32_t smb3_unix_extensions = 0;
+	uint32_t server_max_open_files = auto_server_max_open_files(physical_ram());
+	uint32_t max_open_files_per_user =
+		auto_max_open_files_per_user(server_max_open_files);
 	std::string netbios_name = "SMBSRV";
 	// [global]'s hosts allow/deny, for the module to check at accept
 	// (encode_host_rules(); not a knob of the knobs nest).

@@ -274,6 +274,11 @@ int cmd_stats(const Options &opt, const Args &args)
 		    static_cast<unsigned long long>(st.fold_scans),
 		    static_cast<unsigned long long>(st.fold_entries),
 		    static_cast<unsigned long long>(st.fold_cached));
+	// The budget of opens: held now, and refused at either limit.
+	std::printf("opens: %u\nopens refused (server max open files): %llu\n"
+		    "opens refused (max open files per user): %llu\n",
+		    st.opens, static_cast<unsigned long long>(st.opens_refused),
+		    static_cast<unsigned long long>(st.opens_refused_user));
 	const KnobInfo *rp = find_knob("route-policy");
 	std::printf("route policy: %s\nresponse batch: %u\n",
 		    rp ? knob_text(*rp, st.knobs).c_str() : "?", st.knobs.response_batch);

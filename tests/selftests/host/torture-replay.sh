@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# smbtorture's replay and async-compound suites against smbsrv and, in the
+# same boot, the in-tree ksmbd and Samba's smbd (torture.bash), all three
+# with leases and durable handles (smbsrv and Samba with multichannel):
+# smb2.replay (durable v2 CREATE replays, pending replays, ChannelSequence
+# on WRITE, SET_INFO, IOCTL and LOCK), smb2.compound_async and
+# smb2.compound_find.  The side-by-side table goes to
+# build/test-logs/torture-torture-replay.txt and into this log; the
+# subtests smbsrv passes are asserted.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/torture.bash"
+
+TT_TIMEOUT=${TT_TIMEOUT:-900}
+TT_SAMBA=1
+TT_KSMBD_CONF="smb2 leases = yes
+	durable handles = yes"
+# smb2 max trans 8M: compound_find_close lists 5,000 names in one
+# 8 MiB QUERY_DIRECTORY (Samba's default maximum; above it MS-SMB2 wants
+# STATUS_INVALID_PARAMETER).
+TT_SMBSRV_CONF="$TT_KSMBD_CONF
+	server multi channel support = yes
+	smb2 max trans = 8M"
+# Samba keeps durable handles only without kernel share modes, kernel
+# oplocks and POSIX locking.
+TT_SAMBA_SHARE_CONF="kernel share modes = no
+	kernel oplocks = no
+	posix locking = no"
+
+SMBSRV_VM_SAMBA=1
+export SMBSRV_VM_SAMBA
+t_vm_start
+tt_servers_up
+tt_run smb2.compound_async smb2.compound_find smb2.replay
+# Passing on smbsrv (Documentation/testing.md has the table): the async
+# compounds, the directory ones, and the replays whose CreateAction,
+# caching checks and plain replays are in; pending replays and
+# ChannelSequence are not yet.
+tt_must_pass \
+	smb2.compound_async.flush_close smb2.compound_async.flush_flush \
+	smb2.compound_find.compound_find_related \
+	smb2.compound_find.compound_find_unrelated \
+	smb2.compound_find.compound_find_close \
+	smb2.replay.replay-commands smb2.replay.replay-regular \
+	smb2.replay.replay-dhv2-oplock1 smb2.replay.replay-dhv2-oplock3 \
+	smb2.replay.replay-dhv2-oplock-lease smb2.replay.replay-dhv2-lease1 \
+	smb2.replay.replay-dhv2-lease2 smb2.replay.replay-dhv2-lease3 \
+	smb2.replay.replay-dhv2-lease-oplock smb2.replay.replay3 \
+	smb2.replay.replay7
+tt_table
+t_dmesg_clean
+t_done
