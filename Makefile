@@ -22,6 +22,8 @@
 #                merged into tests/fuzz/corpus (make check: 10 s each)
 #   make torture-cache  smbtorture's oplock, lease, durable handle and
 #                session suites whole, beside ksmbd (16 minutes under load)
+#   make torture-replay  smbtorture's replay and async compound suites
+#                beside ksmbd and Samba (make check runs smbsrv's alone)
 #   make install [DESTDIR=...]  daemon, CLI, module sources for DKMS,
 #                systemd unit, example configuration, man pages
 
@@ -35,7 +37,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 export KVER
 
 .PHONY: all deps kmod userd run check check-long unit lint regen clean distclean \
-	need-kver vm-initramfs install bench bench-quick torture-cache fuzz \
+	need-kver vm-initramfs install bench bench-quick torture-cache torture-replay fuzz \
 	debug-kernel check-debug
 
 all: kmod userd
@@ -112,11 +114,11 @@ bench-quick: deps
 # The client caching suites whole, beside ksmbd (make check runs a part),
 # then the per-suite counts and what each server failed, as Markdown
 # (Documentation/testing.md has the last run's).
-torture-cache: deps
+torture-cache torture-replay: deps
 	@$(MAKE) --no-print-directory all
-	@TT_FULL=1 $(TOP)/tests/run-all.sh --only vm --vm-filter 'host/torture-cache$$'; \
+	@TT_FULL=1 $(TOP)/tests/run-all.sh --only vm --vm-filter 'host/$@$$'; \
 	rc=$$?; \
-	$(TOP)/tools/bench/torture-table.py $(BUILD)/test-logs/torture-torture-cache.txt; \
+	$(TOP)/tools/bench/torture-table.py $(BUILD)/test-logs/torture-$@.txt; \
 	exit $$rc
 
 # tests/fuzz/campaign.sh has the knobs and the report's columns.
