@@ -12,7 +12,7 @@
 #   up      (re)create the cluster in DIR and wait until the file system is
 #           active and the state pool takes writes; prints the time taken
 #   down    stop the daemons started in DIR and remove DIR
-#   status  the daemons' pids and memory (RSS), "ceph -s", the file system
+#   status  the daemons' pids and memory (RSS), "ceph -s", the MDS
 #   addrs   the addresses the daemons listen on, one a line
 #
 # DIR: build/ceph by default.  Environment: CEPH_ADDR (the address every
@@ -143,6 +143,10 @@ EOF
 
 do_up() {
 	local t0=$SECONDS port fsid uuid id p
+	case $store in
+	memstore | bluestore) ;;
+	*) die "CEPH_STORE: memstore or bluestore, not '$store'" ;;
+	esac
 	for p in ceph-mon ceph-osd ceph-mds; do
 		command -v $p >/dev/null ||
 			die "$p missing: tools/deps.sh --cluster installs it"
@@ -167,7 +171,8 @@ do_up() {
 		--addv a "[v2:$addr:$port]" "$dir/monmap" >/dev/null
 	ceph-mon -c "$conf" --mkfs -i a --monmap "$dir/monmap" \
 		--keyring "$dir/mon.keyring"
-	ceph-mon -c "$conf" -i a 2>>"$dir/log/ceph-up.log"
+	ceph-mon -c "$conf" -i a 2>>"$dir/log/ceph-up.log" ||
+		die "ceph-mon did not start: $dir/log/mon.a.log"
 	wait_for "the monitor" c mon stat
 	say "monitor up at $addr:$port ($((SECONDS - t0)) s)"
 
@@ -180,7 +185,8 @@ do_up() {
 		die "ceph-osd --mkfs failed: $(cat "$dir/log/osd-mkfs.err")"
 	c auth add osd.0 osd 'allow *' mon 'allow profile osd' \
 		mgr 'allow profile osd' -i "$dir/osd.0.keyring" >/dev/null 2>>"$dir/log/ceph-up.log"
-	ceph-osd -c "$conf" -i 0 2>>"$dir/log/ceph-up.log"
+	ceph-osd -c "$conf" -i 0 2>>"$dir/log/ceph-up.log" ||
+		die "ceph-osd did not start: $dir/log/osd.0.log"
 	wait_for "osd.0" sh -c "ceph -c '$conf' --connect-timeout 30 osd dump | grep -q '^osd.0 up'"
 	say "osd.0 up ($store) ($((SECONDS - t0)) s)"
 
@@ -195,7 +201,8 @@ do_up() {
 
 	c auth get-or-create mds.a mon 'allow profile mds' osd 'allow rwx' \
 		mds 'allow' -o "$dir/mds.a.keyring" >/dev/null
-	ceph-mds -c "$conf" -i a >/dev/null 2>>"$dir/log/ceph-up.log"
+	ceph-mds -c "$conf" -i a >/dev/null 2>>"$dir/log/ceph-up.log" ||
+		die "ceph-mds did not start: $dir/log/mds.a.log"
 	wait_for "an active MDS" mds_active
 	say "mds.a active ($((SECONDS - t0)) s)"
 
@@ -252,7 +259,7 @@ do_status() {
 	done
 	printf 'total rss %d MiB\n' $((total / 1024))
 	c -s
-	c fs status cephfs 2>/dev/null || c fs dump
+	c mds stat
 }
 
 do_addrs() {
