@@ -3,6 +3,8 @@
 # smbsrv: the only entry point a user needs.
 #
 #   make deps    install build/test dependencies (Debian 12, root), pin kernel
+#   make deps-cluster  also the Ceph test bed of cluster mode (not yet used
+#                by any check; tools/cluster/ceph-up.sh)
 #   make         build smbsrv.ko, smbsrvd, smbsrvctl
 #   make run     build, boot the test VM serving a share to a demo user, use
 #                it with smbclient and a cifs mount, print what to try
@@ -36,7 +38,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 
 export KVER
 
-.PHONY: all deps kmod userd run check check-long unit lint regen clean distclean \
+.PHONY: all deps deps-cluster kmod userd run check check-long unit lint regen clean distclean \
 	need-kver vm-initramfs install bench bench-quick torture-cache torture-replay fuzz \
 	debug-kernel check-debug
 
@@ -44,6 +46,9 @@ all: kmod userd
 
 deps:
 	@$(TOP)/tools/deps.sh
+
+deps-cluster:
+	@$(TOP)/tools/deps.sh --cluster
 
 need-kver:
 	@if [ -z "$(KVER)" ] || [ ! -d "$(KDIR)" ]; then \
