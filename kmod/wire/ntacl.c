@@ -51,7 +51,38 @@ static bool smb_sid_is_builtin(const struct smb_sid *sid, u32 rid)
 	       sid->sub[1] == rid;
 }
 
-bool smb_token_has_sid(const struct smb_token *tok, const struct smb_sid *sid)
+bool smb_sids_sorted(const struct smb_sid *sids, u32 n)
+{
+	u32 i;
+
+	for (i = 1; i < n; i++)
+		if (smb_sid_cmp(&sids[i - 1], &sids[i]) >= 0)
+			return false;
+	return true;
+}
+
+bool smb_sids_find(const struct smb_sid *sids, u32 n,
+		   const struct smb_sid *sid)
+{
+	u32 lo = 0, hi = n, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = smb_sid_cmp(sid, &sids[mid]);
+		if (!c)
+			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+/* The SIDs a token has by its Unix identity and logon kind. */
+static bool smb_token_has_unix_sid(const struct smb_token *tok,
+				   const struct smb_sid *sid)
 {
 	bool authed = tok->flags & SMB_TOKEN_AUTHENTICATED;
 	u32 id;
@@ -76,6 +107,12 @@ bool smb_token_has_sid(const struct smb_token *tok, const struct smb_sid *sid)
 	if (smb_sid_is_builtin(sid, 544))		/* Administrators */
 		return tok->flags & SMB_TOKEN_ADMIN;
 	return false;
+}
+
+bool smb_token_has_sid(const struct smb_token *tok, const struct smb_sid *sid)
+{
+	return smb_token_has_unix_sid(tok, sid) ||
+	       smb_sids_find(tok->sids, tok->nsids, sid);
 }
 
 /* ---- access checks (MS-DTYP 2.5.3.2) -------------------------------------- */

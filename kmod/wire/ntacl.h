@@ -12,7 +12,9 @@
  * with its groups (S-1-22-2-gid), Everyone, NETWORK, and Authenticated
  * Users and BUILTIN\Users unless a guest or an anonymous logon; root is
  * BUILTIN\Administrators and is granted everything (as Samba grants
- * root), including ACCESS_SYSTEM_SECURITY.
+ * root), including ACCESS_SYSTEM_SECURITY.  A Kerberos logon whose ticket
+ * carried a PAC adds the SIDs it lists: the domain user, its groups, extra
+ * SIDs and resource groups.
  */
 #ifndef _SMBSRV_WIRE_NTACL_H
 #define _SMBSRV_WIRE_NTACL_H
@@ -52,7 +54,22 @@ struct smb_token {
 	/* Whether the user is in group @gid (besides the primary one). */
 	bool (*in_group)(const void *ctx, u32 gid);
 	const void *ctx;
+	/* More SIDs (a PAC's), sorted by smb_sid_cmp() and distinct. */
+	const struct smb_sid *sids;
+	u32 nsids;
 };
+
+/*
+ * At most this many SIDs in a token's list (Windows' limit on a token's
+ * groups is 1024 too); a logon with more is refused by the daemon.
+ */
+#define SMB_TOKEN_SIDS_MAX		1024
+
+/* Whether @sids[0..@n) is sorted by smb_sid_cmp() without duplicates. */
+bool smb_sids_sorted(const struct smb_sid *sids, u32 n);
+/* Whether @sid is in the sorted list @sids[0..@n). */
+bool smb_sids_find(const struct smb_sid *sids, u32 n,
+		   const struct smb_sid *sid);
 
 /* Well-known SIDs. */
 void smb_sid_creator_owner(struct smb_sid *sid);	/* S-1-3-0 */

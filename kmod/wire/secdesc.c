@@ -51,6 +51,24 @@ bool smb_sid_equal(const struct smb_sid *a, const struct smb_sid *b)
 	return true;
 }
 
+int smb_sid_cmp(const struct smb_sid *a, const struct smb_sid *b)
+{
+	u32 i;
+	int c;
+
+	if (a->count != b->count)
+		return a->count < b->count ? -1 : 1;
+	if (a->revision != b->revision)
+		return a->revision < b->revision ? -1 : 1;
+	c = memcmp(a->auth, b->auth, 6);
+	if (c)
+		return c < 0 ? -1 : 1;
+	for (i = 0; i < a->count; i++)
+		if (a->sub[i] != b->sub[i])
+			return a->sub[i] < b->sub[i] ? -1 : 1;
+	return 0;
+}
+
 void smb_sid_make(struct smb_sid *sid, u8 authority, u32 count, u32 s0,
 		  u32 s1, u32 s2)
 {

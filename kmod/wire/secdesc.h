@@ -79,6 +79,12 @@ int smb_sid_decode(const u8 *buf, u32 len, struct smb_sid *sid);
 /* Encode (smb_sid_size() bytes). */
 void smb_sid_encode(u8 *buf, const struct smb_sid *sid);
 bool smb_sid_equal(const struct smb_sid *a, const struct smb_sid *b);
+/*
+ * A total order of SIDs (<0, 0, >0): by sub-authority count, revision,
+ * authority, then the sub-authorities as numbers.  Token SID lists are
+ * sorted by it.
+ */
+int smb_sid_cmp(const struct smb_sid *a, const struct smb_sid *b);
 /* S-1-@authority-@s0[-@s1[-@s2]] with @count sub-authorities (1 to 3). */
 void smb_sid_make(struct smb_sid *sid, u8 authority, u32 count, u32 s0,
 		  u32 s1, u32 s2);
