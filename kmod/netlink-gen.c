@@ -105,7 +105,7 @@ static const struct nla_policy smbsrv_knobs_set_nl_policy[SMBSRV_A_SERVER_KNOBS 
 };
 
 /* SMBSRV_CMD_SESSION_SETUP_DONE - do */
-static const struct nla_policy smbsrv_session_setup_done_nl_policy[SMBSRV_A_AUTH_PRINCIPAL + 1] = {
+static const struct nla_policy smbsrv_session_setup_done_nl_policy[SMBSRV_A_AUTH_SID + 1] = {
 	[SMBSRV_A_AUTH_HANDLE] = { .type = NLA_U32, },
 	[SMBSRV_A_AUTH_STATUS] = { .type = NLA_U32, },
 	[SMBSRV_A_AUTH_BLOB] = { .type = NLA_BINARY, },
@@ -117,6 +117,7 @@ static const struct nla_policy smbsrv_session_setup_done_nl_policy[SMBSRV_A_AUTH
 	[SMBSRV_A_AUTH_USER] = { .type = NLA_NUL_STRING, .len = 256, },
 	[SMBSRV_A_AUTH_DOMAIN] = { .type = NLA_NUL_STRING, .len = 256, },
 	[SMBSRV_A_AUTH_PRINCIPAL] = { .type = NLA_NUL_STRING, .len = 512, },
+	[SMBSRV_A_AUTH_SID] = { .len = 8, },
 };
 
 /* SMBSRV_CMD_TREE_CONNECT_DONE - do */
@@ -170,7 +171,7 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.cmd		= SMBSRV_CMD_SESSION_SETUP_DONE,
 		.doit		= smbsrv_nl_session_setup_done_doit,
 		.policy		= smbsrv_session_setup_done_nl_policy,
-		.maxattr	= SMBSRV_A_AUTH_PRINCIPAL,
+		.maxattr	= SMBSRV_A_AUTH_SID,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{

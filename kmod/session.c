@@ -60,6 +60,7 @@ void smbsrv_session_put(struct smbsrv_session *sess)
 	kfree(sess->user);
 	kfree(sess->domain);
 	kfree(sess->principal);
+	smbsrv_sids_put(sess->sids);
 	smbsrv_conn_put(sess->conn);
 	call_rcu(&sess->rcu, smbsrv_session_free_rcu);
 }
@@ -529,6 +530,7 @@ void smbsrv_tree_put(struct smbsrv_tree *tree)
 		path_put(&tree->root);
 	if (tree->cred)
 		put_cred(tree->cred);
+	smbsrv_sids_put(tree->sids);
 	if (tree->use)
 		smbsrv_share_use_put(tree->use);
 	smbsrv_share_info_put(tree->share);

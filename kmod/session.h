@@ -93,6 +93,7 @@ struct smbsrv_session {
 	char *user;
 	char *domain;
 	char *principal;		/* Kerberos client principal, or "" */
+	struct smbsrv_sids *sids;	/* a PAC's SIDs, or NULL */
 	u32 flags;			/* enum smbsrv_session_flags (uapi) */
 
 	/* Signing and encryption (MS-SMB2 3.3.1.8). */
@@ -136,6 +137,8 @@ struct smbsrv_tree {
 	 * share root, resolved with them.
 	 */
 	const struct cred *cred;
+	/* The session's PAC SIDs unless force user names someone else. */
+	struct smbsrv_sids *sids;
 	struct path root;
 	/*
 	 * A snapshot's view of a tree (snap.h): read-only, never in the

@@ -221,6 +221,7 @@ int smbsrv_snap_view(struct smbsrv_tree *tree, u64 t,
 	v->share_flags = tree->share_flags;
 	v->maximal_access = tree->maximal_access;
 	v->cred = get_cred(tree->cred);
+	v->sids = smbsrv_sids_get(tree->sids);
 	v->root = root;
 	v->snapshot = true;
 	*view = v;

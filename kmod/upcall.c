@@ -11,6 +11,8 @@
  * message), never a sleep on the daemon.
  */
 #include <linux/completion.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/cred.h>
 #include <linux/export.h>
 #include <linux/sched.h>
@@ -24,6 +26,7 @@
 #include "netlink-gen.h"
 #include "smbsrv.h"
 #include "upcall.h"
+#include "wire/ntacl.h"
 #include "wire/snap.h"
 
 #define STATUS_SUCCESS 0x00000000
@@ -251,6 +254,56 @@ static int smbsrv_auth_groups(struct smbsrv_auth_result *res,
 	return 0;
 }
 
+void smbsrv_sids_put(struct smbsrv_sids *s)
+{
+	if (s && refcount_dec_and_test(&s->ref))
+		kvfree(s);
+}
+EXPORT_SYMBOL_NS_GPL(smbsrv_sids_put, SMBSRV_TEST);
+
+/* The token's SIDs: each exactly one SID, sorted, distinct, bounded. */
+static int smbsrv_auth_sids(struct smbsrv_auth_result *res,
+			    struct genl_info *info)
+{
+	struct smbsrv_sids *s;
+	struct nlattr *a;
+	int n = 0, rem;
+
+	nlmsg_for_each_attr_type(a, SMBSRV_A_AUTH_SID, info->nlhdr,
+				 GENL_HDRLEN, rem)
+		n++;
+	if (!n)
+		return 0;
+	if (n > SMB_TOKEN_SIDS_MAX) {
+		NL_SET_ERR_MSG_FMT(info->extack, "more than %d SIDs",
+				   SMB_TOKEN_SIDS_MAX);
+		return -EINVAL;
+	}
+	s = kvmalloc(struct_size(s, sid, n), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	refcount_set(&s->ref, 1);
+	s->count = 0;
+	nlmsg_for_each_attr_type(a, SMBSRV_A_AUTH_SID, info->nlhdr,
+				 GENL_HDRLEN, rem) {
+		if (smb_sid_decode(nla_data(a), nla_len(a),
+				   &s->sid[s->count]) != nla_len(a)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a, "not one SID");
+			goto bad;
+		}
+		s->count++;
+	}
+	if (!smb_sids_sorted(s->sid, s->count)) {
+		NL_SET_ERR_MSG(info->extack, "SIDs not sorted or repeated");
+		goto bad;
+	}
+	res->sids = s;
+	return 0;
+bad:
+	smbsrv_sids_put(s);
+	return -EINVAL;
+}
+
 static int smbsrv_auth_parse(struct smbsrv_upcall *up, struct genl_info *info)
 {
 	struct smbsrv_auth_result *res = up->res;
@@ -307,6 +360,9 @@ static int smbsrv_auth_parse(struct smbsrv_upcall *up, struct genl_info *info)
 		err = smbsrv_auth_groups(res, info);
 		if (err)
 			goto fail;
+		err = smbsrv_auth_sids(res, info);
+		if (err)
+			goto fail;
 		err = smbsrv_dup_str(&res->user, tb[SMBSRV_A_AUTH_USER]);
 		if (err)
 			goto fail;
@@ -333,6 +389,7 @@ void smbsrv_auth_result_free(struct smbsrv_auth_result *res)
 	kfree(res->user);
 	kfree(res->domain);
 	kfree(res->principal);
+	smbsrv_sids_put(res->sids);
 	memzero_explicit(res->session_key, sizeof(res->session_key));
 	res->blob = NULL;
 	res->blob_len = 0;
@@ -341,6 +398,7 @@ void smbsrv_auth_result_free(struct smbsrv_auth_result *res)
 	res->user = NULL;
 	res->domain = NULL;
 	res->principal = NULL;
+	res->sids = NULL;
 }
 EXPORT_SYMBOL_NS_GPL(smbsrv_auth_result_free, SMBSRV_TEST);
 

@@ -32,11 +32,33 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
+#include "wire/secdesc.h"
+
 struct genl_info;
 
 /* Longest binary attribute netlink can carry (nla_len is 16 bits). */
 #define SMBSRV_UPCALL_DATA_MAX	(U16_MAX - 4)
 #define SMBSRV_SESSION_KEY_MAX	64
+
+/*
+ * The SIDs a PAC adds to a session's token (wire/ntacl.h: sorted by
+ * smb_sid_cmp(), distinct, at most SMB_TOKEN_SIDS_MAX): immutable once
+ * made, shared by the session and its trees.
+ */
+struct smbsrv_sids {
+	refcount_t ref;
+	u32 count;
+	struct smb_sid sid[];
+};
+
+static inline struct smbsrv_sids *smbsrv_sids_get(struct smbsrv_sids *s)
+{
+	if (s)
+		refcount_inc(&s->ref);
+	return s;
+}
+
+void smbsrv_sids_put(struct smbsrv_sids *s);
 
 struct smbsrv_auth_result {
 	u32 status;			/* NTSTATUS of this leg */
@@ -57,6 +79,7 @@ struct smbsrv_auth_result {
 	char *user;
 	char *domain;
 	char *principal;		/* Kerberos client; NULL or "" for none */
+	struct smbsrv_sids *sids;	/* a PAC's SIDs; NULL for none */
 };
 
 /*

@@ -96,6 +96,9 @@ static u32 smbsrv_session_establish(struct smbsrv_req *req,
 	sess->user = user;
 	sess->domain = domain;
 	sess->principal = principal;
+	smbsrv_sids_put(sess->sids);
+	sess->sids = res->sids;
+	res->sids = NULL;
 	sess->flags = res->flags;
 
 	*rsp_flags = 0;

@@ -42,6 +42,8 @@ static u32 smbsrv_tree_open_root(struct smbsrv_session *sess,
 	tree->cred = smbsrv_vfs_tree_cred(sess->cred, tree->share);
 	if (!tree->cred)
 		return STATUS_INSUFFICIENT_RESOURCES;
+	if (!uid_valid(tree->share->force_uid))
+		tree->sids = smbsrv_sids_get(sess->sids);
 	old = override_creds(tree->cred);
 	err = kern_path(tree->share->path, LOOKUP_FOLLOW | LOOKUP_DIRECTORY,
 			&tree->root);
