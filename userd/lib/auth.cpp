@@ -100,6 +100,7 @@ AuthPolicy AuthPolicy::from_config(const Config &cfg)
 		else
 			log::warning(msg);
 	}
+	p.idmap = Idmap::from_params(g);
 	p.realm = upper_ascii(g.str("realm"));
 	if (p.realm.empty() && p.kerberos)
 		p.realm = upper_ascii(krb5::default_realm());
@@ -331,7 +332,16 @@ AuthResult Authenticator::krb5_token(uint64_t sid, std::unique_ptr<Exchange> ex,
 			    "bytes or realm longer than 256");
 		return failure(nt::LOGON_FAILURE);
 	}
-	AuthResult r = krb5_user(acc.client, who);
+	std::optional<pac::LogonInfo> pac;
+	if (acc.logon_info) {
+		std::string why;
+		pac = pac::decode_logon_info(*acc.logon_info, &why);
+		if (!pac) {
+			log::notice(who + " refused: " + why);
+			return failure(nt::LOGON_FAILURE);
+		}
+	}
+	AuthResult r = krb5_user(acc.client, who, pac ? &*pac : nullptr);
 	if (r.status != nt::SUCCESS)
 		return r;
 	r.principal = acc.client;
@@ -339,6 +349,10 @@ AuthResult Authenticator::krb5_token(uint64_t sid, std::unique_ptr<Exchange> ex,
 	if (!(r.flags & SMBSRV_SESSION_FLAGS_GUEST))
 		r.session_key = std::move(acc.session_key);
 	std::string done = who + ": authenticated as " + r.user + " (uid " + std::to_string(r.uid) +
+			   (pac && !(r.flags & SMBSRV_SESSION_FLAGS_GUEST)
+				    ? "; " + pac->user_sid().str() + " with " +
+					      std::to_string(r.sids.size()) + " SIDs from the PAC"
+				    : std::string()) +
 			   "; ticket checked in " + std::to_string(us) + " us)";
 	if (ex->wrap == Exchange::Wrap::raw) {
 		r.blob = std::move(acc.output);
@@ -375,7 +389,8 @@ AuthResult Authenticator::krb5_token(uint64_t sid, std::unique_ptr<Exchange> ex,
 	return r;
 }
 
-AuthResult Authenticator::krb5_user(const std::string &principal, const std::string &who)
+AuthResult Authenticator::krb5_user(const std::string &principal, const std::string &who,
+				     const pac::LogonInfo *pac)
 {
 	auto [name, realm] = krb5::split_principal(principal);
 	std::optional<std::string> local;
@@ -384,6 +399,20 @@ AuthResult Authenticator::krb5_user(const std::string &principal, const std::str
 	if (!local && !policy_.realm.empty() && upper_ascii(realm) == policy_.realm &&
 	    !name.empty() && name.find('/') == std::string::npos)
 		local = name;
+	std::optional<Account> acct;
+	if (local)
+		acct = accounts_.user(*local);
+	if (!acct && pac && policy_.idmap.maps(pac->domain)) {
+		// A domain user without a local account: ids from idmap.
+		auto r = domain_user(*pac, who);
+		if (!r)
+			return failure(nt::LOGON_FAILURE);
+		r->domain = realm;
+		return *r;
+	}
+	std::string no_idmap = pac ? "; the PAC's domain " + pac->domain + " has no 'idmap config " +
+					     pac->domain + " : backend = rid'"
+				   : std::string();
 	if (!local) {
 		if (policy_.map_to_guest == MapToGuest::bad_user ||
 		    policy_.map_to_guest == MapToGuest::bad_password)
@@ -392,16 +421,15 @@ AuthResult Authenticator::krb5_user(const std::string &principal, const std::str
 		log::notice(who + " refused: the principal maps to no local user (no username map line" +
 			    (policy_.realm.empty() ? std::string(", no realm set")
 						   : ", not of realm " + policy_.realm) +
-			    ")");
+			    no_idmap + ")");
 		return failure(nt::LOGON_FAILURE);
 	}
-	auto acct = accounts_.user(*local);
 	if (!acct) {
 		if (policy_.map_to_guest == MapToGuest::bad_uid)
 			return guest(SMBSRV_SESSION_FLAGS_GUEST | SMBSRV_SESSION_FLAGS_KERBEROS, who,
 				     "no Unix account '" + *local + "'", realm);
 		log::warning(who + " refused: it maps to '" + *local +
-			     "', which has no Unix account");
+			     "', which has no Unix account" + no_idmap);
 		return failure(nt::LOGON_FAILURE);
 	}
 	AuthResult r;
@@ -411,6 +439,46 @@ AuthResult Authenticator::krb5_user(const std::string &principal, const std::str
 	r.uid = acct->uid;
 	r.gid = acct->gid;
 	r.groups = acct->groups;
+	if (pac) {
+		// The PAC's groups of mapped domains join the Unix groups.
+		r.sids = pac->token_sids();
+		for (const Sid &s : r.sids) {
+			uint32_t rid = 0;
+			if (s.in_domain(pac->domain_sid, &rid))
+				if (auto gid = policy_.idmap.id(pac->domain, rid); gid && rid != pac->user_rid)
+					r.groups.push_back(*gid);
+		}
+		std::sort(r.groups.begin(), r.groups.end());
+		r.groups.erase(std::unique(r.groups.begin(), r.groups.end()), r.groups.end());
+	}
+	return r;
+}
+
+std::optional<AuthResult> Authenticator::domain_user(const pac::LogonInfo &pac,
+						      const std::string &who)
+{
+	auto uid = policy_.idmap.id(pac.domain, pac.user_rid);
+	auto gid = policy_.idmap.id(pac.domain, pac.group_rid);
+	if (!uid || !gid) {
+		log::notice(who + " refused: " + (uid ? pac.group_sid() : pac.user_sid()).str() +
+			    " is beyond 'idmap config " + pac.domain + " : range'");
+		return std::nullopt;
+	}
+	AuthResult r;
+	r.status = nt::SUCCESS;
+	r.user = pac.domain + "\\" + pac.user;
+	r.uid = *uid;
+	r.gid = *gid;
+	r.sids = pac.token_sids();
+	// Every group SID of the logon domain that maps is a Unix group too
+	// (extra SIDs and resource groups of other domains stay SIDs only:
+	// their domains' names are not in the PAC).
+	for (const Sid &s : r.sids) {
+		uint32_t rid = 0;
+		if (s.in_domain(pac.domain_sid, &rid) && rid != pac.user_rid)
+			if (auto g = policy_.idmap.id(pac.domain, rid))
+				r.groups.push_back(*g);
+	}
 	return r;
 }
 

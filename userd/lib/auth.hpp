@@ -19,8 +19,11 @@
 
 #include "accounts.hpp"
 #include "bytes.hpp"
+#include "idmap.hpp"
 #include "kerberos.hpp"
 #include "ntlmssp.hpp"
+#include "pac.hpp"
+#include "sid.hpp"
 #include "usermap.hpp"
 
 namespace smbsrv {
@@ -47,6 +50,8 @@ struct AuthPolicy {
 	std::string realm;
 	// Principal -> local user, tried before the realm is stripped.
 	std::shared_ptr<const UsernameMap> username_map;
+	// Domain SIDs (of a PAC) -> Unix ids.
+	Idmap idmap;
 
 	// Reads the keytab and the username map; what is wrong with them is
 	// logged (Kerberos is then off, or no name is mapped).
@@ -63,6 +68,9 @@ struct AuthResult {
 	std::string principal; // Kerberos: the client principal
 	uint32_t uid = 0, gid = 0;
 	std::vector<uint32_t> groups;
+	// A PAC's SIDs (user, groups, extra SIDs, resource groups), sorted
+	// as the module wants them; empty without a PAC.
+	std::vector<Sid> sids;
 	std::string log;       // one line for the log when the leg ends a logon
 	// A refused logon: the name and domain the client gave (the audit
 	// trail's record of it); user and domain stay empty.
@@ -109,7 +117,9 @@ private:
 	AuthResult start_krb5(uint64_t sid, const std::string &addr, ByteView blob);
 	AuthResult krb5_token(uint64_t sid, std::unique_ptr<Exchange> ex, ByteView token,
 			      std::optional<ByteView> client_mic, bool first);
-	AuthResult krb5_user(const std::string &principal, const std::string &who);
+	AuthResult krb5_user(const std::string &principal, const std::string &who,
+			     const pac::LogonInfo *pac);
+	std::optional<AuthResult> domain_user(const pac::LogonInfo &pac, const std::string &who);
 	AuthResult guest(uint32_t flag, const std::string &who, const std::string &why,
 			 const std::string &domain);
 

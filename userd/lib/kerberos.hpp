@@ -54,6 +54,11 @@ struct Accepted {
 	std::string client;	  // the client principal, "name@REALM"
 	std::string service;	  // the principal the ticket was for
 	std::string reason;	  // why it was refused, for the log
+	// The PAC's KERB_VALIDATION_INFO (NDR, undecoded) when the ticket
+	// carries a PAC with one; only a PAC whose server signature verified
+	// with the keytab's key gets here (a PAC that does not verify makes
+	// the ticket refused).
+	std::optional<Bytes> logon_info;
 	std::unique_ptr<Context> context;
 };
 

@@ -523,6 +523,8 @@ void GenlChannel::session_setup_done(const SessionSetupDone &d)
 		      nla_put_string(m, SMBSRV_A_AUTH_PRINCIPAL, d.principal.c_str()) == 0);
 		for (uint32_t g : d.groups)
 			ok = ok && nla_put_u32(m, SMBSRV_A_AUTH_GROUPS, g) == 0;
+		for (const Bytes &s : d.sids)
+			ok = ok && put_binary(m, SMBSRV_A_AUTH_SID, s);
 		return ok;
 	});
 }

@@ -109,6 +109,8 @@ struct SessionSetupDone {
 	uint32_t flags = 0; // enum smbsrv_session_flags
 	std::string user, domain;
 	std::string principal; // Kerberos logons
+	// The token's SIDs (a PAC's) in wire form, in the module's order.
+	std::vector<Bytes> sids;
 };
 
 struct TreeConnectReq {

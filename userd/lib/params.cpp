@@ -15,6 +15,7 @@
 #include "audit.hpp"
 #include "hosts.hpp"
 #include "http.hpp"
+#include "idmap.hpp"
 
 extern "C" {
 #include "snap.h"
@@ -65,6 +66,8 @@ const ParamDef table[] = {
 	  Limit::reject),
 	P("frame timeout", global, integer, "30", A, {}, 1, 3600, Limit::reject),
 	P("inline reads", global, boolean, "yes", A),
+	P("idmap config * : backend", global, string, "tdb", A),
+	P("idmap config * : range", global, string, "", A),
 	P("interfaces", global, list, "", A),
 	P("ipc timeout", global, integer, "0", U, {}, 0, 65535, Limit::reject),
 	P("kerberos keytab file", global, string, "", A),
@@ -443,6 +446,8 @@ public:
 		return it == global_lines_.end() ? 0 : it->second;
 	}
 
+	[[nodiscard]] const std::map<std::string, int> &idmap_lines() const { return idmap_lines_; }
+
 private:
 	void warn(int line, std::string msg) { diags_.warn(raw_.file, line, std::move(msg)); }
 	void error(int line, std::string msg) { diags_.error(raw_.file, line, std::move(msg)); }
@@ -450,6 +455,7 @@ private:
 	const RawConfig &raw_;
 	Diagnostics &diags_;
 	std::map<std::string_view, int> global_lines_;
+	std::map<std::string, int> idmap_lines_;
 };
 
 void Builder::section(const RawSection &sec, bool is_global, ParamSet &global,
@@ -464,6 +470,26 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		    ParamSet &global, ParamSet &share,
 		    std::map<std::string_view, int> &seen)
 {
+	// "idmap config DOM : option": one key per domain (idmap.hpp).
+	std::string dom, opt;
+	if (idmap_key::parse(p.key, &dom, &opt)) {
+		std::string key = idmap_key::make(dom, opt);
+		if (!is_global) {
+			warn(p.line, "global parameter '" + key + "' in share section [" +
+					     sec.name + "] ignored");
+			return;
+		}
+		std::string v = idmap_key::check(dom, opt, p.value, diags_, raw_.file, p.line);
+		if (v.empty())
+			return;
+		if (auto [it, fresh] = idmap_lines_.emplace(key, p.line); !fresh) {
+			warn(p.line, "'" + key + "' repeated; the value at line " +
+					     std::to_string(it->second) + " is kept");
+			return;
+		}
+		global.set(key, v);
+		return;
+	}
 	bool inv = false;
 	const ParamDef *d = find_param(p.key, &inv);
 	if (!d) {
@@ -664,6 +690,10 @@ const ParamDef *find_param(std::string_view key, bool *inverted)
 	std::string norm = normalize_key(key);
 	if (inverted)
 		*inverted = false;
+	// Every domain's idmap keys are described by the default's rows.
+	std::string dom, opt;
+	if (idmap_key::parse(key, &dom, &opt))
+		norm = normalize_key(idmap_key::make("*", opt));
 	for (const auto &s : synonyms) {
 		if (normalize_key(s.alias) == norm) {
 			if (inverted)
@@ -821,6 +851,8 @@ Config build_config(const RawConfig &raw, Diagnostics &diags)
 		if (normalize_section(sec.name) == "global")
 			b.section(sec, true, cfg.global, share_defaults);
 
+	idmap_key::check_all(cfg.global, b.idmap_lines(), diags, raw.file);
+
 	ParamSet unused;
 	for (const auto &sec : raw.sections) {
 		if (normalize_section(sec.name) == "global")
@@ -925,6 +957,11 @@ std::string dump_config(const Config &cfg, bool with_defaults)
 {
 	std::string out = "[global]\n" +
 			  dump_params(cfg.global, Scope::global, with_defaults);
+	for (const auto &[k, v] : cfg.global.all()) {
+		std::string dom, opt;
+		if (idmap_key::parse(k, &dom, &opt) && dom != "*")
+			out.append("\t").append(k).append(" = ").append(v).append("\n");
+	}
 	for (const auto &sh : cfg.shares)
 		out += "\n" + dump_share(sh, with_defaults);
 	return out;

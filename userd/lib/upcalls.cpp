@@ -46,6 +46,8 @@ void Upcalls::handle(const Upcall &u, KernelChannel &kernel)
 			d.uid = r.uid;
 			d.gid = r.gid;
 			d.groups = std::move(r.groups);
+			for (const Sid &sid : r.sids)
+				d.sids.push_back(sid.wire());
 			d.flags = r.flags;
 			// A logon ends (either way) on a leg that asks for no
 			// more: the audit trail's logon record.

@@ -69,6 +69,49 @@ std::string NdrReader::unique_string()
 	return ptr() ? string() : std::string();
 }
 
+std::string NdrReader::counted_string(uint16_t length)
+{
+	uint32_t max = u32();
+	uint32_t offset = u32();
+	uint32_t actual = u32();
+	if (offset != 0 || actual > max || length % 2 || actual != length / 2u)
+		throw NdrError("bad counted string counts");
+	need(length);
+	ByteView chars = b_.subspan(pos_, length);
+	pos_ += length;
+	auto s = utf16le_to_utf8(chars);
+	if (!s)
+		throw NdrError("string is not valid UTF-16");
+	return *s;
+}
+
+void NdrReader::conformance(uint32_t count)
+{
+	if (u32() != count)
+		throw NdrError("array size is not its count");
+}
+
+Sid NdrReader::sid()
+{
+	uint32_t max = u32();
+	need(8);
+	uint8_t n = b_[pos_ + 1];
+	if (max != n || n > SMB_SID_MAX_SUB)
+		throw NdrError("bad SID size");
+	need(8 + 4 * size_t{n});
+	auto s = Sid::decode(b_.subspan(pos_, 8 + 4 * size_t{n}));
+	if (!s)
+		throw NdrError("bad SID");
+	pos_ += 8 + 4 * size_t{n};
+	return *s;
+}
+
+void NdrReader::skip(size_t n)
+{
+	need(n);
+	pos_ += n;
+}
+
 void NdrWriter::align(size_t n)
 {
 	while (out_.size() % n)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 //
 // NDR (the DCE/RPC transfer syntax, C706 chapter 14) as srvsvc and wkssvc
-// use it: little-endian, 32-bit, with unique pointers and conformant
-// varying UTF-16 strings.  The reader faces the network: every count,
+// use it, and as a PAC's KERB_VALIDATION_INFO is serialised (MS-PAC 2.5):
+// little-endian, 32-bit, with unique pointers, conformant varying UTF-16
+// strings and conformant SIDs.  The reader faces the network: every count,
 // length and offset is checked against the bytes that are there, and any
 // violation throws NdrError (the caller answers with a fault PDU).
 #pragma once
@@ -13,6 +14,7 @@
 #include <string_view>
 
 #include "bytes.hpp"
+#include "sid.hpp"
 
 namespace smbsrv::rpc {
 
@@ -36,6 +38,14 @@ public:
 	std::string string();
 	// The string a unique pointer points to, "" for a null pointer.
 	std::string unique_string();
+	// The deferred characters of an RPC_UNICODE_STRING whose Length is
+	// @length bytes: a conformant varying array of UTF-16 units, no NUL.
+	std::string counted_string(uint16_t length);
+	// A conformant RPC_SID (MS-DTYP 2.4.2.3): the count, then the SID.
+	Sid sid();
+	// A conformant array's size, which must be @count.
+	void conformance(uint32_t count);
+	void skip(size_t n);
 	[[nodiscard]] size_t pos() const { return pos_; }
 	[[nodiscard]] size_t remaining() const { return b_.size() - pos_; }
 
