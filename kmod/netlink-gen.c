@@ -117,7 +117,7 @@ static const struct nla_policy smbsrv_session_setup_done_nl_policy[SMBSRV_A_AUTH
 	[SMBSRV_A_AUTH_USER] = { .type = NLA_NUL_STRING, .len = 256, },
 	[SMBSRV_A_AUTH_DOMAIN] = { .type = NLA_NUL_STRING, .len = 256, },
 	[SMBSRV_A_AUTH_PRINCIPAL] = { .type = NLA_NUL_STRING, .len = 512, },
-	[SMBSRV_A_AUTH_SID] = { .len = 8, },
+	[SMBSRV_A_AUTH_SID] = { .type = NLA_BINARY, },
 };
 
 /* SMBSRV_CMD_TREE_CONNECT_DONE - do */

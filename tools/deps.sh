@@ -48,6 +48,7 @@ pkgs_vm=(
 	nfs-kernel-server trace-cmd gnuplot-nox
 	python3-matplotlib
 	krb5-kdc krb5-admin-server krb5-user keyutils libnss-wrapper
+	samba-ad-dc samba-ad-provision
 	prometheus
 )
 # Cluster mode's test bed, only with --cluster: a one-host Ceph 16 cluster
@@ -102,9 +103,11 @@ unpack_deb() {
 	rm -rf "$d"
 }
 
-# ksmbd-tools conflicts with Debian's samba package (a host may want smbd
-# for comparisons) and only the test VM runs it: unpack it under .deps
-# instead of installing it (tools/vm/mkinitramfs.sh takes it from there).
+# ksmbd-tools conflicts with Debian's samba package (installed on the
+# host for the Samba AD DC of host/pac and make bench-logon, whose KDC
+# runs in a network namespace) and only the test VM runs it: unpack it
+# under .deps instead of installing it (tools/vm/mkinitramfs.sh takes it
+# from there).
 unpack_deb ksmbd-tools "$top/.deps/ksmbd-tools" usr/libexec/ksmbd.tools
 # Samba's smbd, the third server of long/torture-ntfs.sh, runs in the
 # test VM beside ksmbd: unpacked the same way (installing samba would

@@ -34,7 +34,7 @@ static void use_sd(const struct smb_sd *sd, const struct smb_sd *other,
 		   u32 info, bool dir)
 {
 	struct smb_token tok = { 1000, 100, SMB_TOKEN_AUTHENTICATED,
-				 in_group, NULL };
+				 in_group, NULL, NULL, 0 };
 	struct smb_sid owner, group;
 	struct smb_sd back;
 	u32 n, size;

@@ -21,6 +21,10 @@
 #include "sid.hpp"
 #include "spnego.hpp"
 
+extern "C" {
+#include "ntacl.h"
+}
+
 using namespace smbsrv;
 
 namespace {

@@ -48,7 +48,7 @@ bool in_group(const void *, uint32_t gid)
 struct smb_token token(uint32_t uid = 1000, uint32_t flags =
 				SMB_TOKEN_AUTHENTICATED)
 {
-	return { uid, 100, flags, in_group, nullptr };
+	return { uid, 100, flags, in_group, nullptr, nullptr, 0 };
 }
 
 struct smb_sid sid_of(const Bytes &b)

@@ -176,7 +176,7 @@ std::optional<LogonInfo> decode_logon_info(ByteView buf, std::string *why)
 				       std::to_string(max_sids));
 		return info;
 	} catch (const NdrError &e) {
-		*why = std::string("malformed PAC logon information: ") + e.what();
+		*why = std::string("PAC logon information refused: ") + e.what();
 		return std::nullopt;
 	}
 }

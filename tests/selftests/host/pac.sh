@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Kerberos logons with a PAC: a Samba AD DC (Debian's samba-ad-dc,
+# addc.bash: provisioned into a temporary directory, its KDC in a network
+# namespace of its own) issues tickets for cifs/srv.ad.smbsrv.test, whose
+# keytab (samba-tool domain exportkeytab) smbsrvd in the guest uses.  The
+# domain's users have no Unix accounts in the guest: idmap's rid backend
+# (idmap config ADSMB : range 100000-199999) gives their ids.  pat and
+# quinn are in the AD group engineers, nick is not; rita is in engineers
+# too and is mapped to the guest's local user alice by the username map.
+# pat writes a file and (smbcacls, Kerberos) gives it an NT ACL that
+# grants only engineers, by its domain SID: quinn and rita read it, nick
+# is refused, and no Unix group in the guest knows engineers.  pac.py
+# (impacket) brings quinn's ticket with its PAC tampered with: the server
+# signature flipped, the user's RID changed without re-signing (both
+# refused, logged as a bad PAC signature), and re-encrypted unchanged
+# (accepted: the tampering harness is sound).  One VM boot.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/addc.bash"
+
+py=/usr/bin/python3
+here=$(dirname "$0")
+kdir=$(mktemp -d /tmp/smbsrv-pac.XXXXXX)
+host=$ADDC_HOST
+realm=$ADDC_REALM
+fwd_pid=""
+
+cleanup() {
+	addc_stop
+	[ -n "$fwd_pid" ] && kill "$fwd_pid" 2>/dev/null
+	rm -rf "$kdir"
+}
+trap cleanup EXIT
+
+dc() {
+	addc_start "$kdir" &&
+	addc_user pat 'Pat.Passw0rd.1' engineers &&
+	addc_user quinn 'Quinn.Passw0rd.1' engineers &&
+	addc_user rita 'Rita.Passw0rd.1' engineers &&
+	addc_user nick 'Nick.Passw0rd.1' &&
+	addc_tickets pat 'Pat.Passw0rd.1' && addc_tickets quinn 'Quinn.Passw0rd.1' &&
+	addc_tickets rita 'Rita.Passw0rd.1' && addc_tickets nick 'Nick.Passw0rd.1'
+}
+# Not through t_check: its subshell would lose the DC's state.
+if dc > "$kdir/dc.log" 2>&1; then
+	t_ok "Samba AD DC ($realm, domain $ADDC_DOMAIN): provisioned, KDC up, users, keytab, tickets"
+else
+	t_not_ok "Samba AD DC ($realm, domain $ADDC_DOMAIN): provisioned, KDC up, users, keytab, tickets"
+	tail -n 30 "$kdir/dc.log" | sed 's/^/# /'
+	t_done
+fi
+ENGINEERS=$(addc_sid engineers)
+DOMSID=${ENGINEERS%-*}
+PAT_RID=$(addc_sid pat)
+PAT_RID=${PAT_RID##*-}
+t_diag "domain SID $DOMSID, engineers ${ENGINEERS##*-}, pat $PAT_RID"
+export KRB5_CONFIG=$kdir/krb5.conf
+
+t_vm_start
+t_guest_check "the keytab and the configuration in the guest; smbsrvd reads the keytab" "
+set -e
+echo '$(base64 -w0 "$kdir/cifs.keytab")' | base64 -d > /etc/smbsrv/ad.keytab
+chmod 600 /etc/smbsrv/ad.keytab
+mkdir -p /srv/ad /var/tmp
+chmod 1777 /srv/ad
+printf '!alice = rita@$realm\n' > /etc/smbsrv/ad.map
+cat > /etc/smbsrv/ad.conf <<EOF
+[global]
+	realm = $realm
+	workgroup = $ADDC_DOMAIN
+	kerberos keytab file = /etc/smbsrv/ad.keytab
+	username map = /etc/smbsrv/ad.map
+	idmap config * : range = 3000-7999
+	idmap config $ADDC_DOMAIN : backend = rid
+	idmap config $ADDC_DOMAIN : range = 100000-199999
+[ad]
+	path = /srv/ad
+	read only = no
+	vfs objects = acl_xattr
+EOF
+smbsrvd -F -c /etc/smbsrv/ad.conf > /tmp/smbsrvd.log 2>&1 &
+for i in \$(seq 50); do grep -q 'listening on TCP' /tmp/smbsrvd.log && break; sleep 0.2; done
+grep -q 'Kerberos: keytab /etc/smbsrv/ad.keytab with cifs/$host@$realm' /tmp/smbsrvd.log"
+t_guest_check "no Unix account or group in the guest knows the domain's users or engineers" "
+! grep -qE '^(pat|quinn|nick|rita|engineers):' /etc/passwd /etc/group &&
+! grep -qE ':10[0-9]{4}:' /etc/passwd /etc/group"
+
+ksmb() { # USER COMMANDS
+	KRB5CCNAME=FILE:$kdir/$1.cc timeout 120 smbclient "//$host/ad" -I 127.0.0.1 \
+		-p "$T_SMB_PORT" --use-kerberos=required -N -c "$2"
+}
+kget() { # USER: secret.txt read back equal
+	rm -f "$kdir/got"
+	ksmb "$1" "get secret.txt $kdir/got" && cmp "$kdir/secret.txt" "$kdir/got"
+}
+count() { # REGEX: how many lines of the daemon's log match
+	t_guest "grep -cE -- '$1' /tmp/smbsrvd.log"
+}
+logged() { # N REGEX
+	local n
+	n=$(count "$2")
+	[ "$n" = "$1" ] || { echo "$n lines match /$2/:"; t_guest "tail -n 8 /tmp/smbsrvd.log"; return 1; }
+}
+
+echo "engineers only" > "$kdir/secret.txt"
+t_check "pat (Kerberos, ticket with a PAC) writes secret.txt" ksmb pat "put $kdir/secret.txt secret.txt"
+t_check "... logged: pat's domain SID and the PAC's SIDs, uid from idmap (100000 + RID)" \
+	logged 1 "Kerberos logon of pat@$realm from .*: authenticated as $ADDC_DOMAIN.pat \\(uid $((100000 + PAT_RID)); $DOMSID-$PAT_RID with [0-9]+ SIDs from the PAC"
+t_check_output "the file is owned by uid $((100000 + PAT_RID)), group 100513 (Domain Users)" \
+	"^$((100000 + PAT_RID)) 100513\$" t_guest "stat -c '%u %g' /srv/ad/secret.txt"
+
+# smbcacls reaches port 445 only, and Samba's client does Kerberos only
+# towards a name: a forwarder on a loopback address of this run's own,
+# which nss_wrapper calls srv.ad.smbsrv.test (Samba's name cache, in the
+# lock directory, is this run's own too: another run's address would
+# stick).
+fwd_ip=127.$(( (T_SMB_PORT >> 8) & 255 )).$(( T_SMB_PORT & 255 )).4
+coproc FWD { exec "$py" "$here/tcpfwd.py" "$fwd_ip" 445 127.0.0.1 "$T_SMB_PORT"; }
+fwd_pid=$FWD_PID
+read -r -t 10 ready <&"${FWD[0]}"
+[ "$ready" = ready ] || t_not_ok "forwarder on $fwd_ip:445"
+printf '%s %s\n' "$fwd_ip" "$host" > "$kdir/hosts"
+mkdir -p "$kdir/lock"
+kcacls() { # USER ARGS...
+	local u=$1
+	shift
+	LD_PRELOAD=libnss_wrapper.so NSS_WRAPPER_HOSTS=$kdir/hosts \
+		NSS_WRAPPER_PASSWD=/etc/passwd NSS_WRAPPER_GROUP=/etc/group \
+		timeout 120 smbcacls "//$host/ad" --use-kerberos=required \
+		--use-krb5-ccache="$kdir/$u.cc" --option="lock directory=$kdir/lock" \
+		--option="cache directory=$kdir/lock" --numeric "$@"
+}
+t_check "pat sets secret.txt's DACL: read for engineers ($ENGINEERS), nothing else" \
+	kcacls pat secret.txt --set "ACL:$ENGINEERS:ALLOWED/0x0/0x001200a9"
+t_check_output "smbcacls reads the DACL back: one ACE, engineers'" \
+	"^ACL:$ENGINEERS:ALLOWED/0x0/0x001200a9\$" kcacls pat secret.txt
+
+t_check "quinn (engineers, no Unix account) reads secret.txt" kget quinn
+t_check "rita (engineers, mapped to the local user alice) reads secret.txt" kget rita
+t_check "... rita is alice (uid 1001) with the PAC's SIDs" \
+	logged 1 "Kerberos logon of rita@$realm from .*: authenticated as alice \\(uid 1001; $DOMSID-[0-9]+ with [0-9]+ SIDs from the PAC"
+t_check_output "nick (not in engineers) is refused: NT_STATUS_ACCESS_DENIED" \
+	NT_STATUS_ACCESS_DENIED ksmb nick "get secret.txt $kdir/n"
+t_check "... and nick's logon itself works (he lists the share)" ksmb nick ls
+t_check "pat, the owner, in engineers: reads it too" kget pat
+
+t_checks "$py" "$here/pac.py" "$T_SMB_PORT" "$host" "$realm" "$kdir/quinn.cc" "$kdir/cifs.keytab"
+t_check "... the two tampered PACs are logged as bad PAC signatures" \
+	logged 2 "refused: the ticket.s PAC does not verify with the keytab.s key \\(PAC signature bad\\)"
+
+t_dmesg_clean
+t_done
