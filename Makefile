@@ -18,7 +18,8 @@
 #   make regen   regenerate netlink code from Documentation/netlink/specs
 #   make lint    checkpatch --strict, sparse, generated-code freshness
 #   make bench   benchmarks in the test VM (never part of make check;
-#                about 1-2 hours; make bench-quick: a few minutes)
+#                about 1-2 hours; make bench-quick: a few minutes;
+#                make bench-logon: Kerberos vs NTLMv2 logons, minutes)
 #   make fuzz    the long fuzzing campaign: every libFuzzer target for 10^7
 #                runs or an hour (FUZZ_RUNS, FUZZ_SECONDS), new coverage
 #                merged into tests/fuzz/corpus (make check: 10 s each)
@@ -39,7 +40,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 export KVER
 
 .PHONY: all deps deps-cluster kmod userd run check check-long unit lint regen clean distclean \
-	need-kver vm-initramfs install bench bench-quick torture-cache torture-replay fuzz \
+	need-kver vm-initramfs install bench bench-logon bench-quick torture-cache torture-replay fuzz \
 	debug-kernel check-debug
 
 all: kmod userd
@@ -111,6 +112,12 @@ unit: userd
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/bench/bench.sh $(BENCH_ARGS)
+
+# Logons per second and latency, Kerberos (Samba AD DC tickets) vs NTLMv2,
+# smbsrv vs ksmbd (tools/bench/logon.sh; options through BENCH_ARGS).
+bench-logon: deps
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/bench/logon.sh $(BENCH_ARGS)
 
 bench-quick: deps
 	@$(MAKE) --no-print-directory all

@@ -213,6 +213,19 @@ TEST_CASE("valid users, invalid users and @groups", "[tree]")
 	CHECK(st("stranger") == nt::ACCESS_DENIED);
 }
 
+TEST_CASE("domain users without a Unix account are DOMAIN\\user in user lists", "[tree]")
+{
+	Config c = conf("[eng]\n\tpath = /srv/eng\n\tvalid users = ADSMB\\pat alice\n");
+	FakeAccounts a = accounts();
+	auto st = [&](const std::string &user) {
+		return decide_tree_connect(c, req("eng", user), a).status;
+	};
+	CHECK(st("ADSMB\\pat") == nt::SUCCESS);
+	CHECK(st("adsmb\\PAT") == nt::SUCCESS);
+	CHECK(st("ADSMB\\nick") == nt::ACCESS_DENIED);
+	CHECK(st("pat") == nt::ACCESS_DENIED);
+}
+
 TEST_CASE("%U and %S in user lists; a share's own guest account", "[tree]")
 {
 	Config c = conf(kConf);
