@@ -112,8 +112,7 @@ static void smbsrv_acl_token(const struct smbsrv_tree *tree,
 		tok->flags |= SMB_TOKEN_ADMIN;
 	tok->in_group = smbsrv_acl_in_group;
 	tok->ctx = c->group_info;
-	tok->sids = tree->sids ? tree->sids->sid : NULL;
-	tok->nsids = tree->sids ? tree->sids->count : 0;
+	tok->sids = smbsrv_sids_list(tree->sids, &tok->nsids);
 }
 
 /* ---- the POSIX ACL hash ---------------------------------------------------- */

@@ -254,6 +254,25 @@ static int smbsrv_auth_groups(struct smbsrv_auth_result *res,
 	return 0;
 }
 
+struct smbsrv_sids {
+	refcount_t ref;
+	u32 count;
+	struct smb_sid sid[];
+};
+
+struct smbsrv_sids *smbsrv_sids_get(struct smbsrv_sids *s)
+{
+	if (s)
+		refcount_inc(&s->ref);
+	return s;
+}
+
+const struct smb_sid *smbsrv_sids_list(const struct smbsrv_sids *s, u32 *count)
+{
+	*count = s ? s->count : 0;
+	return s ? s->sid : NULL;
+}
+
 void smbsrv_sids_put(struct smbsrv_sids *s)
 {
 	if (s && refcount_dec_and_test(&s->ref))

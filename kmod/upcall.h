@@ -32,8 +32,6 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
-#include "wire/secdesc.h"
-
 struct genl_info;
 
 /* Longest binary attribute netlink can carry (nla_len is 16 bits). */
@@ -43,22 +41,15 @@ struct genl_info;
 /*
  * The SIDs a PAC adds to a session's token (wire/ntacl.h: sorted by
  * smb_sid_cmp(), distinct, at most SMB_TOKEN_SIDS_MAX): immutable once
- * made, shared by the session and its trees.
+ * made, refcounted, shared by the session and its trees.  NULL for none.
  */
-struct smbsrv_sids {
-	refcount_t ref;
-	u32 count;
-	struct smb_sid sid[];
-};
+struct smbsrv_sids;
+struct smb_sid;
 
-static inline struct smbsrv_sids *smbsrv_sids_get(struct smbsrv_sids *s)
-{
-	if (s)
-		refcount_inc(&s->ref);
-	return s;
-}
-
+struct smbsrv_sids *smbsrv_sids_get(struct smbsrv_sids *s);
 void smbsrv_sids_put(struct smbsrv_sids *s);
+/* The list and its length (NULL and 0 for @s NULL). */
+const struct smb_sid *smbsrv_sids_list(const struct smbsrv_sids *s, u32 *count);
 
 struct smbsrv_auth_result {
 	u32 status;			/* NTSTATUS of this leg */
