@@ -200,10 +200,10 @@ TEST_CASE("idmap config: Samba's parameters", "[pac][idmap]")
 			 "idmap config OTHER : schema_mode = rfc2307\n",
 			 d);
 	REQUIRE_FALSE(d.has_errors());
-	// tdb allocation, the ad backend and schema_mode: said, not silently
-	// ignored.
+	// Allocation from the * range, the ad backend and schema_mode: said,
+	// not silently ignored (backend = tdb alone is the default: silent).
 	REQUIRE(d.all().size() == 3);
-	CHECK(d.all()[0].line == 2);
+	CHECK(d.all()[0].line == 3);
 	CHECK(d.all()[0].message.find("accepted but not yet in effect") != std::string::npos);
 	CHECK(d.all()[1].line == 6);
 	CHECK(d.all()[1].message.find("only backend = rid maps a domain") != std::string::npos);

@@ -110,6 +110,14 @@ std::string check(const std::string &domain, const std::string &option,
 							"' (low - high, ids from 1 to 4294967294)");
 			return "";
 		}
+		// The default range is what Samba allocates ids from: said once,
+		// on the line that asks for it (backend = tdb alone is the
+		// default and asks for nothing).
+		if (domain == "*")
+			diags.warn(file, line, "'" + key + "' is accepted but not yet in effect: "
+							   "smbsrv allocates no ids from the * range (only "
+							   "domains with backend = rid map); other ranges may "
+							   "not overlap it");
 		return value;
 	}
 	if (option != "backend") {
@@ -119,11 +127,7 @@ std::string check(const std::string &domain, const std::string &option,
 	}
 	std::string b = lower(strip(value));
 	if (domain == "*") {
-		if (b == "tdb")
-			diags.warn(file, line, "'" + key + " = tdb' is accepted but not yet in "
-							   "effect: smbsrv allocates no ids from the * "
-							   "range; only domains with backend = rid map");
-		else
+		if (b != "tdb")
 			diags.warn(file, line, "'" + key + " = " + b +
 						       "' is accepted but not supported: smbsrv allocates "
 						       "no ids from the * range");
