@@ -15,7 +15,10 @@
 # (impacket) brings quinn's ticket with its PAC tampered with: the server
 # signature flipped, the user's RID changed without re-signing (both
 # refused, logged as a bad PAC signature), and re-encrypted unchanged
-# (accepted: the tampering harness is sound).  One VM boot.
+# (accepted: the tampering harness is sound); re-signed with the
+# service key, the PAC also brings an extra SID of another domain and a
+# resource group, which grant quinn the files whose ACLs name them alone,
+# and 1100 extra SIDs, which refuse the logon.  One VM boot.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/addc.bash"
 
@@ -151,9 +154,30 @@ t_check_output "nick (not in engineers) is refused: NT_STATUS_ACCESS_DENIED" \
 t_check "... and nick's logon itself works (he lists the share)" ksmb nick ls
 t_check "pat, the owner, in engineers: reads it too" kget pat
 
-t_checks "$py" "$here/pac.py" "$T_SMB_PORT" "$host" "$realm" "$kdir/quinn.cc" "$kdir/cifs.keytab"
+# Files for SIDs this DC does not put into a PAC by itself: an extra SID
+# of another domain, a resource group.  pac.py re-signs quinn's PAC with
+# them (it holds the keytab).
+EXTRA_SID=S-1-5-21-4242424242-4242424242-4242424242-1234
+RES_SID=S-1-5-21-3777777777-777777777-77777777-2001
+echo "extra SID only" > "$kdir/extra.txt"
+echo "resource group only" > "$kdir/res.txt"
+acl_for() { # FILE SID: pat puts FILE and grants read to SID alone
+	ksmb pat "put $kdir/$1 $1" && kcacls pat "$1" --set "ACL:$2:ALLOWED/0x0/0x001200a9"
+}
+two_files() {
+	acl_for extra.txt "$EXTRA_SID" && acl_for res.txt "$RES_SID"
+}
+t_check "pat writes extra.txt (read for $EXTRA_SID only) and res.txt (read for $RES_SID only)" \
+	two_files
+
+t_checks "$py" "$here/pac.py" "$T_SMB_PORT" "$host" "$realm" "$kdir/quinn.cc" "$kdir/cifs.keytab" \
+	"$kdir/secret.txt" "$kdir/extra.txt" "$kdir/res.txt"
 t_check "... the two tampered PACs are logged as bad PAC signatures" \
 	logged 2 "refused: the ticket.s PAC does not verify with the keytab.s key \\(PAC signature bad\\)"
+t_check "... the PAC with 1100 extra SIDs (and S-1-18-1) is logged as such" \
+	logged 1 "quinn@$realm from .* refused: PAC logon information refused: ExtraSids: 1101 entries, more than 1024"
+t_check "... quinn's logons with the extra SID or the resource group: 5 SIDs from the PAC (4 without)" \
+	logged 2 "quinn@$realm from .*: authenticated as $ADDC_DOMAIN.quinn \\(uid [0-9]+; $DOMSID-[0-9]+ with 5 SIDs from the PAC"
 
 t_dmesg_clean
 t_done
