@@ -4,21 +4,30 @@
 client fed service tickets from an MIT ccache (krb.sh gets them with kinit
 and kvno from the suite's own KDC): a logon with a ticket that verifies,
 the same AP-REQ replayed on a new connection, a ticket for another service
-of the keytab, a ticket for a principal the keytab lacks, a malformed
-AP-REQ.  Prints "PASS text" or "FAIL text: why" per check; krb.sh turns
-them into TAP.
+of the keytab, a ticket for a principal the keytab lacks, an expired
+ticket (the ccache's ticket decrypted with the service key of KEYTAB, its
+end time moved two hours back, encrypted again: a KDC's ticket in all but
+its times), a malformed AP-REQ.  Prints "PASS text" or "FAIL text: why"
+per check; krb.sh turns them into TAP.
 
-    krb.py PORT HOST REALM CCACHE [ntlm-off]
+    krb.py PORT HOST REALM CCACHE KEYTAB
+    krb.py PORT HOST REALM CCACHE ntlm-off
 
 With ntlm-off (the server has ntlm auth = disabled): NEGOTIATE offers
 Kerberos only, an NTLM logon gets STATUS_NTLM_BLOCKED, Kerberos works.
 """
 
+import datetime
 import sys
 
+from impacket.krb5 import crypto
+from impacket.krb5.asn1 import TGS_REP, EncTicketPart
 from impacket.krb5.ccache import CCache
+from impacket.krb5.keytab import Keytab
+from impacket.krb5.types import KerberosTime
 from impacket.smb3structs import SMB2_SESSION_SETUP, SMB2SessionSetup
 from impacket.smbconnection import SMBConnection
+from pyasn1.codec.der import decoder, encoder
 
 STATUS = {
     0: "STATUS_SUCCESS",
@@ -59,6 +68,31 @@ class Rig:
             raise RuntimeError("no ticket for %s in the ccache" % spn)
         return cred.toTGS()
 
+    def expired_tgs(self, spn, keytab):
+        """The ccache's ticket for spn, valid from 3 to 2 hours ago (more
+        than the 5 minutes of clock skew a service allows)."""
+        tgs = self.tgs(spn)
+        rep = decoder.decode(tgs["KDC_REP"], asn1Spec=TGS_REP())[0]
+        enc = rep["ticket"]["enc-part"]
+        etype = int(enc["etype"])
+        key = Keytab.loadFile(keytab).getKey("%s@%s" % (spn, self.realm),
+                                             specificEncType=etype)
+        if key is None:
+            raise RuntimeError("no key of etype %d in the keytab" % etype)
+        cipher = crypto._enctype_table[etype]
+        k = crypto.Key(etype, bytes(key["keyvalue"]["data"]))
+        part = decoder.decode(cipher.decrypt(k, 2, bytes(enc["cipher"])),
+                              asn1Spec=EncTicketPart())[0]
+        now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+        part["authtime"] = KerberosTime.to_asn1(now - datetime.timedelta(hours=3))
+        part["starttime"] = KerberosTime.to_asn1(now - datetime.timedelta(hours=3))
+        part["endtime"] = KerberosTime.to_asn1(now - datetime.timedelta(hours=2))
+        if part["renew-till"].hasValue():
+            part["renew-till"] = KerberosTime.to_asn1(now - datetime.timedelta(hours=2))
+        enc["cipher"] = cipher.encrypt(k, 2, encoder.encode(part), None)
+        tgs["KDC_REP"] = encoder.encode(rep)
+        return tgs
+
     def conn(self):
         return SMBConnection(self.host, "127.0.0.1", sess_port=self.port,
                              timeout=120)
@@ -95,10 +129,14 @@ class Rig:
         c.close()
         return ans["Status"]
 
-    def refused(self, spn, status):
+    def refused(self, spn, status, tgs=None):
         def fn():
             try:
-                self.logon(spn)
+                if tgs:
+                    c = self.conn()
+                    c.kerberosLogin("alice", "", self.realm, TGS=tgs())
+                else:
+                    self.logon(spn)
             except Exception as e:  # noqa: BLE001
                 got = getattr(e, "getErrorCode", lambda: None)()
                 return got == status, "%s (%s)" % (e, name(got or 0))
@@ -147,6 +185,7 @@ def main():
     if sys.argv[5:] == ["ntlm-off"]:
         ntlm_off(rig, cifs)
         return
+    keytab = sys.argv[5]
 
     def offered():
         m = mechs_offered(rig)
@@ -175,6 +214,8 @@ def main():
     expect("a ticket for cifs/other.%s (not in the keytab): "
            "STATUS_LOGON_FAILURE" % host.split(".", 1)[-1],
            rig.refused("cifs/other.%s" % host.split(".", 1)[-1], 0xC000006D))
+    expect("an expired ticket (ended two hours ago): STATUS_LOGON_FAILURE",
+           rig.refused(cifs, 0xC000006D, lambda: rig.expired_tgs(cifs, keytab)))
 
     def malformed():
         # GSS-framed krb5 AP-REQ TOK_ID with a body that is no AP-REQ.

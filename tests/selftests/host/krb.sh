@@ -13,8 +13,8 @@
 # without a Unix account, a keytab of an older kvno, a keytab with another
 # key and a skewed server clock are refused, each logged once with its
 # reason; krb.py (impacket) replays an AP-REQ, brings tickets for another
-# service and for a principal the keytab lacks, and malformed and
-# oversized AP-REQs; with ntlm auth = disabled NTLM gets
+# service and for a principal the keytab lacks, an expired ticket, and
+# malformed and oversized AP-REQs; with ntlm auth = disabled NTLM gets
 # STATUS_NTLM_BLOCKED and Kerberos still works; the kernel's cifs client
 # mounts with sec=krb5 (cifs.upcall in the guest, alice's ccache copied
 # in); smbtorture's smb2.session reauth and bind subtests run with
@@ -231,8 +231,10 @@ t_guest "date -s @\$((\$(date +%s) - 3600))" >/dev/null
 t_check "... logged once: clock skew" logged_once "refused: clock skew too great"
 t_check "with the clock back, Kerberos works again" ksmb alice krb sign ls
 
-t_checks "$py" "$(dirname "$0")/krb.py" "$T_SMB_PORT" "$host" "$realm" "$kdir/alice.cc"
+t_checks "$py" "$(dirname "$0")/krb.py" "$T_SMB_PORT" "$host" "$realm" "$kdir/alice.cc" \
+	"$kdir/cifs.keytab"
 t_check "... the replay is logged once" logged_once "refused: replayed authenticator"
+t_check "... the expired ticket is logged once" logged_once "refused: ticket expired"
 t_check "... the host/ ticket is logged once as for another service" \
 	logged_once "refused: ticket for another service \\(host/$host@$realm\\)"
 t_check "... the ticket for a principal not in the keytab is logged once" \
