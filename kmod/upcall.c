@@ -272,6 +272,7 @@ const struct smb_sid *smbsrv_sids_list(const struct smbsrv_sids *s, u32 *count)
 	*count = s ? s->count : 0;
 	return s ? s->sid : NULL;
 }
+EXPORT_SYMBOL_NS_GPL(smbsrv_sids_list, SMBSRV_TEST);
 
 void smbsrv_sids_put(struct smbsrv_sids *s)
 {

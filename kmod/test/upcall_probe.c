@@ -27,6 +27,7 @@
 #include <linux/uaccess.h>
 
 #include "upcall.h"
+#include "wire/secdesc.h"
 
 static struct dentry *probe_debugfs;
 
@@ -113,8 +114,9 @@ static int probe_bin(char **s, u8 **data, u32 *len)
 static int probe_session(struct smbsrv_probe *p, char *s)
 {
 	struct smbsrv_auth_result res;
+	const struct smb_sid *sids;
 	char *addr;
-	u32 dialect, len;
+	u32 dialect, len, nsids, j;
 	u64 sid;
 	u8 *blob;
 	int i, ret;
@@ -142,6 +144,11 @@ static int probe_session(struct smbsrv_probe *p, char *s)
 			     from_kgid(&init_user_ns, res.groups->gid[i]));
 	probe_printf(p, " flags=0x%x user=%s domain=%s", res.flags,
 		     res.user ?: "(null)", res.domain ?: "(null)");
+	/* A PAC's SIDs, by their last sub-authority; only when there are. */
+	sids = smbsrv_sids_list(res.sids, &nsids);
+	for (j = 0; j < nsids; j++)
+		probe_printf(p, "%s%u", j ? "," : " sids=",
+			     sids[j].count ? sids[j].sub[sids[j].count - 1] : 0);
 	smbsrv_auth_result_free(&res);
 	return 0;
 }

@@ -19,6 +19,10 @@
 //     06  first answered from another socket, then as 01
 //     07  first answered with another handle, then as 01
 //     08  first answered as a tree connect, then as 01
+//     09  as 01 with two SIDs, S-1-5-21-1-2-3-513 and -1104 (sorted)
+//     0a  as 09 with the two SIDs in the wrong order (malformed)
+//     0b  as 01 with 1025 SIDs, RIDs 1000 to 2024 (malformed: too many)
+//     0c  as 01 with a SID attribute one byte longer than its SID
 //   tree-connect, by share name:
 //     missing  STATUS_BAD_NETWORK_NAME
 //     IPC$     success, ipc flag, no path
@@ -54,6 +58,16 @@
 #endif
 
 namespace {
+
+// S-1-5-21-1-2-3-RID in the wire form (MS-DTYP 2.4.2.2).
+std::vector<uint8_t> domain_sid(uint32_t rid)
+{
+	std::vector<uint8_t> b{1, 5, 0, 0, 0, 0, 0, 5};
+	for (uint32_t sub : {21U, 1U, 2U, 3U, rid})
+		for (int i = 0; i < 4; i++)
+			b.push_back(static_cast<uint8_t>(sub >> (8 * i)));
+	return b;
+}
 
 constexpr uint32_t status_success = 0;
 constexpr uint32_t status_more_processing = 0xC0000016;
@@ -485,6 +499,20 @@ private:
 			nla_put_u32(m, SMBSRV_A_AUTH_FLAGS, 0);
 			nla_put_string(m, SMBSRV_A_AUTH_USER, "alice");
 			nla_put_string(m, SMBSRV_A_AUTH_DOMAIN, "SMBSRV-VM");
+			std::vector<uint32_t> rids;
+			if (kind == 9 || kind == 12)
+				rids = {513, 1104};
+			else if (kind == 10)
+				rids = {1104, 513};
+			else if (kind == 11)
+				for (uint32_t r = 1000; r <= 2024; r++)
+					rids.push_back(r);
+			for (uint32_t r : rids) {
+				auto b = domain_sid(r);
+				if (kind == 12 && r == 1104)
+					b.push_back(0);
+				nla_put(m, SMBSRV_A_AUTH_SID, static_cast<int>(b.size()), b.data());
+			}
 			return m;
 		};
 

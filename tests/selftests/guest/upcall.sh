@@ -168,6 +168,22 @@ check_probe "session setup: invalid group id refused (EPROTO)" \
 check "daemon told why: invalid group id" log_has /tmp/peer1.log \
 	"err=22 msg=invalid group id"
 
+check_probe "session setup: a PAC's SIDs arrive, in their order" \
+	"ret=0 status=0x00000000 blob=09 key=1e1f202122232425262728292a2b2c2d uid=1001 gid=1001 groups=27,1001,1100 flags=0x0 user=alice domain=SMBSRV-VM sids=513,1104" \
+	session 30 0x311 10.1.2.3 09
+check_probe "session setup: SIDs out of order refused (EPROTO)" \
+	"ret=-71" session 31 0x311 10.1.2.3 0a
+check "daemon told why: SIDs not sorted" log_has /tmp/peer1.log \
+	"err=22 msg=SIDs not sorted or repeated"
+check_probe "session setup: 1025 SIDs refused (EPROTO)" \
+	"ret=-71" session 32 0x311 10.1.2.3 0b
+check "daemon told why: more than 1024 SIDs" log_has /tmp/peer1.log \
+	"err=22 msg=more than 1024 SIDs"
+check_probe "session setup: a SID attribute longer than its SID refused (EPROTO)" \
+	"ret=-71" session 33 0x311 10.1.2.3 0c
+check "daemon told why: not one SID" log_has /tmp/peer1.log \
+	"err=22 msg=not one SID"
+
 good="ret=0 status=0x00000000 blob=06 key=0a0b0c0d0e0f10111213141516171819 uid=1001 gid=1001 groups=27,1001,1100 flags=0x0 user=alice domain=SMBSRV-VM"
 check_probe "answer from a foreign socket ignored, the daemon's taken" \
 	"$good" session 10 0x311 10.1.2.3 06
