@@ -64,7 +64,9 @@ kunit() {
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" RETURN
 	mkdir -p "$tmp/kmod/test"
+	mkdir -p "$tmp/kmod/wire"
 	cp "$top"/kmod/*.h "$tmp/kmod/"
+	cp "$top"/kmod/wire/*.h "$tmp/kmod/wire/"
 	cp -r "$top/kmod/include" "$tmp/kmod/"
 	cp "$top"/kmod/test/*.[ch] "$top/kmod/test/Kbuild" "$tmp/kmod/test/"
 	# CONFIG_KUNIT for Kbuild and for the preprocessor; modpost only

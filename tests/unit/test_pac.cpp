@@ -46,6 +46,7 @@ Sid sid(const std::string &s)
 std::vector<std::string> strs(const std::vector<Sid> &v)
 {
 	std::vector<std::string> out;
+	out.reserve(v.size());
 	for (const auto &s : v)
 		out.push_back(s.str());
 	return out;
@@ -135,6 +136,7 @@ TEST_CASE("PAC logon information made by Samba's NDR code", "[pac]")
 						  other + "-2002", d + "-513", d + "-1104",
 						  d + "-1105", d + "-1106"});
 	std::vector<smb_sid> raw;
+	raw.reserve(t.size());
 	for (const auto &s : t)
 		raw.push_back(s.raw());
 	CHECK(smb_sids_sorted(raw.data(), static_cast<uint32_t>(raw.size())));
@@ -225,12 +227,13 @@ TEST_CASE("idmap config: Samba's parameters", "[pac][idmap]")
 	CHECK(dump.find("idmap config ADSMB : range = 10000 - 999999") != std::string::npos);
 	CHECK(find_param("idmap config ANY : range"));
 
-	for (const char *bad : {"idmap config A : range = 10-5\n", "idmap config A : range = x\n",
-				"idmap config A : range = 0-100\n",
-				"idmap config A : range = 5-4294967295\n",
-				"idmap config A : backend = rid\n",
-				"idmap config * : range = 1000-2000\nidmap config A : backend = rid\n"
-				"idmap config A : range = 2000-3000\n"}) {
+	const std::string overlap = std::string("idmap config * : range = 1000-2000\n") +
+				    "idmap config A : backend = rid\n" +
+				    "idmap config A : range = 2000-3000\n";
+	for (const std::string &bad : std::vector<std::string>{
+		     "idmap config A : range = 10-5\n", "idmap config A : range = x\n",
+		     "idmap config A : range = 0-100\n", "idmap config A : range = 5-4294967295\n",
+		     "idmap config A : backend = rid\n", overlap}) {
 		CAPTURE(bad);
 		Diagnostics e;
 		build(std::string("[global]\n") + bad, e);

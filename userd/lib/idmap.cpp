@@ -62,11 +62,11 @@ bool parse(std::string_view key, std::string *domain, std::string *option)
 	// DOM:range" and "idmap  config DOM : range" are the same key).
 	std::string words;
 	std::string_view k = strip(key);
-	for (size_t i = 0; i < k.size(); i++) {
-		bool blank = std::isspace(static_cast<unsigned char>(k[i]));
+	for (char ch : k) {
+		bool blank = std::isspace(static_cast<unsigned char>(ch));
 		if (blank && (words.empty() || words.back() == ' '))
 			continue;
-		words += blank ? ' ' : k[i];
+		words += blank ? ' ' : ch;
 	}
 	if (words.size() <= prefix.size() || lower(words.substr(0, prefix.size())) != prefix)
 		return false;

@@ -99,7 +99,7 @@ std::optional<LogonInfo> decode_logon_info(ByteView buf, std::string *why)
 			throw NdrError("no KERB_VALIDATION_INFO");
 
 		LogonInfo info;
-		r.skip(6 * 8); // LogonTime .. PasswordMustChange (FILETIMEs)
+		r.skip(size_t{6} * 8); // LogonTime .. PasswordMustChange (FILETIMEs)
 		Counted effective = counted(r);
 		Counted other[5];
 		for (auto &c : other) // FullName .. HomeDirectoryDrive
@@ -116,10 +116,10 @@ std::optional<LogonInfo> decode_logon_info(ByteView buf, std::string *why)
 		Counted server = counted(r);
 		Counted domain = counted(r);
 		uint32_t domain_ref = r.ptr();
-		r.skip(2 * 4); // Reserved1
+		r.skip(size_t{2} * 4); // Reserved1
 		r.u32(); // UserAccountControl
 		r.u32(); // SubAuthStatus
-		r.skip(2 * 8); // LastSuccessfulILogon, LastFailedILogon
+		r.skip(size_t{2} * 8); // LastSuccessfulILogon, LastFailedILogon
 		r.u32(); // FailedILogonCount
 		r.u32(); // Reserved3
 		uint32_t nextra = r.u32();
