@@ -38,9 +38,12 @@ kdir=$(mktemp -d /tmp/smbsrv-logon.XXXXXX)
 vm=bench-logon
 trap 'addc_stop; vm_stop "$vm" >/dev/null 2>&1 || true; rm -rf "$kdir"' EXIT
 
-addc_start "$kdir"
-addc_user quinn 'Quinn.Passw0rd.1' engineers
-addc_tickets quinn 'Quinn.Passw0rd.1'
+# Through ||: addc.bash's functions expect no errexit (a poll that fails
+# until the KDC is up would end the script under set -e).
+addc_start "$kdir" &&
+	addc_user quinn 'Quinn.Passw0rd.1' engineers &&
+	addc_tickets quinn 'Quinn.Passw0rd.1' ||
+	{ echo "the Samba AD DC did not start (logs in $kdir)"; trap - EXIT; exit 1; }
 export KRB5_CONFIG=$kdir/krb5.conf
 
 vm_initramfs >/dev/null

@@ -81,9 +81,14 @@ addc_start() { # DIR
 	EOF
 	# The KDC only, one process, in its own network namespace; the shell
 	# that execs it writes its pid (samba's, then) first.
+	# Its pid file in the run's directory too: Samba's default,
+	# /run/samba/samba.pid, would keep a second DC (another run) from
+	# starting.
+	mkdir -p "$ADDC_DIR/run"
 	unshare -n --fork sh -c 'ip link set lo up && echo $$ > "$3" && exec samba -i -M single \
-		-s "$1" --option="server services=kdc" --option="log file=$2"' sh \
-		"$ADDC_DIR/dc/etc/smb.conf" "$ADDC_DIR/samba.log" "$ADDC_DIR/kdc.pid" \
+		-s "$1" --option="server services=kdc" --option="log file=$2" \
+		--option="pid directory=$4"' sh \
+		"$ADDC_DIR/dc/etc/smb.conf" "$ADDC_DIR/samba.log" "$ADDC_DIR/kdc.pid" "$ADDC_DIR/run" \
 		>"$ADDC_DIR/samba.out" 2>&1 &
 	local i
 	for i in $(seq 1 100); do
