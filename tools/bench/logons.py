@@ -16,6 +16,7 @@ Prints one line: "METHOD n=N procs=P rate=R/s p50=A ms p90=B ms max=C ms".
 import argparse
 import multiprocessing
 import statistics
+import sys
 import time
 
 from impacket.krb5.ccache import CCache
@@ -23,6 +24,15 @@ from impacket.smbconnection import SMBConnection
 
 
 def run(args, n, out):
+    """Puts the logon times, or the error that stopped them (a child that
+    died without putting anything would leave main() waiting forever)."""
+    try:
+        out.put(logons(args, n))
+    except Exception as e:  # noqa: BLE001 - any failure ends the run
+        out.put("%s: %s" % (type(e).__name__, e))
+
+
+def logons(args, n):
     tgs = None
     if args.method == "kerberos":
         cc = CCache.loadFile(args.ccache)
@@ -39,7 +49,7 @@ def run(args, n, out):
         times.append(time.perf_counter() - t0)
         c.logoff()
         c.close()
-    out.put(times)
+    return times
 
 
 def main():
@@ -60,12 +70,19 @@ def main():
     t0 = time.perf_counter()
     for pr in procs:
         pr.start()
-    times = []
+    times, errors = [], []
     for _ in procs:
-        times += q.get()
+        got = q.get()
+        if isinstance(got, str):
+            errors.append(got)
+        else:
+            times += got
     wall = time.perf_counter() - t0
     for pr in procs:
         pr.join()
+    if errors:
+        print("%s failed: %s" % (args.method, errors[0]))
+        sys.exit(1)
     ms = sorted(t * 1000 for t in times)
     p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
     # The rate: logons over the time spent logging on (sequential: the
