@@ -265,7 +265,7 @@ def section_pending(port, h, a, b):
     check("pending: after one CLOSE no open of it is left", ok, why)
 
 
-def section_orphan(port, h, b, guid):
+def section_orphan(port, h, a, b, guid):
     """The channel with the waiting CREATE goes away: the CREATE goes
     on for the session; the replay on the other channel is told to retry
     until it is done, then gets its open."""
@@ -273,7 +273,8 @@ def section_orphan(port, h, b, guid):
     hfid = holder_takes(h, name)
     if not hfid:
         return
-    c = session(port, guid, bind_to=b)
+    # A bind is signed with the session's key: the first channel's.
+    c = session(port, guid, bind_to=a)
     body = create_body(name, guid=b"orphan-guid-0001")
     mid = c.send(CREATE, body, csn=0)
     check("orphan: the CREATE on channel C waits (interim response)",
@@ -358,7 +359,7 @@ def main():
     b = session(port, guid, bind_to=a)
     section_chseq(a, b)
     section_pending(port, h, a, b)
-    section_orphan(port, h, b, guid)
+    section_orphan(port, h, a, b, guid)
     section_mismatch(port, b, guid)
 
 

@@ -9,11 +9,12 @@
 . "$(dirname "$0")/lib.sh"
 
 t_vm_start
-t_guest_check "users demo and alice, a share with durable handles and multichannel" "
+t_guest_check "users demo and alice, a share with durable handles, leases and multichannel" "
 set -e
 cat > /etc/smbsrv/replay.conf <<EOF2
 [global]
 	durable handles = yes
+	smb2 leases = yes
 	server multi channel support = yes
 [demo]
 	path = /srv/demo
