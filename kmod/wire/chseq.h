@@ -49,8 +49,8 @@ void smb2_chseq_done(struct smb2_chseq *s, u16 csn);
 
 /*
  * The requests that ChannelSequence guards: WRITE, SET_INFO and IOCTL
- * (3.3.5.2.10), and LOCK (its byte ranges change the file as a write
- * does; Samba guards it too).
+ * (3.3.5.2.10), and LOCK (its byte ranges change what other opens may
+ * do as a write changes data; beyond the list of 3.3.5.2.10 and Samba's).
  */
 bool smb2_chseq_guarded(u16 command);
 
