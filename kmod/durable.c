@@ -6,10 +6,14 @@
  * FileId (bit 32 set, so it never equals a plain open's, which is its
  * volatile id); v2 ones also in a hash by CreateGuid, for replays.  The
  * disconnected ones are on a list ordered by deadline, which one delayed
- * work (the scavenger) walks.  One spinlock covers all of it; it nests
- * inside an fnode's lock (a break reaching a disconnected open).
+ * work (the scavenger) walks.  A DH2Q open that did not become durable
+ * is in the CreateGuid hash only, for the replays of its CREATE; a DH2Q
+ * CREATE waiting for breaks holds its CreateGuid in a hash of its own
+ * (struct smbsrv_durable_pending).  One spinlock covers all of it; it
+ * nests inside an fnode's lock (a break reaching a disconnected open).
  */
 #include <linux/bits.h>
+#include <linux/err.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/slab.h>
@@ -31,7 +35,13 @@
 
 struct smbsrv_durable {
 	struct smbsrv_file *f;
-	u32 id;				/* in smbsrv_durables */
+	u32 id;				/* in smbsrv_durables, when @durable */
+	/*
+	 * False: a DH2Q open that did not become durable (no batch oplock,
+	 * no lease caching handles): kept only so that a replay of its
+	 * CREATE finds it by CreateGuid (3.3.5.9.10).
+	 */
+	bool durable;
 	u8 version;			/* 1 or 2 */
 	u8 create_guid[16];		/* v2 */
 	u8 client_guid[16];
@@ -51,6 +61,8 @@ static DEFINE_SPINLOCK(smbsrv_durable_lock);
 static DEFINE_XARRAY_ALLOC1(smbsrv_durables);
 static u32 smbsrv_durable_next_id;
 static DEFINE_HASHTABLE(smbsrv_durable_guids, 8);
+/* Durable v2 CREATEs waiting for breaks, by CreateGuid. */
+static DEFINE_HASHTABLE(smbsrv_durable_pends, 6);
 static LIST_HEAD(smbsrv_durable_disc);
 static u32 smbsrv_durable_nr_disc;
 static struct delayed_work smbsrv_durable_work;
@@ -103,18 +115,24 @@ u32 smbsrv_durable_grant(struct smbsrv_file *f,
 	bool breaking;
 	int err;
 
-	if (!r->version || !READ_ONCE(smbsrv_server.knobs.durable_handles) ||
-	    (f->flags & (SMBSRV_FILE_DIR | SMBSRV_FILE_REPARSE)))
+	bool durable;
+
+	if (!r->version || !READ_ONCE(smbsrv_server.knobs.durable_handles))
 		return 0;
 	/* Only what caches handles survives a disconnection (3.3.5.9.6). */
 	smbsrv_cache_describe(f, &oplock, &lease, key, &epoch, &breaking);
-	if (oplock != SMB2_OPLOCK_LEVEL_BATCH &&
-	    !(oplock == SMB2_OPLOCK_LEVEL_LEASE && (lease & SMB2_LEASE_HANDLE)))
+	durable = !(f->flags & (SMBSRV_FILE_DIR | SMBSRV_FILE_REPARSE)) &&
+		  (oplock == SMB2_OPLOCK_LEVEL_BATCH ||
+		   (oplock == SMB2_OPLOCK_LEVEL_LEASE &&
+		    (lease & SMB2_LEASE_HANDLE)));
+	/* A DH2Q open is found by its CreateGuid all the same. */
+	if (!durable && r->version != 2)
 		return 0;
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return 0;
 	d->f = f;
+	d->durable = durable;
 	d->version = r->version;
 	d->action = r->action;
 	if (r->version == 2)
@@ -134,53 +152,159 @@ u32 smbsrv_durable_grant(struct smbsrv_file *f,
 	d->session_id = tree->sess->id;
 	INIT_LIST_HEAD(&d->node);
 	INIT_HLIST_NODE(&d->guid_node);
-	err = xa_alloc_cyclic(&smbsrv_durables, &id, d, XA_LIMIT(1, U32_MAX),
-			      &smbsrv_durable_next_id, GFP_KERNEL);
-	if (err < 0) {
-		smbsrv_share_info_put(d->share);
-		kfree(d);
-		return 0;
+	if (durable) {
+		err = xa_alloc_cyclic(&smbsrv_durables, &id, d,
+				      XA_LIMIT(1, U32_MAX),
+				      &smbsrv_durable_next_id, GFP_KERNEL);
+		if (err < 0) {
+			smbsrv_share_info_put(d->share);
+			kfree(d);
+			return 0;
+		}
+		d->id = id;
 	}
-	d->id = id;
 	spin_lock(&smbsrv_durable_lock);
 	if (d->version == 2)
 		hash_add(smbsrv_durable_guids, &d->guid_node,
 			 smbsrv_guid_hash(d->create_guid));
 	f->durable = d;
 	/* The client learns it from this CREATE's response only. */
-	WRITE_ONCE(f->open.id_persistent, SMBSRV_DURABLE_ID_BIT | id);
+	if (durable)
+		WRITE_ONCE(f->open.id_persistent, SMBSRV_DURABLE_ID_BIT | id);
 	spin_unlock(&smbsrv_durable_lock);
-	return d->timeout_ms;
+	return durable ? d->timeout_ms : 0;
 }
 
-struct smbsrv_file *smbsrv_durable_replay(const u8 *client_guid,
-					  const u8 *guid, bool replay,
-					  u64 session_id, u32 *action,
-					  u32 *timeout_ms)
+bool smbsrv_durable_is(struct smbsrv_file *f)
 {
-	struct smbsrv_file *f = NULL;
-	struct smbsrv_durable *d;
-	bool found = false;
+	bool durable;
 
 	spin_lock(&smbsrv_durable_lock);
+	durable = f->durable && f->durable->durable;
+	spin_unlock(&smbsrv_durable_lock);
+	return durable;
+}
+
+/* Under the lock: the CREATE waiting with @r's CreateGuid, not @r's own. */
+static bool smbsrv_durable_pending_find(const struct smbsrv_durable_replay *r)
+{
+	struct smbsrv_durable_pending *p;
+
+	hash_for_each_possible(smbsrv_durable_pends, p, node,
+			       smbsrv_guid_hash(r->guid)) {
+		if (p != r->own && !memcmp(p->create_guid, r->guid, 16) &&
+		    !memcmp(p->client_guid, r->client_guid, 16))
+			return true;
+	}
+	return false;
+}
+
+u32 smbsrv_durable_replay(struct smbsrv_durable_replay *r)
+{
+	struct smbsrv_durable *d;
+	u32 status = STATUS_SUCCESS;
+	bool found = false;
+
+	r->f = NULL;
+	spin_lock(&smbsrv_durable_lock);
+	/* Its CREATE still waits for breaks: the client asks again later. */
+	if (smbsrv_durable_pending_find(r)) {
+		status = r->replay ? STATUS_FILE_NOT_AVAILABLE :
+				     STATUS_DUPLICATE_OBJECTID;
+		goto out;
+	}
 	hash_for_each_possible(smbsrv_durable_guids, d, guid_node,
-			       smbsrv_guid_hash(guid)) {
-		if (memcmp(d->create_guid, guid, 16) ||
-		    memcmp(d->client_guid, client_guid, 16))
+			       smbsrv_guid_hash(r->guid)) {
+		if (memcmp(d->create_guid, r->guid, 16) ||
+		    memcmp(d->client_guid, r->client_guid, 16))
 			continue;
 		found = true;
-		if (replay && !d->disconnected && d->session_id == session_id &&
-		    refcount_inc_not_zero(&d->f->open.ref)) {
-			f = d->f;
-			*action = d->action;
-			*timeout_ms = d->timeout_ms;
+		if (!r->replay)
+			continue;
+		/* Another user's: refused, as a reconnect would be. */
+		if (!uid_eq(d->owner, r->sess->cred->fsuid)) {
+			status = STATUS_ACCESS_DENIED;
+			goto out;
 		}
-		break;
+		/*
+		 * Only an open no request named yet answers a replay
+		 * (Open.IsReplayEligible), and only in its session; others
+		 * keep the GUID taken, and the replay opens anew.
+		 */
+		if (d->disconnected || d->session_id != r->sess->id ||
+		    !READ_ONCE(d->f->open.replayable))
+			continue;
+		/* It repeats the CREATE of another file: no replay of it. */
+		if (strcmp(d->f->name, r->path)) {
+			status = STATUS_ACCESS_DENIED;
+			goto out;
+		}
+		if (!refcount_inc_not_zero(&d->f->open.ref))
+			continue;
+		r->f = d->f;
+		r->action = d->action;
+		r->timeout_ms = d->durable ? d->timeout_ms : 0;
+		goto out;
+	}
+	if (found && !r->replay)
+		status = STATUS_DUPLICATE_OBJECTID;
+out:
+	spin_unlock(&smbsrv_durable_lock);
+	return status;
+}
+
+struct smbsrv_durable_pending *
+smbsrv_durable_pend(const u8 *client_guid, const u8 *guid,
+		    struct smbsrv_session *sess)
+{
+	struct smbsrv_durable_replay r = {
+		.client_guid = client_guid,
+		.guid = guid,
+	};
+	struct smbsrv_durable_pending *p;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return NULL;
+	memcpy(p->client_guid, client_guid, 16);
+	memcpy(p->create_guid, guid, 16);
+	p->session_id = sess->id;
+	spin_lock(&smbsrv_durable_lock);
+	/* Two CREATEs with one GUID raced: the later one is no replay. */
+	if (smbsrv_durable_pending_find(&r)) {
+		spin_unlock(&smbsrv_durable_lock);
+		kfree(p);
+		return ERR_PTR(-EEXIST);
+	}
+	hash_add(smbsrv_durable_pends, &p->node, smbsrv_guid_hash(guid));
+	spin_unlock(&smbsrv_durable_lock);
+	return p;
+}
+
+bool smbsrv_durable_pend_orphan(struct smbsrv_durable_pending *p,
+				struct smbsrv_session *sess)
+{
+	bool kept = false;
+
+	spin_lock(&smbsrv_durable_lock);
+	if (!p->orphan && sess->nr_replay_orphans < SMBSRV_DURABLE_ORPHANS) {
+		p->orphan = true;
+		sess->nr_replay_orphans++;
+		kept = true;
 	}
 	spin_unlock(&smbsrv_durable_lock);
-	if (f)
-		return f;
-	return found && !replay ? ERR_PTR(-EEXIST) : NULL;
+	return kept;
+}
+
+void smbsrv_durable_unpend(struct smbsrv_durable_pending *p,
+			   struct smbsrv_session *sess)
+{
+	spin_lock(&smbsrv_durable_lock);
+	hash_del(&p->node);
+	if (p->orphan)
+		sess->nr_replay_orphans--;
+	spin_unlock(&smbsrv_durable_lock);
+	kfree(p);
 }
 
 /* Under the lock: off the tables. */
@@ -192,7 +316,8 @@ static void smbsrv_durable_unlink(struct smbsrv_durable *d)
 		d->disconnected = false;
 	}
 	hash_del(&d->guid_node);
-	xa_erase(&smbsrv_durables, d->id);
+	if (d->durable)
+		xa_erase(&smbsrv_durables, d->id);
 }
 
 void smbsrv_durable_forget(struct smbsrv_file *f)
@@ -226,7 +351,7 @@ bool smbsrv_durable_detach(struct smbsrv_file *f)
 	spin_lock(&smbsrv_durable_lock);
 	d = f->durable;
 	/* One whose caching was broken as it went has nobody to answer. */
-	if (d && !d->disconnected && !d->doomed &&
+	if (d && d->durable && !d->disconnected && !d->doomed &&
 	    smbsrv_durable_nr_disc < SMBSRV_DURABLE_MAX) {
 		d->disconnected = true;
 		d->session_id = 0;
@@ -443,7 +568,7 @@ u8 smbsrv_durable_state(struct smbsrv_file *f, bool *disconnected,
 	*left = 0;
 	spin_lock(&smbsrv_durable_lock);
 	d = f->durable;
-	if (d) {
+	if (d && d->durable) {
 		version = d->version;
 		*disconnected = d->disconnected;
 		if (d->disconnected && time_after(d->deadline, jiffies))

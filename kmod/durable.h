@@ -15,6 +15,7 @@
 #ifndef _SMBSRV_DURABLE_H
 #define _SMBSRV_DURABLE_H
 
+#include <linux/list.h>
 #include <linux/types.h>
 
 struct smbsrv_file;
@@ -45,22 +46,76 @@ void smbsrv_durable_exit(void);
  * Make the new open @f durable as @d asks, if its caching allows it (a
  * batch oplock or a lease caching handles).  Gives it its server-wide
  * persistent FileId.  Returns the timeout granted in milliseconds, or 0
- * when it did not become durable.
+ * when it did not become durable (a DH2Q open is still found by its
+ * CreateGuid then, for replays).
  */
 u32 smbsrv_durable_grant(struct smbsrv_file *f,
 			 const struct smbsrv_durable_req *d);
 
+/* A durable v2 CREATE waiting for breaks (its CreateGuid is taken). */
+struct smbsrv_durable_pending {
+	struct hlist_node node;
+	u8 client_guid[16];
+	u8 create_guid[16];
+	u64 session_id;
+	/* Its connection went; it goes on for its session's other ones. */
+	bool orphan;
+};
+
+/* Waiting CREATEs of one session that may outlive their connection. */
+#define SMBSRV_DURABLE_ORPHANS	32
+
+/* A DH2Q CREATE looks for the open its CreateGuid names (3.3.5.9.10). */
+struct smbsrv_durable_replay {
+	const u8 *client_guid;		/* the connection's ClientGuid */
+	const u8 *guid;			/* the DH2Q's CreateGuid */
+	bool replay;			/* SMB2_FLAGS_REPLAY_OPERATION */
+	struct smbsrv_session *sess;
+	const char *path;		/* the name it opens */
+	/* Its own wait for breaks (not counted against it), or NULL. */
+	const struct smbsrv_durable_pending *own;
+	/*
+	 * Out: the open a replay is answered with (referenced), the
+	 * CreateAction the original got and its durable timeout (0: it
+	 * did not become durable).
+	 */
+	struct smbsrv_file *f;
+	u32 action;
+	u32 timeout_ms;
+};
+
 /*
- * A DH2Q with CreateGuid @guid from client @client_guid: the open of the
- * same session it names (referenced; *action the CreateAction the
- * original got, *timeout_ms its durable timeout) when the request is a
- * replay, or ERR_PTR(-EEXIST) when the GUID is in use and this is no
- * replay, or NULL.
+ * STATUS_SUCCESS: @r->f is the open to answer the replay with, or NULL
+ * when no open answers it (a new CREATE, with that CreateGuid).
+ * STATUS_FILE_NOT_AVAILABLE: a replay while the CREATE it repeats still
+ * waits for breaks (the client sends it again later);
+ * STATUS_DUPLICATE_OBJECTID: no replay, and the GUID is in use;
+ * STATUS_ACCESS_DENIED: a replay naming another user's open, or another
+ * file than the open's.  Only an open of the same session that no
+ * request named yet answers a replay (Open.IsReplayEligible).
  */
-struct smbsrv_file *smbsrv_durable_replay(const u8 *client_guid,
-					  const u8 *guid, bool replay,
-					  u64 session_id, u32 *action,
-					  u32 *timeout_ms);
+u32 smbsrv_durable_replay(struct smbsrv_durable_replay *r);
+
+/*
+ * A durable v2 CREATE of @sess goes to wait for breaks: while it waits,
+ * replays of it get STATUS_FILE_NOT_AVAILABLE.  NULL when memory is
+ * short, ERR_PTR(-EEXIST) when another CREATE with the GUID waits.
+ */
+struct smbsrv_durable_pending *
+smbsrv_durable_pend(const u8 *client_guid, const u8 *guid,
+		    struct smbsrv_session *sess);
+/*
+ * Its connection went while it waits: true when it may go on for the
+ * session's other channels (at most SMBSRV_DURABLE_ORPHANS a session).
+ */
+bool smbsrv_durable_pend_orphan(struct smbsrv_durable_pending *p,
+				struct smbsrv_session *sess);
+/* The waiting CREATE ended (answered, failed, cancelled). */
+void smbsrv_durable_unpend(struct smbsrv_durable_pending *p,
+			   struct smbsrv_session *sess);
+
+/* @f is a durable handle (not only a DH2Q open kept for replays). */
+bool smbsrv_durable_is(struct smbsrv_file *f);
 
 /*
  * Reconnect (DHnC, DH2C) for a CREATE @r of session @sess on @tree from

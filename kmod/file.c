@@ -321,7 +321,7 @@ static bool smbsrv_lock_seq_index_ok(u32 seq)
 static u8 *smbsrv_lock_seq_slot(struct smbsrv_file *f, u32 seq, bool every)
 {
 	lockdep_assert_held(&f->fnode->lock);
-	if (!f->lock_seq || !(READ_ONCE(f->durable) || every) ||
+	if (!f->lock_seq || !(every || smbsrv_durable_is(f)) ||
 	    !smbsrv_lock_seq_index_ok(seq))
 		return NULL;
 	return &f->lock_seq[(seq >> 4) - 1];
@@ -334,7 +334,7 @@ bool smbsrv_file_lock_replay(struct smbsrv_file *f, u32 seq, bool every_open)
 	bool replay = false;
 
 	/* The array, the first time it is wanted (not under the lock). */
-	if ((every_open || READ_ONCE(f->durable)) &&
+	if ((every_open || smbsrv_durable_is(f)) &&
 	    !READ_ONCE(f->lock_seq) && smbsrv_lock_seq_index_ok(seq))
 		arr = kzalloc(SMBSRV_LOCK_SEQ_BUCKETS, GFP_KERNEL);
 	spin_lock(&fn->lock);

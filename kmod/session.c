@@ -670,6 +670,9 @@ int smbsrv_open_insert(struct smbsrv_tree *tree, struct smbsrv_open *op,
 		return -EMFILE;
 	}
 	refcount_set(&op->ref, 2);	/* the table's and the caller's */
+	spin_lock_init(&op->lock);
+	smb2_chseq_init(&op->chseq, 0);
+	op->replayable = false;
 	op->ops = ops;
 	op->tree = tree;
 	op->gone = false;
@@ -758,4 +761,31 @@ int smbsrv_open_attach(struct smbsrv_tree *tree, struct smbsrv_open *op)
 	if (old)
 		smbsrv_tree_put(old);
 	return 0;
+}
+
+void smbsrv_open_chseq_init(struct smbsrv_open *op, u16 seq, bool replayable)
+{
+	spin_lock(&op->lock);
+	smb2_chseq_init(&op->chseq, seq);
+	op->replayable = replayable;
+	spin_unlock(&op->lock);
+}
+
+enum smb2_chseq_verdict smbsrv_open_chseq_admit(struct smbsrv_open *op,
+						u16 csn, bool replay)
+{
+	enum smb2_chseq_verdict v;
+
+	spin_lock(&op->lock);
+	v = smb2_chseq_admit(&op->chseq, csn, replay);
+	op->replayable = false;
+	spin_unlock(&op->lock);
+	return v;
+}
+
+void smbsrv_open_chseq_done(struct smbsrv_open *op, u16 csn)
+{
+	spin_lock(&op->lock);
+	smb2_chseq_done(&op->chseq, csn);
+	spin_unlock(&op->lock);
 }

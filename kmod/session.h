@@ -33,6 +33,7 @@
 
 #include "crypto.h"
 #include "upcall.h"
+#include "wire/chseq.h"
 
 struct smbsrv_conn;
 struct smbsrv_share_info;
@@ -119,6 +120,11 @@ struct smbsrv_session {
 	 * stay (TREE_DISCONNECT and CLOSE end them).
 	 */
 	bool disconnecting;
+	/*
+	 * Durable v2 CREATEs still waiting for breaks after their channel
+	 * went (durable.c, under its lock): bounded per session.
+	 */
+	u32 nr_replay_orphans;
 	struct rcu_head rcu;
 };
 
@@ -186,6 +192,15 @@ struct smbsrv_open {
 	const struct smbsrv_open_ops *ops;
 	/* Its charge to the server's budget, from insert to the last put. */
 	struct smbsrv_budget_user *budget;
+	/*
+	 * Under @lock: its ChannelSequence and the requests outstanding
+	 * under it (3.3.5.2.10, wire/chseq.h), and whether a replay of the
+	 * CREATE that made it answers with it (Open.IsReplayEligible: until
+	 * the first request names it).
+	 */
+	spinlock_t lock;
+	struct smb2_chseq chseq;
+	bool replayable;
 	struct rcu_head rcu;
 };
 
@@ -307,5 +322,20 @@ void smbsrv_open_put(struct smbsrv_open *op);
 int smbsrv_open_attach(struct smbsrv_tree *tree, struct smbsrv_open *op);
 /* Remove from the table and close.  Idempotent. */
 void smbsrv_open_end(struct smbsrv_open *op);
+
+/*
+ * The CREATE (or reconnect) with ChannelSequence @seq made @op: it starts
+ * there, nothing outstanding; @replayable: a replay of that CREATE may
+ * answer with it (a durable v2 open).
+ */
+void smbsrv_open_chseq_init(struct smbsrv_open *op, u16 seq, bool replayable);
+/*
+ * A request with ChannelSequence @csn (@replay: the replay flag) names
+ * @op: its verdict (wire/chseq.h); the open is no longer one a replayed
+ * CREATE answers with.  smbsrv_open_chseq_done() when a counted one ends.
+ */
+enum smb2_chseq_verdict smbsrv_open_chseq_admit(struct smbsrv_open *op,
+						u16 csn, bool replay);
+void smbsrv_open_chseq_done(struct smbsrv_open *op, u16 csn);
 
 #endif /* _SMBSRV_SESSION_H */

@@ -14,6 +14,7 @@
  * offered), DHnC/DH2C find nothing; TWrp and @GMT names open previous
  * versions (snap.h).
  */
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/falloc.h>
 #include <linux/namei.h>
@@ -27,6 +28,7 @@
 #include "../conn.h"
 #include "../durable.h"
 #include "../file.h"
+#include "../fnode.h"
 #include "../klease.h"
 #include "../session.h"
 #include "../status.h"
@@ -763,6 +765,34 @@ undo:
 }
 
 /*
+ * A durable v2 CREATE goes to wait for breaks: its CreateGuid is taken
+ * until it ends, so that a replay of it (on another channel, say, the
+ * client having given this one up) is told to try again later rather
+ * than opening the file a second time.  SMBSRV_CACHE_WAIT, or the status
+ * it ends with now.
+ */
+static u32 smbsrv_create_pend(struct smbsrv_req *req, struct smbsrv_create *c)
+{
+	struct smbsrv_durable_pending *p;
+
+	if (c->dur.version != 2 || req->dur_pending)
+		return SMBSRV_CACHE_WAIT;
+	p = smbsrv_durable_pend(req->conn->client_guid, c->dur.create_guid,
+				req->sess);
+	if (!IS_ERR_OR_NULL(p)) {
+		req->dur_pending = p;
+		return SMBSRV_CACHE_WAIT;
+	}
+	smbsrv_fnode_put(c->wait_fn);
+	c->wait_fn = NULL;
+	if (!p)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	/* Another CREATE with this GUID started waiting meanwhile. */
+	return c->dur.replay ? STATUS_FILE_NOT_AVAILABLE :
+			       STATUS_DUPLICATE_OBJECTID;
+}
+
+/*
  * One attempt at the CREATE; SMBSRV_CACHE_WAIT when it must wait for
  * breaks of other clients' caching (*wait, *gen: on what) and run again.
  */
@@ -865,6 +895,13 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 		smbsrv_open_end(&c->f->open);
 		goto out;
 	}
+	/*
+	 * Its ChannelSequence starts at the CREATE's; a replay of a DH2Q
+	 * CREATE, durable or not, answers with it until a request names it
+	 * (3.3.5.9.10).
+	 */
+	smbsrv_open_chseq_init(&c->f->open, smbsrv_req_csn(req),
+			       c->dur.version == 2);
 done:
 	/* Requests related to this one use the new open. */
 	if (!status) {
@@ -881,6 +918,8 @@ out:
 		smbsrv_audit_tree(tree, SMBSRV_AUDIT_OP_CREATE_FILE, status,
 				  c->path && c->path[0] ? c->path : ".", NULL,
 				  status ? c->r.access : c->f->access);
+	if (status == SMBSRV_CACHE_WAIT)
+		status = smbsrv_create_pend(req, c);
 	if (status == SMBSRV_CACHE_WAIT) {
 		*wait = c->wait_fn;
 		*gen = c->wait_gen;

@@ -227,6 +227,9 @@ u32 smbsrv_create_reconnect(struct smbsrv_req *req, struct smbsrv_create *c)
 	if (!status)
 		status = smbsrv_create_existing_reply(req, c, FILE_OPENED);
 	smbsrv_vfs_creds_end(old);
+	/* A new channel, a new start for its sequence. */
+	if (!status)
+		smbsrv_open_chseq_init(&c->f->open, smbsrv_req_csn(req), false);
 	if (status && c->f) {
 		smbsrv_open_end(&c->f->open);
 		return status;
@@ -234,42 +237,72 @@ u32 smbsrv_create_reconnect(struct smbsrv_req *req, struct smbsrv_create *c)
 	return status;
 }
 
+/*
+ * The caching a replay is answered with: a lease as it is now (its
+ * state may have grown since, smbtorture's replay-dhv2-lease1); for an
+ * oplock the level asked for, if the open holds it (replay-dhv2-oplock2:
+ * a replay asking for no oplock gets none, and no durable handle, while
+ * the open keeps its batch oplock).  False when the replay asks for other
+ * caching than the original did: an oplock as a lease, a lease as an
+ * oplock or under another key (3.3.5.9.10; Windows refuses those).
+ */
+static bool smbsrv_create_replay_caching(struct smbsrv_create *c)
+{
+	struct smbsrv_file *f = c->f;
+	u8 oplock, key[16];
+	bool breaking;
+	u32 lease;
+	u16 epoch;
+
+	smbsrv_cache_describe(f, &oplock, &lease, key, &epoch, &breaking);
+	smbsrv_cache_current(f, &c->ca);
+	if (oplock == SMB2_OPLOCK_LEVEL_LEASE)
+		return c->cr.lease && !memcmp(key, c->cr.rqls.key, 16);
+	if (c->cr.lease)
+		return false;
+	if (c->r.oplock < c->ca.oplock) {
+		c->ca.oplock = c->r.oplock;
+		/* Durable only with a batch oplock (3.3.5.9.10). */
+		if (c->ca.oplock != SMB2_OPLOCK_LEVEL_BATCH)
+			c->dur_granted = 0;
+	}
+	return true;
+}
+
 u32 smbsrv_create_replay(struct smbsrv_req *req, struct smbsrv_create *c,
 			 bool *answered)
 {
-	struct smbsrv_file *f;
+	struct smbsrv_durable_replay r = {
+		.client_guid = req->conn->client_guid,
+		.guid = c->dur.create_guid,
+		.replay = c->dur.replay,
+		.sess = req->sess,
+		.path = c->path,
+		.own = req->dur_pending,
+	};
 	const struct cred *old;
-	u32 status, action = FILE_OPENED, lease, timeout_ms = 0;
-	u8 oplock, key[16];
-	bool breaking;
-	u16 epoch;
+	u32 status;
+	int err;
 
 	*answered = false;
 	if (c->dur.version != 2)
 		return STATUS_SUCCESS;
-	f = smbsrv_durable_replay(req->conn->client_guid, c->dur.create_guid,
-				  c->dur.replay, req->sess->id, &action,
-				  &timeout_ms);
-	if (IS_ERR(f))
-		return STATUS_DUPLICATE_OBJECTID;
-	if (!f)
-		return STATUS_SUCCESS;
+	status = smbsrv_durable_replay(&r);
+	if (status || !r.f)
+		return status;
 	*answered = true;
-	c->f = f;
+	c->f = r.f;
 	/* Durable as the original was: its DH2Q answer again. */
-	c->dur_granted = timeout_ms;
-	/*
-	 * The replay asks for the caching the original asked for (3.3.5.9.10):
-	 * an oplock replayed as a lease, a lease as an oplock or under
-	 * another key is refused, as Windows does.
-	 */
-	smbsrv_cache_describe(f, &oplock, &lease, key, &epoch, &breaking);
-	if (oplock == SMB2_OPLOCK_LEVEL_LEASE ?
-	    !c->cr.lease || memcmp(key, c->cr.rqls.key, 16) :
-	    c->cr.lease)
+	c->dur_granted = r.timeout_ms;
+	if (!smbsrv_create_replay_caching(c))
 		return STATUS_ACCESS_DENIED;
+	c->action = r.action;
+	c->granted = c->f->access;
+	c->maximal = c->f->access;
 	old = smbsrv_vfs_creds_begin(req->tree);
-	status = smbsrv_create_existing_reply(req, c, action);
+	err = smbsrv_vfs_getattr(req->tree, &c->f->filp->f_path, &c->fa);
 	smbsrv_vfs_creds_end(old);
-	return status;
+	if (err)
+		return smbsrv_errno_status(err);
+	return smbsrv_create_reply(req, c);
 }

@@ -16,6 +16,7 @@
 
 #include "../cmdstats.h"
 #include "../conn.h"
+#include "../durable.h"
 #include "../readstats.h"
 #include "../recv.h"
 #include "../sched.h"
@@ -70,6 +71,9 @@ static void smbsrv_req_put(struct smbsrv_req *req)
 		return;
 	if (req->priv_free)
 		req->priv_free(req);
+	smbsrv_req_fid_end(req);
+	if (req->dur_pending)
+		smbsrv_durable_unpend(req->dur_pending, req->sess);
 	if (req->tree)
 		smbsrv_tree_put(req->tree);
 	if (req->chan)

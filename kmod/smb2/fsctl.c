@@ -671,7 +671,7 @@ u32 smbsrv_fsctl_fs(struct smbsrv_req *req, struct smb2_ioctl_req *r)
 
 	x.f = smbsrv_req_file(req, r->file_id);
 	if (!x.f)
-		return STATUS_FILE_CLOSED;
+		return smbsrv_req_fid_status(req);
 	r->fid_persistent = x.f->open.id_persistent;
 	r->fid_volatile = x.f->open.id_volatile;
 	status = smbsrv_snap_fsctl_check(x.f, r->ctl_code);

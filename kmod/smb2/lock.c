@@ -129,7 +129,7 @@ u32 smbsrv_smb2_lock(struct smbsrv_req *req)
 		return status;
 	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
-		return STATUS_FILE_CLOSED;
+		return smbsrv_req_fid_status(req);
 	lr.sequence = r.sequence;
 	/* Every open is verified where multichannel is offered (3.x). */
 	replay = smbsrv_file_lock_replay(f, r.sequence,

@@ -8,7 +8,9 @@
 
 #include "../cache.h"
 #include "../conn.h"
+#include "../durable.h"
 #include "../file.h"
+#include "../session.h"
 #include "../fnode.h"
 #include "../wire/oplock.h"
 #include "smb2.h"
@@ -49,10 +51,26 @@ static void smbsrv_cache_rerun(struct work_struct *work)
 	smbsrv_lane_add(p->req->conn, &p->it);
 }
 
+/*
+ * A durable v2 CREATE whose connection goes while it waits, its session
+ * living on through other channels: it goes on waiting and opens for the
+ * session, answering nobody; its client, having lost the channel, sends
+ * it again on another one, where the replay gets FILE_NOT_AVAILABLE
+ * until it ends and then the open it made (3.3.5.9.10).
+ */
+static bool smbsrv_cache_park_outlives(struct smbsrv_req *req)
+{
+	return req->dur_pending && smbsrv_conn_closing(req->conn) &&
+	       req->sess && READ_ONCE(req->sess->nr_channels) > 1 &&
+	       smbsrv_durable_pend_orphan(req->dur_pending, req->sess);
+}
+
 static void smbsrv_cache_cancel(struct smbsrv_req *req)
 {
 	struct smbsrv_cache_park *p = req->priv;
 
+	if (smbsrv_cache_park_outlives(req))
+		return;
 	if (smbsrv_cache_wait_cancel(&p->w))
 		smbsrv_req_complete(req, STATUS_CANCELLED);
 }

@@ -80,7 +80,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 	}
 	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
-		return STATUS_FILE_CLOSED;
+		return smbsrv_req_fid_status(req);
 	/*
 	 * Run by the receiver (an inline WRITE, sched.c): a write-through WRITE,
 	 * which waits for the disk, goes to a worker, having done nothing.

@@ -821,7 +821,7 @@ u32 smbsrv_smb2_set_info(struct smbsrv_req *req)
 		return status;
 	f = smbsrv_req_file(req, r.file_id);
 	if (!f)
-		return STATUS_FILE_CLOSED;
+		return smbsrv_req_fid_status(req);
 	/* A previous version is read-only (snap.h). */
 	status = smbsrv_snap_set_info(f, r.info_type, r.info_class);
 	if (status) {

@@ -28,6 +28,7 @@ struct smb2_ioctl_req;
 struct smb2_route_info;
 struct smbsrv_conn;
 struct smbsrv_dirscan;
+struct smbsrv_durable_pending;
 struct smbsrv_file;
 struct smbsrv_fnode;
 struct smbsrv_msg;
@@ -88,6 +89,19 @@ struct smbsrv_req {
 	 */
 	u64 fid_persistent;
 	u64 fid_volatile;
+	/*
+	 * ChannelSequence (3.3.5.2.10, fileid.c): the open this request is
+	 * counted against until it ends (referenced), and what a handler
+	 * answers when its FileId names no open it may use
+	 * (smbsrv_req_fid_status()).
+	 */
+	struct smbsrv_open *csn_open;
+	u32 fid_status;
+	/*
+	 * A durable v2 CREATE waiting for breaks holds its CreateGuid here
+	 * until it ends: its replays meanwhile get FILE_NOT_AVAILABLE.
+	 */
+	struct smbsrv_durable_pending *dur_pending;
 
 	/* The response: 64-byte header followed by the body. */
 	u8 *rsp;
@@ -211,6 +225,17 @@ u32 smbsrv_req_check_charge(struct smbsrv_req *req);
  */
 struct smbsrv_open *smbsrv_req_open(struct smbsrv_req *req, const u8 *field);
 struct smbsrv_file *smbsrv_req_file(struct smbsrv_req *req, const u8 *field);
+/*
+ * Why smbsrv_req_open() or smbsrv_req_file() found nothing: on a 3.x
+ * connection a WRITE, SET_INFO, IOCTL or LOCK whose ChannelSequence is
+ * stale for the open gets STATUS_FILE_NOT_AVAILABLE (3.3.5.2.10), so that
+ * its client sends it again on a live channel; else STATUS_FILE_CLOSED.
+ */
+u32 smbsrv_req_fid_status(const struct smbsrv_req *req);
+/* The ChannelSequence of a 3.x request (its header's Status field). */
+u16 smbsrv_req_csn(const struct smbsrv_req *req);
+/* The request ends: what it counted against an open's sequence goes. */
+void smbsrv_req_fid_end(struct smbsrv_req *req);
 
 /*
  * Going async (MS-SMB2 3.3.4.2): a handler that must wait (a lock, a

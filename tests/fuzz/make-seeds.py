@@ -57,6 +57,11 @@ def main():
     write("seqwin", "grants-and-ids", bytes([64, 1, 10, 0, 0, 0, 0,
                                              2, 1, 0, 10, 2, 0, 0]))
     write("seqwin", "skipping", bytes([16, 1, 16, 0] + [2, 3, 0] * 20))
+    # chseq: the open's sequence, then (op, sequence) steps: op bit 0
+    # ends a running request, bit 1 is the replay flag.
+    write("chseq", "bump-and-replay", bytes([0, 0, 0, 0, 0, 0, 0, 0,
+                                             0, 1, 0, 2, 1, 0, 1, 0, 0,
+                                             3, 0, 0, 2, 1, 0]))
     file_seeds()
     info_seeds()
     file3_seeds()
