@@ -86,6 +86,7 @@ const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_AUDIT_FAILURE + 1]
 	[SMBSRV_A_SHARE_SNAP_SUBDIR] = { .type = NLA_NUL_STRING, .len = 4096, },
 	[SMBSRV_A_SHARE_SNAP_FORMAT] = { .type = NLA_NUL_STRING, .len = 128, },
 	[SMBSRV_A_SHARE_SNAP_SORT] = NLA_POLICY_MAX(NLA_U32, 2),
+	[SMBSRV_A_SHARE_SNAP_ZONE] = { .type = NLA_BINARY, },
 	[SMBSRV_A_SHARE_AUDIT_SUCCESS] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_AUDIT_FAILURE] = { .type = NLA_U32, },
 };

@@ -37,7 +37,7 @@ static int smbsrv_snap_dir(const struct smbsrv_tree *tree, struct path *dir)
 
 struct smbsrv_snap_scan {
 	struct dir_context ctx;
-	const char *format;
+	const struct smbsrv_share_info *share;
 	u64 *times;
 	unsigned long *links;	/* bit per entry: not a plain directory */
 	u32 n;
@@ -56,7 +56,9 @@ static bool smbsrv_snap_actor(struct dir_context *ctx, const char *name,
 	/* A snapshot is a directory, or a link to one (snapper's numbers). */
 	if (type != DT_DIR && type != DT_LNK && type != DT_UNKNOWN)
 		return true;
-	if (len <= 0 || smb_snap_parse(s->format, name, (u32)len, &t))
+	if (len <= 0 ||
+	    smb_snap_parse_in(s->share->snap_format, s->share->snap_zone,
+			      s->share->snap_zone_n, name, (u32)len, &t))
 		return true;
 	if (s->n == SMBSRV_SNAP_MAX) {
 		s->full = true;
@@ -105,7 +107,7 @@ int smbsrv_snap_list(const struct smbsrv_tree *tree, u64 **times, u32 *n)
 {
 	struct smbsrv_snap_scan s = {
 		.ctx.actor = smbsrv_snap_actor,
-		.format = tree->share->snap_format,
+		.share = tree->share,
 	};
 	struct file *filp;
 	struct path dir;
@@ -172,7 +174,8 @@ static int smbsrv_snap_root(const struct smbsrv_tree *tree, u64 t,
 	rel = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!rel)
 		return -ENOMEM;
-	len = smb_snap_name(tree->share->snap_format, t, rel, NAME_MAX + 1);
+	len = smb_snap_name_in(tree->share->snap_format, tree->share->snap_zone,
+			       tree->share->snap_zone_n, t, rel, NAME_MAX + 1);
 	if (len < 0) {
 		err = -ENOENT;
 		goto out;

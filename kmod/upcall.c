@@ -475,6 +475,7 @@ void smbsrv_share_info_put(struct smbsrv_share_info *share)
 	kfree(share->snap_dir);
 	kfree(share->snap_subdir);
 	kfree(share->snap_format);
+	kfree(share->snap_zone);
 	kfree(share);
 }
 EXPORT_SYMBOL_NS_GPL(smbsrv_share_info_put, SMBSRV_TEST);
@@ -502,6 +503,19 @@ static int smbsrv_share_parse_snap(struct smbsrv_share_info *s,
 		return -ENOMEM;
 	if (tb[SMBSRV_A_SHARE_SNAP_SORT])
 		s->snap_sort = nla_get_u32(tb[SMBSRV_A_SHARE_SNAP_SORT]);
+	if (tb[SMBSRV_A_SHARE_SNAP_ZONE]) {
+		const struct nlattr *z = tb[SMBSRV_A_SHARE_SNAP_ZONE];
+
+		if (nla_len(z) % sizeof(*s->snap_zone) ||
+		    nla_len(z) > SMB_SNAP_ZONE_MAX * sizeof(*s->snap_zone))
+			return -EINVAL;
+		s->snap_zone_n = nla_len(z) / sizeof(*s->snap_zone);
+		s->snap_zone = kmemdup(nla_data(z), nla_len(z), GFP_KERNEL);
+		if (!s->snap_zone)
+			return -ENOMEM;
+		if (smb_snap_zone_check(s->snap_zone, s->snap_zone_n))
+			return -EINVAL;
+	}
 	if (s->snap_dir[0] != '/' || s->snap_subdir[0] == '/' ||
 	    s->snap_sort > SMBSRV_SNAP_SORT_DESC ||
 	    smb_snap_format_check(s->snap_format))

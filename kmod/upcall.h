@@ -86,6 +86,8 @@ int smbsrv_upcall_session_setup(u64 session_id, const char *client_addr,
 void smbsrv_auth_result_free(struct smbsrv_auth_result *res);
 
 /* What a tree connect resolved to; immutable once published, refcounted. */
+struct smb_snap_zone;
+
 struct smbsrv_share_info {
 	refcount_t ref;
 	char *name;			/* never NULL */
@@ -105,6 +107,8 @@ struct smbsrv_share_info {
 	char *snap_subdir;		/* relative, "" for the snapshot */
 	char *snap_format;		/* shadow:format, checked */
 	u32 snap_sort;			/* enum smbsrv_snap_sort */
+	struct smb_snap_zone *snap_zone; /* shadow:localtime, checked; */
+	u32 snap_zone_n;		/* NULL and 0 for UTC */
 	u32 audit_success;		/* audited ops (audit.h): bits */
 	u32 audit_failure;
 };

@@ -33,7 +33,7 @@ pkgs_build=(
 	python3 python3-yaml python3-jsonschema sparse
 	clang-14 libfuzzer-14-dev libclang-rt-14-dev
 	flex bison bc libelf-dev
-	nlohmann-json3-dev
+	nlohmann-json3-dev tzdata
 )
 # The guest kernel, its headers and its source (for checkpatch and ynl-gen).
 pkgs_kernel=(

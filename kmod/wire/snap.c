@@ -354,6 +354,106 @@ int smb_snap_parse(const char *fmt, const char *name, u32 len, u64 *t)
 	return 0;
 }
 
+/* ---- local time (shadow:localtime) ------------------------------------ */
+
+int smb_snap_zone_check(const struct smb_snap_zone *z, u32 n)
+{
+	u32 i;
+
+	if (!n || n > SMB_SNAP_ZONE_MAX || z[0].from)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (z[i].pad || z[i].off > SMB_SNAP_ZONE_OFF_MAX ||
+		    z[i].off < -SMB_SNAP_ZONE_OFF_MAX ||
+		    (i && z[i].from <= z[i - 1].from))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The offset in force at UTC second @t: the last entry from @t or before. */
+static long long smb_snap_zone_off(const struct smb_snap_zone *z, u32 n,
+				   u64 t)
+{
+	u32 lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (z[mid].from <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return z[lo].off;
+}
+
+/* Local second of UTC second @t, or -1 outside the times names can have. */
+static long long smb_snap_zone_local(const struct smb_snap_zone *z, u32 n,
+				     u64 t)
+{
+	long long l = (long long)t + smb_snap_zone_off(z, n, t);
+
+	return l < 0 || l > (long long)SMB_SNAP_TIME_MAX ? -1 : l;
+}
+
+static bool smb_snap_zoned(const char *fmt, u32 n)
+{
+	int have = smb_snap_fields(fmt);
+
+	return n && have >= 0 && !(have & SMB_SNAP_F_EPOCH);
+}
+
+int smb_snap_name_in(const char *fmt, const struct smb_snap_zone *z, u32 n,
+		     u64 t, char *out, u32 cap)
+{
+	long long l;
+
+	if (!smb_snap_zoned(fmt, n))
+		return smb_snap_name(fmt, t, out, cap);
+	if (t > SMB_SNAP_TIME_MAX)
+		return -EINVAL;
+	l = smb_snap_zone_local(z, n, t);
+	if (l < 0)
+		return -EINVAL;
+	return smb_snap_name(fmt, (u64)l, out, cap);
+}
+
+int smb_snap_parse_in(const char *fmt, const struct smb_snap_zone *z, u32 n,
+		      const char *name, u32 len, u64 *t)
+{
+	long long l, c[2];
+	u64 local;
+	int err, i;
+
+	err = smb_snap_parse(fmt, name, len, &local);
+	if (err)
+		return err;
+	if (!smb_snap_zoned(fmt, n)) {
+		*t = local;
+		return 0;
+	}
+	l = (long long)local;
+	/*
+	 * The UTC second whose local time this is, found from the offset
+	 * in force at the local time read as UTC (a day at most away),
+	 * then from the one in force at that guess; where both fit (the
+	 * hour clocks go back), the second.
+	 */
+	c[0] = l - smb_snap_zone_off(z, n, local);
+	c[1] = c[0] < 0 ? -1 :
+		l - smb_snap_zone_off(z, n, (u64)c[0]);
+	for (i = 1; i >= 0; i--) {
+		if (c[i] < 0 || c[i] > (long long)SMB_SNAP_TIME_MAX)
+			continue;
+		if (smb_snap_zone_local(z, n, (u64)c[i]) == l) {
+			*t = (u64)c[i];
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 /* ---- @GMT tokens and TWrp ---------------------------------------------- */
 
 int smb_gmt_token_parse(const char *s, u32 len, u64 *t)

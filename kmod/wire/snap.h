@@ -62,6 +62,44 @@ int smb_snap_name(const char *fmt, u64 t, char *out, u32 cap);
 int smb_snap_parse(const char *fmt, const char *name, u32 len, u64 *t);
 
 /*
+ * shadow:localtime: snapshot names in the server's local time.  The zone
+ * is a table of the offsets from UTC the daemon found for its time zone:
+ * entry i's @off (seconds east of UTC) applies from UTC second @from
+ * until the next entry's; the first entry's @from is 0.  Entries are as
+ * the daemon and the module exchange them (SMBSRV_A_SHARE_SNAP_ZONE).
+ */
+struct smb_snap_zone {
+	u64 from;
+	int off;
+	u32 pad;		/* 0 */
+};
+
+/* Most entries a zone may have (two a year for two centuries and more). */
+#define SMB_SNAP_ZONE_MAX	1024
+/* Largest offset from UTC a zone may have, either way. */
+#define SMB_SNAP_ZONE_OFF_MAX	(26 * 3600)
+
+/*
+ * Whether @z (@n entries) is a zone: 1 to SMB_SNAP_ZONE_MAX entries, the
+ * first from 0, each later one from a later second, offsets within
+ * SMB_SNAP_ZONE_OFF_MAX, pads 0.  Returns 0, or -EINVAL.
+ */
+int smb_snap_zone_check(const struct smb_snap_zone *z, u32 n);
+
+/*
+ * smb_snap_name() and smb_snap_parse() for a share whose names are in
+ * the local time of zone @z (@n entries, checked; @n 0 for UTC).  A
+ * format with %s names UTC seconds whatever the zone.  A local time the
+ * zone skips (the hour clocks go forward) names no snapshot; one it has
+ * twice (the hour they go back) stands for one of the two, the same
+ * each time.
+ */
+int smb_snap_name_in(const char *fmt, const struct smb_snap_zone *z, u32 n,
+		     u64 t, char *out, u32 cap);
+int smb_snap_parse_in(const char *fmt, const struct smb_snap_zone *z, u32 n,
+		      const char *name, u32 len, u64 *t);
+
+/*
  * An @GMT token: @s (@len bytes) is exactly "@GMT-YYYY.MM.DD-HH.MM.SS",
  * a valid date and time.  Returns 0 with *@t, or -EINVAL.
  */

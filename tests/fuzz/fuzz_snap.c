@@ -26,6 +26,13 @@ static char *dup_str(const uint8_t *p, size_t n)
 	return s;
 }
 
+/* Central European time in 2024: +1, +2 from 31 March, +1 from 27 October. */
+static const struct smb_snap_zone zone[] = {
+	{ 0, 3600, 0 },
+	{ 1711846800, 7200, 0 },
+	{ 1729990800, 3600, 0 },
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *nul = memchr(data, 0, size);
@@ -44,6 +51,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (smb_snap_format_check(fmt) == 0 && rlen <= SMB_SNAP_NAME_MAX &&
 	    smb_snap_parse(fmt, (const char *)rest, (u32)rlen, &t) == 0) {
 		n = smb_snap_name(fmt, t, name, sizeof(name));
+		if (n != (int)rlen || memcmp(name, rest, rlen))
+			abort();
+	}
+	/* The same in local time (a zone with summer time). */
+	if (smb_snap_format_check(fmt) == 0 && rlen <= SMB_SNAP_NAME_MAX &&
+	    smb_snap_parse_in(fmt, zone, ARRAY_SIZE(zone), (const char *)rest,
+			      (u32)rlen, &t) == 0) {
+		n = smb_snap_name_in(fmt, zone, ARRAY_SIZE(zone), t, name,
+				     sizeof(name));
 		if (n != (int)rlen || memcmp(name, rest, rlen))
 			abort();
 	}

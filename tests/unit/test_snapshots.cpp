@@ -4,9 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
+#include <optional>
 #include <linux/smbsrv.h>
 #include <string>
+#include <vector>
 
 #include "config.hpp"
 #include "fake_accounts.hpp"
@@ -75,7 +78,8 @@ TEST_CASE("shadow: parameters are checked as testparm would", "[snap][config]")
 	conf("[s]\n\tpath = /srv/s\n\tshadow:localtime = yes\n"
 	     "\tshadow:snapdirseverywhere = yes\n", later);
 	CHECK_FALSE(later.has_errors());
-	CHECK(later.all().size() == 2);
+	REQUIRE(later.all().size() == 1);
+	CHECK(later.all().front().str().find("shadow:snapdirseverywhere") != std::string::npos);
 }
 
 TEST_CASE("snapshot directories: relative to the mount point, basedir, sort",
@@ -149,4 +153,111 @@ TEST_CASE("snapshot directories: relative to the mount point, basedir, sort",
 	REQUIRE(tp.status == nt::SUCCESS);
 	CHECK_FALSE((tp.share->flags & SMBSRV_SHARE_FLAGS_SHADOW_COPY));
 	CHECK(tp.share->snap_dir.empty());
+}
+
+namespace {
+
+// TZ set for a test and put back after it.
+struct WithTZ {
+	std::optional<std::string> old;
+	explicit WithTZ(const char *tz)
+	{
+		if (const char *o = std::getenv("TZ"))
+			old = o;
+		setenv("TZ", tz, 1);
+		tzset();
+	}
+	~WithTZ()
+	{
+		if (old)
+			setenv("TZ", old->c_str(), 1);
+		else
+			unsetenv("TZ");
+		tzset();
+	}
+	WithTZ(const WithTZ &) = delete;
+	WithTZ &operator=(const WithTZ &) = delete;
+};
+
+std::string local_name(const std::vector<smb_snap_zone> &z, u64 t)
+{
+	char buf[SMB_SNAP_NAME_MAX + 1];
+	int n = smb_snap_name_in("%Y.%m.%d-%H.%M.%S", z.data(), static_cast<u32>(z.size()), t,
+				 buf, sizeof(buf));
+	return n < 0 ? "error" : std::string(buf);
+}
+
+std::string libc_local_name(u64 t)
+{
+	auto tt = static_cast<time_t>(t);
+	struct tm tm {};
+	localtime_r(&tt, &tm);
+	char buf[64];
+	return {buf, strftime(buf, sizeof(buf), "%Y.%m.%d-%H.%M.%S", &tm)};
+}
+
+} // namespace
+
+TEST_CASE("shadow:localtime: the server's zone as the module reads it", "[snap]")
+{
+	// Zones with summer time both ways, half-hour steps, a change of
+	// standard offset, none at all; the module's names are the C
+	// library's local times, second for second around each change.
+	for (const char *tz : {"Europe/Berlin", "America/New_York", "Australia/Lord_Howe",
+			       "Asia/Kolkata", "Pacific/Apia", "UTC"}) {
+		INFO(tz);
+		WithTZ with(tz);
+		auto z = local_zone();
+		REQUIRE(smb_snap_zone_check(z.data(), static_cast<u32>(z.size())) == 0);
+		for (size_t i = 1; i < z.size(); i++) {
+			for (u64 t = z[i].from - 2; t <= z[i].from + 1; t++)
+				REQUIRE(local_name(z, t) == libc_local_name(t));
+		}
+		// (From the second day: local times before 1970 name nothing.)
+		for (u64 t = 2 * 86400; t < 4102444800ULL; t += 7777777)
+			REQUIRE(local_name(z, t) == libc_local_name(t));
+		if (std::string(tz) == "UTC")
+			CHECK(z.size() == 1);
+		if (std::string(tz) == "Europe/Berlin") {
+			// Two changes a year since 1980, to 2100.
+			CHECK(z.size() > 2 * 115);
+			CHECK(z.size() < SMB_SNAP_ZONE_MAX);
+		}
+	}
+	// Another zone, another table: the cache follows TZ.
+	std::vector<smb_snap_zone> a, b;
+	{
+		WithTZ with("Europe/Berlin");
+		a = local_zone();
+	}
+	{
+		WithTZ with("America/New_York");
+		b = local_zone();
+	}
+	REQUIRE(!a.empty());
+	REQUIRE(!b.empty());
+	CHECK(a[0].off == 3600);
+	CHECK(b[0].off == -5 * 3600);
+}
+
+TEST_CASE("shadow:localtime reaches the module with the tree connect", "[snap]")
+{
+	TempDir t;
+	fs::create_directories(t.path + "/s/.snapshots");
+	Diagnostics d;
+	Config c = conf("[loc]\n\tpath = " + t.path + "/s\n\tvfs objects = shadow_copy2\n" +
+				"\tshadow:localtime = yes\n\tshadow:mountpoint = " + t.path + "/s\n" +
+				"[utc]\n\tpath = " + t.path + "/s\n\tvfs objects = shadow_copy2\n" +
+				"\tshadow:mountpoint = " + t.path + "/s\n",
+			d);
+	REQUIRE_FALSE(d.has_errors());
+	WithTZ with("Europe/Berlin");
+	auto acc = test::accounts();
+	auto tl = decide_tree_connect(c, req("loc"), acc);
+	REQUIRE(tl.status == nt::SUCCESS);
+	REQUIRE(tl.share->snap_zone.size() > 1);
+	CHECK(tl.share->snap_zone[0].off == 3600);
+	auto tu = decide_tree_connect(c, req("utc"), acc);
+	REQUIRE(tu.status == nt::SUCCESS);
+	CHECK(tu.share->snap_zone.empty());
 }

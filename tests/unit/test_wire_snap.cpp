@@ -307,3 +307,105 @@ TEST_CASE("SRV_SNAPSHOT_ARRAY and its two calls", "[wire][snap]")
 	CHECK(get16(b, 12) == 0);
 	CHECK(out[14] == 0xaa);
 }
+
+namespace {
+
+// Central European time in 2024: +1, +2 from 31 March 01:00 UTC, +1 again
+// from 27 October 01:00 UTC.
+const smb_snap_zone berlin_2024[] = {
+	{0, 3600, 0},
+	{1711846800, 7200, 0},
+	{1729990800, 3600, 0},
+};
+
+std::string name_in(const char *fmt, const smb_snap_zone *z, u32 n, u64 t)
+{
+	char buf[SMB_SNAP_NAME_MAX + 1];
+	int r = smb_snap_name_in(fmt, z, n, t, buf, sizeof(buf));
+	return r < 0 ? "error " + std::to_string(r) : std::string(buf);
+}
+
+int parse_in(const char *fmt, const smb_snap_zone *z, u32 n, const std::string &s, u64 *t)
+{
+	return smb_snap_parse_in(fmt, z, n, s.data(), static_cast<u32>(s.size()), t);
+}
+
+} // namespace
+
+TEST_CASE("zones are checked", "[wire][snap]")
+{
+	CHECK(smb_snap_zone_check(berlin_2024, 3) == 0);
+	CHECK(smb_snap_zone_check(berlin_2024, 0) == -EINVAL);
+	CHECK(smb_snap_zone_check(berlin_2024 + 1, 2) == -EINVAL); // not from 0
+	smb_snap_zone z[3] = {berlin_2024[0], berlin_2024[1], berlin_2024[2]};
+	z[2].from = z[1].from;
+	CHECK(smb_snap_zone_check(z, 3) == -EINVAL); // not later
+	z[2] = berlin_2024[2];
+	z[1].off = SMB_SNAP_ZONE_OFF_MAX + 1;
+	CHECK(smb_snap_zone_check(z, 3) == -EINVAL);
+	z[1].off = -SMB_SNAP_ZONE_OFF_MAX;
+	CHECK(smb_snap_zone_check(z, 3) == 0);
+	z[1].pad = 1;
+	CHECK(smb_snap_zone_check(z, 3) == -EINVAL);
+	std::vector<smb_snap_zone> big(SMB_SNAP_ZONE_MAX + 1);
+	for (size_t i = 0; i < big.size(); i++)
+		big[i] = {i * 1000, 0, 0};
+	CHECK(smb_snap_zone_check(big.data(), SMB_SNAP_ZONE_MAX) == 0);
+	CHECK(smb_snap_zone_check(big.data(), SMB_SNAP_ZONE_MAX + 1) == -EINVAL);
+}
+
+TEST_CASE("snapshot names in local time", "[wire][snap]")
+{
+	const char *fmt = "@GMT-%Y.%m.%d-%H.%M.%S";
+	const u32 n = 3;
+	u64 t = 0;
+
+	// Winter: 11:00 UTC is 12:00 local; summer: 10:00 UTC is 12:00.
+	CHECK(name_in(fmt, berlin_2024, n, 1705316400) == "@GMT-2024.01.15-12.00.00");
+	CHECK(name_in(fmt, berlin_2024, n, 1721037600) == "@GMT-2024.07.15-12.00.00");
+	REQUIRE(parse_in(fmt, berlin_2024, n, "@GMT-2024.01.15-12.00.00", &t) == 0);
+	CHECK(t == 1705316400);
+	REQUIRE(parse_in(fmt, berlin_2024, n, "@GMT-2024.07.15-12.00.00", &t) == 0);
+	CHECK(t == 1721037600);
+	// No zone: UTC, as smb_snap_name() and smb_snap_parse().
+	CHECK(name_in(fmt, berlin_2024, 0, 1705316400) == "@GMT-2024.01.15-11.00.00");
+	REQUIRE(parse_in(fmt, nullptr, 0, "@GMT-2024.01.15-11.00.00", &t) == 0);
+	CHECK(t == 1705316400);
+
+	// The hour the clocks skip names nothing: 02:30 on 31 March.
+	CHECK(parse_in(fmt, berlin_2024, n, "@GMT-2024.03.31-02.30.00", &t) == -EINVAL);
+	REQUIRE(parse_in(fmt, berlin_2024, n, "@GMT-2024.03.31-03.00.00", &t) == 0);
+	CHECK(t == 1711846800);
+	REQUIRE(parse_in(fmt, berlin_2024, n, "@GMT-2024.03.31-01.59.59", &t) == 0);
+	CHECK(t == 1711846799);
+
+	// The hour they have twice: 02:30 on 27 October is 00:30 and 01:30 UTC;
+	// both name it, it parses to one of them, whose name it is.
+	CHECK(name_in(fmt, berlin_2024, n, 1729989000) == "@GMT-2024.10.27-02.30.00");
+	CHECK(name_in(fmt, berlin_2024, n, 1729992600) == "@GMT-2024.10.27-02.30.00");
+	REQUIRE(parse_in(fmt, berlin_2024, n, "@GMT-2024.10.27-02.30.00", &t) == 0);
+	CHECK((t == 1729989000 || t == 1729992600));
+	CHECK(name_in(fmt, berlin_2024, n, t) == "@GMT-2024.10.27-02.30.00");
+
+	// Every name a time gets parses back to a time with that name.
+	for (u64 s = 1711800000; s < 1730050000; s += 1799) {
+		std::string nm = name_in(fmt, berlin_2024, n, s);
+		REQUIRE(parse_in(fmt, berlin_2024, n, nm, &t) == 0);
+		REQUIRE(name_in(fmt, berlin_2024, n, t) == nm);
+	}
+
+	// %s counts UTC seconds whatever the zone.
+	CHECK(name_in("%s", berlin_2024, n, 1705316400) == "1705316400");
+	REQUIRE(parse_in("%s", berlin_2024, n, "1705316400", &t) == 0);
+	CHECK(t == 1705316400);
+
+	// The edges: local times before 1970 or after 9999 name nothing.
+	CHECK(name_in(fmt, berlin_2024, n, SMB_SNAP_TIME_MAX).rfind("error", 0) == 0);
+	CHECK(parse_in(fmt, berlin_2024, n, "@GMT-1970.01.01-00.30.00", &t) == -EINVAL);
+	REQUIRE(parse_in(fmt, berlin_2024, n, "@GMT-1970.01.01-01.00.00", &t) == 0);
+	CHECK(t == 0);
+	const smb_snap_zone west[] = {{0, -5 * 3600, 0}};
+	CHECK(name_in(fmt, west, 1, 3600).rfind("error", 0) == 0);
+	CHECK(name_in(fmt, west, 1, 5 * 3600) == "@GMT-1970.01.01-00.00.00");
+	REQUIRE(parse_in(fmt, west, 1, "@GMT-9999.12.31-23.59.59", &t) == -EINVAL);
+}

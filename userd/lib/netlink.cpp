@@ -565,7 +565,11 @@ void GenlChannel::tree_connect_done(const TreeConnectDone &d)
 			ok = nla_put_string(m, SMBSRV_A_SHARE_SNAP_DIR, s.snap_dir.c_str()) == 0 &&
 			     nla_put_string(m, SMBSRV_A_SHARE_SNAP_SUBDIR, s.snap_subdir.c_str()) == 0 &&
 			     nla_put_string(m, SMBSRV_A_SHARE_SNAP_FORMAT, s.snap_format.c_str()) == 0 &&
-			     nla_put_u32(m, SMBSRV_A_SHARE_SNAP_SORT, s.snap_sort) == 0;
+			     nla_put_u32(m, SMBSRV_A_SHARE_SNAP_SORT, s.snap_sort) == 0 &&
+			     (s.snap_zone.empty() ||
+			      nla_put(m, SMBSRV_A_SHARE_SNAP_ZONE,
+				      static_cast<int>(s.snap_zone.size() * sizeof(smb_snap_zone)),
+				      s.snap_zone.data()) == 0);
 		if (ok)
 			nla_nest_end(m, nest);
 		return ok;

@@ -25,6 +25,10 @@
 #include "bytes.hpp"
 #include "params.hpp"
 
+extern "C" {
+#include "snap.h"
+}
+
 struct nl_msg;
 struct nl_sock;
 
@@ -136,6 +140,7 @@ struct ShareInfo {
 	// With SMBSRV_SHARE_FLAGS_SHADOW_COPY: where the snapshots are.
 	std::string snap_dir, snap_subdir, snap_format;
 	uint32_t snap_sort = 0; // enum smbsrv_snap_sort
+	std::vector<smb_snap_zone> snap_zone; // shadow:localtime; empty: UTC
 	// full_audit: operations audited on success and on failure, bits
 	// 1 << SMBSRV_AUDIT_OP_*.
 	uint32_t audit_success = 0, audit_failure = 0;

@@ -156,7 +156,7 @@ const ParamDef table[] = {
 	P("shadow:basedir", share, string, "", A, {}, 0, 4095, Limit::reject),
 	P("shadow:format", share, string, "@GMT-%Y.%m.%d-%H.%M.%S", A, {}, 0,
 	  SMB_SNAP_FORMAT_MAX, Limit::reject),
-	P("shadow:localtime", share, boolean, "no", U),
+	P("shadow:localtime", share, boolean, "no", A),
 	P("shadow:mountpoint", share, string, "", A, {}, 0, 4095, Limit::reject),
 	P("shadow:snapdir", share, string, ".snapshots", A, {}, 0, 4095,
 	  Limit::reject),

@@ -13,8 +13,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "params.hpp"
+
+extern "C" {
+#include "snap.h"
+}
 
 namespace smbsrv {
 
@@ -23,6 +28,8 @@ struct SnapConfig {
 	std::string subdir; // the share root inside a snapshot, relative or ""
 	std::string format; // shadow:format
 	uint32_t sort = 0;  // enum smbsrv_snap_sort
+	// shadow:localtime: the server's time zone (local_zone()); empty for UTC.
+	std::vector<smb_snap_zone> zone;
 };
 
 // The snapshots of the share at @path (absolute, no trailing '/') with
@@ -30,6 +37,13 @@ struct SnapConfig {
 // does not exist, a basedir or mountpoint the share is not below).
 std::optional<SnapConfig> shadow_copy_config(const ParamSet &p, const std::string &path,
 					     std::string *why);
+
+// The offsets from UTC of the time zone localtime(3) uses (TZ, else
+// /etc/localtime) from 1970 to 2100, as shadow:localtime hands them to the
+// module: one entry per change, to the second; at most SMB_SNAP_ZONE_MAX
+// (the offset in force at the last one holds after it).  Worked out again
+// only when TZ or /etc/localtime change.
+std::vector<smb_snap_zone> local_zone();
 
 // Samba's mount point of @path: the highest directory above it (or itself)
 // on the same device; nullopt when a stat(2) on the way fails.

@@ -177,6 +177,7 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 				s.snap_subdir = std::move(snap->subdir);
 				s.snap_format = std::move(snap->format);
 				s.snap_sort = snap->sort;
+				s.snap_zone = std::move(snap->zone);
 			} else {
 				log::warning("share [" + sh->name + "]: shadow_copy2: " + why +
 					     "; no previous versions");

@@ -46,7 +46,18 @@ TT_SMBSRV_SHARE_CONF="
 	shadow:sort = asc
 [nosnap]
 	path = /srv/plain
-	read only = no"
+	read only = no
+[local]
+	path = /srv/local
+	vfs objects = shadow_copy2
+	shadow:snapdir = /srv/local-snaps
+	shadow:basedir = /srv/local
+	shadow:format = snap-%Y%m%d-%H%M%S
+	shadow:sort = asc
+	shadow:localtime = yes"
+# shadow:localtime: smbsrvd in central European time (a POSIX TZ rule:
+# the guest has no zone files), +1 in winter, +2 in summer.
+TT_SMBSRVD_ENV="TZ=CET-1CEST,M3.5.0,M10.5.0/3"
 
 t_vm_start
 t_guest_check "btrfs file systems for smbsrv's and Samba's shares" '
@@ -134,6 +145,33 @@ out=$(timeout 300 "$py" "$checks" "$T_SMB_PORT" nosnap demo demo list 2>&1)
 t_check_output "a share without shadow_copy2 has no snapshots to list" \
 	"FAIL ENUMERATE_SNAPSHOTS with room for the counts: got INVALID_DEVICE_REQUEST" \
 	echo "$out"
+
+# shadow:localtime: snapshots named in local time list as the UTC times
+# they were taken; the hour the clocks skip names none.
+t_guest_check "snapshots of /srv/local named in local time" "
+set -e
+mkdir -p /srv/local /srv/local-snaps/snap-20240115-120000 \
+	/srv/local-snaps/snap-20240715-120000 \
+	/srv/local-snaps/snap-20240331-023000
+echo live > /srv/local/file.txt
+echo winter > /srv/local-snaps/snap-20240115-120000/file.txt
+echo summer > /srv/local-snaps/snap-20240715-120000/file.txt
+chown -R demo:demo /srv/local /srv/local-snaps"
+t_checks timeout 300 "$py" "$checks" "$T_SMB_PORT" local demo demo \
+	list @GMT-2024.01.15-11.00.00 @GMT-2024.07.15-10.00.00
+got=$(mktemp)
+for tok in @GMT-2024.01.15-11.00.00:winter @GMT-2024.07.15-10.00.00:summer; do
+	rm -f "$got"
+	smbclient //127.0.0.1/local -p "$T_SMB_PORT" -U demo%demo \
+		-c "get ${tok%%:*}\\file.txt $got" >/dev/null 2>&1
+	t_check "smbclient gets ${tok%%:*}\\file.txt (${tok#*:}) from local" \
+		grep -qx "${tok#*:}" "$got"
+done
+rm -f "$got"
+out=$(smbclient //127.0.0.1/local -p "$T_SMB_PORT" -U demo%demo \
+	-c 'get @GMT-2024.07.15-12.00.00\file.txt /dev/null' 2>&1)
+t_check_output "the local time's own name as a token is no snapshot" \
+	NT_STATUS_OBJECT_NAME_NOT_FOUND echo "$out"
 
 # smbclient: allinfo's snapshot list, and get through a token.
 out=$(smbclient //127.0.0.1/torture -p "$T_SMB_PORT" -U demo%demo \

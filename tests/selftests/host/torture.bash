@@ -124,7 +124,7 @@ $(tt_share /srv/tt-ksmbd "")
 EOF
 echo demo | smbsrvctl -c /etc/smbsrv/torture.conf user add demo >/dev/null
 ksmbd.adduser -a demo -p demo >/dev/null
-smbsrvd -c /etc/smbsrv/torture.conf
+${TT_SMBSRVD_ENV:+env $TT_SMBSRVD_ENV} smbsrvd -c /etc/smbsrv/torture.conf
 modprobe ksmbd
 ksmbd.mountd
 # ksmbd listens once ksmbd.mountd has handed it the configuration, which
