@@ -16,7 +16,9 @@
 #include <linux/slab.h>
 
 #include "../brl.h"
+#include "../conn.h"
 #include "../file.h"
+#include "../fruit.h"
 #include "../session.h"
 #include "../status.h"
 #include "../vfs.h"
@@ -140,6 +142,41 @@ static u32 smbsrv_fsctl_copy_range(struct file *in, u64 pos_in,
 	return done;
 }
 
+/*
+ * fruit:copyfile (Samba's): the whole of @src over the target from offset
+ * 0, then its named streams; the answer counts the bytes, no chunks.
+ */
+static u32 smbsrv_fsctl_copyfile(struct smbsrv_fsctl *x,
+				 struct smbsrv_file *src)
+{
+	u64 size = i_size_read(file_inode(src->filp)), done = 0;
+	const struct cred *old;
+	u32 status = STATUS_SUCCESS, n;
+	int err = 0;
+
+	if (size > U32_MAX)
+		return STATUS_INVALID_PARAMETER;	/* the answer's field */
+	old = smbsrv_vfs_creds_begin(x->req->tree);
+	status = smbsrv_brl_check_io(src, 0, size, false);
+	if (!status)
+		status = smbsrv_brl_check_io(x->f, 0, size, true);
+	while (!status && done < size) {
+		n = smbsrv_fsctl_copy_range(src->filp, done, x->f->filp, done,
+					    min_t(u64, size - done,
+						  SMBSRV_COPYCHUNK_MAX_CHUNK),
+					    &err);
+		done += n;
+		if (err)
+			status = smbsrv_errno_status(err);
+	}
+	if (!status)
+		status = smbsrv_errno_status(
+			smbsrv_fruit_copy_streams(&src->filp->f_path,
+						  &x->f->filp->f_path));
+	smbsrv_vfs_creds_end(old);
+	return smbsrv_fsctl_copy_rsp(x, status, 0, 0, (u32)done);
+}
+
 /* FSCTL_SRV_COPYCHUNK and FSCTL_SRV_COPYCHUNK_WRITE (3.3.5.15.6). */
 u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 {
@@ -197,6 +234,12 @@ u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 		goto out;
 	}
 
+	/* OS X copyfile: no chunks asks for the whole file and its streams. */
+	if (!cr.count && READ_ONCE(x->req->conn->aapl) &&
+	    smbsrv_fruit_has(x->req->tree, SMBSRV_FRUIT_FLAGS_COPYFILE)) {
+		status = smbsrv_fsctl_copyfile(x, src);
+		goto out;
+	}
 	total = 0;
 	old = smbsrv_vfs_creds_begin(x->req->tree);
 	for (i = 0; i < cr.count; i++) {

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Apple's extensions (vfs objects = fruit): smbtorture's vfs.fruit,
+# vfs.fruit_timemachine, vfs.fruit_file_id and vfs.fruit_conversion
+# against smbsrv and, with TT_FULL=1 (make torture-fruit), in the same
+# boot against Samba's smbd configured the same way and the in-tree ksmbd
+# (torture.bash).  The shares are Samba's selftest shares for these
+# suites with Finder info and resource forks as streams (fruit:metadata =
+# stream, fruit:resource = stream): [torture] (vfs_fruit), [nofruit]
+# (vfs_wo_fruit, the same directory), [tm] (Time Machine, 32K), [wipe]
+# (vfs_fruit_delete_empty_adfiles).  The side-by-side table goes to
+# build/test-logs/torture-torture-fruit.txt; the subtests smbsrv passes
+# are asserted.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/torture.bash"
+
+TT_TIMEOUT=${TT_TIMEOUT:-600}
+if [ -n "${TT_FULL:-}" ]; then
+	TT_SAMBA=1
+	SMBSRV_VM_SAMBA=1
+	export SMBSRV_VM_SAMBA
+else
+	TT_SMBSRV_ONLY=1
+fi
+# fruit:copyfile is global in Samba; smbtorture's enable_aapl wants it.
+TT_SMBSRV_CONF="fruit:copyfile = yes"
+TT_SAMBA_CONF="fruit:copyfile = yes"
+fruit="vfs objects = fruit streams_xattr
+	fruit:metadata = stream
+	fruit:resource = stream"
+TT_SHARE_CONF="$fruit
+	fruit:veto_appledouble = no"
+TT_MORE_CONF="[nofruit]
+	path = @ROOT@
+	read only = no
+	vfs objects = streams_xattr
+[tm]
+	path = @ROOT@
+	read only = no
+	$fruit
+	fruit:time machine = yes
+	fruit:time machine max size = 32K
+[wipe]
+	path = @ROOT@
+	read only = no
+	$fruit
+	fruit:veto_appledouble = no
+	fruit:wipe_intentionally_left_blank_rfork = yes
+	fruit:delete_empty_adfiles = yes"
+
+t_vm_start
+tt_servers_up
+TT_OPTIONS="--option=torture:share2=nofruit"
+tt_run vfs.fruit vfs.fruit_file_id
+TT_SHARE=tm TT_OPTIONS="" tt_run vfs.fruit_timemachine
+TT_SHARE=nofruit \
+	TT_OPTIONS="--option=torture:share2=wipe --option=torture:delete_empty_adfiles=true" \
+	tt_run vfs.fruit_conversion
+tt_table
+t_dmesg_clean
+t_done
