@@ -84,6 +84,15 @@ int smbsrv_stream_remove(const struct path *path, const char *xname)
 	return err == -ENODATA ? -ENOENT : err;
 }
 
+int smbsrv_stream_remove_rsrc(const struct path *path, const char *xname)
+{
+	/* macOS ignores deleting a resource fork that has data. */
+	if (__vfs_getxattr(path->dentry, d_inode(path->dentry), xname, NULL,
+			   0) > 0)
+		return 0;
+	return smbsrv_stream_remove(path, xname);
+}
+
 int smbsrv_stream_remove_all(const struct path *path)
 {
 	char *list, *p;

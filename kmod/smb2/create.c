@@ -672,6 +672,10 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 	} else {
 		xname = smbsrv_stream_resolve(c->obj.dentry, c->stream,
 					      strlen(c->stream), &exists);
+		if (smbsrv_fruit_tree(req->tree) &&
+		    smb_afp_stream_kind(c->stream, strlen(c->stream)) ==
+		    SMB_AFP_RESOURCE)
+			c->flags |= SMBSRV_FILE_AFPRESOURCE;
 	}
 	if (IS_ERR(xname)) {
 		status = PTR_ERR(xname) == -EINVAL ? STATUS_OBJECT_NAME_INVALID :

@@ -93,9 +93,9 @@ int smb2_aapl_rsp_encode(u8 *buf, u32 cap, const struct smb2_aapl_rsp *r);
 #define SMB_AFPINFO_SIZE		60
 #define SMB_AFPINFO_FINDER_OFF		16
 #define SMB_AFP_FINDER_SIZE		32
-/* "AFP\0", version 1.0, backup time "never" (AppleDouble's 0x80000000). */
+/* "AFP\0", version 0x100, backup time "never" (AppleDouble's 0x80000000). */
 #define SMB_AFP_SIGNATURE		0x41465000u
-#define SMB_AFP_VERSION			0x00010000u
+#define SMB_AFP_VERSION			0x00000100u
 #define SMB_AD_DATE_START		0x80000000u
 /* AppleDouble dates count seconds from 2000-01-01 UTC. */
 #define SMB_AD_DATE_DELTA		946684800

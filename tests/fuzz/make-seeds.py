@@ -326,7 +326,7 @@ def aapl_seeds():
     AfpInfo, an AppleDouble blob (file size first), an Info.plist or a
     model string."""
     write("aapl", "server-query", b"\0" + struct.pack("<QQQ", 1, 7, 0xd))
-    afp = struct.pack(">IIII", 0x41465000, 0x00010000, 0, 0x80000000) + \
+    afp = struct.pack(">IIII", 0x41465000, 0x00000100, 0, 0x80000000) + \
         b"SMB,OLE!" + b"\0" * 36
     write("aapl", "afpinfo-write", b"\1" + struct.pack("<Q", 0) + afp)
     write("aapl", "afpinfo-stored-samba", b"\2" + afp + b"\0")

@@ -11,6 +11,8 @@
 
 extern "C" {
 #include "aapl.h"
+#include "dir.h"
+#include "info.h"
 }
 
 using namespace wiretest;
@@ -189,7 +191,7 @@ TEST_CASE("AfpInfo: stream names, fresh values, stored values")
 
 	Bytes a = afpinfo("SMB,OLE!");
 	CHECK(rbe32(a.data()) == 0x41465000);
-	CHECK(rbe32(a.data() + 4) == 0x00010000);
+	CHECK(rbe32(a.data() + 4) == 0x00000100);
 	CHECK(rbe32(a.data() + 12) == 0x80000000);
 	CHECK(smb_afpinfo_stored_valid(a.data(), 60));
 	// Samba's streams_xattr stores a NUL after the data.
@@ -405,4 +407,35 @@ TEST_CASE("Time Machine: the band size of an Info.plist")
 		CAPTURE(bad);
 		CHECK(smb_tm_band_size(bad, uint32_t(strlen(bad)), &n) == -EINVAL);
 	}
+}
+
+TEST_CASE("ReadDirAttr: the Mac fields of a FILE_ID_BOTH_DIRECTORY_INFORMATION entry")
+{
+	smb_aapl_dirent a{};
+	a.max_access = 0x1f01ff;
+	a.rfork_size = 3;
+	memcpy(a.finder, "SMB,OLE!", 8);
+	a.mode = 0100644;
+	smb_dirent e{};
+	e.name = "test_aapl";
+	e.name_len = 9;
+	e.ea_size = 77;
+	e.aapl = &a;
+	uint8_t buf[256] = {};
+	smb_out o{buf, sizeof(buf)};
+	int n = smb_dirent_encode(FILE_ID_BOTH_DIRECTORY_INFORMATION, &e, &o, 0);
+	REQUIRE(n == 104 + 18);
+	Bytes b(buf, buf + n);
+	CHECK(get32(b, 64) == 0x1f01ff);	// EaSize: max access
+	CHECK(b[68] == 24);			// ShortNameLength
+	CHECK(b[69] == 0);
+	CHECK(get64(b, 70) == 3);		// resource fork size
+	CHECK(memcmp(buf + 78, "SMB,OLE!", 8) == 0);
+	CHECK(get16(b, 94) == 0644 + 0100000 % 65536);	// Reserved2: mode
+	// Without them: EaSize and no short name.
+	e.aapl = nullptr;
+	memset(buf, 0, sizeof(buf));
+	smb_dirent_encode(FILE_ID_BOTH_DIRECTORY_INFORMATION, &e, &o, 0);
+	CHECK(buf[64] == 77);
+	CHECK(buf[68] == 0);
 }
