@@ -154,7 +154,7 @@ void smbsrv_fruit_dirent(const struct smbsrv_tree *tree,
 			 struct smb_aapl_dirent *out)
 {
 	u8 val[SMB_AFPINFO_SIZE];
-	bool exists, have = false;
+	bool exists, have = false, netatalk;
 	char *xname;
 	ssize_t n;
 
@@ -173,14 +173,12 @@ void smbsrv_fruit_dirent(const struct smbsrv_tree *tree,
 		if (!IS_ERR(xname))
 			kfree(xname);
 	}
+	netatalk = smbsrv_fruit_has(tree, SMBSRV_FRUIT_FLAGS_METADATA_NETATALK);
 	if (smbsrv_fruit_has(tree, SMBSRV_FRUIT_FLAGS_FINDER_INFO)) {
 		xname = smbsrv_fruit_afp_xname(tree, path, &exists);
 		if (!IS_ERR(xname)) {
-			have = exists &&
-			       !smbsrv_afp_get(path->dentry, xname,
-					       smbsrv_fruit_has(tree,
-						SMBSRV_FRUIT_FLAGS_METADATA_NETATALK),
-					       val);
+			have = exists && !smbsrv_afp_get(path->dentry, xname,
+							 netatalk, val);
 			kfree(xname);
 		}
 	}

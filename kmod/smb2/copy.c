@@ -169,10 +169,11 @@ static u32 smbsrv_fsctl_copyfile(struct smbsrv_fsctl *x,
 		if (err)
 			status = smbsrv_errno_status(err);
 	}
-	if (!status)
-		status = smbsrv_errno_status(
-			smbsrv_fruit_copy_streams(&src->filp->f_path,
-						  &x->f->filp->f_path));
+	if (!status) {
+		err = smbsrv_fruit_copy_streams(&src->filp->f_path,
+						&x->f->filp->f_path);
+		status = smbsrv_errno_status(err);
+	}
 	smbsrv_vfs_creds_end(old);
 	return smbsrv_fsctl_copy_rsp(x, status, 0, 0, (u32)done);
 }

@@ -53,8 +53,10 @@ extern "C" {
 #define SMB2_AAPL_REQ_SIZE		24
 /* Longest model string answered, in UTF-8 bytes. */
 #define SMB2_AAPL_MODEL_MAX		64
-/* The largest answer: 40 bytes and the model in UTF-16LE (never more
- * than 2 bytes per byte of UTF-8). */
+/*
+ * The largest answer: 40 bytes and the model in UTF-16LE (never more
+ * than 2 bytes per byte of UTF-8).
+ */
 #define SMB2_AAPL_RSP_MAX		(40 + 2 * SMB2_AAPL_MODEL_MAX)
 
 struct smb2_aapl_req {
