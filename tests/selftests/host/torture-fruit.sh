@@ -59,16 +59,18 @@ TT_SHARE=nofruit \
 	tt_run vfs.fruit_conversion
 # Passing on smbsrv (Documentation/testing.md has the table).  Not yet:
 # the resource fork at 64 MiB (a stream is an xattr, 64 KiB at most), "._"
-# conversion, NFS ACEs in security descriptors, copy-chunk between streams.
+# conversion.
 tt_must_pass \
 	vfs.fruit.File_without_AFP_AfpInfo vfs.fruit.SMB2/CREATE_context_AAPL \
-	vfs.fruit.copyfile vfs.fruit.create_delete-on-close_AFP_AfpInfo \
+	vfs.fruit.copyfile vfs.fruit.copy-chunk_streams \
+	vfs.fruit.create_delete-on-close_AFP_AfpInfo \
 	vfs.fruit.create_delete-on-close_AFP_AfpResource \
 	vfs.fruit.creating_rsrc_with_read-only_access vfs.fruit.delete \
 	vfs.fruit.delete_AFP_AfpInfo_by_writing_all_0 \
 	vfs.fruit.delete_trigger_convert_sharing_violation \
 	vfs.fruit.empty_stream vfs.fruit.fsync_resource_fork \
-	vfs.fruit.invalid_AFP_AfpInfo vfs.fruit.null_afpinfo \
+	vfs.fruit.invalid_AFP_AfpInfo vfs.fruit.NFS_ACE_entries \
+	vfs.fruit.null_afpinfo \
 	vfs.fruit.opening_and_creating_resource_fork vfs.fruit.read_metadata \
 	vfs.fruit.read_open_rsrc_after_rename \
 	vfs.fruit.readdir_attr_with_names_with_illegal_ntfs_characters \
