@@ -142,6 +142,182 @@ int smbsrv_fruit_copy_streams(const struct path *src, const struct path *dst)
 	return err;
 }
 
+/* ---- AppleDouble "._" files ----------------------------------------- */
+
+/*
+ * Largest "._" file converted: its header with the packed xattrs, and a
+ * resource fork that fits a stream (an xattr).
+ */
+#define SMBSRV_AD_CONVERT_MAX	(SMB_AD_HDR_MAX + XATTR_SIZE_MAX)
+
+/* Set the stream @name (@len bytes) of @path to @val. */
+static int smbsrv_fruit_set_stream(const struct path *path, const char *name,
+				   u32 len, const void *val, u32 vlen)
+{
+	bool exists;
+	char *xname;
+	int err;
+
+	xname = smbsrv_stream_resolve(path->dentry, name, len, &exists);
+	if (IS_ERR(xname))
+		return PTR_ERR(xname);
+	err = mnt_want_write(path->mnt);
+	if (!err) {
+		err = vfs_setxattr(mnt_idmap(path->mnt), path->dentry, xname,
+				   val, vlen, 0);
+		mnt_drop_write(path->mnt);
+	}
+	kfree(xname);
+	return err;
+}
+
+/*
+ * The packed xattrs of the "._" blob @buf as streams of @path, its Finder
+ * info as AFP_AfpInfo, and a resource fork (@rfork_len bytes left, the
+ * blank one dropped already) as AFP_Resource unless @path has one.
+ * Returns what is left of the resource fork in the "._" file.
+ */
+static int smbsrv_fruit_convert_parts(const struct smbsrv_tree *tree,
+				      const struct path *path, const u8 *buf,
+				      u32 len, const struct smb_adouble *ad,
+				      u32 *rfork_len)
+{
+	char sname[SMB_STREAM_NAME_MAX];
+	struct smb_ad_xattr x;
+	u8 val[SMB_AFPINFO_SIZE];
+	u32 index = 0, pos = ad->xattr_pos;
+	bool exists;
+	char *xname;
+	int n, err = 0;
+
+	while (!err && ad->xattr_count &&
+	       smb_adouble_xattr(buf, len, ad, &index, &pos, &x) == 1) {
+		n = smb_adouble_stream_name(x.name, x.name_len, sname,
+					    sizeof(sname));
+		if (n < 0)
+			continue;	/* no stream can have this name */
+		err = smbsrv_fruit_set_stream(path, sname, n, buf + x.off,
+					      x.len);
+	}
+	if (err)
+		return err;
+	if (memchr_inv(buf + ad->finder_off, 0, SMB_AFP_FINDER_SIZE)) {
+		xname = smbsrv_fruit_afp_xname(tree, path, &exists);
+		if (IS_ERR(xname))
+			return PTR_ERR(xname);
+		smb_afpinfo_init(val, buf + ad->finder_off);
+		err = smbsrv_afp_put(path, xname,
+				     smbsrv_fruit_has(tree,
+					SMBSRV_FRUIT_FLAGS_METADATA_NETATALK),
+				     val);
+		kfree(xname);
+		if (err)
+			return err;
+	}
+	if (!*rfork_len)
+		return 0;
+	xname = smbsrv_stream_resolve(path->dentry, SMB_AFPRESOURCE_STREAM,
+				      strlen(SMB_AFPRESOURCE_STREAM), &exists);
+	if (IS_ERR(xname))
+		return PTR_ERR(xname);
+	kfree(xname);
+	if (exists)
+		return 0;	/* the Mac's own stream wins: keep the file's */
+	err = smbsrv_fruit_set_stream(path, SMB_AFPRESOURCE_STREAM,
+				      strlen(SMB_AFPRESOURCE_STREAM),
+				      buf + ad->rfork_off, *rfork_len);
+	if (!err)
+		*rfork_len = 0;
+	return err;
+}
+
+/* Rewrite the "._" file @filp as a plain header and @rfork_len bytes. */
+static int smbsrv_fruit_convert_rewrite(struct file *filp, const u8 *buf,
+					const struct smb_adouble *ad,
+					u32 rfork_len)
+{
+	u8 hdr[SMB_AD_DOT_UND_SIZE];
+	loff_t pos = 0;
+	ssize_t n;
+	int err;
+
+	smb_adouble_dot_und_init(hdr, buf + ad->finder_off, rfork_len);
+	n = kernel_write(filp, hdr, sizeof(hdr), &pos);
+	if (n == sizeof(hdr) && rfork_len)
+		n = kernel_write(filp, buf + ad->rfork_off, rfork_len, &pos) ==
+		    rfork_len ? (ssize_t)sizeof(hdr) : -EIO;
+	if (n != sizeof(hdr))
+		return n < 0 ? n : -EIO;
+	err = vfs_truncate(&filp->f_path, pos);
+	return err;
+}
+
+void smbsrv_fruit_convert(const struct smbsrv_tree *tree,
+			  const struct path *path)
+{
+	const struct qstr *name = &path->dentry->d_name;
+	struct path adp = { .mnt = path->mnt };
+	struct smb_adouble ad;
+	struct dentry *parent;
+	struct file *filp;
+	char adname[NAME_MAX + 1];
+	loff_t size, pos = 0;
+	u32 rfork_len;
+	ssize_t n;
+	u8 *buf;
+	int err;
+
+	if (!smbsrv_fruit_has(tree, SMBSRV_FRUIT_FLAGS_CONVERT_ADOUBLE) ||
+	    !d_is_reg(path->dentry) || name->len > NAME_MAX - 2 ||
+	    (name->len >= 2 && name->name[0] == '.' && name->name[1] == '_'))
+		return;
+	adname[0] = '.';
+	adname[1] = '_';
+	memcpy(adname + 2, name->name, name->len);
+	parent = dget_parent(path->dentry);
+	adp.dentry = lookup_one_unlocked(mnt_idmap(path->mnt), adname, parent,
+					 name->len + 2);
+	dput(parent);
+	if (IS_ERR(adp.dentry))
+		return;
+	/* A regular file only: never through a symlink out of the share. */
+	if (!d_is_reg(adp.dentry))
+		goto put;
+	size = i_size_read(d_inode(adp.dentry));
+	if (size < SMB_AD_HEADER_LEN || size > SMBSRV_AD_CONVERT_MAX)
+		goto put;
+	filp = dentry_open(&adp, O_RDWR | O_LARGEFILE, current_cred());
+	if (IS_ERR(filp))
+		goto put;	/* not the user's to convert */
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		goto close;
+	n = kernel_read(filp, buf, size, &pos);
+	/* Only what macOS wrote ("Mac OS X"): once converted, it is not. */
+	if (n != size || smb_adouble_parse(buf, n, n, true, &ad) || !ad.osx ||
+	    !ad.finder_len)
+		goto free;
+	rfork_len = ad.rfork_len;
+	if (smbsrv_fruit_has(tree, SMBSRV_FRUIT_FLAGS_WIPE_BLANK_RFORK) &&
+	    smb_rfork_is_blank(buf + ad.rfork_off, rfork_len))
+		rfork_len = 0;
+	err = smbsrv_fruit_convert_parts(tree, path, buf, n, &ad, &rfork_len);
+	if (!err)
+		err = smbsrv_fruit_convert_rewrite(filp, buf, &ad, rfork_len);
+	if (!err && !rfork_len &&
+	    smbsrv_fruit_has(tree, SMBSRV_FRUIT_FLAGS_DELETE_EMPTY_ADFILES))
+		err = smbsrv_vfs_remove(&adp);
+	if (err)
+		pr_warn_ratelimited("smbsrv: converting ._%.*s: error %d\n",
+				    name->len, name->name, err);
+free:
+	kvfree(buf);
+close:
+	fput(filp);
+put:
+	dput(adp.dentry);
+}
+
 /* NT time (100 ns since 1601) to UNIX seconds. */
 static s64 smbsrv_fruit_unix_time(u64 nt)
 {

@@ -67,6 +67,20 @@ void smbsrv_fruit_dirent(const struct smbsrv_tree *tree,
 int smbsrv_fruit_copy_streams(const struct path *src, const struct path *dst);
 
 /*
+ * fruit:convert_adouble (Samba's ad_convert): the AppleDouble "._" file
+ * macOS wrote beside the regular file @path (over a share without fruit)
+ * becomes @path's streams: its packed xattrs named streams, its Finder
+ * info AFP_AfpInfo, its resource fork AFP_Resource (the blank one
+ * macOS writes dropped with fruit:wipe_intentionally_left_blank_rfork).
+ * The "._" file is left a plain header (Netatalk's filler: not converted
+ * again), removed with fruit:delete_empty_adfiles.  Files larger than a
+ * header and a stream's 64 KiB are left as they are.  Runs with the
+ * tree's credentials; what the user may not change stays.
+ */
+void smbsrv_fruit_convert(const struct smbsrv_tree *tree,
+			  const struct path *path);
+
+/*
  * Time Machine (fruit:time machine max size): what the sparse bundles
  * at the share root use, band size times bands each.  Runs with the
  * tree's credentials.

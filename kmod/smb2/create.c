@@ -660,6 +660,10 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 		goto undo;
 	}
 	c->flags &= ~SMBSRV_FILE_DIR;
+	/* An Apple stream: a "._" file beside the base is converted first. */
+	if (smbsrv_fruit_tree(req->tree) &&
+	    smb_afp_stream_kind(c->stream, strlen(c->stream)) != SMB_AFP_NONE)
+		smbsrv_fruit_convert(req->tree, &c->obj);
 	/* AFP_AfpInfo on a fruit share: kept where fruit:metadata says. */
 	afp = smbsrv_fruit_tree(req->tree) &&
 	      smb_afp_stream_kind(c->stream, strlen(c->stream)) == SMB_AFP_INFO;

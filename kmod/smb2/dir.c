@@ -262,6 +262,8 @@ static bool smbsrv_dir_entry(struct smbsrv_req *req, const struct path *dir,
 	if (S_ISLNK(fa.mode))
 		e->reparse_tag = IO_REPARSE_TAG_SYMLINK;
 	if (READ_ONCE(req->conn->aapl) && smbsrv_fruit_tree(tree)) {
+		/* A "._" file beside it becomes its streams (Samba's). */
+		smbsrv_fruit_convert(tree, &p);
 		/* fruit:zero_file_id, and ReadDirAttr when asked for. */
 		if (smbsrv_fruit_has(tree, SMBSRV_FRUIT_FLAGS_ZERO_FILE_ID))
 			e->file_id = 0;

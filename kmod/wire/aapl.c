@@ -304,6 +304,36 @@ int smb_adouble_xattr(const u8 *buf, u32 len, const struct smb_adouble *ad,
 	return 1;
 }
 
+int smb_adouble_stream_name(const char *name, u32 len, char *out, u32 cap)
+{
+	static const char map[] = "\"*:<>?\\|";
+	const char *m;
+	u32 i, n = 0, cp;
+	u8 c;
+
+	if (!len)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		c = (u8)name[i];
+		if (!c || c == '/')
+			return -EINVAL;
+		m = c >= 0x20 ? strchr(map, c) : NULL;
+		if (c >= 0x20 && !m) {
+			if (n + 1 > cap)
+				return -EINVAL;
+			out[n++] = (char)c;
+			continue;
+		}
+		cp = c < 0x20 ? 0xf000u + c : 0xf020u + (u32)(m - map);
+		if (n + 3 > cap)
+			return -EINVAL;
+		out[n++] = (char)(0xe0 | (cp >> 12));
+		out[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[n++] = (char)(0x80 | (cp & 0x3f));
+	}
+	return (int)n;
+}
+
 static void smb_ad_entry(u8 *hdr, u32 i, u32 id, u32 off, u32 len)
 {
 	u8 *e = hdr + SMB_AD_HEADER_LEN + i * SMB_AD_ENTRY_LEN;

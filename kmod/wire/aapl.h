@@ -214,6 +214,16 @@ int smb_adouble_xattr(const u8 *buf, u32 len, const struct smb_adouble *ad,
 		      u32 *index, u32 *pos, struct smb_ad_xattr *x);
 
 /*
+ * The stream name a packed xattr of a "._" file becomes (@name, @len
+ * bytes, UTF-8): the characters NTFS does not allow in names (0x01-0x1f
+ * " * : < > ? \\ |) as the private-use characters U+F001-U+F01F and
+ * U+F020-U+F027 Macs use for them (fruit:encoding = private), into @out
+ * (@cap bytes, no NUL).  Returns the length, or -EINVAL (empty, a NUL or
+ * '/', or longer than @cap).
+ */
+int smb_adouble_stream_name(const char *name, u32 len, char *out, u32 cap);
+
+/*
  * Samba's netatalk metadata blob (SMB_AD_META_SIZE bytes into @out) with
  * @finder (32 bytes) and the dates set to @now (UNIX seconds).
  */

@@ -20,6 +20,8 @@ static void check_adouble(const uint8_t *d, size_t n, int xattrs)
 	struct smb_ad_xattr x;
 	u32 i = 0, pos, len = (u32)(n - 4), count = 0;
 	u64 size = get_unaligned_le32(d);
+	char name[64];
+	int sn;
 
 	if (n < 4)
 		return;
@@ -39,6 +41,11 @@ static void check_adouble(const uint8_t *d, size_t n, int xattrs)
 		if (x.off > len || x.len > len - x.off ||
 		    (const uint8_t *)x.name < d ||
 		    (const uint8_t *)x.name + x.name_len > d + len)
+			abort();
+		/* Its stream name stays within the room given. */
+		sn = smb_adouble_stream_name(x.name, x.name_len, name,
+					     sizeof(name));
+		if (sn > (int)sizeof(name))
 			abort();
 		/* Touch what was found: ASan checks the bounds. */
 		if (x.len && d[x.off + x.len - 1] == 0x5a && x.name_len &&

@@ -336,6 +336,33 @@ TEST_CASE("AppleDouble: a macOS \"._\" file with packed xattrs")
 	      -EINVAL);
 }
 
+TEST_CASE("AppleDouble: packed xattr names as stream names")
+{
+	char out[64];
+	auto name = [&](const std::string &in, uint32_t cap = sizeof(out)) {
+		int n = smb_adouble_stream_name(in.data(), uint32_t(in.size()), out, cap);
+		return n < 0 ? std::string("<error>") : std::string(out, size_t(n));
+	};
+	CHECK(name("com.apple.metadata:_kMDItemUserTags") ==
+	      "com.apple.metadata\xef\x80\xa2_kMDItemUserTags");
+	CHECK(name("foo:bar") == "foo\xef\x80\xa2" "bar");
+	// Every character NTFS refuses, Samba's map: U+F020 to U+F027.
+	CHECK(name("\"*:<>?\\|") ==
+	      "\xef\x80\xa0\xef\x80\xa1\xef\x80\xa2\xef\x80\xa3"
+	      "\xef\x80\xa4\xef\x80\xa5\xef\x80\xa6\xef\x80\xa7");
+	CHECK(name(std::string("a\x01z")) == "a\xef\x80\x81z");
+	CHECK(name(std::string("\x1f")) == "\xef\x80\x9f");
+	// UTF-8 passes as it is.
+	CHECK(name("caf\xc3\xa9") == "caf\xc3\xa9");
+	// No name, NUL, '/', or too long for the room given.
+	CHECK(name("") == "<error>");
+	CHECK(name(std::string("a\0b", 3)) == "<error>");
+	CHECK(name("a/b") == "<error>");
+	CHECK(name("abcd", 3) == "<error>");
+	CHECK(name("ab:", 4) == "<error>");
+	CHECK(name("ab:", 5) == "ab\xef\x80\xa2");
+}
+
 TEST_CASE("AppleDouble: Samba's \"._\" header without xattrs")
 {
 	uint8_t h[SMB_AD_DOT_UND_SIZE];

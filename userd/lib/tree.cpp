@@ -62,6 +62,11 @@ void fruit_share(const ParamSet &g, const ParamSet &p, ShareInfo &s)
 		{p, "readdir_attr:aapl_rsize", SMBSRV_FRUIT_FLAGS_RSIZE},
 		{p, "readdir_attr:aapl_finder_info", SMBSRV_FRUIT_FLAGS_FINDER_INFO},
 		{p, "readdir_attr:aapl_max_access", SMBSRV_FRUIT_FLAGS_MAX_ACCESS},
+		{p, "fruit:convert_adouble", SMBSRV_FRUIT_FLAGS_CONVERT_ADOUBLE},
+		{p, "fruit:wipe_intentionally_left_blank_rfork",
+		 SMBSRV_FRUIT_FLAGS_WIPE_BLANK_RFORK},
+		{p, "fruit:delete_empty_adfiles",
+		 SMBSRV_FRUIT_FLAGS_DELETE_EMPTY_ADFILES},
 	};
 	for (const auto &b : bools)
 		if (b.set.boolean(b.param))

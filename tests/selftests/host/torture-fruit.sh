@@ -58,10 +58,11 @@ TT_SHARE=nofruit \
 	TT_OPTIONS="--option=torture:share2=wipe --option=torture:delete_empty_adfiles=true" \
 	tt_run vfs.fruit_conversion
 # Passing on smbsrv (Documentation/testing.md has the table).  Not yet:
-# the resource fork at 64 MiB (a stream is an xattr, 64 KiB at most), "._"
-# conversion.
+# the resource fork at 64 MiB (a stream is an xattr, 64 KiB at most).
 tt_must_pass \
 	vfs.fruit.File_without_AFP_AfpInfo vfs.fruit.SMB2/CREATE_context_AAPL \
+	vfs.fruit.OS_X_AppleDouble_file_conversion \
+	vfs.fruit.OS_X_AppleDouble_file_conversion_without_embedded_xattr \
 	vfs.fruit.copyfile vfs.fruit.copy-chunk_streams \
 	vfs.fruit.create_delete-on-close_AFP_AfpInfo \
 	vfs.fruit.create_delete-on-close_AFP_AfpResource \
@@ -82,9 +83,11 @@ tt_must_pass \
 	vfs.fruit.truncate_resource_fork_to_0_bytes vfs.fruit.write_metadata \
 	vfs.fruit.writing_afpinfo \
 	vfs.fruit_file_id.zero_file_id_if_AAPL_negotiated \
-	vfs.fruit_timemachine.Timemachine-volsize
+	vfs.fruit_timemachine.Timemachine-volsize \
+	vfs.fruit_conversion.convert_xattr_and_empty_rfork_then_delete
 [ -z "${TT_SAMBA:-}" ] ||
-	tt_not_behind samba vfs.fruit vfs.fruit_file_id vfs.fruit_timemachine
+	tt_not_behind samba vfs.fruit vfs.fruit_file_id vfs.fruit_timemachine \
+		vfs.fruit_conversion
 tt_table
 t_dmesg_clean
 t_done

@@ -164,6 +164,14 @@ enum smbsrv_audit_op {
  *   (readdir_attr:aapl_finder_info).
  * @SMBSRV_FRUIT_FLAGS_MAX_ACCESS: Listings carry the user's maximal access
  *   (readdir_attr:aapl_max_access).
+ * @SMBSRV_FRUIT_FLAGS_CONVERT_ADOUBLE: A file's AppleDouble "._" file is
+ *   converted to its streams when a Mac lists the directory or opens an Apple
+ *   stream of it (fruit:convert_adouble).
+ * @SMBSRV_FRUIT_FLAGS_WIPE_BLANK_RFORK: That conversion drops a resource fork
+ *   that only says it was left blank
+ *   (fruit:wipe_intentionally_left_blank_rfork).
+ * @SMBSRV_FRUIT_FLAGS_DELETE_EMPTY_ADFILES: That conversion removes the "._"
+ *   file once nothing is left in it (fruit:delete_empty_adfiles).
  */
 enum smbsrv_fruit_flags {
 	SMBSRV_FRUIT_FLAGS_AAPL = 1,
@@ -176,6 +184,9 @@ enum smbsrv_fruit_flags {
 	SMBSRV_FRUIT_FLAGS_RSIZE = 128,
 	SMBSRV_FRUIT_FLAGS_FINDER_INFO = 256,
 	SMBSRV_FRUIT_FLAGS_MAX_ACCESS = 512,
+	SMBSRV_FRUIT_FLAGS_CONVERT_ADOUBLE = 1024,
+	SMBSRV_FRUIT_FLAGS_WIPE_BLANK_RFORK = 2048,
+	SMBSRV_FRUIT_FLAGS_DELETE_EMPTY_ADFILES = 4096,
 };
 
 enum {
