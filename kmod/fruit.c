@@ -185,6 +185,8 @@ static int smbsrv_fruit_convert_parts(const struct smbsrv_tree *tree,
 	char sname[SMB_STREAM_NAME_MAX];
 	struct smb_ad_xattr x;
 	u8 val[SMB_AFPINFO_SIZE];
+	bool netatalk = smbsrv_fruit_has(tree,
+					 SMBSRV_FRUIT_FLAGS_METADATA_NETATALK);
 	u32 index = 0, pos = ad->xattr_pos;
 	bool exists;
 	char *xname;
@@ -206,10 +208,7 @@ static int smbsrv_fruit_convert_parts(const struct smbsrv_tree *tree,
 		if (IS_ERR(xname))
 			return PTR_ERR(xname);
 		smb_afpinfo_init(val, buf + ad->finder_off);
-		err = smbsrv_afp_put(path, xname,
-				     smbsrv_fruit_has(tree,
-					SMBSRV_FRUIT_FLAGS_METADATA_NETATALK),
-				     val);
+		err = smbsrv_afp_put(path, xname, netatalk, val);
 		kfree(xname);
 		if (err)
 			return err;

@@ -9,7 +9,8 @@
 # suites with Finder info and resource forks as streams (fruit:metadata =
 # stream, fruit:resource = stream): [torture] (vfs_fruit), [nofruit]
 # (vfs_wo_fruit, the same directory), [tm] (Time Machine, 32K), [wipe]
-# (vfs_fruit_delete_empty_adfiles).  The side-by-side table goes to
+# (vfs_fruit_delete_empty_adfiles).  First fruit.py's checks on smbsrv.
+# The side-by-side table goes to
 # build/test-logs/torture-torture-fruit.txt; the subtests smbsrv passes
 # are asserted.
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +52,9 @@ TT_MORE_CONF="[nofruit]
 
 t_vm_start
 tt_servers_up
+# File IDs a client without AAPL sees: stable over renames (fruit.py).
+t_checks timeout 120 /usr/bin/python3 "$(dirname "$0")/fruit.py" \
+	"$T_SMB_PORT" torture demo demo
 TT_OPTIONS="--option=torture:share2=nofruit"
 tt_run vfs.fruit vfs.fruit_file_id
 TT_SHARE=tm TT_OPTIONS="" tt_run vfs.fruit_timemachine
