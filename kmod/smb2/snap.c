@@ -33,8 +33,14 @@ u32 smbsrv_snap_create_tree(struct smbsrv_req *req,
 	int err;
 
 	*tree = req->tree;
-	if (twrp && smb_twrp_decode(x->data, x->data_len, &t))
-		return STATUS_INVALID_PARAMETER;
+	if (twrp) {
+		err = smb_twrp_decode(x->data, x->data_len, &t);
+		/* A time no snapshot can have is one there is none of. */
+		if (err == -ERANGE)
+			return STATUS_OBJECT_NAME_NOT_FOUND;
+		if (err)
+			return STATUS_INVALID_PARAMETER;
+	}
 	/* Without previous versions an @GMT name is an ordinary one. */
 	if (enabled && smb_gmt_strip(path, &token) && !twrp) {
 		t = token;

@@ -407,10 +407,10 @@ int smb_twrp_decode(const u8 *data, u32 len, u64 *t)
 		return -EINVAL;
 	ft = get_unaligned_le64(data);
 	if (ft < SMB_SNAP_FILETIME_1970)
-		return -EINVAL;
+		return -ERANGE;
 	ft = (ft - SMB_SNAP_FILETIME_1970) / SMB_SNAP_FILETIME_HZ;
 	if (ft > SMB_SNAP_TIME_MAX)
-		return -EINVAL;
+		return -ERANGE;
 	*t = ft;
 	return 0;
 }

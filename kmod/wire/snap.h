@@ -83,8 +83,9 @@ int smb_gmt_strip(char *path, u64 *t);
 
 /*
  * The TWrp create context (MS-SMB2 2.2.13.2.7): a FILETIME.  Returns 0
- * with *@t in whole seconds (the snapshot of that second), or -EINVAL
- * for data shorter than 8 bytes or a time before 1970 or after 9999.
+ * with *@t in whole seconds (the snapshot of that second), -EINVAL for
+ * data shorter than 8 bytes, -ERANGE for a time before 1970 or after
+ * 9999 (which no snapshot can have).
  */
 int smb_twrp_decode(const u8 *data, u32 len, u64 *t);
 

@@ -21,6 +21,10 @@
 #            `oplocks = no` (no caching) for reference
 #            (tools/bench/guest/reread.sh); under a read-caching lease
 #            the client re-reads from its own page cache
+#   audit    READ and WRITE, 4K and 1M, QD1 x 1 and QD8 x 4 jobs, smbsrv
+#            through its bench share and through a share with the audit
+#            trail on (smbsrv-audit): what auditing costs the data path
+#            (not in the default sections: --sections audit)
 #
 # Every run checks its data (tools/bench/guest/run.sh).  smbsrv's
 # variants (default knobs, copy only, no inline reads) are switched live
@@ -46,7 +50,9 @@
 # smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
 # no), smbsrv-sign and ksmbd-sign (signed mounts), ksmbd, nfsd; in the
 # lease section smbsrv-lease, ksmbd-lease and smbsrv-nolease (cache=strict
-# mounts; smbsrv-nolease: a share with oplocks = no).
+# mounts; smbsrv-nolease: a share with oplocks = no); smbsrv-audit (the
+# default knobs through a share with the audit trail on; section audit:
+# its READ and WRITE cells beside smbsrv's).
 # Environment: SMBSRV_VM_SMP, SMBSRV_VM_MEM as for tools/vm/lib.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -166,6 +172,11 @@ for sec in $sections; do
 		done ;;
 	lease)
 		add_cell "smbsrv-lease ksmbd-lease smbsrv-nolease" reread 1m 1 1 ;;
+	audit)
+		for rw in read write; do for bs in 4k 1m; do
+			add_cell "smbsrv smbsrv-audit" "$rw" "$bs" 1 1
+			add_cell "smbsrv smbsrv-audit" "$rw" "$bs" 8 4
+		done; done ;;
 	*) echo "bench: unknown section $sec" >&2; exit 2 ;;
 	esac
 done
@@ -213,13 +224,13 @@ variant() {
 	smbsrv-splice) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	smbsrv-noinline) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads no" ;;
 	smbsrv-sign) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
-	smbsrv-lease | smbsrv-nolease) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
+	smbsrv-lease | smbsrv-nolease | smbsrv-audit) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	*) echo : ;;
 	esac
 }
 
 mount_of() {
-	case $1 in *-sign) echo "$1" ;; smbsrv*) echo smbsrv ;; *) echo "$1" ;; esac
+	case $1 in *-sign | smbsrv-audit) echo "$1" ;; smbsrv*) echo smbsrv ;; *) echo "$1" ;; esac
 }
 
 # The guest's command for one run.
@@ -288,7 +299,7 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 # The whole file once more, byte for byte, through every mount.
-vm_exec "$vm" 'for s in smbsrv ksmbd nfsd smbsrv-sign ksmbd-sign smbsrv-lease ksmbd-lease smbsrv-nolease; do
+vm_exec "$vm" 'for s in smbsrv ksmbd nfsd smbsrv-sign ksmbd-sign smbsrv-lease ksmbd-lease smbsrv-nolease smbsrv-audit; do
 	[ "$(md5sum /mnt/$s/read.bin | cut -d" " -f1)" = "$(cat /tmp/read.md5)" ] ||
 		{ echo "read.bin differs through /mnt/$s"; exit 1; }
 done; dmesg | grep -E "BUG|WARNING|Oops" || true' > "$out/final.log" 2>&1 ||

@@ -380,13 +380,14 @@ def report(d):
     # or any 4-job cell.
     mcells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg if rw == 'read'},
                     key=lambda c: (size_bytes(c[0]), c[1], c[2]))
-    msrv = [s for s in servers if not s.endswith('-sign')]
+    msrv = [s for s in servers if not s.endswith('-sign') and s != 'smbsrv-audit']
     mcells = [c for c in mcells if not (c[1] == 8 and c[2] == 1) or
               size_bytes(c[0]) in (4 << 10, 64 << 10, 1 << 20)]
     if mcells:
         matrix_table(meta, agg, mcells, msrv, spread, w)
     signed_sweep_latency(d, meta, agg, servers, spread, w)
     reread_table(meta, rereads, w)
+    audit_table(meta, agg, spread, w)
     if failed:
         w('Failed runs (fio error or data check): ' + ', '.join(failed) + '\n')
     text = '\n'.join(out)
@@ -425,6 +426,29 @@ def matrix_table(meta, agg, mcells, msrv, spread, w):
                               if (s, 'read', bs, qd, j) in agg else '-' for s in cols))
         row.append(counters_text(a['counters']) if a else '')
         w('| ' + ' | '.join(row) + ' |')
+    w('')
+
+
+def audit_table(meta, agg, spread, w):
+    """smbsrv through a share with the audit trail on, beside smbsrv."""
+    cells = sorted({(rw, bs, qd, j) for (s, rw, bs, qd, j) in agg if s == 'smbsrv-audit'},
+                   key=lambda c: (c[0], size_bytes(c[1]), c[2], c[3]))
+    if not cells:
+        return
+    w('### The audit trail on and off\n')
+    w(header(meta, 'Audit') + '\n')
+    w('smbsrv with its default knobs through its bench share, and through a share of the '
+      'same tmpfs with `vfs objects = full_audit` (successes of connect, disconnect, '
+      'create_file, pwrite, renameat, unlinkat, fset_nt_acl; every failure), each on a '
+      'connection of its own.\n')
+    w('| op | size | QD | jobs | smbsrv MiB/s | audited MiB/s | audited/plain |')
+    w('|---|---|---|---|---|---|---|')
+    for rw, bs, qd, j in cells:
+        a = agg.get(('smbsrv', rw, bs, qd, j))
+        b = agg.get(('smbsrv-audit', rw, bs, qd, j))
+        r = f"{b['mibs'] / a['mibs']:.3f}" if a and b and a['mibs'] else '-'
+        w(f"| {rw.upper()} | {bs.upper()} | {qd} | {j} | {mib_text(a, spread) if a else '-'} | "
+          f"{mib_text(b, spread) if b else '-'} | {r} |")
     w('')
 
 

@@ -155,11 +155,16 @@ def g_versions(c, old, mid, none):
                 "@gmt-" + old[5:]):
         check_st("crafted token %s: an ordinary name, not found" % bad,
                  read_name(c, bad + "\\file.txt")[0], "OBJECT_PATH_NOT_FOUND")
-    for data in (b"\1" * 7, struct.pack("<Q", 1), struct.pack("<Q", ~0 &
-                                                              (2**64 - 1))):
-        check_st("TWrp of %d bytes %s refused" % (len(data), data[:8].hex()),
+    check_st("TWrp of 7 bytes refused",
+             read_name(c, "file.txt", [(b"TWrp", b"\1" * 7)])[0],
+             "INVALID_PARAMETER")
+    # A time no snapshot can have: none of it, as Samba answers (and
+    # smbtorture's smb2.create.blob, whose TWrp is 8 bytes of "TWRP").
+    for data in (struct.pack("<Q", 1), struct.pack("<Q", 2**64 - 1),
+                 b"TWRP\0\0\0\0"):
+        check_st("TWrp %s: no such snapshot" % data.hex(),
                  read_name(c, "file.txt", [(b"TWrp", data)])[0],
-                 "INVALID_PARAMETER")
+                 "OBJECT_NAME_NOT_FOUND")
 
     # Nothing leads out of the snapshot.
     for name in (old + "\\..\\file.txt", old + "\\sub\\..\\..\\secret.txt",

@@ -21,6 +21,13 @@
 #   ksmbd   ksmbd-lease     -> /mnt/ksmbd-lease     (cifs, cache=strict)
 #   smbsrv  smbsrv-nolease  -> /mnt/smbsrv-nolease  (the same, oplocks = no)
 #
+# and smbsrv once more through a share with the audit trail on (every
+# operation it records, successes and failures; records to syslog, whose
+# socket the guest has none of, so smbsrvd counts them as it would send
+# them), cache=none on a connection of its own:
+#
+#   smbsrv  smbsrv-audit    -> /mnt/smbsrv-audit    (vfs objects = full_audit)
+#
 # Both servers run with `smb2 leases = yes` (ksmbd's default is no);
 # over the cache=none mounts a lease changes nothing (the client caches
 # nothing there).
@@ -67,6 +74,12 @@ cat > /etc/smbsrv/bench.conf <<EOC
 	path = /srv/b-smbsrv
 	read only = no
 	oplocks = no
+[smbsrv-audit]
+	path = /srv/b-smbsrv
+	read only = no
+	vfs objects = full_audit
+	full_audit:success = connect disconnect create_file pwrite renameat unlinkat fset_nt_acl
+	full_audit:failure = all
 EOC
 echo demopass | smbsrvctl user add demo >/dev/null
 modprobe smbsrv
@@ -116,6 +129,10 @@ strict=$users,cache=strict,vers=3.1.1,nosharesock
 mount -t cifs //127.0.0.1/smbsrv-lease /mnt/smbsrv-lease -o "$strict"
 mount -t cifs //127.0.0.1/ksmbd-lease /mnt/ksmbd-lease -o "$strict,port=1445"
 mount -t cifs //127.0.0.1/smbsrv-nolease /mnt/smbsrv-nolease -o "$strict"
+mkdir -p /mnt/smbsrv-audit
+mount -t cifs //127.0.0.1/smbsrv-audit /mnt/smbsrv-audit -o "$cifs,nosharesock"
+# run.sh checks a WRITE's file on the server under /srv/b-SERVER.
+ln -sfn /srv/b-smbsrv /srv/b-smbsrv-audit
 # The NFSv4 grace period refuses OPENs for its first seconds; the client
 # retries by itself.
 mount -t nfs4 -o vers=4.2,proto=tcp,rsize=1048576,wsize=1048576 \
