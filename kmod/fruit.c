@@ -174,8 +174,8 @@ static int smbsrv_fruit_set_stream(const struct path *path, const char *name,
 /*
  * The packed xattrs of the "._" blob @buf as streams of @path, its Finder
  * info as AFP_AfpInfo, and a resource fork (@rfork_len bytes left, the
- * blank one dropped already) as AFP_Resource unless @path has one.
- * Returns what is left of the resource fork in the "._" file.
+ * blank one dropped already) as AFP_Resource unless @path has one, then
+ * *@rfork_len is 0 (what is left in the "._" file).  0 or -errno.
  */
 static int smbsrv_fruit_convert_parts(const struct smbsrv_tree *tree,
 				      const struct path *path, const u8 *buf,
@@ -200,6 +200,8 @@ static int smbsrv_fruit_convert_parts(const struct smbsrv_tree *tree,
 			continue;	/* no stream can have this name */
 		err = smbsrv_fruit_set_stream(path, sname, n, buf + x.off,
 					      x.len);
+		if (err == -EINVAL)
+			err = 0;	/* nor this one */
 	}
 	if (err)
 		return err;

@@ -18,13 +18,15 @@ static void check_adouble(const uint8_t *d, size_t n, int xattrs)
 {
 	struct smb_adouble ad;
 	struct smb_ad_xattr x;
-	u32 i = 0, pos, len = (u32)(n - 4), count = 0;
-	u64 size = get_unaligned_le32(d);
+	u32 i = 0, pos, len, count = 0;
 	char name[64];
+	u64 size;
 	int sn;
 
 	if (n < 4)
 		return;
+	size = get_unaligned_le32(d);
+	len = (u32)(n - 4);
 	d += 4;
 	if (size < len)
 		size = len;

@@ -52,8 +52,8 @@ constexpr ParamDef P(std::string_view name, Scope scope, Type type,
 	return {name, def, choices, min, max, word, scope, type, limit, effect};
 }
 
-constexpr Effect A = Effect::applied, U = Effect::unsupported,
-		 N = Effect::not_yet;
+// (Effect::not_yet: a knob smbsrv.ko does not apply yet; none at present.)
+constexpr Effect A = Effect::applied, U = Effect::unsupported;
 
 const ParamDef table[] = {
 	// Global parameters.
