@@ -89,7 +89,7 @@ Bytes osx_dot_und(const char *type_creator, const std::vector<Xattr> &xattrs,
 	uint32_t start = off;
 	b.resize(start, 0);
 	for (size_t i = 0; i < xattrs.size(); i++) {
-		uint32_t voff = uint32_t(b.size());
+		auto voff = uint32_t(b.size());
 		b.insert(b.end(), xattrs[i].value.begin(), xattrs[i].value.end());
 		be32(b, ent[i], voff);
 		be32(b, ent[i] + 4, uint32_t(xattrs[i].value.size()));
@@ -97,7 +97,7 @@ Bytes osx_dot_und(const char *type_creator, const std::vector<Xattr> &xattrs,
 		b[ent[i] + 10] = uint8_t(xattrs[i].name.size() + 1);
 		memcpy(&b[ent[i] + 11], xattrs[i].name.c_str(), xattrs[i].name.size() + 1);
 	}
-	uint32_t total = uint32_t(b.size());
+	auto total = uint32_t(b.size());
 	be32(b, hoff, 0x41545452);
 	be32(b, hoff + 8, total);
 	be32(b, hoff + 12, start);

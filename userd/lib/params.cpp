@@ -595,9 +595,13 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		value = resolved;
 	}
 	for (const auto &nv : values_not_yet)
-		if (d->name == nv.name && same_value(*d, value, nv.value))
-			warn(p.line, "'" + name + " = " + value +
-					     "' is accepted but not supported yet");
+		if (d->name == nv.name && same_value(*d, value, nv.value)) {
+			std::string msg = "'" + name;
+			msg += " = ";
+			msg += value;
+			msg += "' is accepted but not supported yet";
+			warn(p.line, std::move(msg));
+		}
 	if (d->effect == Effect::unsupported && !same_value(*d, value, d->def))
 		warn(p.line, "'" + name + "' is accepted but not supported yet");
 	if (d->effect == Effect::not_yet)
