@@ -27,6 +27,8 @@
 #                session suites whole, beside ksmbd (16 minutes under load)
 #   make torture-replay  smbtorture's replay and async compound suites
 #                beside ksmbd and Samba (make check runs smbsrv's alone)
+#   make torture-fruit  smbtorture's vfs.fruit suites beside Samba and
+#                ksmbd (make check runs smbsrv's alone)
 #   make install [DESTDIR=...]  daemon, CLI, module sources for DKMS,
 #                systemd unit, example configuration, man pages
 
@@ -40,7 +42,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 export KVER
 
 .PHONY: all deps deps-cluster kmod userd run check check-long unit lint regen clean distclean \
-	need-kver vm-initramfs install bench bench-logon bench-quick torture-cache torture-replay fuzz \
+	need-kver vm-initramfs install bench bench-logon bench-quick torture-cache torture-replay torture-fruit fuzz \
 	debug-kernel check-debug
 
 all: kmod userd
@@ -126,7 +128,7 @@ bench-quick: deps
 # The client caching suites whole, beside ksmbd (make check runs a part),
 # then the per-suite counts and what each server failed, as Markdown
 # (Documentation/testing.md has the last run's).
-torture-cache torture-replay: deps
+torture-cache torture-replay torture-fruit: deps
 	@$(MAKE) --no-print-directory all
 	@TT_FULL=1 $(TOP)/tests/run-all.sh --only vm --vm-filter 'host/$@$$'; \
 	rc=$$?; \

@@ -146,6 +146,13 @@ struct smbsrv_conn {
 	u16 signing_alg;		/* SMB2_SIGNING_* */
 	/* The SMB3.1.1 POSIX extensions were negotiated (smb2/posix.c). */
 	bool posix;
+	/*
+	 * A Mac's AAPL create context was answered (smb2/fruit.c), and
+	 * whether it asked for Mac fields in listings: set once, by the
+	 * first CREATE with AAPL on a fruit share, never cleared.
+	 */
+	bool aapl;
+	bool aapl_readdir;
 	u32 max_read;
 	u32 max_write;
 	u32 max_trans;

@@ -115,7 +115,10 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	if (del) {
 		old = override_creds(del);
 		/* A stream goes alone; the file keeps its other streams. */
-		if (fn->stream)
+		if (fn->stream && (f->flags & SMBSRV_FILE_AFPRESOURCE))
+			err = smbsrv_stream_remove_rsrc(&f->filp->f_path,
+							fn->stream);
+		else if (fn->stream)
 			err = smbsrv_stream_remove(&f->filp->f_path, fn->stream);
 		else
 			err = smbsrv_vfs_remove(&f->filp->f_path);

@@ -43,6 +43,9 @@ struct smbsrv_watch;
 #define SMBSRV_FILE_SNAPSHOT		0x0010	/* in a snapshot: read-only (snap.h) */
 #define SMBSRV_FILE_POSIX		0x0020	/* a POSIX open (smb2/posix.c) */
 #define SMBSRV_FILE_REPLACED		0x0040	/* @replaced is set */
+#define SMBSRV_FILE_AFPINFO		0x0080	/* AFP_AfpInfo (afp.h) */
+#define SMBSRV_FILE_AFP_NETATALK	0x0100	/* ... kept by netatalk */
+#define SMBSRV_FILE_AFPRESOURCE		0x0200	/* AFP_Resource on a fruit share */
 
 struct smbsrv_file {
 	struct smbsrv_open open;	/* FileId and table entry: first */

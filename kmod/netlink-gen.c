@@ -69,10 +69,10 @@ const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER
 	[SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER_USER] = { .type = NLA_U32, },
 };
 
-const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_AUDIT_FAILURE + 1] = {
+const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_FRUIT_TM_MAX_SIZE + 1] = {
 	[SMBSRV_A_SHARE_NAME] = { .type = NLA_NUL_STRING, .len = 80, },
 	[SMBSRV_A_SHARE_PATH] = { .type = NLA_NUL_STRING, .len = 4096, },
-	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3ffff),
+	[SMBSRV_A_SHARE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7ffff),
 	[SMBSRV_A_SHARE_FORCE_UID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_FORCE_GID] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_CREATE_MASK] = { .type = NLA_U32, },
@@ -89,6 +89,9 @@ const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_AUDIT_FAILURE + 1]
 	[SMBSRV_A_SHARE_SNAP_ZONE] = { .type = NLA_BINARY, },
 	[SMBSRV_A_SHARE_AUDIT_SUCCESS] = { .type = NLA_U32, },
 	[SMBSRV_A_SHARE_AUDIT_FAILURE] = { .type = NLA_U32, },
+	[SMBSRV_A_SHARE_FRUIT_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1fff),
+	[SMBSRV_A_SHARE_FRUIT_MODEL] = { .type = NLA_NUL_STRING, .len = 64, },
+	[SMBSRV_A_SHARE_FRUIT_TM_MAX_SIZE] = { .type = NLA_U64, },
 };
 
 /* SMBSRV_CMD_STARTUP - do */

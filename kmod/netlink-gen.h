@@ -13,7 +13,7 @@
 
 /* Common nested types */
 extern const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER_USER + 1];
-extern const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_AUDIT_FAILURE + 1];
+extern const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_FRUIT_TM_MAX_SIZE + 1];
 
 int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info);
 int smbsrv_nl_status_get_doit(struct sk_buff *skb, struct genl_info *info);

@@ -28,6 +28,8 @@ u32 smbsrv_errno_status(int err)
 		return STATUS_DISK_FULL;
 	case -EDQUOT:
 		return STATUS_QUOTA_EXCEEDED;
+	case -EOVERFLOW:	/* as Samba maps it */
+		return STATUS_ALLOTTED_SPACE_EXCEEDED;
 	case -EMFILE:
 		return STATUS_TOO_MANY_OPENED_FILES;
 	case -ENFILE:

@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include <linux/xattr.h>
 
+#include "afp.h"
 #include "ea.h"
 #include "file.h"
 #include "fnode.h"
@@ -83,6 +84,15 @@ int smbsrv_stream_remove(const struct path *path, const char *xname)
 	return err == -ENODATA ? -ENOENT : err;
 }
 
+int smbsrv_stream_remove_rsrc(const struct path *path, const char *xname)
+{
+	/* macOS ignores deleting a resource fork that has data. */
+	if (__vfs_getxattr(path->dentry, d_inode(path->dentry), xname, NULL,
+			   0) > 0)
+		return 0;
+	return smbsrv_stream_remove(path, xname);
+}
+
 int smbsrv_stream_remove_all(const struct path *path)
 {
 	char *list, *p;
@@ -151,9 +161,74 @@ static ssize_t smbsrv_stream_size_locked(struct smbsrv_file *f)
 	return n == -ENODATA ? -ENOENT : n;
 }
 
+/*
+ * AFP_AfpInfo (afp.h): always 60 bytes; read from its start; written by
+ * macOS's rules (wire/aapl.h), all-zero Finder info removing it.
+ */
+static bool smbsrv_stream_afp(const struct smbsrv_file *f)
+{
+	return f->flags & SMBSRV_FILE_AFPINFO;
+}
+
+static bool smbsrv_stream_netatalk(const struct smbsrv_file *f)
+{
+	return f->flags & SMBSRV_FILE_AFP_NETATALK;
+}
+
+static ssize_t smbsrv_stream_afp_read(struct smbsrv_file *f, u64 pos,
+				      struct iov_iter *to)
+{
+	u32 n = smb_afpinfo_read_len(pos, min_t(size_t, iov_iter_count(to),
+						 SMB_AFPINFO_SIZE));
+	u8 val[SMB_AFPINFO_SIZE];
+	int err;
+
+	mutex_lock(&f->fnode->stream_mutex);
+	err = smbsrv_afp_get(f->filp->f_path.dentry, smbsrv_stream_xname(f),
+			     smbsrv_stream_netatalk(f), val);
+	mutex_unlock(&f->fnode->stream_mutex);
+	if (err == -ENOENT)
+		smb_afpinfo_init(val, NULL);	/* created, not written yet */
+	else if (err)
+		return err;
+	return copy_to_iter(val, n, to);
+}
+
+static ssize_t smbsrv_stream_afp_write(struct smbsrv_file *f, loff_t *pos,
+				       const void *buf, u32 len)
+{
+	u8 val[SMB_AFPINFO_SIZE];
+	bool empty;
+	int r, err = 0;
+
+	r = smb_afpinfo_write(buf, len, *pos, val, &empty);
+	if (r < 0)
+		return r;
+	if (r) {
+		mutex_lock(&f->fnode->stream_mutex);
+		if (empty)
+			err = smbsrv_stream_remove(&f->filp->f_path,
+						   smbsrv_stream_xname(f));
+		else
+			err = smbsrv_afp_put(&f->filp->f_path,
+					     smbsrv_stream_xname(f),
+					     smbsrv_stream_netatalk(f), val);
+		mutex_unlock(&f->fnode->stream_mutex);
+		if (err == -ENOENT)
+			err = 0;
+	}
+	if (err)
+		return err;
+	*pos += len;
+	return len;
+}
+
 ssize_t smbsrv_stream_size(struct smbsrv_file *f)
 {
 	ssize_t n;
+
+	if (smbsrv_stream_afp(f))
+		return SMB_AFPINFO_SIZE;
 
 	mutex_lock(&f->fnode->stream_mutex);
 	n = smbsrv_stream_size_locked(f);
@@ -177,6 +252,8 @@ ssize_t smbsrv_stream_read(struct smbsrv_file *f, u64 pos,
 	ssize_t n;
 	u8 *val;
 
+	if (smbsrv_stream_afp(f))
+		return smbsrv_stream_afp_read(f, pos, to);
 	mutex_lock(&f->fnode->stream_mutex);
 	n = smbsrv_stream_get(f, &val, 0);
 	mutex_unlock(&f->fnode->stream_mutex);
@@ -202,6 +279,8 @@ ssize_t smbsrv_stream_write(struct smbsrv_file *f, loff_t *pos, bool append,
 
 	if (!len)
 		return 0;
+	if (smbsrv_stream_afp(f))
+		return smbsrv_stream_afp_write(f, pos, buf, len);
 	mutex_lock(&f->fnode->stream_mutex);
 	n = append ? smbsrv_stream_size_locked(f) : *pos;
 	if (n < 0)
@@ -233,6 +312,9 @@ int smbsrv_stream_truncate(struct smbsrv_file *f, u64 size)
 	u8 *val;
 	int err;
 
+	/* AfpInfo: up to 60 bytes succeeds and changes nothing (macOS). */
+	if (smbsrv_stream_afp(f))
+		return smb_afpinfo_eof_ok(size) ? 0 : -EOVERFLOW;
 	if (size > XATTR_SIZE_MAX)
 		return -ENOSPC;
 	mutex_lock(&f->fnode->stream_mutex);

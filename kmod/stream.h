@@ -50,6 +50,12 @@ int smbsrv_stream_remove_all(const struct path *path);
 /* Remove the stream xattr @xname of @path. */
 int smbsrv_stream_remove(const struct path *path, const char *xname);
 
+/*
+ * The same for AFP_Resource on a fruit share: kept while it has data, as
+ * macOS keeps it.
+ */
+int smbsrv_stream_remove_rsrc(const struct path *path, const char *xname);
+
 /* Remove the stream of the open @f now (POSIX-semantics delete). */
 int smbsrv_stream_delete(struct smbsrv_file *f);
 

@@ -476,6 +476,7 @@ void smbsrv_share_info_put(struct smbsrv_share_info *share)
 	kfree(share->snap_subdir);
 	kfree(share->snap_format);
 	kfree(share->snap_zone);
+	kfree(share->fruit_model);
 	kfree(share);
 }
 EXPORT_SYMBOL_NS_GPL(smbsrv_share_info_put, SMBSRV_TEST);
@@ -607,6 +608,20 @@ static int smbsrv_share_parse(struct smbsrv_share_info **out,
 					    "bad snapshot directory or format");
 			goto fail;
 		}
+	}
+	if (s->flags & SMBSRV_SHARE_FLAGS_FRUIT) {
+		if (tb[SMBSRV_A_SHARE_FRUIT_FLAGS])
+			s->fruit_flags =
+				nla_get_u32(tb[SMBSRV_A_SHARE_FRUIT_FLAGS]);
+		if (tb[SMBSRV_A_SHARE_FRUIT_TM_MAX_SIZE])
+			s->fruit_tm_max_size =
+				nla_get_u64(tb[SMBSRV_A_SHARE_FRUIT_TM_MAX_SIZE]);
+		s->fruit_model = tb[SMBSRV_A_SHARE_FRUIT_MODEL] ?
+			nla_strdup(tb[SMBSRV_A_SHARE_FRUIT_MODEL], GFP_KERNEL) :
+			kstrdup("MacSamba", GFP_KERNEL);
+		err = -ENOMEM;
+		if (!s->fruit_model)
+			goto fail;
 	}
 	if (!(s->flags & SMBSRV_SHARE_FLAGS_IPC) &&
 	    (!s->path || s->path[0] != '/')) {

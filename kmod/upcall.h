@@ -111,6 +111,10 @@ struct smbsrv_share_info {
 	u32 snap_zone_n;		/* NULL and 0 for UTC */
 	u32 audit_success;		/* audited ops (audit.h): bits */
 	u32 audit_failure;
+	/* With SMBSRV_SHARE_FLAGS_FRUIT (fruit.h); else 0 and NULL. */
+	u32 fruit_flags;		/* enum smbsrv_fruit_flags */
+	char *fruit_model;		/* fruit:model */
+	u64 fruit_tm_max_size;		/* bytes, 0: none */
 };
 
 /*

@@ -48,7 +48,8 @@ LAYERS = [
                     r"klease\.[ch]", r"durable\.[ch]",
                     r"acl\.[ch]", r"snap\.[ch]",
                     r"fold\.[ch]", r"share\.[ch]", r"times\.[ch]",
-                    r"wtime\.[ch]", r"sign\.[ch]", r"audit\.[ch]"]),
+                    r"wtime\.[ch]", r"sign\.[ch]", r"audit\.[ch]",
+                    r"afp\.[ch]", r"fruit\.[ch]"]),
     (4, "smb2", [r"smb2/.*"]),
     (5, "control", [r"main\.c", r"netlink\.[ch]", r"admin\.c"]),
 ]

@@ -5,7 +5,8 @@
  *
  * A resume key names an open of the same session (and, keyed-hashed, its
  * file); COPYCHUNK copies each chunk with vfs_copy_file_range() (reflink
- * or in-kernel splice), never through the network; DUPLICATE_EXTENTS
+ * or in-kernel splice), never through the network (named streams, kept
+ * in xattrs, through memory); DUPLICATE_EXTENTS
  * clones blocks where the file system can share them.
  */
 #include <linux/fs.h>
@@ -16,9 +17,12 @@
 #include <linux/slab.h>
 
 #include "../brl.h"
+#include "../conn.h"
 #include "../file.h"
+#include "../fruit.h"
 #include "../session.h"
 #include "../status.h"
+#include "../stream.h"
 #include "../vfs.h"
 #include "../wire/fscc.h"
 #include "../wire/fsctl.h"
@@ -111,16 +115,61 @@ static ssize_t smbsrv_fsctl_copy_bounce(struct file *in, loff_t pos_in,
 	return n;
 }
 
-/* Copy @len bytes; returns what was copied (*@err says why it stopped). */
-static u32 smbsrv_fsctl_copy_range(struct file *in, u64 pos_in,
-				   struct file *out, u64 pos_out, u32 len,
-				   int *err)
+/*
+ * Copy through memory where a named stream (an xattr's value, stream.h)
+ * is the source or the target: streams are at most 64 KiB.
+ */
+static ssize_t smbsrv_fsctl_copy_stream(struct smbsrv_file *in, loff_t pos_in,
+					struct smbsrv_file *out,
+					loff_t pos_out, size_t len)
 {
+	struct iov_iter to;
+	struct kvec kv;
+	ssize_t n, w;
+	void *buf;
+
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (smbsrv_file_is_stream(in)) {
+		kv.iov_base = buf;
+		kv.iov_len = len;
+		iov_iter_kvec(&to, ITER_DEST, &kv, 1, len);
+		n = smbsrv_stream_read(in, pos_in, &to);
+	} else {
+		n = kernel_read(in->filp, buf, len, &pos_in);
+	}
+	if (n > 0) {
+		if (smbsrv_file_is_stream(out))
+			w = smbsrv_stream_write(out, &pos_out, false, buf, n);
+		else
+			w = kernel_write(out->filp, buf, n, &pos_out);
+		if (w != n)
+			n = w < 0 ? w : -EIO;
+	}
+	kvfree(buf);
+	return n;
+}
+
+/* Copy @len bytes; returns what was copied (*@err says why it stopped). */
+static u32 smbsrv_fsctl_copy_range(struct smbsrv_file *src, u64 pos_in,
+				   struct smbsrv_file *dst, u64 pos_out,
+				   u32 len, int *err)
+{
+	struct file *in = src->filp, *out = dst->filp;
+	bool streams = smbsrv_file_is_stream(src) ||
+		       smbsrv_file_is_stream(dst);
 	u32 done = 0;
 	ssize_t n;
 
 	*err = 0;
 	while (done < len) {
+		if (streams) {
+			n = smbsrv_fsctl_copy_stream(src, pos_in + done, dst,
+						     pos_out + done,
+						     len - done);
+			goto copied;
+		}
 		n = vfs_copy_file_range(in, pos_in + done, out,
 					pos_out + done, len - done, 0);
 		if (n == -EXDEV || n == -EOPNOTSUPP)
@@ -131,6 +180,7 @@ static u32 smbsrv_fsctl_copy_range(struct file *in, u64 pos_in,
 			n = smbsrv_fsctl_copy_bounce(in, pos_in + done, out,
 						     pos_out + done,
 						     len - done);
+copied:
 		if (n <= 0) {
 			*err = n ? (int)n : -EIO;
 			break;
@@ -138,6 +188,42 @@ static u32 smbsrv_fsctl_copy_range(struct file *in, u64 pos_in,
 		done += n;
 	}
 	return done;
+}
+
+/*
+ * fruit:copyfile (Samba's): the whole of @src over the target from offset
+ * 0, then its named streams; the answer counts the bytes, no chunks.
+ */
+static u32 smbsrv_fsctl_copyfile(struct smbsrv_fsctl *x,
+				 struct smbsrv_file *src)
+{
+	u64 size = i_size_read(file_inode(src->filp)), done = 0;
+	const struct cred *old;
+	u32 status = STATUS_SUCCESS, n;
+	int err = 0;
+
+	if (size > U32_MAX)
+		return STATUS_INVALID_PARAMETER;	/* the answer's field */
+	old = smbsrv_vfs_creds_begin(x->req->tree);
+	status = smbsrv_brl_check_io(src, 0, size, false);
+	if (!status)
+		status = smbsrv_brl_check_io(x->f, 0, size, true);
+	while (!status && done < size) {
+		n = smbsrv_fsctl_copy_range(src, done, x->f, done,
+					    min_t(u64, size - done,
+						  SMBSRV_COPYCHUNK_MAX_CHUNK),
+					    &err);
+		done += n;
+		if (err)
+			status = smbsrv_errno_status(err);
+	}
+	if (!status) {
+		err = smbsrv_fruit_copy_streams(&src->filp->f_path,
+						&x->f->filp->f_path);
+		status = smbsrv_errno_status(err);
+	}
+	smbsrv_vfs_creds_end(old);
+	return smbsrv_fsctl_copy_rsp(x, status, 0, 0, (u32)done);
 }
 
 /* FSCTL_SRV_COPYCHUNK and FSCTL_SRV_COPYCHUNK_WRITE (3.3.5.15.6). */
@@ -150,6 +236,7 @@ u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 	const struct cred *old;
 	u32 i, status = STATUS_SUCCESS, chunks = 0, partial = 0, copied;
 	u64 total = 0;
+	loff_t size;
 	int err;
 
 	if (x->r->max_out < SMB2_COPYCHUNK_RSP_SIZE)
@@ -190,19 +277,32 @@ u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 		status = STATUS_ACCESS_DENIED;
 		goto out;
 	}
-	if (!smbsrv_fsctl_regular(x) ||
-	    (src->flags & (SMBSRV_FILE_DIR | SMBSRV_FILE_REPARSE |
-			   SMBSRV_FILE_STREAM))) {
+	/* Named streams copy too, as with Samba (OS X copies resource forks). */
+	if ((x->f->flags | src->flags) &
+	    (SMBSRV_FILE_DIR | SMBSRV_FILE_REPARSE)) {
 		status = STATUS_INVALID_PARAMETER;
 		goto out;
 	}
 
+	/* OS X copyfile: no chunks asks for the whole file and its streams. */
+	if (!cr.count && READ_ONCE(x->req->conn->aapl) &&
+	    !smbsrv_file_is_stream(src) && !smbsrv_file_is_stream(x->f) &&
+	    smbsrv_fruit_has(x->req->tree, SMBSRV_FRUIT_FLAGS_COPYFILE)) {
+		status = smbsrv_fsctl_copyfile(x, src);
+		goto out;
+	}
 	total = 0;
 	old = smbsrv_vfs_creds_begin(x->req->tree);
+	size = smbsrv_file_is_stream(src) ? smbsrv_stream_size(src) :
+		i_size_read(file_inode(src->filp));
 	for (i = 0; i < cr.count; i++) {
 		smb2_copychunk_get(&cr, i, &c);
+		if (size < 0) {
+			status = smbsrv_errno_status((int)size);
+			break;
+		}
 		if (c.source + c.length < c.source ||
-		    c.source + c.length > i_size_read(file_inode(src->filp))) {
+		    c.source + c.length > (u64)size) {
 			status = STATUS_INVALID_VIEW_SIZE;
 			break;
 		}
@@ -216,8 +316,8 @@ u32 smbsrv_fsctl_copychunk(struct smbsrv_fsctl *x)
 						     true);
 		if (status)
 			break;
-		copied = smbsrv_fsctl_copy_range(src->filp, c.source,
-						 x->f->filp, c.target,
+		copied = smbsrv_fsctl_copy_range(src, c.source,
+						 x->f, c.target,
 						 c.length, &err);
 		total += copied;
 		if (err) {

@@ -29,6 +29,7 @@
 #include "../durable.h"
 #include "../file.h"
 #include "../fnode.h"
+#include "../fruit.h"
 #include "../klease.h"
 #include "../session.h"
 #include "../status.h"
@@ -640,7 +641,7 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 {
 	u32 disp = c->r.disposition, options = c->r.options, status;
 	struct smb_dosattr da = {};
-	bool exists, made = false;
+	bool exists, made = false, afp;
 	struct file *filp;
 	char *xname;
 	int err;
@@ -661,8 +662,27 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 		goto undo;
 	}
 	c->flags &= ~SMBSRV_FILE_DIR;
-	xname = smbsrv_stream_resolve(c->obj.dentry, c->stream,
-				      strlen(c->stream), &exists);
+	/* An Apple stream: a "._" file beside the base is converted first. */
+	if (smbsrv_fruit_tree(req->tree) &&
+	    smb_afp_stream_kind(c->stream, strlen(c->stream)) != SMB_AFP_NONE)
+		smbsrv_fruit_convert(req->tree, &c->obj);
+	/* AFP_AfpInfo on a fruit share: kept where fruit:metadata says. */
+	afp = smbsrv_fruit_tree(req->tree) &&
+	      smb_afp_stream_kind(c->stream, strlen(c->stream)) == SMB_AFP_INFO;
+	if (afp) {
+		xname = smbsrv_fruit_afp_xname(req->tree, &c->obj, &exists);
+		c->flags |= SMBSRV_FILE_AFPINFO;
+		if (smbsrv_fruit_has(req->tree,
+				     SMBSRV_FRUIT_FLAGS_METADATA_NETATALK))
+			c->flags |= SMBSRV_FILE_AFP_NETATALK;
+	} else {
+		xname = smbsrv_stream_resolve(c->obj.dentry, c->stream,
+					      strlen(c->stream), &exists);
+		if (smbsrv_fruit_tree(req->tree) &&
+		    smb_afp_stream_kind(c->stream, strlen(c->stream)) ==
+		    SMB_AFP_RESOURCE)
+			c->flags |= SMBSRV_FILE_AFPRESOURCE;
+	}
 	if (IS_ERR(xname)) {
 		status = PTR_ERR(xname) == -EINVAL ? STATUS_OBJECT_NAME_INVALID :
 			 smbsrv_errno_status(PTR_ERR(xname));
@@ -674,6 +694,17 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 				  smbsrv_snap_create_new(disp);
 		if (status)
 			goto out;
+	}
+	/*
+	 * To a Mac an empty stream does not exist (Samba: FILE_OPEN of a
+	 * stream of size 0 is OBJECT_NAME_NOT_FOUND once AAPL is on).
+	 */
+	if (exists && !afp && disp == FILE_OPEN &&
+	    READ_ONCE(req->conn->aapl) && smbsrv_fruit_tree(req->tree) &&
+	    !__vfs_getxattr(c->obj.dentry, d_inode(c->obj.dentry), xname,
+			    NULL, 0)) {
+		status = STATUS_OBJECT_NAME_NOT_FOUND;
+		goto out;
 	}
 	if (exists) {
 		if (disp == FILE_CREATE) {
@@ -728,8 +759,17 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 	status = smbsrv_create_cache_grant(c);
 	if (status)
 		goto close;
-	/* Sharing allowed it: now the stream may be made or emptied. */
-	if (!exists || c->overwrite) {
+	/*
+	 * Sharing allowed it: now the stream may be made or emptied.  An
+	 * AfpInfo is kept only once written; overwritten, it goes.
+	 */
+	if (afp && c->overwrite) {
+		err = smbsrv_stream_remove(&c->obj, xname);
+		if (err && err != -ENOENT) {
+			status = smbsrv_errno_status(err);
+			goto close;
+		}
+	} else if (!afp && (!exists || c->overwrite)) {
 		err = smbsrv_stream_set_empty(&c->obj, xname);
 		if (err) {
 			status = smbsrv_errno_status(err);
@@ -818,6 +858,9 @@ static u32 smbsrv_create_once(struct smbsrv_req *req, bool retry,
 	if (status)
 		goto out;
 	status = smbsrv_create_durable_ctx(req, c);
+	if (status)
+		goto out;
+	status = smbsrv_fruit_create_ctx(req, c);
 	if (status)
 		goto out;
 	c->path = kmalloc(SMBSRV_PATH_MAX, GFP_KERNEL);

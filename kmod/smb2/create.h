@@ -14,6 +14,7 @@
 #include "../cache.h"
 #include "../durable.h"
 #include "../vfs.h"
+#include "../wire/aapl.h"
 #include "../wire/create.h"
 
 struct smbsrv_file;
@@ -54,6 +55,9 @@ struct smbsrv_create {
 	bool posix;
 	bool posix_mode;
 	u32 posix_perms;
+	/* A Mac's AAPL server query (smb2/fruit.c), answered. */
+	bool aapl;
+	struct smb2_aapl_req aapl_req;
 };
 
 /*
@@ -74,6 +78,15 @@ u32 smbsrv_create_reconnect(struct smbsrv_req *req, struct smbsrv_create *c);
  */
 u32 smbsrv_create_replay(struct smbsrv_req *req, struct smbsrv_create *c,
 			 bool *answered);
+
+/*
+ * The AAPL context of a CREATE on a fruit share (smb2/fruit.c): decoded,
+ * and the connection marked a Mac's; then its answer into @buf (@cap
+ * bytes, at least SMB2_AAPL_RSP_MAX): its length, or -errno.
+ */
+u32 smbsrv_fruit_create_ctx(struct smbsrv_req *req, struct smbsrv_create *c);
+int smbsrv_fruit_answer(struct smbsrv_req *req, struct smbsrv_create *c,
+			u8 *buf, u32 cap);
 
 /*
  * The response, with MxAc and QFid answers when asked, and the lease and

@@ -11,6 +11,7 @@
 
 #include "../conn.h"
 #include "../file.h"
+#include "../fruit.h"
 #include "../session.h"
 #include "../status.h"
 #include "../wire/fscc.h"
@@ -99,11 +100,22 @@ u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 	bool qfid = smb2_create_has(&c->r, SMB2_CTX_QUERY_ON_DISK_ID);
 	struct smbsrv_ctx_out o = {};
 	struct smb_posix_info pi;
-	u8 data[SMB2_LEASE_V2_SIZE];	/* the largest answer */
+	u8 data[SMB2_AAPL_RSP_MAX];	/* the largest answer */
+	bool zero_id = READ_ONCE(req->conn->aapl) &&
+		       smbsrv_fruit_has(req->tree,
+					SMBSRV_FRUIT_FLAGS_ZERO_FILE_ID);
+	int aapl_len = 0;
 	u32 len = 0;
 	u8 *body;
 
 	BUILD_BUG_ON(sizeof(data) < SMB_POSIX_CC_SIZE);
+	BUILD_BUG_ON(sizeof(data) < SMB2_LEASE_V2_SIZE);
+	if (c->aapl) {
+		aapl_len = smbsrv_fruit_answer(req, c, data, sizeof(data));
+		if (aapl_len < 0)
+			return STATUS_INVALID_PARAMETER;
+		len += smb2_create_ctx_size(aapl_len);
+	}
 	if (c->posix) {
 		smbsrv_posix_from_fattr(&c->fa, &pi);
 		rsp.attributes = pi.attributes;
@@ -123,6 +135,11 @@ u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 	if (!body)
 		return STATUS_INSUFFICIENT_RESOURCES;
 	o.buf = body + SMB2_CREATE_RSP_FIXED;
+	if (c->aapl) {
+		/* Encoded again: data is every answer's scratch buffer. */
+		smbsrv_fruit_answer(req, c, data, sizeof(data));
+		smbsrv_ctx_add(&o, "AAPL", data, aapl_len);
+	}
 	if (mxac) {
 		put_unaligned_le32(STATUS_SUCCESS, data);
 		put_unaligned_le32(c->maximal | (c->granted & ~MAXIMUM_ALLOWED),
@@ -131,7 +148,8 @@ u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 	}
 	if (qfid) {
 		memset(data, 0, sizeof(data));
-		put_unaligned_le64(c->fa.ino, data);
+		/* fruit:zero_file_id: Macs take 0 as "no stable ID". */
+		put_unaligned_le64(zero_id ? 0 : c->fa.ino, data);
 		put_unaligned_le64(c->fa.dev, data + 8);
 		smbsrv_ctx_add(&o, "QFid", data, SMB2_QFID_RSP_SIZE);
 	}

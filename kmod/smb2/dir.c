@@ -32,6 +32,7 @@
 #include "../conn.h"
 #include "../ea.h"
 #include "../file.h"
+#include "../fruit.h"
 #include "../session.h"
 #include "../status.h"
 #include "../upcall.h"
@@ -205,7 +206,8 @@ static bool smbsrv_dir_visible(const struct smbsrv_tree *tree,
  */
 static bool smbsrv_dir_entry(struct smbsrv_req *req, const struct path *dir,
 			     struct smbsrv_dirrec *rec, u8 cls,
-			     struct smb_dirent *e, u8 *sn)
+			     struct smb_dirent *e, u8 *sn,
+			     struct smb_aapl_dirent *aapl)
 {
 	struct smbsrv_tree *tree = req->tree;
 	struct path p = { .mnt = dir->mnt };
@@ -259,6 +261,18 @@ static bool smbsrv_dir_entry(struct smbsrv_req *req, const struct path *dir,
 	e->file_id = fa.ino;
 	if (S_ISLNK(fa.mode))
 		e->reparse_tag = IO_REPARSE_TAG_SYMLINK;
+	if (READ_ONCE(req->conn->aapl) && smbsrv_fruit_tree(tree)) {
+		/* A "._" file beside it becomes its streams (Samba's). */
+		smbsrv_fruit_convert(tree, &p);
+		/* fruit:zero_file_id, and ReadDirAttr when asked for. */
+		if (smbsrv_fruit_has(tree, SMBSRV_FRUIT_FLAGS_ZERO_FILE_ID))
+			e->file_id = 0;
+		if (cls == FILE_ID_BOTH_DIRECTORY_INFORMATION &&
+		    READ_ONCE(req->conn->aapl_readdir) && !S_ISLNK(fa.mode)) {
+			smbsrv_fruit_dirent(tree, &p, &fa, aapl);
+			e->aapl = aapl;
+		}
+	}
 	if (cls == SMB_FIND_FILE_POSIX_INFO)
 		smbsrv_posix_dirent(&fa, e);
 	else if (cls != FILE_DIRECTORY_INFORMATION &&
@@ -282,6 +296,7 @@ struct smbsrv_dirq {
 	struct smb2_query_dir_req r;
 	struct smb_pattern pat;
 	u8 sn[24];
+	struct smb_aapl_dirent aapl;
 };
 
 /*
@@ -311,7 +326,7 @@ static int smbsrv_dir_fill(struct smbsrv_req *req, struct smbsrv_file *f,
 		if (!smb_pattern_match(&q->pat, rec->name, rec->len) ||
 		    (veto && smb_veto_match(veto, rec->name, rec->len)) ||
 		    !smbsrv_dir_entry(req, &f->filp->f_path, rec, cls, &e,
-				      q->sn)) {
+				      q->sn, &q->aapl)) {
 			s->batch_pos += smbsrv_dirrec_size(rec->len);
 			continue;
 		}

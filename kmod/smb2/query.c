@@ -22,6 +22,7 @@
 #include "../conn.h"
 #include "../ea.h"
 #include "../file.h"
+#include "../fruit.h"
 #include "../session.h"
 #include "../status.h"
 #include "../stream.h"
@@ -115,7 +116,10 @@ static u32 smbsrv_query_finfo(struct smbsrv_req *req, struct smbsrv_file *f,
 	fi->change_time = fa.change_time;
 	fi->allocation = fa.allocation;
 	fi->eof = fa.eof;
-	fi->index = fa.ino;
+	/* fruit:zero_file_id: a Mac is given no file ID it could keep. */
+	fi->index = READ_ONCE(req->conn->aapl) &&
+		    smbsrv_fruit_has(tree, SMBSRV_FRUIT_FLAGS_ZERO_FILE_ID) ?
+		    0 : fa.ino;
 	fi->volume = smbsrv_meta_serial(path->dentry->d_sb);
 	fi->position = READ_ONCE(f->position);
 	fi->attributes = fa.attributes;
@@ -225,7 +229,7 @@ static u32 smbsrv_query_streams(struct smbsrv_req *req, struct smbsrv_file *f,
 		return smbsrv_errno_status(err);
 	if (out_len < SMB_STREAM_INFO_MIN)
 		return STATUS_INFO_LENGTH_MISMATCH;
-	ents = kvmalloc_array(SMBSRV_STREAMS_MAX + 1, sizeof(*ents),
+	ents = kvmalloc_array(SMBSRV_STREAMS_MAX + 2, sizeof(*ents),
 			      GFP_KERNEL);
 	if (!ents)
 		return STATUS_INSUFFICIENT_RESOURCES;
@@ -245,6 +249,12 @@ static u32 smbsrv_query_streams(struct smbsrv_req *req, struct smbsrv_file *f,
 			goto out;
 		}
 		n += err;
+		/* What a Mac sees (fruit.h): AfpInfo, no empty streams. */
+		if (smbsrv_fruit_tree(req->tree))
+			n = smbsrv_fruit_streams(req->tree,
+						 READ_ONCE(req->conn->aapl),
+						 &f->filp->f_path, ents, n,
+						 SMBSRV_STREAMS_MAX + 2);
 	}
 	full = smb_stream_info_encode(ents, n, &o, &fit);
 	if (full < 0) {
@@ -456,6 +466,26 @@ static u32 smbsrv_query_file(struct smbsrv_req *req, struct smbsrv_file *f,
 
 /* ---- file-system classes ------------------------------------------------ */
 
+/*
+ * fruit:time machine max size: Time Machine is told the share has that
+ * much, less what its sparse bundles take (as Samba counts it), in units
+ * of two 512-byte sectors.
+ */
+static void smbsrv_query_fs_tm(const struct smbsrv_tree *tree,
+			       struct smb_fsinfo *fs)
+{
+	u64 max = tree->share->fruit_tm_max_size, used;
+
+	if (!smbsrv_fruit_has(tree, SMBSRV_FRUIT_FLAGS_TIME_MACHINE) || !max ||
+	    smbsrv_fruit_tm_used(tree, &used))
+		return;
+	fs->bytes_per_sector = 512;
+	fs->sectors_per_unit = 2;
+	fs->total_units = max / 1024;
+	fs->caller_avail_units = used < max ? (max - used) / 1024 : 0;
+	fs->actual_avail_units = fs->caller_avail_units;
+}
+
 static u32 smbsrv_query_fs(struct smbsrv_req *req, struct smbsrv_file *f,
 			   const struct smb2_query_info_req *r)
 {
@@ -489,6 +519,9 @@ static u32 smbsrv_query_fs(struct smbsrv_req *req, struct smbsrv_file *f,
 				((u64)fs.sectors_per_unit * 512);
 	fs.actual_avail_units = st.f_bfree * (st.f_bsize ? st.f_bsize : 512) /
 				((u64)fs.sectors_per_unit * 512);
+	if (cls == FILE_FS_SIZE_INFORMATION ||
+	    cls == FILE_FS_FULL_SIZE_INFORMATION)
+		smbsrv_query_fs_tm(tree, &fs);
 	fs.max_name_len = st.f_namelen ? st.f_namelen : 255;
 	serial = smbsrv_meta_serial(sb);
 	fs.serial = serial;

@@ -13,6 +13,10 @@
  * DACL WRITE_DAC, anything about a SACL ACCESS_SYSTEM_SECURITY (which
  * smbsrv never grants).
  *
+ * On fruit shares, to clients that negotiated AAPL, the DACL also carries
+ * the mode, uid and gid as MS NFS ACEs (fruit:nfs_aces, as Samba); a mode
+ * ACE in a DACL that is set gives the mode.
+ *
  * On shares with vfs objects = acl_xattr the descriptor is the one kept
  * in the file's security.NTACL xattr instead, read and written by acl.c.
  */
@@ -26,6 +30,7 @@
 #include "../acl.h"
 #include "../conn.h"
 #include "../file.h"
+#include "../fruit.h"
 #include "../session.h"
 #include "../status.h"
 #include "../vfs.h"
@@ -46,6 +51,7 @@ static void smbsrv_sec_owner(struct inode *inode, struct smb_posix_owner *po)
 	po->gid = from_kgid(&init_user_ns, inode->i_gid);
 	po->mode = inode->i_mode & 0777;
 	po->dir = S_ISDIR(inode->i_mode);
+	po->nfs_mode = 0;
 }
 
 u32 smbsrv_query_security(struct smbsrv_req *req, struct smbsrv_file *f,
@@ -72,6 +78,10 @@ u32 smbsrv_query_security(struct smbsrv_req *req, struct smbsrv_file *f,
 			return smbsrv_errno_status(err);
 	} else {
 		smbsrv_sec_owner(file_inode(f->filp), &po);
+		/* Macs on a fruit share: the mode, uid and gid as NFS ACEs. */
+		if (READ_ONCE(req->conn->aapl) &&
+		    smbsrv_fruit_has(req->tree, SMBSRV_FRUIT_FLAGS_NFS_ACES))
+			po.nfs_mode = file_inode(f->filp)->i_mode;
 		full = smb_sd_from_posix(NULL, 0, info, &po);
 	}
 	if (r->out_len < full) {

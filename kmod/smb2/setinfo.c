@@ -31,6 +31,7 @@
 #include "../acl.h"
 #include "../conn.h"
 #include "../file.h"
+#include "../fruit.h"
 #include "../fold.h"
 #include "../session.h"
 #include "../status.h"
@@ -461,8 +462,14 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	status = smbsrv_new_path(tree, &rn, path);
 	if (status)
 		goto out;
-	/* A directory with anything open below it stays where it is. */
-	if (!link && smbsrv_file_is_dir(f) && smbsrv_file_open_below(src)) {
+	/*
+	 * A directory with anything open below it stays where it is, but
+	 * for a Mac on a fruit share (fruit:posix_rename).
+	 */
+	if (!link && smbsrv_file_is_dir(f) &&
+	    !(READ_ONCE(req->conn->aapl) &&
+	      smbsrv_fruit_has(tree, SMBSRV_FRUIT_FLAGS_POSIX_RENAME)) &&
+	    smbsrv_file_open_below(src)) {
 		status = STATUS_ACCESS_DENIED;
 		goto out;
 	}

@@ -71,6 +71,41 @@ static inline void put_unaligned_le64(u64 v, void *p)
 	put_unaligned_le32((u32)v, p);
 	put_unaligned_le32((u32)(v >> 32), (u8 *)p + 4);
 }
+
+/* Big-endian fields (AppleDouble, AfpInfo). */
+typedef long long s64;
+
+static inline u16 get_unaligned_be16(const void *p)
+{
+	const u8 *b = (const u8 *)p;
+
+	return (u16)(b[0] << 8 | b[1]);
+}
+
+static inline u32 get_unaligned_be32(const void *p)
+{
+	const u8 *b = (const u8 *)p;
+
+	return (u32)b[0] << 24 | (u32)b[1] << 16 | (u32)b[2] << 8 | (u32)b[3];
+}
+
+static inline void put_unaligned_be16(u16 v, void *p)
+{
+	u8 *b = (u8 *)p;
+
+	b[0] = (u8)(v >> 8);
+	b[1] = (u8)v;
+}
+
+static inline void put_unaligned_be32(u32 v, void *p)
+{
+	u8 *b = (u8 *)p;
+
+	b[0] = (u8)(v >> 24);
+	b[1] = (u8)(v >> 16);
+	b[2] = (u8)(v >> 8);
+	b[3] = (u8)v;
+}
 #endif
 
 #endif /* _SMBSRV_WIRE_COMPAT_H */

@@ -20,6 +20,7 @@ static const char smb2_ctx_tags[SMB2_CTX_NR][4] = {
 	[SMB2_CTX_TIMEWARP_TOKEN] = "TWrp",
 	[SMB2_CTX_QUERY_ON_DISK_ID] = "QFid",
 	[SMB2_CTX_REQUEST_LEASE] = "RqLs",
+	[SMB2_CTX_AAPL] = "AAPL",
 };
 
 static int smb2_ctx_id(const u8 *name, u32 len)

@@ -70,6 +70,7 @@ enum smb2_create_ctx_id {
 	SMB2_CTX_QUERY_ON_DISK_ID,	/* "QFid" */
 	SMB2_CTX_REQUEST_LEASE,		/* "RqLs" */
 	SMB2_CTX_POSIX,			/* SMB2_CREATE_TAG_POSIX (posix.h) */
+	SMB2_CTX_AAPL,			/* "AAPL" (aapl.h) */
 	SMB2_CTX_NR
 };
 

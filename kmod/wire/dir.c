@@ -163,7 +163,14 @@ int smb_dirent_encode(u8 cls, const struct smb_dirent *e,
 		smb_out_le64(o, off + l->id_off, e->file_id);
 	if (l->id128_off)
 		smb_out_le64(o, off + l->id128_off, e->file_id);
-	if (l->short_off && e->short_len && e->short_len <= 24) {
+	if (e->aapl && cls == FILE_ID_BOTH_DIRECTORY_INFORMATION) {
+		/* Max access, fork size and Finder info, mode (Reserved2). */
+		smb_out_le32(o, off + l->ea_off, e->aapl->max_access);
+		smb_out_u8(o, off + l->short_off, 24);
+		smb_out_le64(o, off + l->short_off + 2, e->aapl->rfork_size);
+		smb_out_bytes(o, off + l->short_off + 10, e->aapl->finder, 16);
+		smb_out_le16(o, off + l->short_off + 26, e->aapl->mode);
+	} else if (l->short_off && e->short_len && e->short_len <= 24) {
 		smb_out_u8(o, off + l->short_off, (u8)e->short_len);
 		smb_out_bytes(o, off + l->short_off + 2, e->short_name,
 			      e->short_len);

@@ -9,6 +9,7 @@
 #ifndef _SMBSRV_WIRE_DIR_H
 #define _SMBSRV_WIRE_DIR_H
 
+#include "aapl.h"
 #include "compat.h"
 #include "out.h"
 #include "smb2.h"
@@ -76,6 +77,8 @@ struct smb_dirent {
 	u32 uid;
 	u32 gid;
 	u32 dev;
+	/* FILE_ID_BOTH_DIRECTORY_INFORMATION to a Mac (ReadDirAttr). */
+	const struct smb_aapl_dirent *aapl;
 };
 
 /*
@@ -87,6 +90,8 @@ u32 smb_dirent_fixed(u8 cls);
 
 /*
  * Encode the entry @e of class @cls into @o at @off (NextEntryOffset 0;
+ * with @e->aapl, FILE_ID_BOTH_DIRECTORY_INFORMATION carries the Mac
+ * fields instead of EaSize, ShortName and Reserved2, as Samba sends them;
  * link entries with smb_dirent_link()).  Writes what fits in @o; returns
  * the entry's full length (unpadded), or -EINVAL for a name that is not
  * UTF-8.

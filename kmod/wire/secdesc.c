@@ -353,7 +353,7 @@ static u32 smb_put_sid(u8 *buf, u32 cap, u32 off, const struct smb_sid *sid)
 u32 smb_sd_from_posix(u8 *buf, u32 cap, u32 info,
 		      const struct smb_posix_owner *po)
 {
-	struct smb_sid owner, group, world;
+	struct smb_sid owner, group, world, nfs;
 	u8 hdr[SMB_SD_HDR_SIZE] = {}, acl[SMB_ACL_HDR_SIZE] = {};
 	u32 off = SMB_SD_HDR_SIZE, i, acl_off, count = 3;
 	u32 control = SE_SELF_RELATIVE;
@@ -400,6 +400,21 @@ u32 smb_sd_from_posix(u8 *buf, u32 cap, u32 info,
 				   smb_rwx_to_access(g, po->dir), &group);
 		off += smb_put_ace(buf, cap, off, ACCESS_ALLOWED_ACE_TYPE, flags,
 				   smb_rwx_to_access(o, po->dir), &world);
+		if (po->nfs_mode) {
+			smb_sid_make(&nfs, SMB_AUTH_NT, 3, SMB_NT_UNIX_NFS, 3,
+				     po->nfs_mode);
+			off += smb_put_ace(buf, cap, off, ACCESS_DENIED_ACE_TYPE,
+					   0, 0, &nfs);
+			smb_sid_make(&nfs, SMB_AUTH_NT, 3, SMB_NT_UNIX_NFS, 1,
+				     po->uid);
+			off += smb_put_ace(buf, cap, off, ACCESS_DENIED_ACE_TYPE,
+					   0, 0, &nfs);
+			smb_sid_make(&nfs, SMB_AUTH_NT, 3, SMB_NT_UNIX_NFS, 2,
+				     po->gid);
+			off += smb_put_ace(buf, cap, off, ACCESS_DENIED_ACE_TYPE,
+					   0, 0, &nfs);
+			count += 3;
+		}
 		acl[0] = SMB_ACL_REVISION;
 		put_unaligned_le16((u16)(off - acl_off), acl + 2);
 		put_unaligned_le16((u16)count, acl + 4);

@@ -151,6 +151,13 @@ struct smb_posix_owner {
 	u32 gid;
 	u32 mode;		/* permission bits (0777) */
 	bool dir;
+	/*
+	 * Non-zero: the whole st_mode, and the DACL ends with the MS NFS
+	 * ACEs Samba's vfs_fruit gives Macs (fruit:nfs_aces): access denied,
+	 * no rights, for S-1-5-88-3-<st_mode>, S-1-5-88-1-<uid> and
+	 * S-1-5-88-2-<gid>.
+	 */
+	u32 nfs_mode;
 };
 
 /*

@@ -26,7 +26,7 @@ static struct smb_pattern pattern;
 
 static void security(const u8 *buf, u32 len)
 {
-	static const struct smb_posix_owner po = { 1000, 100, 0640, false };
+	static const struct smb_posix_owner po = { 1000, 100, 0640, false, 0 };
 	struct smb_sd sd;
 	struct smb_ace ace;
 	u32 mode, pos = 0;

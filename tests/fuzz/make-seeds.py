@@ -70,6 +70,7 @@ def main():
     config_seeds()
     snap_seeds()
     http_seeds()
+    aapl_seeds()
 
 
 # SMB2_CREATE_TAG_POSIX (kmod/wire/posix.h).
@@ -325,6 +326,45 @@ def config_seeds():
                           conf.read())
 
 
+def aapl_seeds():
+    """A selector byte, then an AAPL context, an AfpInfo write, a stored
+    AfpInfo, an AppleDouble blob (file size first), an Info.plist or a
+    model string."""
+    write("aapl", "server-query", b"\0" + struct.pack("<QQQ", 1, 7, 0xd))
+    afp = struct.pack(">IIII", 0x41465000, 0x00000100, 0, 0x80000000) + \
+        b"SMB,OLE!" + b"\0" * 36
+    write("aapl", "afpinfo-write", b"\1" + struct.pack("<Q", 0) + afp)
+    write("aapl", "afpinfo-stored-samba", b"\2" + afp + b"\0")
+    meta = bytearray(402)
+    struct.pack_into(">IIH", meta, 0, 0x00051607, 0x00020000, 0)
+    struct.pack_into(">H", meta, 24, 2)
+    struct.pack_into(">III", meta, 26, 9, 122, 32)
+    struct.pack_into(">III", meta, 38, 8, 354, 16)
+    meta[122:130] = b"BARRFOOO"
+    write("aapl", "netatalk-meta", b"\3" + struct.pack("<I", 402) + meta)
+    name = b"foo:bar\0"
+    hoff = 50 + 34
+    start = (hoff + 36 + 3 & ~3) + 11 + len(name)
+    total = start + 3
+    dot = bytearray(total)
+    struct.pack_into(">II", dot, 0, 0x00051607, 0x00020000)
+    dot[8:24] = b"Mac OS X        "
+    struct.pack_into(">H", dot, 24, 2)
+    struct.pack_into(">III", dot, 26, 9, 50, total - 50)
+    struct.pack_into(">III", dot, 38, 2, total, 5)
+    dot[50:58] = b"TESTSLOW"
+    struct.pack_into(">IIIII", dot, hoff, 0x41545452, 0, total, start, 3)
+    struct.pack_into(">H", dot, hoff + 34, 1)
+    e = hoff + 36 + 3 & ~3
+    struct.pack_into(">IIHB", dot, e, start, 3, 0, len(name))
+    dot[e + 11:e + 11 + len(name)] = name
+    dot[start:total] = b"baz"
+    write("aapl", "osx-dot-und", b"\4" + struct.pack("<I", total + 5) +
+          bytes(dot) + b"rsrc!")
+    write("aapl", "info-plist", b"\5<dict>\n\t<key>band-size</key>\n"
+          b"\t<integer>8388608</integer>\n</dict>\n")
+    write("aapl", "model", b"\6MacSamba")
+
+
 if __name__ == "__main__":
     main()
-

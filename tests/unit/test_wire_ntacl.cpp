@@ -626,7 +626,7 @@ TEST_CASE("SET_INFO and QUERY_INFO of parts", "[wire][ntacl]")
 TEST_CASE("descriptors of objects without one stored", "[wire][ntacl]")
 {
 	// The share root of the test: root's, 0777.
-	struct smb_posix_owner root = { 0, 0, 0777, true };
+	struct smb_posix_owner root = { 0, 0, 0777, true, 0 };
 	Bytes b(smb_sd_from_mode(nullptr, 0, &root), 0);
 	REQUIRE(smb_sd_from_mode(b.data(), b.size(), &root) == b.size());
 	const uint8_t INH = OBJECT_INHERIT_ACE | CONTAINER_INHERIT_ACE |
@@ -646,7 +646,7 @@ TEST_CASE("descriptors of objects without one stored", "[wire][ntacl]")
 		      { 0, 0, FILE_ALL_ACCESS, GROUP },
 		      { 0, 0, FILE_ALL_ACCESS, WORLD } });
 
-	struct smb_posix_owner file = { 1000, 100, 0640, false };
+	struct smb_posix_owner file = { 1000, 100, 0640, false, 0 };
 	Bytes g(smb_sd_from_mode(nullptr, 0, &file), 0);
 	smb_sd_from_mode(g.data(), g.size(), &file);
 	CHECK(dacl_of(g) == std::vector<Ace>{

@@ -20,7 +20,7 @@ namespace {
 uint32_t mode_of(const Bytes &b, uint32_t uid = 1000, uint32_t gid = 100)
 {
 	struct smb_sd d;
-	struct smb_posix_owner po = { uid, gid, 0, false };
+	struct smb_posix_owner po = { uid, gid, 0, false, 0 };
 	uint32_t mode = 0xffffffff;
 
 	REQUIRE(smb_sd_decode(b.data(), b.size(), &d) == 0);
@@ -68,7 +68,7 @@ TEST_CASE("SIDs", "[wire][secdesc]")
 
 TEST_CASE("security descriptors from POSIX owners and modes", "[wire][secdesc]")
 {
-	struct smb_posix_owner po = { 1000, 100, 0750, false };
+	struct smb_posix_owner po = { 1000, 100, 0750, false, 0 };
 	uint32_t all = OWNER_SECURITY_INFORMATION | GROUP_SECURITY_INFORMATION |
 		       DACL_SECURITY_INFORMATION;
 	uint32_t len = smb_sd_from_posix(nullptr, 0, all, &po);
@@ -102,6 +102,34 @@ TEST_CASE("security descriptors from POSIX owners and modes", "[wire][secdesc]")
 	CHECK(smb_access_to_rwx(a.mask) == 0);
 	CHECK(smb_acl_next(d.dacl, d.dacl_len, &pos, &a) == 0);
 
+	SECTION("MS NFS ACEs for Macs: mode, uid, gid last, and back")
+	{
+		po.nfs_mode = 0100640;	// S_IFREG, other than the mode bits
+		Bytes x(smb_sd_from_posix(nullptr, 0, all, &po), 0);
+		REQUIRE(x.size() == len + 3 * (8 + 20));
+		REQUIRE(smb_sd_from_posix(x.data(), x.size(), all, &po) ==
+			x.size());
+		struct smb_sd e;
+		REQUIRE(smb_sd_decode(x.data(), x.size(), &e) == 0);
+		uint32_t p = 0, kinds[3] = { 3, 1, 2 };
+		uint32_t want[3] = { 0100640, 1000, 100 };
+		for (int i = 0; i < 3; i++)
+			REQUIRE(smb_acl_next(e.dacl, e.dacl_len, &p, &a) == 1);
+		for (int i = 0; i < 3; i++) {
+			REQUIRE(smb_acl_next(e.dacl, e.dacl_len, &p, &a) == 1);
+			CHECK(a.type == ACCESS_DENIED_ACE_TYPE);
+			CHECK(a.flags == 0);
+			CHECK(a.mask == 0);
+			CHECK(a.sid.count == 3);
+			CHECK(a.sid.auth[5] == 5);
+			CHECK(a.sid.sub[0] == 88);
+			CHECK(a.sid.sub[1] == kinds[i]);
+			CHECK(a.sid.sub[2] == want[i]);
+		}
+		CHECK(smb_acl_next(e.dacl, e.dacl_len, &p, &a) == 0);
+		// Set back, the mode ACE gives the mode (0640, not 0750).
+		CHECK(mode_of(x) == 0640);
+	}
 	SECTION("and back to the same mode, for every mode")
 	{
 		for (uint32_t m = 0; m < 0777; m += 011) {

@@ -23,7 +23,7 @@ def load(path):
         f = line.split()
         if f and f[0] == 'subtest':
             servers = f[1:]
-        elif servers and len(f) == len(servers) + 1 and f[0].startswith('smb2.'):
+        elif servers and len(f) == len(servers) + 1 and f[0].startswith(('smb2.', 'vfs.')):
             rows.append(f)
     return servers, rows
 

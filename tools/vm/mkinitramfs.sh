@@ -207,7 +207,7 @@ gconv=/usr/lib/x86_64-linux-gnu/gconv
 if [ "${SMBSRV_VM_SAMBA:-}" = 1 ]; then
 	smb_bins=("$sd/usr/sbin/smbd" "$sd/usr/bin/pdbedit"
 		"$smb_lib/vfs/acl_xattr.so" "$smb_lib/vfs/streams_xattr.so"
-		"$smb_lib/vfs/shadow_copy2.so")
+		"$smb_lib/vfs/shadow_copy2.so" "$smb_lib/vfs/fruit.so")
 	for f in "${smb_bins[@]}"; do
 		[ -f "$f" ] || { echo "mkinitramfs: $f missing: run 'make deps'" >&2; exit 1; }
 	done

@@ -570,6 +570,11 @@ void GenlChannel::tree_connect_done(const TreeConnectDone &d)
 			      nla_put(m, SMBSRV_A_SHARE_SNAP_ZONE,
 				      static_cast<int>(s.snap_zone.size() * sizeof(smb_snap_zone)),
 				      s.snap_zone.data()) == 0);
+		if (ok && (s.flags & SMBSRV_SHARE_FLAGS_FRUIT))
+			ok = nla_put_u32(m, SMBSRV_A_SHARE_FRUIT_FLAGS, s.fruit_flags) == 0 &&
+			     nla_put_string(m, SMBSRV_A_SHARE_FRUIT_MODEL, s.fruit_model.c_str()) == 0 &&
+			     nla_put_u64(m, SMBSRV_A_SHARE_FRUIT_TM_MAX_SIZE,
+					       s.fruit_tm_max_size) == 0;
 		if (ok)
 			nla_nest_end(m, nest);
 		return ok;

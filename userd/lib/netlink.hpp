@@ -144,6 +144,11 @@ struct ShareInfo {
 	// full_audit: operations audited on success and on failure, bits
 	// 1 << SMBSRV_AUDIT_OP_*.
 	uint32_t audit_success = 0, audit_failure = 0;
+	// With SMBSRV_SHARE_FLAGS_FRUIT: enum smbsrv_fruit_flags, the AAPL
+	// model string, Time Machine's size (0: the file system's).
+	uint32_t fruit_flags = 0;
+	std::string fruit_model;
+	uint64_t fruit_tm_max_size = 0;
 };
 
 struct TreeConnectDone {

@@ -53,9 +53,8 @@ constexpr ParamDef P(std::string_view name, Scope scope, Type type,
 	return {name, def, choices, min, max, word, scope, type, limit, effect};
 }
 
+// (Effect::not_yet: a knob smbsrv.ko does not apply yet; none at present.)
 constexpr Effect A = Effect::applied, U = Effect::unsupported;
-// No parameter is "accepted, not yet in effect" today (Effect::not_yet).
-// An unused alias for it breaks the clang build of the fuzz targets.
 
 const ParamDef table[] = {
 	// Global parameters.
@@ -65,6 +64,11 @@ const ParamDef table[] = {
 	P("durable handle timeout", global, integer, "60", A, {}, 1, 3600,
 	  Limit::reject),
 	P("frame timeout", global, integer, "30", A, {}, 1, 3600, Limit::reject),
+	// vfs objects = fruit: Samba's global fruit:* parameters.
+	P("fruit:aapl", global, boolean, "yes", A),
+	P("fruit:copyfile", global, boolean, "no", A),
+	P("fruit:model", global, string, "MacSamba", A, {}, 0, 64, Limit::reject),
+	P("fruit:nfs_aces", global, boolean, "yes", A),
 	P("inline reads", global, boolean, "yes", A),
 	P("idmap config * : backend", global, string, "tdb", A),
 	P("idmap config * : range", global, string, "", A),
@@ -167,6 +171,22 @@ const ParamDef table[] = {
 	P("valid users", share, list, "", A),
 	P("veto files", share, string, "", A),
 	P("vfs objects", share, list, "", A),
+	// vfs objects = fruit: Apple's extensions (fruit.hpp).
+	P("fruit:convert_adouble", share, boolean, "yes", A),
+	P("fruit:delete_empty_adfiles", share, boolean, "no", A),
+	P("fruit:encoding", share, choice, "private", A, "private|native"),
+	P("fruit:locking", share, choice, "none", A, "none|netatalk"),
+	P("fruit:metadata", share, choice, "netatalk", A, "netatalk|stream"),
+	P("fruit:posix_rename", share, boolean, "yes", A),
+	P("fruit:resource", share, choice, "file", A, "file|xattr|stream"),
+	P("fruit:time machine", share, boolean, "no", A),
+	P("fruit:time machine max size", share, size, "0", A),
+	P("fruit:veto_appledouble", share, boolean, "yes", A),
+	P("fruit:wipe_intentionally_left_blank_rfork", share, boolean, "no", A),
+	P("fruit:zero_file_id", share, boolean, "yes", A),
+	P("readdir_attr:aapl_finder_info", share, boolean, "yes", A),
+	P("readdir_attr:aapl_max_access", share, boolean, "yes", A),
+	P("readdir_attr:aapl_rsize", share, boolean, "yes", A),
 	P("full_audit:failure", share, list, "none", A),
 	P("full_audit:facility", share, choice, "user", A,
 	  "user|daemon|auth|authpriv|local0|local1|local2|local3|local4|local5|local6|local7"),
@@ -196,11 +216,26 @@ const Synonym synonyms[] = {
 	{"directory mode", "directory mask", false},
 	{"min protocol", "server min protocol", false},
 	{"max protocol", "server max protocol", false},
+	// Samba before 4.6 spelt it so, and still reads it.
+	{"fruit:ressource", "fruit:resource", false},
 };
 
 // The VFS modules ksmbd knows; smbsrv maps them to share flags.
-constexpr std::string_view vfs_modules[] = {"acl_xattr", "full_audit", "shadow_copy2",
-					     "streams_xattr"};
+constexpr std::string_view vfs_modules[] = {"acl_xattr", "full_audit", "fruit",
+					     "shadow_copy2", "streams_xattr"};
+
+// Values of applied parameters that smbsrv does not serve yet: accepted
+// and reported, and the share behaves as with the default.
+struct ValueNotYet {
+	std::string_view name;
+	std::string_view value;
+};
+const ValueNotYet values_not_yet[] = {
+	{"fruit:resource", "file"},
+	{"fruit:resource", "xattr"},
+	{"fruit:locking", "netatalk"},
+	{"fruit:encoding", "native"},
+};
 
 size_t edit_distance(std::string_view a, std::string_view b)
 {
@@ -551,8 +586,8 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 				      lower(m)) == std::end(vfs_modules))
 				warn(p.line, "vfs objects: '" + m +
 						     "' is not a module smbsrv knows "
-						     "(acl_xattr, full_audit, shadow_copy2, "
-						     "streams_xattr); ignored");
+						     "(acl_xattr, full_audit, fruit, "
+						     "shadow_copy2, streams_xattr); ignored");
 	}
 	if (d->name == "shadow:format" && smb_snap_format_check(value.c_str()) != 0) {
 		error(p.line, name + ": '" + value +
@@ -585,6 +620,14 @@ void Builder::param(const RawSection &sec, const RawParam &p, bool is_global,
 		}
 		value = resolved;
 	}
+	for (const auto &nv : values_not_yet)
+		if (d->name == nv.name && same_value(*d, value, nv.value)) {
+			std::string msg = "'" + name;
+			msg += " = ";
+			msg += value;
+			msg += "' is accepted but not supported yet";
+			warn(p.line, std::move(msg));
+		}
 	if (d->effect == Effect::unsupported && !same_value(*d, value, d->def))
 		warn(p.line, "'" + name + "' is accepted but not supported yet");
 	if (d->effect == Effect::not_yet)

@@ -42,6 +42,57 @@ bool has_item(const std::vector<std::string> &list, std::string_view item)
 			   [&](const std::string &s) { return utf8_iequal(s, item); });
 }
 
+// vfs objects = fruit: Samba's fruit:* parameters as the module's
+// fruit-* attributes.  The global ones (aapl, copyfile, model, nfs_aces)
+// are read from [global] only, as Samba reads them.
+void fruit_share(const ParamSet &g, const ParamSet &p, ShareInfo &s)
+{
+	uint32_t ff = 0;
+	struct {
+		const ParamSet &set;
+		const char *param;
+		uint32_t flag;
+	} const bools[] = {
+		{g, "fruit:aapl", SMBSRV_FRUIT_FLAGS_AAPL},
+		{g, "fruit:copyfile", SMBSRV_FRUIT_FLAGS_COPYFILE},
+		{g, "fruit:nfs_aces", SMBSRV_FRUIT_FLAGS_NFS_ACES},
+		{p, "fruit:time machine", SMBSRV_FRUIT_FLAGS_TIME_MACHINE},
+		{p, "fruit:posix_rename", SMBSRV_FRUIT_FLAGS_POSIX_RENAME},
+		{p, "fruit:zero_file_id", SMBSRV_FRUIT_FLAGS_ZERO_FILE_ID},
+		{p, "readdir_attr:aapl_rsize", SMBSRV_FRUIT_FLAGS_RSIZE},
+		{p, "readdir_attr:aapl_finder_info", SMBSRV_FRUIT_FLAGS_FINDER_INFO},
+		{p, "readdir_attr:aapl_max_access", SMBSRV_FRUIT_FLAGS_MAX_ACCESS},
+		{p, "fruit:convert_adouble", SMBSRV_FRUIT_FLAGS_CONVERT_ADOUBLE},
+		{p, "fruit:wipe_intentionally_left_blank_rfork",
+		 SMBSRV_FRUIT_FLAGS_WIPE_BLANK_RFORK},
+		{p, "fruit:delete_empty_adfiles",
+		 SMBSRV_FRUIT_FLAGS_DELETE_EMPTY_ADFILES},
+	};
+	for (const auto &b : bools)
+		if (b.set.boolean(b.param))
+			ff |= b.flag;
+	if (utf8_iequal(p.str("fruit:metadata"), "netatalk"))
+		ff |= SMBSRV_FRUIT_FLAGS_METADATA_NETATALK;
+	// Resource forks are the stream AFP_Resource whatever fruit:resource
+	// says (file and xattr are reported as not supported yet).  Where
+	// Samba keeps them in AppleDouble "._" files, it vetoes those names
+	// (fruit:veto_appledouble): so does smbsrv, through veto files.
+	if (!utf8_iequal(p.str("fruit:resource"), "stream")) {
+		log::warning("share [" + s.name + "]: fruit:resource = " +
+			     p.str("fruit:resource") +
+			     " is not supported yet; resource forks are kept as "
+			     "the stream AFP_Resource");
+		if (p.boolean("fruit:veto_appledouble")) {
+			if (!s.veto_files.ends_with('/'))
+				s.veto_files += '/';
+			s.veto_files += "._*/";
+		}
+	}
+	s.fruit_flags = ff;
+	s.fruit_model = g.str("fruit:model");
+	s.fruit_tm_max_size = p.number("fruit:time machine max size");
+}
+
 } // namespace
 
 bool user_in_list(const std::vector<std::string> &list, const std::string &user,
@@ -194,6 +245,10 @@ TreeConnectDone decide_tree_connect(const Config &cfg, const TreeConnectReq &req
 		s.force_directory_mode = static_cast<uint32_t>(p.number("force directory mode"));
 		s.veto_files = p.str("veto files");
 		s.hide_files = p.str("hide files");
+		if (has_item(vfs, "fruit")) {
+			f |= SMBSRV_SHARE_FLAGS_FRUIT;
+			fruit_share(cfg.global, p, s);
+		}
 	}
 	if (read_only || ipc)
 		f |= ipc ? 0 : SMBSRV_SHARE_FLAGS_READ_ONLY;

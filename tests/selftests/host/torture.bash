@@ -28,7 +28,9 @@
 #   TT_KSMBD_CONF   extra [global] lines for ksmbd
 #   TT_SHARE_CONF   extra lines for both servers' [torture] share
 #   TT_SMBSRV_SHARE_CONF  ... for smbsrv's only
-#   TT_MORE_CONF    more sections (shares) for both servers, after [torture]
+#   TT_MORE_CONF    more sections (shares) for both servers, after [torture];
+#                   @ROOT@ in it is the server's own [torture] root
+#   TT_SHARE        the share tt_run connects to (default torture)
 #   TT_SMBSRV_AUTH  smbtorture credentials for smbsrv (default demo%demo)
 #   TT_KSMBD_AUTH   ... for ksmbd (default demo%demo)
 #   TT_OPTIONS      more smbtorture options (--option=torture:...)
@@ -43,6 +45,7 @@
 #                   the image with Samba, SMBSRV_VM_SAMBA=1 before
 #                   t_vm_start.  Its share gets TT_SHARE_CONF, then
 #   TT_SAMBA_SHARE_CONF  ... for Samba's only
+#   TT_SAMBA_CONF   extra [global] lines for Samba
 #   TT_SAMBA_AUTH   ... its credentials (default demo%demo)
 
 TT_TABLE="$T_TOP/build/test-logs/torture-$T_NAME.txt"
@@ -66,7 +69,8 @@ tt_servers() {
 # server's own EXTRA lines, then TT_MORE_CONF.
 tt_share() {
 	printf '[torture]\n\tpath = %s\n\tread only = no\n\tguest ok = yes\n' "$1"
-	printf '\t%s\n\t%s\n%s\n' "${TT_SHARE_CONF:-}" "$2" "${TT_MORE_CONF:-}"
+	local more=${TT_MORE_CONF:-}
+	printf '\t%s\n\t%s\n%s\n' "${TT_SHARE_CONF:-}" "$2" "${more//@ROOT@/$1}"
 }
 
 # Samba's smbd on guest port 2445 (TT_SAMBA): the same share, its state
@@ -87,6 +91,7 @@ tt_samba_setup() {
 		printcap name = /dev/null
 		disable spoolss = yes
 		log file = /var/log/samba/log.%m
+		${TT_SAMBA_CONF:-}
 	$(tt_share /srv/tt-samba "${TT_SAMBA_SHARE_CONF:-}")
 	EOF
 	printf 'demo\ndemo\n' | pdbedit -s /etc/samba/smb.conf -a -t -u demo >/dev/null
@@ -145,7 +150,7 @@ tt_one() {
 	out="$TT_DIR/$server.$test"
 	start=$SECONDS
 	# shellcheck disable=SC2086
-	timeout $((TT_TIMEOUT * VM_SLOW)) smbtorture "//127.0.0.1/torture" -p "$port" \
+	timeout $((TT_TIMEOUT * VM_SLOW)) smbtorture "//127.0.0.1/${TT_SHARE:-torture}" -p "$port" \
 		-U"$auth" $TT_OPTIONS "$test" > "$out.log" 2>&1
 	echo $((SECONDS - start)) > "$out.secs"
 	# smbtorture's subunit-style lines: "success: NAME", "failure: NAME

@@ -77,6 +77,8 @@ enum smbsrv_session_flags {
  *   (vfs objects = shadow_copy2); the share's snap-* attributes say where.
  * @SMBSRV_SHARE_FLAGS_POSIX: SMB3.1.1 POSIX extensions on this share (smb3
  *   unix extensions = yes) for clients that negotiated them.
+ * @SMBSRV_SHARE_FLAGS_FRUIT: Apple's SMB extensions on this share (vfs objects
+ *   = fruit); the share's fruit-* attributes say how.
  */
 enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_READ_ONLY = 1,
@@ -97,6 +99,7 @@ enum smbsrv_share_flags {
 	SMBSRV_SHARE_FLAGS_CASE_SENSITIVE = 32768,
 	SMBSRV_SHARE_FLAGS_SHADOW_COPY = 65536,
 	SMBSRV_SHARE_FLAGS_POSIX = 131072,
+	SMBSRV_SHARE_FLAGS_FRUIT = 262144,
 };
 
 /**
@@ -135,6 +138,55 @@ enum smbsrv_audit_op {
 	SMBSRV_AUDIT_OP_RENAMEAT,
 	SMBSRV_AUDIT_OP_UNLINKAT,
 	SMBSRV_AUDIT_OP_FSET_NT_ACL,
+};
+
+/**
+ * enum smbsrv_fruit_flags - How a fruit share serves Macs (Samba's fruit:*
+ *   parameters).
+ * @SMBSRV_FRUIT_FLAGS_AAPL: The AAPL create context is answered (fruit:aapl,
+ *   global).
+ * @SMBSRV_FRUIT_FLAGS_METADATA_NETATALK: AFP_AfpInfo is read from and written
+ *   to netatalk's org.netatalk.Metadata xattr (fruit:metadata = netatalk);
+ *   else it is a stream of its own (fruit:metadata = stream).
+ * @SMBSRV_FRUIT_FLAGS_TIME_MACHINE: The volume capabilities offer full sync
+ *   (fruit:time machine).
+ * @SMBSRV_FRUIT_FLAGS_POSIX_RENAME: A directory with open files below it may
+ *   be renamed by a Mac (fruit:posix_rename).
+ * @SMBSRV_FRUIT_FLAGS_ZERO_FILE_ID: File IDs read as 0 to a Mac
+ *   (fruit:zero_file_id).
+ * @SMBSRV_FRUIT_FLAGS_NFS_ACES: UNIX modes as NFS ACEs, and in listings
+ *   (fruit:nfs_aces).
+ * @SMBSRV_FRUIT_FLAGS_COPYFILE: The copy-chunk request without chunks copies a
+ *   whole file with its streams (fruit:copyfile, global).
+ * @SMBSRV_FRUIT_FLAGS_RSIZE: Listings carry the resource fork's size
+ *   (readdir_attr:aapl_rsize).
+ * @SMBSRV_FRUIT_FLAGS_FINDER_INFO: Listings carry Finder info
+ *   (readdir_attr:aapl_finder_info).
+ * @SMBSRV_FRUIT_FLAGS_MAX_ACCESS: Listings carry the user's maximal access
+ *   (readdir_attr:aapl_max_access).
+ * @SMBSRV_FRUIT_FLAGS_CONVERT_ADOUBLE: A file's AppleDouble "._" file is
+ *   converted to its streams when a Mac lists the directory or opens an Apple
+ *   stream of it (fruit:convert_adouble).
+ * @SMBSRV_FRUIT_FLAGS_WIPE_BLANK_RFORK: That conversion drops a resource fork
+ *   that only says it was left blank
+ *   (fruit:wipe_intentionally_left_blank_rfork).
+ * @SMBSRV_FRUIT_FLAGS_DELETE_EMPTY_ADFILES: That conversion removes the "._"
+ *   file once nothing is left in it (fruit:delete_empty_adfiles).
+ */
+enum smbsrv_fruit_flags {
+	SMBSRV_FRUIT_FLAGS_AAPL = 1,
+	SMBSRV_FRUIT_FLAGS_METADATA_NETATALK = 2,
+	SMBSRV_FRUIT_FLAGS_TIME_MACHINE = 4,
+	SMBSRV_FRUIT_FLAGS_POSIX_RENAME = 8,
+	SMBSRV_FRUIT_FLAGS_ZERO_FILE_ID = 16,
+	SMBSRV_FRUIT_FLAGS_NFS_ACES = 32,
+	SMBSRV_FRUIT_FLAGS_COPYFILE = 64,
+	SMBSRV_FRUIT_FLAGS_RSIZE = 128,
+	SMBSRV_FRUIT_FLAGS_FINDER_INFO = 256,
+	SMBSRV_FRUIT_FLAGS_MAX_ACCESS = 512,
+	SMBSRV_FRUIT_FLAGS_CONVERT_ADOUBLE = 1024,
+	SMBSRV_FRUIT_FLAGS_WIPE_BLANK_RFORK = 2048,
+	SMBSRV_FRUIT_FLAGS_DELETE_EMPTY_ADFILES = 4096,
 };
 
 enum {
@@ -240,6 +292,9 @@ enum {
 	SMBSRV_A_SHARE_SNAP_ZONE,
 	SMBSRV_A_SHARE_AUDIT_SUCCESS,
 	SMBSRV_A_SHARE_AUDIT_FAILURE,
+	SMBSRV_A_SHARE_FRUIT_FLAGS,
+	SMBSRV_A_SHARE_FRUIT_MODEL,
+	SMBSRV_A_SHARE_FRUIT_TM_MAX_SIZE,
 
 	__SMBSRV_A_SHARE_MAX,
 	SMBSRV_A_SHARE_MAX = (__SMBSRV_A_SHARE_MAX - 1)
