@@ -24,6 +24,17 @@ pkgs=(bash coreutils sed gawk grep findutils diffutils util-linux mount
 
 "$top/tools/vm/mkinitramfs.sh" >/dev/null
 mkdir -p "$out"
+# Rebuilt only when the tree, these scripts or the packages change.
+key=$( {
+	cat "$out/src.key" 2>/dev/null || echo "$built"
+	sha256sum "$0" "$top/tools/fstests/guest.sh" | cut -d' ' -f1
+	dpkg-query -W "${pkgs[@]}"
+} | sha256sum | cut -d' ' -f1)
+if [ -f "$out/fstests.cpio" ] && [ "$(cat "$out/fstests.cpio.key" 2>/dev/null)" = "$key" ]; then
+	cat "$vm/base.cpio" "$out/fstests.cpio" "$vm/overlay.cpio" > "$out/initrd.cpio.tmp"
+	mv "$out/initrd.cpio.tmp" "$out/initrd.cpio"
+	exit 0
+fi
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
@@ -77,6 +88,7 @@ install -m 755 "$top/tools/fstests/guest.sh" "$root/usr/share/smbsrv/fstests/gue
 # Users fstests' tests switch to (fsgqa, 123456-fsgqa), besides the VM's.
 (cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) > "$out/fstests.cpio.tmp"
 mv "$out/fstests.cpio.tmp" "$out/fstests.cpio"
+echo "$key" > "$out/fstests.cpio.key"
 cat "$vm/base.cpio" "$out/fstests.cpio" "$vm/overlay.cpio" > "$out/initrd.cpio.tmp"
 mv "$out/initrd.cpio.tmp" "$out/initrd.cpio"
 du -sh "$out/fstests.cpio" "$out/initrd.cpio"
