@@ -96,7 +96,7 @@ for ((i = 0; i < ${#tests[@]}; i += chunk)); do
 		vm_exec "$vm" "FST_TEST_TIMEOUT=${FST_TEST_TIMEOUT:-900} $g run $s ${part[*]}" |
 			sed -n 's/^RESULT //p' | tee -a "$res/$s.txt" | sed "s/^/$s: /"
 	done
-	vm_exec "$vm" 'dmesg | grep -E "BUG|Oops|WARNING|panic" | tail -n 5'
+	vm_exec "$vm" 'dmesg | grep -E "BUG:|Oops|WARNING:|Kernel panic -" | tail -n 5'
 done
 echo "elapsed $(( $(date +%s) - start )) s" >> "$res/info"
 # Each server's results tree (the .out.bad and .full files), then the
