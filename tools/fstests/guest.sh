@@ -20,7 +20,8 @@ pass=fstests
 port_of() { case $1 in smbsrv) echo 445 ;; ksmbd) echo 1445 ;; esac; }
 
 config() { # SERVER
-	local o="-o vers=3.1.1,posix,username=root,password=$pass,port=$(port_of "$1")"
+	local o
+	o="-o vers=3.1.1,posix,username=root,password=$pass,port=$(port_of "$1")"
 	cat <<EOC
 export FSTYP=cifs
 export TEST_DEV=//127.0.0.1/test
@@ -42,12 +43,11 @@ setup() {
 		config $s > /etc/fstests-$s.config
 	done
 	grep -q '^fsgqa:' /etc/passwd || {
-		echo 'fsgqa:x:1200:1200:fsgqa:/tmp:/bin/bash' >> /etc/passwd
-		echo '123456-fsgqa:x:1201:1201:fsgqa2:/tmp:/bin/bash' >> /etc/passwd
-		echo 'fsgqa2:x:1202:1202:fsgqa3:/tmp:/bin/bash' >> /etc/passwd
-		echo 'fsgqa:x:1200:' >> /etc/group
-		echo '123456-fsgqa:x:1201:' >> /etc/group
-		echo 'fsgqa2:x:1202:' >> /etc/group
+		printf '%s\n' 'fsgqa:x:1200:1200:fsgqa:/tmp:/bin/bash' \
+			'123456-fsgqa:x:1201:1201:fsgqa2:/tmp:/bin/bash' \
+			'fsgqa2:x:1202:1202:fsgqa3:/tmp:/bin/bash' >> /etc/passwd
+		printf '%s\n' 'fsgqa:x:1200:' '123456-fsgqa:x:1201:' \
+			'fsgqa2:x:1202:' >> /etc/group
 	}
 	cat > /etc/smbsrv/fstests.conf <<EOC
 [global]
@@ -97,7 +97,7 @@ run() {
 	local s=$1 t log res start secs why rc
 	shift
 	cd $fst || exit 1
-	mkdir -p /tmp/fst-results/$s
+	mkdir -p "/tmp/fst-results/$s"
 	for t in "$@"; do
 		log=/tmp/fst-results/$s/$(echo "$t" | tr / -).log
 		start=$(date +%s)

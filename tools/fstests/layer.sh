@@ -70,7 +70,10 @@ done
 ln -sf gawk "$root/usr/bin/awk"
 [ -e "$root/usr/bin/which.debianutils" ] && ln -sf which.debianutils "$root/usr/bin/which"
 # The file(1) database.
-mkdir -p "$root/usr/lib/file" && cp -L /usr/lib/file/magic.mgc "$root/usr/lib/file/" 2>/dev/null || true
+mkdir -p "$root/usr/lib/file"
+if [ -e /usr/lib/file/magic.mgc ]; then
+	cp -L /usr/lib/file/magic.mgc "$root/usr/lib/file/"
+fi
 
 # fstests itself, and its programs' libraries.
 mkdir -p "$root/var/lib/xfstests"
@@ -82,10 +85,8 @@ for l in $(for f in "${elfs[@]}"; do ldd "$f" 2>/dev/null | awk '/=> \// { print
 	mkdir -p "$(dirname "$dst")"
 	cp -L "$l" "$dst"
 done
-# fstests wants these.
 mkdir -p "$root/usr/share/smbsrv/fstests" "$root/etc"
 install -m 755 "$top/tools/fstests/guest.sh" "$root/usr/share/smbsrv/fstests/guest.sh"
-# Users fstests' tests switch to (fsgqa, 123456-fsgqa), besides the VM's.
 (cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) > "$out/fstests.cpio.tmp"
 mv "$out/fstests.cpio.tmp" "$out/fstests.cpio"
 echo "$key" > "$out/fstests.cpio.key"

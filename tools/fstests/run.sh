@@ -40,7 +40,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -n "$src" ] && [ -f "$src/check" ] || { echo "run.sh: --src PATH of an fstests source tree is required" >&2; exit 2; }
+if [ -z "$src" ] || [ ! -f "$src/check" ]; then
+	echo "run.sh: --src PATH of an fstests source tree is required" >&2
+	exit 2
+fi
 
 out=$top/build/fstests
 bsrc=$out/src
