@@ -41,7 +41,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 
 export KVER
 
-.PHONY: all deps deps-cluster kmod userd run check check-long unit lint regen clean distclean \
+.PHONY: all deps deps-cluster deps-fstests fstests kmod userd run check check-long unit lint regen clean distclean \
 	need-kver vm-initramfs install bench bench-logon bench-quick torture-cache torture-replay torture-fruit fuzz \
 	debug-kernel check-debug
 
@@ -52,6 +52,17 @@ deps:
 
 deps-cluster:
 	@$(TOP)/tools/deps.sh --cluster
+
+deps-fstests:
+	@$(TOP)/tools/deps.sh --fstests
+
+# fstests' quick group on a posix cifs mount, smbsrv beside ksmbd
+# (Documentation/testing.md, "fstests"); fstests' source is not part of
+# this repository: FSTESTS_SRC=PATH, options through FSTESTS_ARGS
+# (tools/fstests/run.sh --help).  Hours under TCG; not part of make check.
+fstests: deps-fstests
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/fstests/run.sh --src "$(FSTESTS_SRC)" $(FSTESTS_ARGS)
 
 need-kver:
 	@if [ -z "$(KVER)" ] || [ ! -d "$(KDIR)" ]; then \

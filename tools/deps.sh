@@ -5,21 +5,25 @@
 # Debian's archive, pin the guest kernel version in .kver and extract the
 # kernel's own developer scripts (checkpatch, ynl-gen) from linux-source.
 #
-# Usage: tools/deps.sh [--quiet] [--cluster]
+# Usage: tools/deps.sh [--quiet] [--cluster] [--fstests]
 #
 # --cluster also installs the Ceph test bed of cluster mode (pkgs_cluster:
-# tools/cluster/ceph-up.sh, tools/cluster/probe.py); make deps never does,
-# so CI installs no more than before.
+# tools/cluster/ceph-up.sh, tools/cluster/probe.py); --fstests what
+# building fstests and running it in the test VM takes (pkgs_fstests:
+# tools/fstests/run.sh); make deps does neither, so CI installs no more
+# than before.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 quiet=""
 cluster=""
+fstests=""
 for arg in "$@"; do
 	case $arg in
 	--quiet) quiet=--quiet ;;
 	--cluster) cluster=1 ;;
-	*) echo "usage: $0 [--quiet] [--cluster]" >&2; exit 2 ;;
+	--fstests) fstests=1 ;;
+	*) echo "usage: $0 [--quiet] [--cluster] [--fstests]" >&2; exit 2 ;;
 	esac
 done
 
@@ -59,8 +63,19 @@ pkgs_cluster=(
 	ceph-mon ceph-osd ceph-mds ceph-common librados-dev
 	python3-rados python3-cephfs
 )
+# fstests, only with --fstests: its build (the list of its README) and
+# the GNU userland its scripts run in the test VM (tools/fstests/layer.sh
+# packs these programs into the guest in place of busybox's).
+pkgs_fstests=(
+	autoconf automake libtool libtool-bin uuid-dev xfslibs-dev
+	libacl1-dev libattr1-dev libaio-dev libcap-dev libgdbm-dev
+	libgdbm-compat-dev liburing-dev
+	acl attr bc gawk psmisc xfsprogs e2fsprogs uuid-runtime
+	bsdextrautils file
+)
 all=("${pkgs_build[@]}" "${pkgs_kernel[@]}" "${pkgs_vm[@]}")
 [ -z "$cluster" ] || all+=("${pkgs_cluster[@]}")
+[ -z "$fstests" ] || all+=("${pkgs_fstests[@]}")
 
 missing=()
 for p in "${all[@]}"; do

@@ -27,7 +27,8 @@
 # default cache=writeback, so what the guest wrote to the device survives
 # a kill of QEMU, what sits in the guest's page cache does not),
 # SMBSRV_VM_SAMBA (1: boot build/vm/initrd-samba.cpio, the image with
-# Samba's smbd as a third server, tools/vm/mkinitramfs.sh).
+# Samba's smbd as a third server, tools/vm/mkinitramfs.sh),
+# SMBSRV_VM_INITRD (another image to boot, such as tools/fstests/run.sh's).
 #
 # SMBSRV_VM_KERNEL=debug boots the debug kernel of tools/debug-kernel.sh
 # (KASAN, lockdep, kmemleak, UBSAN) with its own modules and smbsrv.ko
@@ -155,6 +156,7 @@ vm_boot() {
 	local name=$1 extra=$2 dir accel smb rival samba agent cpu disk=()
 	local initrd="$VM_OUT/initrd.cpio"
 	[ "${SMBSRV_VM_SAMBA:-}" = 1 ] && initrd="$VM_OUT/initrd-samba.cpio"
+	initrd=${SMBSRV_VM_INITRD:-$initrd}
 	[ -n "$VM_KVER" ] || vm_die "no pinned kernel: run 'make deps'" || return 1
 	[ -f "$initrd" ] || vm_die "no $initrd: run 'tools/vm/vm.sh initramfs'" || return 1
 	dir=$(vm_dir "$name")
