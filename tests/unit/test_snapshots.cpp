@@ -214,13 +214,13 @@ TEST_CASE("shadow:localtime: the server's zone as the module reads it", "[snap]"
 				REQUIRE(local_name(z, t) == libc_local_name(t));
 		}
 		// (From the second day: local times before 1970 name nothing.)
-		for (u64 t = 2 * 86400; t < 4102444800ULL; t += 7777777)
+		for (u64 t = 2ULL * 86400; t < 4102444800ULL; t += 7777777)
 			REQUIRE(local_name(z, t) == libc_local_name(t));
 		if (std::string(tz) == "UTC")
 			CHECK(z.size() == 1);
 		if (std::string(tz) == "Europe/Berlin") {
 			// Two changes a year since 1980, to 2100.
-			CHECK(z.size() > 2 * 115);
+			CHECK(z.size() > size_t{2} * 115);
 			CHECK(z.size() < SMB_SNAP_ZONE_MAX);
 		}
 	}

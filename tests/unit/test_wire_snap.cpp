@@ -406,6 +406,6 @@ TEST_CASE("snapshot names in local time", "[wire][snap]")
 	CHECK(t == 0);
 	const smb_snap_zone west[] = {{0, -5 * 3600, 0}};
 	CHECK(name_in(fmt, west, 1, 3600).rfind("error", 0) == 0);
-	CHECK(name_in(fmt, west, 1, 5 * 3600) == "@GMT-1970.01.01-00.00.00");
+	CHECK(name_in(fmt, west, 1, 5ULL * 3600) == "@GMT-1970.01.01-00.00.00");
 	REQUIRE(parse_in(fmt, west, 1, "@GMT-9999.12.31-23.59.59", &t) == -EINVAL);
 }
