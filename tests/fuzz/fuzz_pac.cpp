@@ -15,6 +15,7 @@
 
 #include "any_account.hpp"
 #include "auth.hpp"
+#include "config.hpp"
 #include "kerberos.hpp"
 #include "log.hpp"
 #include "pac.hpp"
