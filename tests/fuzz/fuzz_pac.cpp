@@ -15,7 +15,7 @@
 
 #include "any_account.hpp"
 #include "auth.hpp"
-#include "config.hpp"
+#include "params.hpp"
 #include "kerberos.hpp"
 #include "log.hpp"
 #include "pac.hpp"
