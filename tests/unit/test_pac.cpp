@@ -239,6 +239,15 @@ TEST_CASE("idmap config: Samba's parameters", "[pac][idmap]")
 		build(std::string("[global]\n") + bad, e);
 		CHECK(e.has_errors());
 	}
+	// The * range's default, empty, as a full dump writes it, reads back.
+	Diagnostics none;
+	build("[global]\nidmap config * : range = \n", none);
+	CHECK_FALSE(none.has_errors());
+	Diagnostics dumped;
+	Config d0 = build("", dumped);
+	Diagnostics again;
+	build(dump_config(d0, true), again);
+	CHECK_FALSE(again.has_errors());
 	Diagnostics share;
 	build("[s]\npath = /s\nidmap config A : range = 1-2\n", share);
 	REQUIRE(share.all().size() == 1);

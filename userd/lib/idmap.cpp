@@ -105,6 +105,9 @@ std::string check(const std::string &domain, const std::string &option,
 {
 	std::string key = make(domain, option);
 	if (option == "range") {
+		// Empty for * is its default, no range (what a dump writes).
+		if (domain == "*" && strip(value).empty())
+			return "";
 		if (!range(value)) {
 			diags.error(file, line, key + ": invalid range '" + value +
 							"' (low - high, ids from 1 to 4294967294)");
