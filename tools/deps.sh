@@ -33,7 +33,7 @@ say() { [ "$quiet" = --quiet ] || echo "deps: $*"; }
 # tools/debug-kernel.sh).
 pkgs_build=(
 	build-essential cmake pkg-config kmod xz-utils zstd cpio
-	libnl-3-dev libnl-genl-3-dev libmnl-dev libssl-dev nettle-dev catch2 libkrb5-dev
+	libnl-3-dev libnl-genl-3-dev libmnl-dev libssl-dev nettle-dev catch2 libkrb5-dev libtdb-dev
 	python3 python3-yaml python3-jsonschema sparse
 	clang-14 libfuzzer-14-dev libclang-rt-14-dev
 	flex bison bc libelf-dev

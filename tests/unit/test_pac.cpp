@@ -7,6 +7,7 @@
 // with a fake acceptor that hands over a PAC.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <linux/smbsrv.h>
@@ -14,6 +15,7 @@
 #include "auth.hpp"
 #include "fake_accounts.hpp"
 #include "idmap.hpp"
+#include "idmap_db.hpp"
 #include "kerberos.hpp"
 #include "ntstatus.hpp"
 #include "pac.hpp"
@@ -202,15 +204,15 @@ TEST_CASE("idmap config: Samba's parameters", "[pac][idmap]")
 			 "idmap config OTHER : schema_mode = rfc2307\n",
 			 d);
 	REQUIRE_FALSE(d.has_errors());
-	// Allocation from the * range, the ad backend and schema_mode: said,
-	// not silently ignored (backend = tdb alone is the default: silent).
-	REQUIRE(d.all().size() == 3);
-	CHECK(d.all()[0].line == 3);
-	CHECK(d.all()[0].message.find("accepted but not yet in effect") != std::string::npos);
-	CHECK(d.all()[1].line == 6);
-	CHECK(d.all()[1].message.find("only backend = rid maps a domain") != std::string::npos);
-	CHECK(d.all()[2].line == 8);
+	// The ad backend and schema_mode: said, not silently ignored (the *
+	// range with backend = tdb is in effect: silent).
+	REQUIRE(d.all().size() == 2);
+	CHECK(d.all()[0].line == 6);
+	CHECK(d.all()[0].message.find("only backend = rid maps a domain") != std::string::npos);
+	CHECK(d.all()[0].message.find("ids from the * range") != std::string::npos);
+	CHECK(d.all()[1].line == 8);
 	Idmap m = Idmap::from_params(c.global);
+	CHECK(m.default_range() == std::make_pair(3000u, 7999u));
 	CHECK(m.maps("ADSMB"));
 	CHECK(m.maps("adsmb"));
 	CHECK_FALSE(m.maps("OTHER"));
@@ -361,4 +363,68 @@ TEST_CASE("Kerberos logons with a PAC: the token's SIDs and idmap", "[pac][krb5]
 	r = mit.logon("alice@AD.SMBSRV.TEST");
 	REQUIRE(r.status == nt::SUCCESS);
 	CHECK(r.sids.empty());
+}
+
+TEST_CASE("Kerberos logons with a PAC: ids from the * range", "[pac][krb5][idmap]")
+{
+	char tmpl[] = "/tmp/smbsrv-idmap-auth.XXXXXX";
+	REQUIRE(mkdtemp(tmpl));
+	std::string dir = tmpl;
+	auto policy = [&](const std::string &range) {
+		PRig rig;
+		rig.acceptor->pac = pac_file("samba-ad-dc-pat.bin");
+		Diagnostics d;
+		Config c = build_config(parse_conf_text("[global]\nidmap config * : range = " + range +
+								"\nstate directory = " + dir + "\n",
+							"t.conf", d),
+					d);
+		REQUIRE(d.all().empty());
+		rig.policy.idmap = Idmap::from_params(c.global);
+		std::string why;
+		rig.policy.idmap_db = IdmapDb::open(dir + "/idmap.tdb", &why);
+		REQUIRE(rig.policy.idmap_db);
+		return rig;
+	};
+	{
+		// ADSMB has no rid line: pat, no local account, gets the
+		// first uid, Domain Users the first gid, engineers the next.
+		PRig rig = policy("3000-3009");
+		AuthResult r = rig.logon("pat@AD.SMBSRV.TEST");
+		REQUIRE(r.status == nt::SUCCESS);
+		CHECK(r.user == "ADSMB\\pat");
+		CHECK(r.uid == 3000);
+		CHECK(r.gid == 3000);
+		CHECK(r.groups == std::vector<uint32_t>{3000, 3001});
+		CHECK(r.sids.size() == 4);
+		// Again: the same ids, nothing more allocated.
+		r = rig.logon("pat@AD.SMBSRV.TEST");
+		CHECK(r.uid == 3000);
+		CHECK(r.groups == std::vector<uint32_t>{3000, 3001});
+		// A local account keeps its ids; the domain groups join.
+		rig.accounts.users["pat"] = {"pat", 1010, 1010, {1010}};
+		r = rig.logon("pat@AD.SMBSRV.TEST");
+		REQUIRE(r.status == nt::SUCCESS);
+		CHECK(r.uid == 1010);
+		CHECK(r.groups == std::vector<uint32_t>{1010, 3000, 3001});
+	}
+	{
+		// The handle closed and opened again (a restart): the same
+		// ids, from the file.
+		PRig rig = policy("3000-3009");
+		AuthResult r = rig.logon("pat@AD.SMBSRV.TEST");
+		REQUIRE(r.status == nt::SUCCESS);
+		CHECK(r.uid == 3000);
+		CHECK(r.groups == std::vector<uint32_t>{3000, 3001});
+	}
+	{
+		// A range whose only uid another SID holds: pat's stored uid
+		// is outside it and no new one is free: refused, as Samba
+		// refuses a SID without a uid (STATUS_LOGON_FAILURE).
+		PRig rig = policy("4000-4000");
+		auto other = Sid::parse("S-1-5-21-1-2-3-500");
+		REQUIRE(rig.policy.idmap_db->id(*other, IdmapDb::Kind::uid, 4000, 4000).id == 4000u);
+		CHECK(rig.logon("pat@AD.SMBSRV.TEST").status == nt::LOGON_FAILURE);
+		CHECK(rig.logon("pat@AD.SMBSRV.TEST").status == nt::LOGON_FAILURE);
+	}
+	std::filesystem::remove_all(dir);
 }

@@ -101,6 +101,14 @@ AuthPolicy AuthPolicy::from_config(const Config &cfg)
 			log::warning(msg);
 	}
 	p.idmap = Idmap::from_params(g);
+	if (p.idmap.default_range()) {
+		std::string path = g.str("state directory") + "/idmap.tdb";
+		std::string why_db;
+		p.idmap_db = IdmapDb::open(path, &why_db);
+		if (!p.idmap_db)
+			log::error("idmap config * : range: " + why_db +
+				   "; SIDs of domains without a rid line map to no id");
+	}
 	p.realm = upper_ascii(g.str("realm"));
 	if (p.realm.empty() && p.kerberos)
 		p.realm = upper_ascii(krb5::default_realm());
@@ -402,7 +410,7 @@ AuthResult Authenticator::krb5_user(const std::string &principal, const std::str
 	std::optional<Account> acct;
 	if (local)
 		acct = accounts_.user(*local);
-	if (!acct && pac && policy_.idmap.maps(pac->domain)) {
+	if (!acct && pac && maps_domain(*pac)) {
 		// A domain user without a local account: ids from idmap.
 		auto r = domain_user(*pac, who);
 		if (!r)
@@ -411,7 +419,8 @@ AuthResult Authenticator::krb5_user(const std::string &principal, const std::str
 		return *r;
 	}
 	std::string no_idmap = pac ? "; the PAC's domain " + pac->domain + " has no 'idmap config " +
-					     pac->domain + " : backend = rid'"
+					     pac->domain + " : backend = rid' and there is no " +
+					     "'idmap config * : range'"
 				   : std::string();
 	if (!local) {
 		if (policy_.map_to_guest == MapToGuest::bad_user ||
@@ -442,26 +451,80 @@ AuthResult Authenticator::krb5_user(const std::string &principal, const std::str
 	if (pac) {
 		// The PAC's groups of mapped domains join the Unix groups.
 		r.sids = pac->token_sids();
-		for (const Sid &s : r.sids) {
-			uint32_t rid = 0;
-			if (s.in_domain(pac->domain_sid, &rid))
-				if (auto gid = policy_.idmap.id(pac->domain, rid); gid && rid != pac->user_rid)
-					r.groups.push_back(*gid);
-		}
-		std::sort(r.groups.begin(), r.groups.end());
-		r.groups.erase(std::unique(r.groups.begin(), r.groups.end()), r.groups.end());
+		domain_groups(*pac, r.sids, r.groups, who);
 	}
 	return r;
+}
+
+std::optional<uint32_t> Authenticator::sid_id(const pac::LogonInfo &pac, const Sid &sid,
+					      IdmapDb::Kind kind, std::string *why)
+{
+	uint32_t rid = 0;
+	if (!sid.in_domain(pac.domain_sid, &rid)) {
+		*why = sid.str() + " is not of the logon domain " + pac.domain;
+		return std::nullopt;
+	}
+	if (policy_.idmap.maps(pac.domain)) {
+		auto id = policy_.idmap.id(pac.domain, rid);
+		if (!id)
+			*why = sid.str() + " is beyond 'idmap config " + pac.domain + " : range'";
+		return id;
+	}
+	const auto &range = policy_.idmap.default_range();
+	if (!policy_.idmap_db || !range) {
+		*why = "the domain " + pac.domain + " maps to no ids";
+		return std::nullopt;
+	}
+	IdmapDb::Answer a = policy_.idmap_db->id(sid, kind, range->first, range->second);
+	if (a.id)
+		return a.id;
+	std::string what = kind == IdmapDb::Kind::uid ? "uid" : "gid";
+	std::string span = std::to_string(range->first) + "-" + std::to_string(range->second);
+	if (a.exhausted) {
+		*why = "no free " + what + " for " + sid.str() + " in 'idmap config * : range' " + span;
+		// Said once (until an allocation succeeds again): every
+		// logon that needs a new id is refused meanwhile.
+		if (policy_.idmap_db->first_exhaustion(kind))
+			log::error("idmap config * : range = " + span + " is exhausted: every " + what +
+				   " is taken (" + policy_.idmap_db->path() +
+				   "); domain users and groups without an id are refused until "
+				   "the range is widened");
+	} else {
+		*why = "no " + what + " for " + sid.str() + ": " + a.error;
+		log::error("idmap: " + a.error);
+	}
+	return std::nullopt;
+}
+
+void Authenticator::domain_groups(const pac::LogonInfo &pac, const std::vector<Sid> &sids,
+				  std::vector<uint32_t> &groups, const std::string &who)
+{
+	// Every group SID of the logon domain that maps is a Unix group too
+	// (extra SIDs and resource groups of other domains stay SIDs only:
+	// their domains' names are not in the PAC).  A group without an id
+	// is left out of the Unix groups, as Samba does.
+	for (const Sid &s : maps_domain(pac) ? sids : std::vector<Sid>{}) {
+		uint32_t rid = 0;
+		if (!s.in_domain(pac.domain_sid, &rid) || rid == pac.user_rid)
+			continue;
+		std::string why;
+		if (auto g = sid_id(pac, s, IdmapDb::Kind::gid, &why))
+			groups.push_back(*g);
+		else
+			log::debug(who + ": group " + s.str() + " has no gid: " + why);
+	}
+	std::sort(groups.begin(), groups.end());
+	groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
 }
 
 std::optional<AuthResult> Authenticator::domain_user(const pac::LogonInfo &pac,
 						      const std::string &who)
 {
-	auto uid = policy_.idmap.id(pac.domain, pac.user_rid);
-	auto gid = policy_.idmap.id(pac.domain, pac.group_rid);
+	std::string why;
+	auto uid = sid_id(pac, pac.user_sid(), IdmapDb::Kind::uid, &why);
+	auto gid = uid ? sid_id(pac, pac.group_sid(), IdmapDb::Kind::gid, &why) : std::nullopt;
 	if (!uid || !gid) {
-		log::notice(who + " refused: " + (uid ? pac.group_sid() : pac.user_sid()).str() +
-			    " is beyond 'idmap config " + pac.domain + " : range'");
+		log::notice(who + " refused: " + why);
 		return std::nullopt;
 	}
 	AuthResult r;
@@ -470,15 +533,7 @@ std::optional<AuthResult> Authenticator::domain_user(const pac::LogonInfo &pac,
 	r.uid = *uid;
 	r.gid = *gid;
 	r.sids = pac.token_sids();
-	// Every group SID of the logon domain that maps is a Unix group too
-	// (extra SIDs and resource groups of other domains stay SIDs only:
-	// their domains' names are not in the PAC).
-	for (const Sid &s : r.sids) {
-		uint32_t rid = 0;
-		if (s.in_domain(pac.domain_sid, &rid) && rid != pac.user_rid)
-			if (auto g = policy_.idmap.id(pac.domain, rid))
-				r.groups.push_back(*g);
-	}
+	domain_groups(pac, r.sids, r.groups, who);
 	return r;
 }
 

@@ -20,6 +20,7 @@
 #include "accounts.hpp"
 #include "bytes.hpp"
 #include "idmap.hpp"
+#include "idmap_db.hpp"
 #include "kerberos.hpp"
 #include "ntlmssp.hpp"
 #include "pac.hpp"
@@ -52,6 +53,9 @@ struct AuthPolicy {
 	std::shared_ptr<const UsernameMap> username_map;
 	// Domain SIDs (of a PAC) -> Unix ids.
 	Idmap idmap;
+	// Where ids from the * range are kept (state directory/idmap.tdb);
+	// null without a * range or when the file cannot be opened.
+	std::shared_ptr<IdmapDb> idmap_db;
 
 	// Reads the keytab and the username map; what is wrong with them is
 	// logged (Kerberos is then off, or no name is mapped).
@@ -120,6 +124,18 @@ private:
 	AuthResult krb5_user(const std::string &principal, const std::string &who,
 			     const pac::LogonInfo *pac);
 	std::optional<AuthResult> domain_user(const pac::LogonInfo &pac, const std::string &who);
+	// The Unix id of @sid (of the PAC's logon domain): the rid backend's
+	// for a domain with a rid line, else one from the * range.  nullopt
+	// with *why when there is none.
+	std::optional<uint32_t> sid_id(const pac::LogonInfo &pac, const Sid &sid, IdmapDb::Kind kind,
+				       std::string *why);
+	// The gids of the PAC's groups of its logon domain that map.
+	void domain_groups(const pac::LogonInfo &pac, const std::vector<Sid> &sids,
+			   std::vector<uint32_t> &groups, const std::string &who);
+	[[nodiscard]] bool maps_domain(const pac::LogonInfo &pac) const
+	{
+		return policy_.idmap.maps(pac.domain) || policy_.idmap_db;
+	}
 	AuthResult guest(uint32_t flag, const std::string &who, const std::string &why,
 			 const std::string &domain);
 

@@ -113,14 +113,6 @@ std::string check(const std::string &domain, const std::string &option,
 							"' (low - high, ids from 1 to 4294967294)");
 			return "";
 		}
-		// The default range is what Samba allocates ids from: said once,
-		// on the line that asks for it (backend = tdb alone is the
-		// default and asks for nothing).
-		if (domain == "*")
-			diags.warn(file, line, "'" + key + "' is accepted but not yet in effect: "
-							   "smbsrv allocates no ids from the * range (only "
-							   "domains with backend = rid map); other ranges may "
-							   "not overlap it");
 		return value;
 	}
 	if (option != "backend") {
@@ -132,15 +124,15 @@ std::string check(const std::string &domain, const std::string &option,
 	if (domain == "*") {
 		if (b != "tdb")
 			diags.warn(file, line, "'" + key + " = " + b +
-						       "' is accepted but not supported: smbsrv allocates "
-						       "no ids from the * range");
+						       "' is accepted but not supported (only tdb): smbsrv "
+						       "allocates no ids from the * range");
 		return b;
 	}
 	if (b != "rid")
 		diags.warn(file, line, "'" + key + " = " + b +
 					       "' is accepted but not supported: only backend = rid maps a "
-					       "domain; " + domain + "'s SIDs map to no ids (its users "
-					       "need a local account)");
+					       "domain by itself; " + domain + "'s SIDs get ids from the * "
+					       "range (idmap config * : range), or none without one");
 	return b;
 }
 
@@ -197,6 +189,8 @@ Idmap Idmap::from_params(const ParamSet &global)
 		ir.has_range = true;
 		m.domains_[dom] = ir;
 	}
+	if (lower(global.str(idmap_key::make("*", "backend"))) == "tdb")
+		m.default_range_ = idmap_key::range(global.str(idmap_key::make("*", "range")));
 	return m;
 }
 

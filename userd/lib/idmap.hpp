@@ -2,8 +2,9 @@
 //
 // Domain SIDs to Unix ids, with Samba's parameters:
 //
-//   idmap config * : backend = tdb          the default range (Samba
-//   idmap config * : range = 3000-7999      allocates there; smbsrv not yet)
+//   idmap config * : backend = tdb          the default range: SIDs of
+//   idmap config * : range = 3000-7999      other domains get the next free
+//                                           id there, kept (idmap_db.hpp)
 //   idmap config DOM : backend = rid        domain DOM (its NetBIOS name):
 //   idmap config DOM : range = 10000-999999 id = range low + RID
 //
@@ -41,10 +42,17 @@ public:
 	[[nodiscard]] std::optional<uint32_t> id(const std::string &domain, uint32_t rid) const;
 	// Whether @domain has backend = rid with a range.
 	[[nodiscard]] bool maps(const std::string &domain) const;
-	[[nodiscard]] bool empty() const { return domains_.empty(); }
+	[[nodiscard]] bool empty() const { return domains_.empty() && !default_range_; }
+	// The * range (backend tdb) when one is configured: ids for SIDs of
+	// domains that do not map.
+	[[nodiscard]] const std::optional<std::pair<uint32_t, uint32_t>> &default_range() const
+	{
+		return default_range_;
+	}
 
 private:
 	std::map<std::string, IdmapRange> domains_; // upper-case name -> range
+	std::optional<std::pair<uint32_t, uint32_t>> default_range_;
 };
 
 // "idmap config DOM : opt" keys.  The configuration layer calls these.

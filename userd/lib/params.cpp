@@ -120,6 +120,7 @@ const ParamDef table[] = {
 	P("smb3 encryption", both, choice, "auto", A, config_opt),
 	P("smbd max io size", global, size, "8M", U),
 	P("splice threshold", global, size, "4K", A, {}, 0, U32, Limit::reject),
+	P("state directory", global, string, "/var/lib/smbsrv", A),
 	P("tcp port", global, integer, "445", A, {}, 1, 65535, Limit::reject),
 	P("upcall timeout", global, integer, "10", A, {}, 1, 600, Limit::reject),
 	P("username map", global, string, "", A),

@@ -179,5 +179,72 @@ t_check "... the PAC with 1100 extra SIDs (and S-1-18-1) is logged as such" \
 t_check "... quinn's logons with the extra SID or the resource group: 5 SIDs from the PAC (4 without)" \
 	logged 2 "quinn@$realm from .*: authenticated as $ADDC_DOMAIN.quinn \\(uid [0-9]+; $DOMSID-[0-9]+ with 5 SIDs from the PAC"
 
+# The same domain with no rid line: ids from 'idmap config * : range',
+# allocated at first logon and kept in state directory/idmap.tdb across
+# restarts of smbsrvd; a full range refuses a logon that needs a new id.
+star_conf() { # RANGE
+	cat <<EOF
+[global]
+	realm = $realm
+	workgroup = $ADDC_DOMAIN
+	kerberos keytab file = /etc/smbsrv/ad.keytab
+	idmap config * : range = $1
+	state directory = /var/lib/smbsrv-pac
+[ad]
+	path = /srv/ad
+	read only = no
+	vfs objects = acl_xattr
+EOF
+}
+star_restart() { # RANGE: smbsrvd stopped, started again with star_conf RANGE
+	t_guest "set -e
+echo '$(star_conf "$1" | base64 -w0)' | base64 -d > /etc/smbsrv/star.conf
+pid=\$(cat /run/smbsrvd.pid)
+kill \$pid
+for i in \$(seq 50); do kill -0 \$pid 2>/dev/null || break; sleep 0.2; done
+! kill -0 \$pid 2>/dev/null
+n=\$(grep -c 'listening on TCP' /tmp/star.log 2>/dev/null || true)
+smbsrvd -F -c /etc/smbsrv/star.conf >> /tmp/star.log 2>&1 &
+for i in \$(seq 50); do [ \$(grep -c 'listening on TCP' /tmp/star.log) -gt \${n:-0} ] && break; sleep 0.2; done
+[ \$(grep -c 'listening on TCP' /tmp/star.log) -gt \${n:-0} ]"
+}
+star_logged() { # N REGEX: lines of the * phase's log
+	local n
+	n=$(t_guest "grep -cE -- '$2' /tmp/star.log")
+	[ "$n" = "$1" ] || { echo "$n lines match /$2/:"; t_guest "tail -n 8 /tmp/star.log"; return 1; }
+}
+star_full() {
+	star_logged 1 "idmap config \\* : range = 3000-3001 is exhausted" &&
+		star_logged 2 "pat@$realm from .* refused: no free uid for $DOMSID-$PAT_RID"
+}
+owner() { # FILE
+	t_guest "stat -c '%u %g' /srv/ad/$1"
+}
+echo "star" > "$kdir/star.txt"
+t_check "smbsrvd restarted without ADSMB's rid line, idmap config * : range = 3000-7999" \
+	star_restart 3000-7999
+t_check "... no warning about the * range at load" \
+	star_logged 0 "range.*(not yet|not supported)"
+t_check "nick (no local account, no rid line) writes nick1.txt" ksmb nick "put $kdir/star.txt nick1.txt"
+t_check "... logged: uid 3000, the first of the * range" \
+	star_logged 1 "Kerberos logon of nick@$realm from .*: authenticated as $ADDC_DOMAIN.nick \\(uid 3000;"
+t_check_output "... nick1.txt is owned by uid 3000, gid 3000 (Domain Users, the first gid)" \
+	"^3000 3000\$" owner nick1.txt
+t_check "quinn writes quinn1.txt" ksmb quinn "put $kdir/star.txt quinn1.txt"
+t_check_output "... owned by uid 3001, gid 3000" "^3001 3000\$" owner quinn1.txt
+t_check "smbsrvd restarted (the same configuration)" star_restart 3000-7999
+t_check "nick writes nick2.txt after the restart" ksmb nick "put $kdir/star.txt nick2.txt"
+t_check_output "... owned by uid 3000 again (idmap.tdb kept it)" "^3000 3000\$" owner nick2.txt
+t_check "quinn writes quinn2.txt after the restart" ksmb quinn "put $kdir/star.txt quinn2.txt"
+t_check_output "... owned by uid 3001 again" "^3001 3000\$" owner quinn2.txt
+t_check "quinn (engineers' SID in the PAC) reads secret.txt (ACL: engineers only)" kget quinn
+t_check "smbsrvd restarted with idmap config * : range = 3000-3001 (both uids taken)" \
+	star_restart 3000-3001
+t_check_output "pat, who needs a new uid, is refused: NT_STATUS_LOGON_FAILURE" \
+	NT_STATUS_LOGON_FAILURE ksmb pat ls
+t_check_output "... and again" NT_STATUS_LOGON_FAILURE ksmb pat ls
+t_check "... the exhaustion logged once, each refusal with its reason" star_full
+t_check "nick, who has his uid, still logs on" ksmb nick ls
+
 t_dmesg_clean
 t_done
