@@ -4,10 +4,12 @@
 // tree connects across a reload, and named pipes.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <linux/smbsrv.h>
 #include <map>
+#include <poll.h>
 #include <sstream>
 #include <syslog.h>
 #include <unistd.h>
@@ -404,4 +406,31 @@ TEST_CASE("full_audit: logons and tree connects, as [global] and each share say"
 	CHECK(demo.audit_failure ==
 	      ((1U << SMBSRV_AUDIT_OP_LOGON) | (1U << SMBSRV_AUDIT_OP_CONNECT)));
 	CHECK(rig.kernel.trees[rig.kernel.trees.size() - 2].share->audit_success == 0);
+}
+
+TEST_CASE("with the session-setup pool: answers through its fd, legs in order", "[upcalls][authpool]")
+{
+	Rig rig;
+	rig.up.start_pool(2, 8);
+	REQUIRE(rig.up.pool_fd() >= 0);
+	REQUIRE(rig.rec.legs.size() == 2);
+	// Both legs of a logon handed over at once: the second runs after the
+	// first, on the exchange the first left.
+	rig.up.handle(SessionSetupReq{100, 5, "10.0.2.2", 0x0311, rig.rec.legs[0]}, rig.kernel);
+	rig.up.handle(SessionSetupReq{101, 5, "10.0.2.2", 0x0311, rig.rec.legs[1]}, rig.kernel);
+	// Tree connects are answered at once, not behind the pool.
+	CHECK(rig.tree("demo").status == nt::SUCCESS);
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+	while (rig.kernel.auth.size() < 2 && std::chrono::steady_clock::now() < end) {
+		pollfd p{rig.up.pool_fd(), POLLIN, 0};
+		if (poll(&p, 1, 100) == 1)
+			rig.up.run_replies();
+	}
+	REQUIRE(rig.kernel.auth.size() == 2);
+	CHECK(rig.kernel.auth[0].handle == 100);
+	CHECK(rig.kernel.auth[0].status == nt::MORE_PROCESSING_REQUIRED);
+	CHECK(rig.kernel.auth[1].handle == 101);
+	CHECK(rig.kernel.auth[1].status == nt::SUCCESS);
+	CHECK(rig.kernel.auth[1].uid == 1001);
+	CHECK(to_hex(rig.kernel.auth[1].session_key) == rig.rec.client_key);
 }

@@ -142,15 +142,51 @@ struct Authenticator::Exchange {
 
 Authenticator::Authenticator(AuthPolicy policy, ntlm::CredentialLookup lookup,
 			     Accounts &accounts, ntlm::Entropy entropy, Clock clock)
-	: policy_(std::move(policy)), lookup_(std::move(lookup)),
+	: policy_(std::make_shared<const AuthPolicy>(std::move(policy))), lookup_(std::move(lookup)),
 	  accounts_(accounts), entropy_(std::move(entropy)), clock_(std::move(clock))
 {
 }
 
 Authenticator::~Authenticator() = default;
 
+namespace {
+// The policy snapshot of the leg running on this thread.
+thread_local const AuthPolicy *leg_policy = nullptr;
+} // namespace
+
+void Authenticator::set_policy(AuthPolicy policy)
+{
+	auto p = std::make_shared<const AuthPolicy>(std::move(policy));
+	std::lock_guard lock(mu_);
+	policy_ = std::move(p);
+}
+
+std::shared_ptr<const AuthPolicy> Authenticator::policy() const
+{
+	std::lock_guard lock(mu_);
+	return policy_;
+}
+
+const AuthPolicy &Authenticator::pol() const
+{
+	return *leg_policy;
+}
+
+size_t Authenticator::pending() const
+{
+	std::lock_guard lock(mu_);
+	return pending_.size();
+}
+
+void Authenticator::forget(uint64_t sid)
+{
+	std::lock_guard lock(mu_);
+	pending_.erase(sid);
+}
+
 void Authenticator::expire()
 {
+	std::lock_guard lock(mu_);
 	auto now = clock_();
 	std::erase_if(pending_, [&](const auto &kv) {
 		return now - kv.second->last > max_idle;
@@ -160,6 +196,7 @@ void Authenticator::expire()
 std::unique_ptr<Authenticator::Exchange>
 Authenticator::take(uint64_t sid, const std::string &addr)
 {
+	std::lock_guard lock(mu_);
 	auto it = pending_.find(sid);
 	if (it == pending_.end() || it->second->addr != addr)
 		return nullptr;
@@ -171,6 +208,7 @@ Authenticator::take(uint64_t sid, const std::string &addr)
 void Authenticator::keep(uint64_t sid, std::unique_ptr<Exchange> ex)
 {
 	ex->last = clock_();
+	std::lock_guard lock(mu_);
 	pending_.erase(sid);
 	if (pending_.size() >= max_pending) {
 		auto oldest = std::min_element(
@@ -186,6 +224,15 @@ void Authenticator::keep(uint64_t sid, std::unique_ptr<Exchange> ex)
 
 AuthResult Authenticator::step(uint64_t sid, const std::string &addr, ByteView blob)
 {
+	// The leg runs under the policy of its start, whatever a reload does
+	// meanwhile; pol() is it for the functions below.
+	std::shared_ptr<const AuthPolicy> snapshot = policy();
+	struct Leg {
+		explicit Leg(const AuthPolicy *p) { leg_policy = p; }
+		~Leg() { leg_policy = nullptr; }
+		Leg(const Leg &) = delete;
+		Leg &operator=(const Leg &) = delete;
+	} leg(snapshot.get());
 	expire();
 	if (blob.empty()) {
 		// No token yet: offer our mechanisms, as in NEGOTIATE.
@@ -226,10 +273,10 @@ AuthResult Authenticator::step(uint64_t sid, const std::string &addr, ByteView b
 
 AuthResult Authenticator::start_raw(uint64_t sid, const std::string &addr, ByteView blob)
 {
-	auto ex = std::make_unique<Exchange>(Exchange::Wrap::raw, addr, policy_, entropy_);
+	auto ex = std::make_unique<Exchange>(Exchange::Wrap::raw, addr, pol(), entropy_);
 	auto challenge = ex->ntlm.challenge(blob);
 	if (!challenge) {
-		pending_.erase(sid);
+		forget(sid);
 		log::notice("session " + sid_str(sid) + " from " + addr +
 			    ": malformed NTLMSSP NEGOTIATE");
 		return failure(nt::INVALID_PARAMETER);
@@ -245,41 +292,41 @@ AuthResult Authenticator::start_spnego(uint64_t sid, const std::string &addr, By
 {
 	auto init = spnego::parse_init(blob);
 	if (!init) {
-		pending_.erase(sid);
+		forget(sid);
 		log::notice("session " + sid_str(sid) + " from " + addr +
 			    ": malformed SPNEGO NegTokenInit");
 		return failure(nt::INVALID_PARAMETER);
 	}
 	auto usable = [&](ByteView m) {
 		return same(m, spnego::oid_ntlmssp) ||
-		       (policy_.kerberos &&
+		       (pol().kerberos &&
 			(same(m, spnego::oid_krb5) || same(m, spnego::oid_ms_krb5)));
 	};
 	auto it = std::find_if(init->mech_types.begin(), init->mech_types.end(), usable);
 	if (it == init->mech_types.end()) {
-		pending_.erase(sid);
+		forget(sid);
 		std::string offered;
 		for (ByteView m : init->mech_types)
 			offered += " " + spnego::oid_str(m);
 		log::notice("session " + sid_str(sid) + " from " + addr +
 			    ": client offers no mechanism this server accepts (mechanisms:" +
-			    offered + (policy_.kerberos ? "" : "; Kerberos is off") + ")");
+			    offered + (pol().kerberos ? "" : "; Kerberos is off") + ")");
 		return failure(nt::LOGON_FAILURE);
 	}
 	// Not the client's first choice: its optimistic token (if any) is
 	// for another mechanism, and RFC 4178 wants the mechanism list
 	// protected by a MIC.
 	bool first = it == init->mech_types.begin();
-	auto ex = std::make_unique<Exchange>(Exchange::Wrap::spnego, addr, policy_, entropy_);
+	auto ex = std::make_unique<Exchange>(Exchange::Wrap::spnego, addr, pol(), entropy_);
 	ex->mech_types_der.assign(init->mech_types_der.begin(), init->mech_types_der.end());
 	ex->mic_required = !first;
 	spnego::Response resp;
 	resp.state = first ? spnego::NegState::accept_incomplete : spnego::NegState::request_mic;
 	if (!same(*it, spnego::oid_ntlmssp)) {
-		ex->kerberos = policy_.kerberos;
+		ex->kerberos = pol().kerberos;
 		ex->krb5_oid.assign(it->begin(), it->end());
 		ex->stage = Exchange::Stage::want_ap_req;
-		pending_.erase(sid);
+		forget(sid);
 		if (first && init->mech_token)
 			return krb5_token(sid, std::move(ex), *init->mech_token,
 					  init->mech_list_mic, true);
@@ -289,7 +336,7 @@ AuthResult Authenticator::start_spnego(uint64_t sid, const std::string &addr, By
 		if (first && init->mech_token) {
 			auto challenge = ex->ntlm.challenge(*init->mech_token);
 			if (!challenge) {
-				pending_.erase(sid);
+				forget(sid);
 				log::notice("session " + sid_str(sid) + " from " + addr +
 					    ": malformed NTLMSSP NEGOTIATE in SPNEGO");
 				return failure(nt::INVALID_PARAMETER);
@@ -306,13 +353,13 @@ AuthResult Authenticator::start_spnego(uint64_t sid, const std::string &addr, By
 
 AuthResult Authenticator::start_krb5(uint64_t sid, const std::string &addr, ByteView blob)
 {
-	pending_.erase(sid);
-	if (!policy_.kerberos) {
+	forget(sid);
+	if (!pol().kerberos) {
 		log::notice("Kerberos logon from " + addr + " refused: Kerberos is off (no keytab)");
 		return failure(nt::LOGON_FAILURE);
 	}
-	auto ex = std::make_unique<Exchange>(Exchange::Wrap::raw, addr, policy_, entropy_);
-	ex->kerberos = policy_.kerberos;
+	auto ex = std::make_unique<Exchange>(Exchange::Wrap::raw, addr, pol(), entropy_);
+	ex->kerberos = pol().kerberos;
 	return krb5_token(sid, std::move(ex), blob, std::nullopt, true);
 }
 
@@ -402,9 +449,9 @@ AuthResult Authenticator::krb5_user(const std::string &principal, const std::str
 {
 	auto [name, realm] = krb5::split_principal(principal);
 	std::optional<std::string> local;
-	if (policy_.username_map)
-		local = policy_.username_map->map(principal);
-	if (!local && !policy_.realm.empty() && upper_ascii(realm) == policy_.realm &&
+	if (pol().username_map)
+		local = pol().username_map->map(principal);
+	if (!local && !pol().realm.empty() && upper_ascii(realm) == pol().realm &&
 	    !name.empty() && name.find('/') == std::string::npos)
 		local = name;
 	std::optional<Account> acct;
@@ -423,18 +470,18 @@ AuthResult Authenticator::krb5_user(const std::string &principal, const std::str
 					     "'idmap config * : range'"
 				   : std::string();
 	if (!local) {
-		if (policy_.map_to_guest == MapToGuest::bad_user ||
-		    policy_.map_to_guest == MapToGuest::bad_password)
+		if (pol().map_to_guest == MapToGuest::bad_user ||
+		    pol().map_to_guest == MapToGuest::bad_password)
 			return guest(SMBSRV_SESSION_FLAGS_GUEST | SMBSRV_SESSION_FLAGS_KERBEROS, who,
 				     "no local user for the principal", realm);
 		log::notice(who + " refused: the principal maps to no local user (no username map line" +
-			    (policy_.realm.empty() ? std::string(", no realm set")
-						   : ", not of realm " + policy_.realm) +
+			    (pol().realm.empty() ? std::string(", no realm set")
+						   : ", not of realm " + pol().realm) +
 			    no_idmap + ")");
 		return failure(nt::LOGON_FAILURE);
 	}
 	if (!acct) {
-		if (policy_.map_to_guest == MapToGuest::bad_uid)
+		if (pol().map_to_guest == MapToGuest::bad_uid)
 			return guest(SMBSRV_SESSION_FLAGS_GUEST | SMBSRV_SESSION_FLAGS_KERBEROS, who,
 				     "no Unix account '" + *local + "'", realm);
 		log::warning(who + " refused: it maps to '" + *local +
@@ -464,18 +511,18 @@ std::optional<uint32_t> Authenticator::sid_id(const pac::LogonInfo &pac, const S
 		*why = sid.str() + " is not of the logon domain " + pac.domain;
 		return std::nullopt;
 	}
-	if (policy_.idmap.maps(pac.domain)) {
-		auto id = policy_.idmap.id(pac.domain, rid);
+	if (pol().idmap.maps(pac.domain)) {
+		auto id = pol().idmap.id(pac.domain, rid);
 		if (!id)
 			*why = sid.str() + " is beyond 'idmap config " + pac.domain + " : range'";
 		return id;
 	}
-	const auto &range = policy_.idmap.default_range();
-	if (!policy_.idmap_db || !range) {
+	const auto &range = pol().idmap.default_range();
+	if (!pol().idmap_db || !range) {
 		*why = "the domain " + pac.domain + " maps to no ids";
 		return std::nullopt;
 	}
-	IdmapDb::Answer a = policy_.idmap_db->id(sid, kind, range->first, range->second);
+	IdmapDb::Answer a = pol().idmap_db->id(sid, kind, range->first, range->second);
 	if (a.id)
 		return a.id;
 	std::string what = kind == IdmapDb::Kind::uid ? "uid" : "gid";
@@ -484,9 +531,9 @@ std::optional<uint32_t> Authenticator::sid_id(const pac::LogonInfo &pac, const S
 		*why = "no free " + what + " for " + sid.str() + " in 'idmap config * : range' " + span;
 		// Said once (until an allocation succeeds again): every
 		// logon that needs a new id is refused meanwhile.
-		if (policy_.idmap_db->first_exhaustion(kind))
+		if (pol().idmap_db->first_exhaustion(kind))
 			log::error("idmap config * : range = " + span + " is exhausted: every " + what +
-				   " is taken (" + policy_.idmap_db->path() +
+				   " is taken (" + pol().idmap_db->path() +
 				   "); domain users and groups without an id are refused until "
 				   "the range is widened");
 	} else {
@@ -540,10 +587,10 @@ std::optional<AuthResult> Authenticator::domain_user(const pac::LogonInfo &pac,
 AuthResult Authenticator::guest(uint32_t flag, const std::string &who, const std::string &why,
 				const std::string &domain)
 {
-	auto acct = accounts_.user(policy_.guest_account);
+	auto acct = accounts_.user(pol().guest_account);
 	if (!acct) {
 		log::warning(who + " refused: " + why + ", and the guest account '" +
-			     policy_.guest_account + "' does not exist");
+			     pol().guest_account + "' does not exist");
 		return failure(nt::LOGON_FAILURE);
 	}
 	AuthResult r;
@@ -561,8 +608,8 @@ AuthResult Authenticator::guest(uint32_t flag, const std::string &who, const std
 Bytes Authenticator::negotiate_blob() const
 {
 	// Without Kerberos NTLMSSP stays offered: null sessions use it.
-	return spnego::negotiate_blob(policy_.kerberos != nullptr,
-				      policy_.ntlm || !policy_.kerberos);
+	auto p = policy();
+	return spnego::negotiate_blob(p->kerberos != nullptr, p->ntlm || !p->kerberos);
 }
 
 AuthResult Authenticator::continue_spnego(uint64_t sid, const std::string &addr, ByteView blob)
@@ -676,7 +723,7 @@ AuthResult Authenticator::finish(Exchange &ex, ByteView authenticate, const std:
 		}
 		return r;
 	};
-	if (!policy_.ntlm && v.kind != K::anonymous && v.kind != K::malformed) {
+	if (!pol().ntlm && v.kind != K::anonymous && v.kind != K::malformed) {
 		log::notice(who + " refused: NTLM logons are disabled (ntlm auth = disabled)");
 		return failure(nt::NTLM_BLOCKED);
 	}
@@ -685,7 +732,7 @@ AuthResult Authenticator::finish(Exchange &ex, ByteView authenticate, const std:
 	case K::ok: {
 		auto acct = accounts_.user(v.user);
 		if (!acct) {
-			if (policy_.map_to_guest == MapToGuest::bad_uid)
+			if (pol().map_to_guest == MapToGuest::bad_uid)
 				return as_guest(SMBSRV_SESSION_FLAGS_GUEST,
 						"no Unix account of that name");
 			log::warning(who + " refused: the user has no Unix account of that name");
@@ -705,13 +752,13 @@ AuthResult Authenticator::finish(Exchange &ex, ByteView authenticate, const std:
 	case K::anonymous:
 		return as_guest(SMBSRV_SESSION_FLAGS_ANONYMOUS, "anonymous (null session)");
 	case K::unknown_user:
-		if (policy_.map_to_guest == MapToGuest::bad_user ||
-		    policy_.map_to_guest == MapToGuest::bad_password)
+		if (pol().map_to_guest == MapToGuest::bad_user ||
+		    pol().map_to_guest == MapToGuest::bad_password)
 			return as_guest(SMBSRV_SESSION_FLAGS_GUEST, "unknown user");
 		log::notice(who + " failed: unknown user");
 		return refused(nt::LOGON_FAILURE);
 	case K::wrong_password:
-		if (policy_.map_to_guest == MapToGuest::bad_password)
+		if (pol().map_to_guest == MapToGuest::bad_password)
 			return as_guest(SMBSRV_SESSION_FLAGS_GUEST, "wrong password");
 		log::notice(who + " failed: wrong password");
 		return refused(nt::LOGON_FAILURE);

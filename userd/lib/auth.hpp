@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -92,17 +93,20 @@ public:
 	Authenticator(const Authenticator &) = delete;
 	Authenticator &operator=(const Authenticator &) = delete;
 
-	// One session setup leg.
+	// One session setup leg.  Thread-safe: legs of different sessions
+	// may run at once (each under the policy of its start); the legs of
+	// one session must come one at a time (AuthPool orders them).
 	AuthResult step(uint64_t session_id, const std::string &client_addr,
 			ByteView blob);
 
-	// New settings (after a reload) apply to exchanges started from now.
-	void set_policy(AuthPolicy policy) { policy_ = std::move(policy); }
-	[[nodiscard]] const AuthPolicy &policy() const { return policy_; }
+	// New settings (after a reload) apply to legs started from now.
+	void set_policy(AuthPolicy policy);
+	// The settings now (a snapshot: a reload does not change it).
+	[[nodiscard]] std::shared_ptr<const AuthPolicy> policy() const;
 	// The SPNEGO NegTokenInit2 of NEGOTIATE responses: the mechanisms
 	// the policy accepts.
 	[[nodiscard]] Bytes negotiate_blob() const;
-	[[nodiscard]] size_t pending() const { return pending_.size(); }
+	[[nodiscard]] size_t pending() const;
 
 	// Exchanges idle for longer than this are forgotten; at most
 	// max_pending are kept (the oldest goes first).
@@ -113,7 +117,10 @@ private:
 	struct Exchange;
 	std::unique_ptr<Exchange> take(uint64_t session_id, const std::string &addr);
 	void keep(uint64_t session_id, std::unique_ptr<Exchange> ex);
+	void forget(uint64_t session_id);
 	void expire();
+	// The policy of the leg this thread runs (step() sets it).
+	[[nodiscard]] const AuthPolicy &pol() const;
 	AuthResult start_raw(uint64_t sid, const std::string &addr, ByteView blob);
 	AuthResult start_spnego(uint64_t sid, const std::string &addr, ByteView blob);
 	AuthResult continue_spnego(uint64_t sid, const std::string &addr, ByteView blob);
@@ -134,12 +141,13 @@ private:
 			   std::vector<uint32_t> &groups, const std::string &who);
 	[[nodiscard]] bool maps_domain(const pac::LogonInfo &pac) const
 	{
-		return policy_.idmap.maps(pac.domain) || policy_.idmap_db;
+		return pol().idmap.maps(pac.domain) || pol().idmap_db;
 	}
 	AuthResult guest(uint32_t flag, const std::string &who, const std::string &why,
 			 const std::string &domain);
 
-	AuthPolicy policy_;
+	mutable std::mutex mu_; // policy_ and pending_
+	std::shared_ptr<const AuthPolicy> policy_;
 	ntlm::CredentialLookup lookup_;
 	Accounts &accounts_;
 	ntlm::Entropy entropy_;

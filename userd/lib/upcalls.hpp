@@ -11,6 +11,7 @@
 
 #include "accounts.hpp"
 #include "audit.hpp"
+#include "auth_pool.hpp"
 #include "auth.hpp"
 #include "netlink.hpp"
 #include "params.hpp"
@@ -33,6 +34,15 @@ public:
 	// socket failures propagate.
 	void handle(const Upcall &u, KernelChannel &kernel);
 
+	// Session setups from now on run on @threads worker threads, at most
+	// @max_queued at once (more are refused with
+	// STATUS_INSUFFICIENT_RESOURCES); their answers go out when the
+	// caller, seeing pool_fd() readable, calls run_replies().  Without
+	// it, handle() answers them itself.
+	void start_pool(size_t threads, size_t max_queued);
+	[[nodiscard]] int pool_fd() const { return pool_ ? pool_->fd() : -1; }
+	void run_replies();
+
 	[[nodiscard]] const Config &config() const { return cfg_; }
 	[[nodiscard]] Authenticator &auth() { return auth_; }
 	[[nodiscard]] PipeTable &pipes() { return pipes_; }
@@ -43,6 +53,9 @@ public:
 	void set_audit_sink(AuditSink sink) { audit_sink_ = std::move(sink); }
 
 private:
+	// One leg, worked out (on a worker with the pool); what answers the
+	// module, to run on the main thread.
+	AuthPool::Reply session_setup(const SessionSetupReq &s, KernelChannel &kernel);
 	void audit(const AuditStyle &style, const AuditRecord &r);
 	AuditSink audit_sink_ = audit_syslog;
 	Config cfg_;
@@ -50,6 +63,8 @@ private:
 	Accounts &accounts_;
 	Authenticator auth_;
 	PipeTable pipes_;
+	// Last: destroyed first, its workers joined before what they use.
+	std::unique_ptr<AuthPool> pool_;
 };
 
 } // namespace smbsrv

@@ -167,6 +167,15 @@ bool UserDbFile::Stamp::operator==(const Stamp &o) const
 	       ctime.tv_sec == o.ctime.tv_sec && ctime.tv_nsec == o.ctime.tv_nsec;
 }
 
+std::optional<UserEntry> UserDbFile::find(const std::string &name)
+{
+	std::lock_guard lock(mu_);
+	const UserEntry *e = current().find(name);
+	if (!e)
+		return std::nullopt;
+	return *e;
+}
+
 const UserDb &UserDbFile::current()
 {
 	Stamp now;

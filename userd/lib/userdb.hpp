@@ -8,6 +8,7 @@
 
 #include <array>
 #include <ctime>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,7 +69,11 @@ private:
 class UserDbFile {
 public:
 	explicit UserDbFile(std::string path) : path_(std::move(path)) {}
+	// The database as the file is now (read again when it changed).  The
+	// reference is good until the next call: single-threaded use only.
 	const UserDb &current();
+	// One user of the database as the file is now; safe from any thread.
+	std::optional<UserEntry> find(const std::string &name);
 	[[nodiscard]] const std::string &path() const { return path_; }
 
 private:
@@ -81,6 +86,7 @@ private:
 		bool operator==(const Stamp &o) const;
 	};
 	std::string path_;
+	std::mutex mu_; // find() against find()
 	std::optional<Stamp> stamp_;
 	UserDb db_;
 };

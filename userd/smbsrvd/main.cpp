@@ -43,6 +43,9 @@ namespace {
 constexpr const char *default_config = "/etc/smbsrv/smbsrv.conf";
 constexpr const char *default_pidfile = "/run/smbsrvd.pid";
 constexpr const char *default_pwddb = "/etc/smbsrv/smbsrvpwd.db";
+// Session-setup workers and the most legs queued or running on them.
+constexpr size_t auth_threads = 4;
+constexpr size_t auth_queue = 256;
 
 struct Options {
 	std::string config = default_config;
@@ -396,6 +399,9 @@ int Daemon::run()
 		});
 	log::notice(std::to_string(users_.current().users().size()) + " user(s) in " +
 		    opts_.pwddb);
+	// Session setups on worker threads: a slow one holds up nothing else
+	// (design.md, "The daemon").
+	upcalls_->start_pool(auth_threads, auth_queue);
 	if (!plan_listen(cfg_)) {
 		notify(1);
 		return 1;
@@ -425,8 +431,9 @@ int Daemon::run()
 
 	int rc = 0;
 	for (;;) {
-		std::vector<pollfd> fds = {{sfd, POLLIN, 0}, {nl_->fd(), POLLIN, 0}};
-		// The audit socket is fds[2] when there is one; it cannot come
+		std::vector<pollfd> fds = {{sfd, POLLIN, 0}, {nl_->fd(), POLLIN, 0},
+					   {upcalls_->pool_fd(), POLLIN, 0}};
+		// The audit socket is fds[3] when there is one; it cannot come
 		// or go before it is read below (reload and reattach are
 		// after, or continue the loop).
 		bool audit = audit_nl_ != nullptr;
@@ -453,10 +460,18 @@ int Daemon::run()
 			break;
 		}
 		metrics_.on_poll(fds);
-		if (audit && audit_nl_ && (fds[2].revents & (POLLIN | POLLERR | POLLHUP)) &&
+		if (audit && audit_nl_ && (fds[3].revents & (POLLIN | POLLERR | POLLHUP)) &&
 		    !audit_nl_->process_input()) {
 			log::error("audit: lost the socket: " + audit_nl_->last_error());
 			audit_nl_.reset();
+		}
+		// Answers of session setups the pool has worked out.
+		if (fds[2].revents & POLLIN) {
+			try {
+				upcalls_->run_replies();
+			} catch (const NlError &e) {
+				log::error(std::string("answering smbsrv.ko: ") + e.what());
+			}
 		}
 		if (fds[1].revents & (POLLIN | POLLERR | POLLHUP)) {
 			if (!nl_->process_input()) {
