@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef OM_uint32 (*accept_fn)(OM_uint32 *, gss_ctx_id_t *, gss_const_cred_id_t,
+typedef OM_uint32 (*accept_fn)(OM_uint32 *, gss_ctx_id_t *, gss_cred_id_t,
 			       gss_buffer_t, gss_channel_bindings_t, gss_name_t *, gss_OID *,
 			       gss_buffer_t, OM_uint32 *, OM_uint32 *, gss_cred_id_t *);
 
@@ -35,7 +35,7 @@ static int slow_client(gss_ctx_id_t ctx, const char *want)
 	return slow;
 }
 
-OM_uint32 gss_accept_sec_context(OM_uint32 *minor, gss_ctx_id_t *ctx, gss_const_cred_id_t cred,
+OM_uint32 gss_accept_sec_context(OM_uint32 *minor, gss_ctx_id_t *ctx, gss_cred_id_t cred,
 				 gss_buffer_t in, gss_channel_bindings_t cb, gss_name_t *src,
 				 gss_OID *mech, gss_buffer_t out, OM_uint32 *flags,
 				 OM_uint32 *time_rec, gss_cred_id_t *delegated)

@@ -465,7 +465,7 @@ TEST_CASE("policy: a user without a Unix account, and a missing guest account", 
 TEST_CASE("ntlm auth = disabled: NTLM logons blocked, null sessions still work", "[auth]")
 {
 	auto no_ntlm = [](Rig &rig) {
-		AuthPolicy p = rig.auth->policy();
+		AuthPolicy p = *rig.auth->policy();
 		p.ntlm = false;
 		rig.auth->set_policy(p);
 	};
