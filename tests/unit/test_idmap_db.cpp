@@ -77,10 +77,13 @@ TEST_CASE("idmap * range: allocation, persistence, Samba's records", "[idmap]")
 		free(v.dptr);
 		return s;
 	};
-	CHECK(get("S-1-5-21-11-22-33-1105") == std::string("UID 3000", 9));
-	CHECK(get("UID 3001") == std::string("S-1-5-21-11-22-33-1106", 23));
-	CHECK(get("GID 3000") == std::string("S-1-5-21-11-22-33-513", 22));
-	CHECK(get("USER HWM") == std::string("\xba\x0b\0\0", 4)); // 3002, little-endian
+	// Strings with their NUL, as Samba stores them.
+	const char nul = '\0';
+	CHECK(get("S-1-5-21-11-22-33-1105") == std::string("UID 3000") + nul);
+	CHECK(get("UID 3001") == std::string("S-1-5-21-11-22-33-1106") + nul);
+	CHECK(get("GID 3000") == std::string("S-1-5-21-11-22-33-513") + nul);
+	// 3002, little-endian.
+	CHECK(get("USER HWM") == std::string{'\xba', '\x0b', nul, nul});
 	tdb_close(raw);
 
 	// Opened again (the daemon restarted): the same ids, and the next
@@ -154,6 +157,7 @@ TEST_CASE("idmap * range: concurrent threads and processes", "[idmap]")
 	auto db = open_db(path);
 	std::vector<std::map<uint32_t, uint32_t>> seen(4);
 	std::vector<std::thread> threads;
+	threads.reserve(4);
 	for (int i = 0; i < 4; i++)
 		threads.emplace_back([&, i] {
 			for (uint32_t r = 30; r < 130; r++) {

@@ -558,7 +558,8 @@ void Authenticator::domain_groups(const pac::LogonInfo &pac, const std::vector<S
 		if (auto g = sid_id(pac, s, IdmapDb::Kind::gid, &why))
 			groups.push_back(*g);
 		else
-			log::debug(who + ": group " + s.str() + " has no gid: " + why);
+			log::debug(std::string(who).append(": group ").append(s.str())
+					   .append(" has no gid: ").append(why));
 	}
 	std::sort(groups.begin(), groups.end());
 	groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
