@@ -465,7 +465,10 @@ int Daemon::run()
 			log::error("audit: lost the socket: " + audit_nl_->last_error());
 			audit_nl_.reset();
 		}
-		// Answers of session setups the pool has worked out.
+		// Answers of session setups the pool has worked out.  Sending
+		// one waits for the module's ack, and upcalls that arrive
+		// meanwhile are queued, not left on the socket: served below,
+		// or a tree connect would wait for the next datagram.
 		if (fds[2].revents & POLLIN) {
 			try {
 				upcalls_->run_replies();
@@ -480,8 +483,8 @@ int Daemon::run()
 				rc = 1;
 				break;
 			}
-			serve_upcalls();
 		}
+		serve_upcalls();
 		if (reattach_) {
 			reattach_ = false;
 			audit_nl_.reset();
