@@ -376,7 +376,8 @@ META_ORDER = ['smbsrv', 'smbsrv-nolease', 'ksmbd', 'samba', 'nfsd', 'local']
 
 
 def parse_commands(lines):
-    """smbsrvctl stats' COMMAND table -> {command: requests}."""
+    """smbsrvctl stats' COMMAND table -> {command: (requests, total ns from
+    decode to final status)}."""
     out = {}
     on = False
     for line in lines:
@@ -385,7 +386,7 @@ def parse_commands(lines):
             on = True
             continue
         if on and len(f) == 4 and f[1].isdigit():
-            out[f[0]] = int(f[1])
+            out[f[0]] = (int(f[1]), int(f[1]) * float(f[3]) * 1000)
     return out
 
 
@@ -423,7 +424,9 @@ def parse_meta(path):
     for ph, p in x['phases'].items():
         a = parse_commands(st.get((ph, 'stats0'), []))
         b = parse_commands(st.get((ph, 'stats1'), []))
-        p['commands'] = {k: v - a.get(k, 0) for k, v in b.items() if v - a.get(k, 0)}
+        p['commands'] = {k: v[0] - a.get(k, (0, 0))[0] for k, v in b.items()
+                         if v[0] - a.get(k, (0, 0))[0]}
+        p['handler_ns'] = sum(v[1] - a.get(k, (0, 0))[1] for k, v in b.items())
     return x
 
 
@@ -502,11 +505,16 @@ def meta_table(meta, metas, w):
         x = next((x for x in metas if x['server'] == s), None)
         if not x:
             continue
-        w(f"{s}'s commands per phase (smbsrvctl stats, round {x['round']}):\n")
+        w(f"{s}'s commands per phase (smbsrvctl stats, round {x['round']}), and the "
+          f"share of the phase's {unit} spent from decoding a request to its final "
+          "status (the handlers):\n")
         for ph in META_PHASES:
-            c = x['phases'].get(ph, {}).get('commands', {})
+            p = x['phases'].get(ph, {})
+            c = p.get('commands', {})
+            share = f" ({p['handler_ns'] / p['ns']:.0%} in handlers)" if p.get('ns') else ''
             w(f"- {ph}: " + (', '.join(f'{k} {v}' for k, v in
-                                      sorted(c.items(), key=lambda kv: -kv[1])) or 'none'))
+                                      sorted(c.items(), key=lambda kv: -kv[1])) or 'none')
+              + share)
         w('')
     return med
 

@@ -58,7 +58,7 @@ reqs() {
 	case $srv in
 	local) echo 0 ;;
 	nfsd) awk '$1 == "rpc" { print $2 }' /proc/net/rpc/nfs ;;
-	*) awk '/SMBs:/ { n += $NF } END { print n + 0 }' /proc/fs/cifs/Stats ;;
+	*) awk '$1 == "SMBs:" { n += $2 } END { print n + 0 }' /proc/fs/cifs/Stats ;;
 	esac
 }
 stats() { case $srv in smbsrv*) smbsrvctl stats 2>&1 ;; esac; }
