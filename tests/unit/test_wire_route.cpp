@@ -52,7 +52,7 @@ Bytes sealed_msg(uint32_t orig_size, uint16_t flags = SMB2_TRANSFORM_FLAG_ENCRYP
 
 smb2_route_info peek(const Bytes &b, size_t len)
 {
-	smb2_route_info ri{true, 12345, true, 54321, true};
+	smb2_route_info ri{true, 12345, true, 54321, true, true};
 	smb2_route_peek(b.data(), static_cast<uint32_t>(len), &ri);
 	return ri;
 }
@@ -152,9 +152,9 @@ TEST_CASE("route peek: everything else stays bound", "[wire][route]")
 
 TEST_CASE("adaptive rule: deep queues of large WRITEs go unbound", "[wire][route]")
 {
-	smb2_route_info big{true, SMB2_ROUTE_LENGTH_MIN, false, 0, false};
-	smb2_route_info small{true, SMB2_ROUTE_LENGTH_MIN - 1, false, 0, false};
-	smb2_route_info other{false, 1u << 20, true, 1u << 20, false};
+	smb2_route_info big{true, SMB2_ROUTE_LENGTH_MIN, false, 0, false, false};
+	smb2_route_info small{true, SMB2_ROUTE_LENGTH_MIN - 1, false, 0, false, false};
+	smb2_route_info other{false, 1u << 20, true, 1u << 20, false, false};
 
 	// Queue depth 1 and 2 stay local whatever the size (the QD1 regression).
 	for (uint32_t d = 0; d < SMB2_ROUTE_DEPTH_MIN; d++) {
@@ -168,7 +168,7 @@ TEST_CASE("adaptive rule: deep queues of large WRITEs go unbound", "[wire][route
 		CHECK_FALSE(smb2_route_adaptive(&small, d)); // 4 KiB stays bound
 		CHECK_FALSE(smb2_route_adaptive(&other, d)); // not eligible at all
 	}
-	smb2_route_info huge{true, 0xffffffffu, false, 0, false};
+	smb2_route_info huge{true, 0xffffffffu, false, 0, false, false};
 	CHECK(smb2_route_adaptive(&huge, 4));
 }
 
