@@ -74,13 +74,11 @@ struct smbsrv_conn {
 	struct work_struct recv_unbound_work;
 	/*
 	 * Where the next run goes and where this one runs; whether the frame
-	 * just completed, if a plain WRITE or metadata requests, may run
-	 * inline (smb2_recv_place()).
+	 * just completed, if a plain WRITE, may run inline (smb2_recv_place()).
 	 */
 	bool recv_unbound;
 	bool recv_run_unbound;
 	bool recv_inline_write;
-	bool recv_inline_meta;
 	struct timer_list frame_timer;	/* a started frame must complete */
 	u8 frame_hdr[SMB2_FRAME_HDR_SIZE];
 	u32 frame_hdr_got;

@@ -234,7 +234,6 @@ static void smbsrv_recv_place(struct smbsrv_conn *conn,
 		.inflight = atomic_read(&conn->inflight),
 		.behind = !skb_queue_empty_lockless(&conn->sock->sk->sk_receive_queue),
 		.write = ri->write,
-		.meta = ri->meta,
 		.frame_len = conn->frame_len,
 		.unbound = conn->recv_unbound,
 		.run_unbound = conn->recv_run_unbound,
@@ -243,7 +242,6 @@ static void smbsrv_recv_place(struct smbsrv_conn *conn,
 
 	smb2_recv_place(&f, &p);
 	conn->recv_inline_write = p.inline_write;
-	conn->recv_inline_meta = p.inline_meta;
 	WRITE_ONCE(conn->recv_unbound, p.unbound);
 }
 

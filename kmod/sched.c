@@ -224,31 +224,12 @@ static bool smbsrv_sched_inline_write(struct smbsrv_conn *conn,
 	return true;
 }
 
-/*
- * Metadata requests sent alone (smb2_recv_place()) run where they were
- * received, as such a WRITE does, one of the run's budget each: the client
- * waits for their answer before it sends more, so a worker would only add
- * its hop.  They may block (a lookup that reads the disk, an upcall) as
- * an inline WRITE may; nothing else of the connection waits meanwhile.
- */
-static bool smbsrv_sched_inline_meta(struct smbsrv_conn *conn)
-{
-	if (!conn->recv_inline_meta || atomic_read(&conn->inflight) != 1 ||
-	    !conn->inline_left)
-		return false;
-	conn->inline_left--;
-	return true;
-}
-
 enum smbsrv_inline smbsrv_sched_inline(struct smbsrv_conn *conn,
 				       const struct smb2_route_info *ri)
 {
 	if (ri->write)
 		return smbsrv_sched_inline_write(conn, ri) ?
 		       SMBSRV_INLINE_WRITE : SMBSRV_INLINE_NO;
-	if (ri->meta)
-		return smbsrv_sched_inline_meta(conn) ?
-		       SMBSRV_INLINE_META : SMBSRV_INLINE_NO;
 	if (!READ_ONCE(smbsrv_server.knobs.inline_reads))
 		return SMBSRV_INLINE_NO;
 	if (ri->read)

@@ -91,7 +91,6 @@ enum smbsrv_inline {
 	SMBSRV_INLINE_NO,		/* queue it */
 	SMBSRV_INLINE_READ,		/* a plain READ, charged to the budget */
 	SMBSRV_INLINE_WRITE,		/* a plain WRITE alone in flight, too */
-	SMBSRV_INLINE_META,		/* metadata requests alone in flight */
 	SMBSRV_INLINE_SEALED,		/* decrypt it, then ask _charge() */
 };
 

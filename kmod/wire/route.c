@@ -15,43 +15,6 @@ static bool smb2_route_plain(const struct smb2_hdr *h)
 			     SMB2_FLAGS_SERVER_TO_REDIR));
 }
 
-static bool smb2_route_meta_cmd(u16 command)
-{
-	switch (command) {
-	case SMB2_CREATE:
-	case SMB2_CLOSE:
-	case SMB2_QUERY_INFO:
-	case SMB2_SET_INFO:
-	case SMB2_QUERY_DIRECTORY:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/*
- * Every PDU of the message, one or a compound chain of at most
- * SMB2_ROUTE_META_PDUS, is a synchronous metadata request.
- */
-static bool smb2_route_meta(const u8 *msg, u32 len)
-{
-	unsigned int pdus = 0;
-	struct smb2_hdr h;
-	u32 off = 0;
-	int n;
-
-	while (off < len) {
-		n = smb2_hdr_decode(msg + off, len - off, &h);
-		if (n <= 0 || ++pdus > SMB2_ROUTE_META_PDUS ||
-		    !smb2_route_meta_cmd(h.command) ||
-		    (h.flags & (SMB2_FLAGS_ASYNC_COMMAND |
-				SMB2_FLAGS_SERVER_TO_REDIR)))
-			return false;
-		off += n;
-	}
-	return pdus;
-}
-
 void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri)
 {
 	struct smb2_transform t;
@@ -63,11 +26,6 @@ void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri)
 	    get_unaligned_le32(msg) == SMB2_TRANSFORM_PROTO_NUMBER) {
 		ri->sealed = !smb2_transform_decode(msg, len, &t) &&
 			     t.orig_size <= SMB2_ROUTE_SEALED_MAX;
-		return;
-	}
-	if (len >= 4 && get_unaligned_le32(msg) == SMB2_PROTO_NUMBER &&
-	    smb2_route_meta(msg, len)) {
-		ri->meta = true;
 		return;
 	}
 	/* The header and a fixed part, up to and with Length. */
@@ -96,10 +54,8 @@ void smb2_recv_place(const struct smb2_recv_facts *f,
 	if (f->inflight == 1 && !f->behind) {
 		p->unbound = f->unbound;
 		p->inline_write = f->write && f->unbound && f->run_unbound;
-		p->inline_meta = false;
 		return;
 	}
-	p->inline_meta = !f->inflight && !f->behind && f->meta;
 	alone = !f->inflight && !f->behind && f->write;
 	p->unbound = alone && f->frame_len >= SMB2_RECV_WAIT_MIN;
 	p->inline_write = alone && (f->frame_len < SMB2_RECV_WAIT_MIN ||

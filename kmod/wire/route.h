@@ -47,16 +47,7 @@ struct smb2_route_info {
 	bool read;		/* ... or such a READ */
 	u32 read_length;	/* its Length field (bytes to read) */
 	bool sealed;		/* a TRANSFORM message of at most ..._SEALED_MAX */
-	bool meta;		/* plain, synchronous, every PDU a metadata one */
 };
-
-/*
- * Metadata requests (CREATE, CLOSE, QUERY_INFO, SET_INFO, QUERY_DIRECTORY),
- * alone or compounded, at most this many PDUs: a message of nothing else
- * may be run by the receive that got it when it is alone in flight
- * (smb2_recv_place()).  The cifs client's longest chains are three PDUs.
- */
-#define SMB2_ROUTE_META_PDUS		8
 
 /*
  * Look at the message of @len bytes at @msg (no transport header).
@@ -86,12 +77,6 @@ void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri);
  * messages in flight alone would find none every time.
  * Documentation/decisions/2026-12-03-receive-placement.md has the
  * measurements behind both rules.
- *
- * A metadata message (route_peek's meta) sent alone, none of the
- * connection's messages in flight and no bytes behind it, is run by the
- * receive that got it too: the client waits for it before sending more,
- * so a worker has nothing to overlap with, and the hop is what it costs
- * (Documentation/decisions/2026-12-07-inline-metadata.md).
  */
 #define SMB2_RECV_WAIT_MIN		(64u * 1024)
 
@@ -100,7 +85,6 @@ struct smb2_recv_facts {
 	u32 inflight;		/* the connection's messages in flight */
 	bool behind;		/* bytes wait behind the frame in the socket */
 	bool write;		/* the frame is one plain WRITE (route_peek) */
-	bool meta;		/* the frame is a metadata message (route_peek) */
 	u32 frame_len;		/* its length */
 	bool unbound;		/* the receive is placed unbound now */
 	bool run_unbound;	/* the run that completed it is the unbound one */
@@ -109,7 +93,6 @@ struct smb2_recv_facts {
 struct smb2_recv_placement {
 	bool unbound;		/* where the receive runs from the next run on */
 	bool inline_write;	/* the WRITE may run in the run that got it */
-	bool inline_meta;	/* the metadata message may, too */
 };
 
 void smb2_recv_place(const struct smb2_recv_facts *f,

@@ -2,7 +2,6 @@
 // kmod/wire/route.c: which received messages may leave the per-CPU queue,
 // and the adaptive policy's rule.
 #include <catch2/catch.hpp>
-#include <vector>
 
 #include "wire_util.hpp"
 
@@ -52,7 +51,7 @@ Bytes sealed_msg(uint32_t orig_size, uint16_t flags = SMB2_TRANSFORM_FLAG_ENCRYP
 
 smb2_route_info peek(const Bytes &b, size_t len)
 {
-	smb2_route_info ri{true, 12345, true, 54321, true, true};
+	smb2_route_info ri{true, 12345, true, 54321, true};
 	smb2_route_peek(b.data(), static_cast<uint32_t>(len), &ri);
 	return ri;
 }
@@ -152,9 +151,9 @@ TEST_CASE("route peek: everything else stays bound", "[wire][route]")
 
 TEST_CASE("adaptive rule: deep queues of large WRITEs go unbound", "[wire][route]")
 {
-	smb2_route_info big{true, SMB2_ROUTE_LENGTH_MIN, false, 0, false, false};
-	smb2_route_info small{true, SMB2_ROUTE_LENGTH_MIN - 1, false, 0, false, false};
-	smb2_route_info other{false, 1u << 20, true, 1u << 20, false, false};
+	smb2_route_info big{true, SMB2_ROUTE_LENGTH_MIN, false, 0, false};
+	smb2_route_info small{true, SMB2_ROUTE_LENGTH_MIN - 1, false, 0, false};
+	smb2_route_info other{false, 1u << 20, true, 1u << 20, false};
 
 	// Queue depth 1 and 2 stay local whatever the size (the QD1 regression).
 	for (uint32_t d = 0; d < SMB2_ROUTE_DEPTH_MIN; d++) {
@@ -168,7 +167,7 @@ TEST_CASE("adaptive rule: deep queues of large WRITEs go unbound", "[wire][route
 		CHECK_FALSE(smb2_route_adaptive(&small, d)); // 4 KiB stays bound
 		CHECK_FALSE(smb2_route_adaptive(&other, d)); // not eligible at all
 	}
-	smb2_route_info huge{true, 0xffffffffu, false, 0, false, false};
+	smb2_route_info huge{true, 0xffffffffu, false, 0, false};
 	CHECK(smb2_route_adaptive(&huge, 4));
 }
 
@@ -255,16 +254,15 @@ namespace {
 struct Place {
 	bool unbound;
 	bool inline_write;
-	bool inline_meta;
 };
 
 Place place(uint32_t inflight, bool behind, bool write, uint32_t len, bool unbound,
-	    bool run_unbound, bool meta = false)
+	    bool run_unbound)
 {
-	smb2_recv_facts f{inflight, behind, write, meta, len, unbound, run_unbound};
-	smb2_recv_placement p{!unbound, true, !meta};
+	smb2_recv_facts f{inflight, behind, write, len, unbound, run_unbound};
+	smb2_recv_placement p{!unbound, true};
 	smb2_recv_place(&f, &p);
-	return {p.unbound, p.inline_write, p.inline_meta};
+	return {p.unbound, p.inline_write};
 }
 
 } // namespace
@@ -337,124 +335,4 @@ TEST_CASE("receive placement: one in flight and nothing behind decides nothing",
 					// unbound placement.
 					CHECK(p.inline_write == (write && unbound && run));
 				}
-}
-
-namespace {
-
-// A metadata PDU: a header and a body of @body bytes (peek reads no body).
-Bytes meta_pdu(uint16_t cmd, uint32_t flags = 0, size_t body = 24)
-{
-	Bytes b = header(cmd, 3, flags);
-	b.resize(b.size() + body, 0);
-	return b;
-}
-
-// PDUs chained as a compound: each but the last padded to 8 bytes and
-// given its NextCommand.
-Bytes chain(std::vector<Bytes> pdus)
-{
-	Bytes c;
-	for (size_t i = 0; i < pdus.size(); i++) {
-		Bytes &p = pdus[i];
-		if (i + 1 < pdus.size()) {
-			p.resize((p.size() + 7) & ~size_t(7), 0);
-			put32(p, SMB2_HDR_NEXT_COMMAND, static_cast<uint32_t>(p.size()));
-		}
-		append(c, p);
-	}
-	return c;
-}
-
-} // namespace
-
-TEST_CASE("route peek: metadata messages, alone or compounded", "[wire][route]")
-{
-	for (uint16_t cmd : {SMB2_CREATE, SMB2_CLOSE, SMB2_QUERY_INFO, SMB2_SET_INFO,
-			     SMB2_QUERY_DIRECTORY}) {
-		CAPTURE(cmd);
-		smb2_route_info ri = peek(meta_pdu(cmd));
-		CHECK(ri.meta);
-		CHECK_FALSE(ri.write);
-		CHECK_FALSE(ri.read);
-		// Signed is still metadata.
-		CHECK(peek(meta_pdu(cmd, SMB2_FLAGS_SIGNED)).meta);
-	}
-	SECTION("the cifs client's CREATE + QUERY_INFO + CLOSE chain")
-	{
-		Bytes c = chain({meta_pdu(SMB2_CREATE, 0, 57),
-				 meta_pdu(SMB2_QUERY_INFO, SMB2_FLAGS_RELATED_OPERATIONS, 41),
-				 meta_pdu(SMB2_CLOSE, SMB2_FLAGS_RELATED_OPERATIONS)});
-		CHECK(peek(c).meta);
-		// Cut inside the second or the last PDU's header: not a chain.
-		size_t second = get32(c, SMB2_HDR_NEXT_COMMAND);
-		size_t third = second + get32(c, second + SMB2_HDR_NEXT_COMMAND);
-		for (size_t start : {second, third})
-			for (size_t n = start + 1; n < start + SMB2_HDR_SIZE; n++)
-				CHECK_FALSE(peek(c, n).meta);
-	}
-	SECTION("at most SMB2_ROUTE_META_PDUS PDUs")
-	{
-		std::vector<Bytes> v(SMB2_ROUTE_META_PDUS, meta_pdu(SMB2_QUERY_INFO));
-		CHECK(peek(chain(v)).meta);
-		v.push_back(meta_pdu(SMB2_CLOSE));
-		CHECK_FALSE(peek(chain(v)).meta);
-	}
-	SECTION("any other command in the chain, or a lone other command")
-	{
-		for (uint16_t cmd : {SMB2_READ, SMB2_WRITE, SMB2_IOCTL, SMB2_FLUSH, SMB2_LOCK,
-				     SMB2_CHANGE_NOTIFY, SMB2_SESSION_SETUP, SMB2_TREE_CONNECT,
-				     SMB2_NEGOTIATE, SMB2_ECHO, SMB2_CANCEL, SMB2_OPLOCK_BREAK,
-				     SMB2_LOGOFF, SMB2_TREE_DISCONNECT}) {
-			CAPTURE(cmd);
-			CHECK_FALSE(peek(meta_pdu(cmd, 0, 64)).meta);
-			CHECK_FALSE(peek(chain({meta_pdu(SMB2_CREATE, 0, 57),
-						meta_pdu(cmd, SMB2_FLAGS_RELATED_OPERATIONS, 64)}))
-					    .meta);
-		}
-		// A WRITE is still a WRITE, not metadata.
-		smb2_route_info ri = peek(write_msg(4096));
-		CHECK(ri.write);
-		CHECK_FALSE(ri.meta);
-	}
-	SECTION("async, a response, or not SMB2 at all")
-	{
-		CHECK_FALSE(peek(meta_pdu(SMB2_CREATE, SMB2_FLAGS_ASYNC_COMMAND)).meta);
-		CHECK_FALSE(peek(meta_pdu(SMB2_CLOSE, SMB2_FLAGS_SERVER_TO_REDIR)).meta);
-		Bytes b = meta_pdu(SMB2_CLOSE);
-		put32(b, SMB2_HDR_PROTOCOL, SMB2_TRANSFORM_PROTO_NUMBER);
-		CHECK_FALSE(peek(b).meta);
-		put32(b, SMB2_HDR_PROTOCOL, 0x424d53ff); // SMB1
-		CHECK_FALSE(peek(b).meta);
-		CHECK_FALSE(peek(b, 0).meta);
-		for (size_t n = 0; n < SMB2_HDR_SIZE; n++)
-			CHECK_FALSE(peek(meta_pdu(SMB2_CLOSE), n).meta);
-	}
-	SECTION("a NextCommand that points outside the message")
-	{
-		Bytes b = meta_pdu(SMB2_CREATE, 0, 57);
-		put32(b, SMB2_HDR_NEXT_COMMAND, 4096);
-		CHECK_FALSE(peek(b).meta);
-	}
-}
-
-TEST_CASE("receive placement: metadata sent alone runs inline", "[wire][route]")
-{
-	for (bool unbound : {false, true})
-		for (bool run : {false, true}) {
-			CAPTURE(unbound, run);
-			Place p = place(0, false, false, 200, unbound, run, true);
-			CHECK(p.inline_meta);
-			CHECK_FALSE(p.inline_write);
-			CHECK_FALSE(p.unbound);
-			// Not alone: another message in flight or bytes behind.
-			for (uint32_t n : {1u, 2u, 255u})
-				CHECK_FALSE(place(n, false, false, 200, unbound, run, true)
-						    .inline_meta);
-			for (uint32_t n : {0u, 1u})
-				CHECK_FALSE(place(n, true, false, 200, unbound, run, true)
-						    .inline_meta);
-			// Not metadata.
-			CHECK_FALSE(place(0, false, false, 200, unbound, run).inline_meta);
-			CHECK_FALSE(place(0, false, true, 4096, unbound, run).inline_meta);
-		}
 }
