@@ -30,7 +30,7 @@
 #            (the guest then boots the image with Samba), nfsd, and the
 #            loops on the tmpfs itself (local); every file checked on the
 #            server's tmpfs (not in the default sections: --sections meta,
-#            make bench SECTIONS=meta; --meta-files N, default 2000)
+#            make bench SECTIONS=meta; --meta-files N, default 500)
 #   audit    READ and WRITE, 4K and 1M, QD1 x 1 and QD8 x 4 jobs, smbsrv
 #            through its bench share and through a share with the audit
 #            trail on (smbsrv-audit): what auditing costs the data path
@@ -88,7 +88,7 @@ verify=meta
 resume=0
 extra=""
 jobs_opt=""
-meta_files=2000
+meta_files=500
 meta_servers=""
 while [ $# -gt 0 ]; do
 	case "$1" in
