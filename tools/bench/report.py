@@ -198,19 +198,16 @@ def load(d):
     metas = []
     rd = os.path.join(d, 'runs')
     for f in sorted(os.listdir(rd)):
-        if '-meta-' in f:
-            r = parse_meta(os.path.join(rd, f))
+        # The metadata and lease cells' runs have parsers of their own.
+        kind = next(((parse, into) for key, parse, into in
+                     (('-meta-', parse_meta, metas), ('-reread-', parse_reread, rereads))
+                     if key in f), None)
+        if kind:
+            r = kind[0](os.path.join(rd, f))
             if r is None:
                 failed.append(f)
             else:
-                metas.append(r)
-            continue
-        if '-reread-' in f:
-            r = parse_reread(os.path.join(rd, f))
-            if r is None:
-                failed.append(f)
-            else:
-                rereads.append(r)
+                kind[1].append(r)
             continue
         r = parse_run(os.path.join(rd, f))
         if r is None:
