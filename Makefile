@@ -120,11 +120,12 @@ unit: userd
 
 # READ throughput and QD1/QD4 latency beside the in-tree ksmbd and nfsd,
 # under the instruction-count clock (Documentation/benchmarks.md); options
-# through BENCH_ARGS (tools/bench/bench.sh --help).  WRITE routing:
-# tools/bench/route.sh.
+# through BENCH_ARGS (tools/bench/bench.sh --help); SECTIONS picks
+# sections (make bench SECTIONS=meta: small files and metadata only).
+# WRITE routing: tools/bench/route.sh.
 bench: deps
 	@$(MAKE) --no-print-directory all
-	@$(TOP)/tools/bench/bench.sh $(BENCH_ARGS)
+	@$(TOP)/tools/bench/bench.sh $(if $(SECTIONS),--sections "$(SECTIONS)") $(BENCH_ARGS)
 
 # Logons per second and latency, Kerberos (Samba AD DC tickets) vs NTLMv2,
 # smbsrv vs ksmbd (tools/bench/logon.sh; options through BENCH_ARGS).
@@ -134,7 +135,7 @@ bench-logon: deps
 
 bench-quick: deps
 	@$(MAKE) --no-print-directory all
-	@$(TOP)/tools/bench/bench.sh --quick $(BENCH_ARGS)
+	@$(TOP)/tools/bench/bench.sh --quick $(if $(SECTIONS),--sections "$(SECTIONS)") $(BENCH_ARGS)
 
 # The client caching suites whole, beside ksmbd (make check runs a part),
 # then the per-suite counts and what each server failed, as Markdown

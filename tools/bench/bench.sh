@@ -21,6 +21,16 @@
 #            `oplocks = no` (no caching) for reference
 #            (tools/bench/guest/reread.sh); under a read-caching lease
 #            the client re-reads from its own page cache
+#   meta     small files and metadata (tools/bench/guest/meta.sh): create,
+#            write and close FILES files of 4 KiB in a tree of 10 x 10
+#            directories, stat the tree cold (after a remount) and warm,
+#            rename every file, delete all, through fresh cifs
+#            (cache=strict) and NFSv4.2 mounts: smbsrv with leases on and
+#            off, ksmbd (leases on), Samba's smbd where the deps have it
+#            (the guest then boots the image with Samba), nfsd, and the
+#            loops on the tmpfs itself (local); every file checked on the
+#            server's tmpfs (not in the default sections: --sections meta,
+#            make bench SECTIONS=meta; --meta-files N, default 500)
 #   audit    READ and WRITE, 4K and 1M, QD1 x 1 and QD8 x 4 jobs, smbsrv
 #            through its bench share and through a share with the audit
 #            trail on (smbsrv-audit): what auditing costs the data path
@@ -38,6 +48,7 @@
 #       READ sizes, queue depths, fio jobs)
 #       [--extra "SERVER read BS QD JOBS, ..."] (more cells)
 #       [--verify meta|crc32c] [--out DIR | --resume DIR]
+#       [--meta-files N] [--meta-servers "smbsrv ksmbd ..."]
 #
 # --quick: 4K and 1M READ at QD1 and QD8 (1 job) and the latency cells at
 # 4K/1M QD1, smbsrv vs ksmbd vs nfsd, 3 s runs: a few minutes.
@@ -77,6 +88,8 @@ verify=meta
 resume=0
 extra=""
 jobs_opt=""
+meta_files=500
+meta_servers=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
@@ -94,12 +107,26 @@ while [ $# -gt 0 ]; do
 	--resume) out=$2; resume=1; shift ;;
 	--verify) verify=$2; shift ;;
 	--extra) extra=$2; shift ;;
+	--meta-files) meta_files=$2; shift ;;
+	--meta-servers) meta_servers=$2; shift ;;
 	*) sed -n '3,50s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
 done
 
 file_mb=128
+# A meta-only run needs the READ files only for the final check.
+[ "$(echo $sections)" = meta ] && file_mb=16
+# Samba's smbd joins the meta section where tools/deps.sh unpacked it.
+case " $sections " in
+*" meta "*)
+	if [ -x "$top/.deps/samba/usr/sbin/smbd" ]; then
+		export SMBSRV_VM_SAMBA=1
+		meta_servers=${meta_servers:-"smbsrv smbsrv-nolease ksmbd samba nfsd local"}
+	else
+		meta_servers=${meta_servers:-"smbsrv smbsrv-nolease ksmbd nfsd local"}
+	fi ;;
+esac
 if [ $quick = 1 ]; then
 	secs=${secs:-3}
 	sizes_matrix="4k 1m"
@@ -172,6 +199,9 @@ for sec in $sections; do
 		done ;;
 	lease)
 		add_cell "smbsrv-lease ksmbd-lease smbsrv-nolease" reread 1m 1 1 ;;
+	meta)
+		# FILES over 10 x 10 directories (the run's BS QD JOBS fields).
+		add_cell "$meta_servers" meta "$meta_files" 10 10 ;;
 	audit)
 		for rw in read write; do for bs in 4k 1m; do
 			add_cell "smbsrv smbsrv-audit" "$rw" "$bs" 1 1
@@ -188,6 +218,7 @@ fi
 
 export SMBSRV_VM_CLOCK=$clock SMBSRV_VM_CPU=$cpu
 export SMBSRV_VM_EXEC_TIMEOUT=$((secs * 60 + 600))
+case " $sections " in *" meta "*) SMBSRV_VM_EXEC_TIMEOUT=$((meta_files + 1800)) ;; esac
 trap 'vm_stop "$vm" >/dev/null 2>&1 || true' EXIT
 
 [ $resume = 1 ] && [ -f "$out/meta" ] || {
@@ -201,6 +232,9 @@ trap 'vm_stop "$vm" >/dev/null 2>&1 || true' EXIT
 	echo "rounds $rounds"
 	echo "file_mb $file_mb"
 	echo "verify $verify"
+	echo "meta_files $meta_files"
+	echo "meta_dirs 110"
+	echo "meta_size 4096"
 	echo "host_load $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/meta"
 
@@ -237,6 +271,7 @@ mount_of() {
 run_cmd() {	# SERVER RW BS QD JOBS
 	case $2 in
 	reread) echo "sh /usr/share/smbsrv/bench/reread.sh $1 $3" ;;
+	meta) echo "sh /usr/share/smbsrv/bench/meta.sh $1 $3 $4 $5 4096" ;;
 	*) echo "sh /usr/share/smbsrv/bench/run.sh $(mount_of "$1") $2 $3 $4 $5 $secs" ;;
 	esac
 }

@@ -195,14 +195,19 @@ def load(d):
     runs = []
     failed = []
     rereads = []
+    metas = []
     rd = os.path.join(d, 'runs')
     for f in sorted(os.listdir(rd)):
-        if '-reread-' in f:
-            r = parse_reread(os.path.join(rd, f))
+        # The metadata and lease cells' runs have parsers of their own.
+        kind = next(((parse, into) for key, parse, into in
+                     (('-meta-', parse_meta, metas), ('-reread-', parse_reread, rereads))
+                     if key in f), None)
+        if kind:
+            r = kind[0](os.path.join(rd, f))
             if r is None:
                 failed.append(f)
             else:
-                rereads.append(r)
+                kind[1].append(r)
             continue
         r = parse_run(os.path.join(rd, f))
         if r is None:
@@ -242,7 +247,7 @@ def load(d):
             rs = [mine[k] / theirs[k] for k in mine if k in theirs and theirs[k]]
             if rs:
                 agg[key]['ratios'][rival] = (statistics.median(rs), min(rs), max(rs))
-    return meta, agg, failed, rereads
+    return meta, agg, failed, rereads, metas
 
 
 def fmt(x, nd=1):
@@ -363,8 +368,156 @@ def reread_table(meta, rereads, w):
       f"run: {max(x['warnings'] for x in rereads)}.\n")
 
 
+META_PHASES = ('create', 'stat-cold', 'stat-warm', 'rename', 'delete')
+META_ORDER = ['smbsrv', 'smbsrv-nolease', 'ksmbd', 'samba', 'nfsd', 'local']
+
+
+def parse_commands(lines):
+    """smbsrvctl stats' COMMAND table -> {command: (requests, total ns from
+    decode to final status)}."""
+    out = {}
+    on = False
+    for line in lines:
+        f = line.split()
+        if f[:2] == ['COMMAND', 'REQUESTS']:
+            on = True
+            continue
+        if on and len(f) == 4 and f[1].isdigit():
+            out[f[0]] = (int(f[1]), int(f[1]) * float(f[3]) * 1000)
+    return out
+
+
+def parse_meta(path):
+    """A meta run (tools/bench/guest/meta.sh): per phase its operations,
+    guest nanoseconds, requests the client sent and smbsrv's commands."""
+    name = os.path.basename(path)
+    rnd, _, rest = name.partition('-')
+    server = re.match(r'^(.*)-meta-', rest).group(1)
+    x = {'round': int(rnd), 'server': server, 'phases': {}, 'fio_rc': None,
+         'verify_rc': None, 'errors': []}
+    blk, cur = None, None
+    st = {}
+    for line in open(path, errors='replace'):
+        line = line.rstrip('\n')
+        f = line.split()
+        if line.startswith('@@phase '):
+            _, ph, ops, ns, reqs = f
+            x['phases'][ph] = {'ops': int(ops), 'ns': int(ns), 'reqs': int(reqs)}
+        elif line.startswith('@@stats0 ') or line.startswith('@@stats1 '):
+            blk, cur = f[0][2:], f[1]
+            st[(cur, blk)] = []
+        elif line.startswith('@@end-stats'):
+            blk = None
+        elif line.startswith('@@fio-rc '):
+            x['fio_rc'] = int(f[1])
+        elif line.startswith('@@verify-rc '):
+            x['verify_rc'] = int(f[1])
+        elif line.startswith('@@err '):
+            x['errors'].append(line[6:])
+        elif blk:
+            st[(cur, blk)].append(line)
+    if x['fio_rc'] != 0 or x['verify_rc'] != 0 or not x['phases']:
+        return None
+    for ph, p in x['phases'].items():
+        a = parse_commands(st.get((ph, 'stats0'), []))
+        b = parse_commands(st.get((ph, 'stats1'), []))
+        p['commands'] = {k: v[0] - a.get(k, (0, 0))[0] for k, v in b.items()
+                         if v[0] - a.get(k, (0, 0))[0]}
+        p['handler_ns'] = sum(v[1] - a.get(k, (0, 0))[1] for k, v in b.items())
+    return x
+
+
+def meta_table(meta, metas, w):
+    """The metadata section: ops/s per phase and server (median over
+    rounds), ratios, guest nanoseconds (instructions under icount) per
+    operation and per request, smbsrv's commands per phase."""
+    if not metas:
+        return
+    icount = meta.get('clock') == 'icount'
+    unit = 'instructions' if icount else 'guest ns'
+    servers = sorted({x['server'] for x in metas},
+                     key=lambda s: META_ORDER.index(s) if s in META_ORDER else 99)
+    rounds = sorted({x['round'] for x in metas})
+    med = {}
+    for s in servers:
+        for ph in META_PHASES:
+            v = [x['phases'][ph] for x in metas if x['server'] == s and ph in x['phases']]
+            if v:
+                med[(s, ph)] = {
+                    'ops_s': statistics.median(p['ops'] * 1e9 / p['ns'] for p in v),
+                    'ns_op': statistics.median(p['ns'] / p['ops'] for p in v),
+                    'ns_req': statistics.median(p['ns'] / p['reqs'] for p in v)
+                    if all(p['reqs'] for p in v) else None,
+                    'reqs_op': statistics.median(p['reqs'] / p['ops'] for p in v),
+                    'ops': v[0]['ops']}
+    w('### Small files and metadata\n')
+    w(f"Meta section: commit {meta.get('commit')}, {meta.get('date')}, clock "
+      f"`{meta.get('clock')}` ({meta.get('qemu', '?')}), -smp {meta.get('smp')}, guest kernel "
+      f"{meta.get('kernel')}, {len(rounds)} round(s), host load at start "
+      f"{meta.get('host_load')}; {meta.get('meta_files')} files of "
+      f"{meta.get('meta_size')} bytes in {meta.get('meta_dirs')} directories.\n")
+    w('Operations per second' + (' (median over rounds)' if len(rounds) > 1 else '') +
+      f" of the guest clock{' (one tick per guest instruction)' if icount else ''}; "
+      'each server on its own tmpfs through a fresh mount of the kernel client '
+      '(cifs vers=3.1.1 cache=strict, NFSv4.2), smbsrv and ksmbd with `smb2 leases = yes` '
+      '(smbsrv-nolease: `smb2 leases = no`, the default), local: the same loops on the '
+      'tmpfs itself. stat: readdir of every directory and lstat of every entry, cold '
+      'after a remount, then warm.\n')
+    w('| phase | ' + ' | '.join(servers) + ' |')
+    w('|---|' + '---|' * len(servers))
+    for ph in META_PHASES:
+        w(f'| {ph} | ' + ' | '.join(fmt(med[(s, ph)]['ops_s'], 0) if (s, ph) in med else '-'
+                                   for s in servers) + ' |')
+    w('')
+    rivals = [r for r in ('ksmbd', 'samba', 'nfsd', 'local') if r in servers]
+    if 'smbsrv' in servers and rivals:
+        mine = [s for s in ('smbsrv', 'smbsrv-nolease') if s in servers]
+        cols = [(s, r) for s in mine for r in rivals]
+        w('| phase | ' + ' | '.join(f'{s}/{r}' for s, r in cols) + ' |')
+        w('|---|' + '---|' * len(cols))
+        for ph in META_PHASES:
+            w(f'| {ph} | ' + ' | '.join(
+                f"{med[(s, ph)]['ops_s'] / med[(r, ph)]['ops_s']:.2f}"
+                if (s, ph) in med and (r, ph) in med else '-' for s, r in cols) + ' |')
+        w('')
+    w(f'{unit.capitalize()} per operation (client and server together), and per request '
+      'the client sent (SMB requests from /proc/fs/cifs/Stats, NFS RPCs), requests per '
+      'operation in brackets:\n')
+    w('| phase | ' + ' | '.join(servers) + ' |')
+    w('|---|' + '---|' * len(servers))
+    for ph in META_PHASES:
+        cells = []
+        for s in servers:
+            m = med.get((s, ph))
+            if not m:
+                cells.append('-')
+            elif m['ns_req'] is None:
+                cells.append(f"{m['ns_op'] / 1000:.0f}k")
+            else:
+                cells.append(f"{m['ns_op'] / 1000:.0f}k; {m['ns_req'] / 1000:.0f}k/req "
+                             f"({m['reqs_op']:.2f})")
+        w(f'| {ph} | ' + ' | '.join(cells) + ' |')
+    w('')
+    for s in ('smbsrv', 'smbsrv-nolease'):
+        x = next((x for x in metas if x['server'] == s), None)
+        if not x:
+            continue
+        w(f"{s}'s commands per phase (smbsrvctl stats, round {x['round']}), and the "
+          f"share of the phase's {unit} spent from decoding a request to its final "
+          "status (the handlers):\n")
+        for ph in META_PHASES:
+            p = x['phases'].get(ph, {})
+            c = p.get('commands', {})
+            share = f" ({p['handler_ns'] / p['ns']:.0%} in handlers)" if p.get('ns') else ''
+            w(f"- {ph}: " + (', '.join(f'{k} {v}' for k, v in
+                                      sorted(c.items(), key=lambda kv: -kv[1])) or 'none')
+              + share)
+        w('')
+    return med
+
+
 def report(d):
-    meta, agg, failed, rereads = load(d)
+    meta, agg, failed, rereads, metas = load(d)
     spread = int(meta.get('rounds', '1')) > 1
     servers = []
     for k in agg:
@@ -383,6 +536,7 @@ def report(d):
     msrv = [s for s in servers if not s.endswith('-sign') and s != 'smbsrv-audit']
     mcells = [c for c in mcells if not (c[1] == 8 and c[2] == 1) or
               size_bytes(c[0]) in (4 << 10, 64 << 10, 1 << 20)]
+    meta_med = meta_table(meta, metas, w)
     if mcells:
         matrix_table(meta, agg, mcells, msrv, spread, w)
     signed_sweep_latency(d, meta, agg, servers, spread, w)
@@ -394,7 +548,8 @@ def report(d):
     with open(os.path.join(d, 'report.md'), 'w') as f:
         f.write(text)
     res = {'meta': meta, 'cells': {' '.join(map(str, k)): v for k, v in agg.items()},
-           'reread': rereads}
+           'reread': rereads, 'meta_runs': metas,
+           'meta_median': {' '.join(k): v for k, v in (meta_med or {}).items()}}
     with open(os.path.join(d, 'results.json'), 'w') as f:
         json.dump(res, f, indent=1)
     print(text)
@@ -611,8 +766,8 @@ unset multiplot
 
 
 def compare(a, b):
-    ma, ga, _, ra = load(a)
-    mb, gb, _, rb = load(b)
+    ma, ga, _, ra, _ = load(a)
+    mb, gb, _, rb, _ = load(b)
     print(f"Agreement of two runs: A = commit {ma.get('commit')} {ma.get('date')}, "
           f"B = commit {mb.get('commit')} {mb.get('date')}; clock `{ma.get('clock')}` / "
           f"`{mb.get('clock')}`, -cpu {ma.get('cpu')} / {mb.get('cpu')}.\n")

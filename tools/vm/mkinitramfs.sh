@@ -56,7 +56,8 @@ test_kos=("$(dirname "$ko")/test/smbsrv_crypto_test.ko"
 # Test helpers built next to the programs (tests/tools).
 testbins=("$top/build/user/tests/tools/smbsrv-nlpeer"
 	"$top/build/user/tests/tools/smbsrv-fsprobe"
-	"$top/build/user/tests/tools/smbsrv-slowgss.so")
+	"$top/build/user/tests/tools/smbsrv-slowgss.so"
+	"$top/build/user/tests/tools/smbsrv-metaload")
 for f in "$ko" "${test_kos[@]}" "$userbin/smbsrvd" "$userbin/smbsrvctl" "${testbins[@]}"; do
 	[ -f "$f" ] || { echo "mkinitramfs: $f missing: run 'make'" >&2; exit 1; }
 done

@@ -102,6 +102,35 @@ ksmbd.adduser -a demo -p demopass >/dev/null 2>&1 || true
 modprobe ksmbd
 ksmbd.mountd
 
+# Samba's smbd on port 2445 where the guest has it (bench.sh boots the
+# image with Samba for the meta section); its defaults: leases on.
+if command -v smbd >/dev/null; then
+	mkdir -p /srv/b-samba /etc/samba /run/samba /var/lib/samba/private \
+		/var/cache/samba /var/log/samba
+	mount -t tmpfs -o size=$((mb * 2 + 128))m tmpfs /srv/b-samba
+	chown demo:demo /srv/b-samba
+	cat > /etc/samba/smb.conf <<EOC
+[global]
+	smb ports = 2445
+	disable netbios = yes
+	load printers = no
+	printcap name = /dev/null
+	disable spoolss = yes
+	log file = /var/log/samba/log.%m
+[bench]
+	path = /srv/b-samba
+	read only = no
+EOC
+	printf 'demopass\ndemopass\n' | pdbedit -s /etc/samba/smb.conf -a -t -u demo >/dev/null
+	smbd -D -s /etc/samba/smb.conf
+	i=0
+	until ss -Hltn 'sport = :2445' | grep -q .; do
+		[ $i -lt 100 ] || { echo 'setup: smbd does not listen' >&2; cat /var/log/samba/* >&2; exit 1; }
+		sleep 0.2
+		i=$((i + 1))
+	done
+fi
+
 # nfsd, NFSv4.2 only, no rpcbind; the shortest grace period it allows.
 modprobe nfsd
 mount -t nfsd nfsd /proc/fs/nfsd
