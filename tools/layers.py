@@ -39,7 +39,7 @@ LAYERS = [
                  r"upcall\.[ch]",
                  r"netlink-gen\.[ch]", r"trace\.[ch]", r"splice\.[ch]",
                  r"readstats\.[ch]", r"cmdstats\.[ch]", r"status\.[ch]",
-                 r"budget\.[ch]"]),
+                 r"budget\.[ch]", r"readdir\.[ch]"]),
     (2, "connection", [r"sched\.[ch]", r"transport\.[ch]", r"conn\.[ch]",
                        r"recv\.[ch]", r"send\.[ch]"]),
     (3, "objects", [r"session\.[ch]", r"fnode\.[ch]", r"file\.[ch]",
