@@ -21,6 +21,11 @@
 #            `oplocks = no` (no caching) for reference
 #            (tools/bench/guest/reread.sh); under a read-caching lease
 #            the client re-reads from its own page cache
+#   write    WRITE, 4K, 64K and 1M, QD1 x 1 and QD8 x 4 jobs: smbsrv
+#            (min receivefile size 64K: one copy from 64 KiB),
+#            smbsrv-wcopy (min receivefile size 0: every WRITE copied
+#            twice, as before) and ksmbd (not in the default sections:
+#            --sections write)
 #   audit    READ and WRITE, 4K and 1M, QD1 x 1 and QD8 x 4 jobs, smbsrv
 #            through its bench share and through a share with the audit
 #            trail on (smbsrv-audit): what auditing costs the data path
@@ -46,7 +51,8 @@
 # (the instruction-count clock's known double fault, VM-NOTES.md) is
 # booted again, once per crash up to 5 times; its console log is kept in
 # DIR/crash-N.log and the crash counted in DIR/meta.
-# Servers: smbsrv (default knobs), smbsrv-splice (splice threshold 4K),
+# Servers: smbsrv (default knobs), smbsrv-wcopy (min receivefile size 0),
+# smbsrv-splice (splice threshold 4K),
 # smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
 # no), smbsrv-sign and ksmbd-sign (signed mounts), ksmbd, nfsd; in the
 # lease section smbsrv-lease, ksmbd-lease and smbsrv-nolease (cache=strict
@@ -172,6 +178,11 @@ for sec in $sections; do
 		done ;;
 	lease)
 		add_cell "smbsrv-lease ksmbd-lease smbsrv-nolease" reread 1m 1 1 ;;
+	write)
+		for bs in 4k 64k 1m; do
+			add_cell "smbsrv smbsrv-wcopy ksmbd" write "$bs" 1 1
+			add_cell "smbsrv smbsrv-wcopy ksmbd" write "$bs" 8 4
+		done ;;
 	audit)
 		for rw in read write; do for bs in 4k 1m; do
 			add_cell "smbsrv smbsrv-audit" "$rw" "$bs" 1 1
@@ -219,7 +230,8 @@ grep -q '^qemu ' "$out/meta" || echo "qemu $(cat "$(vm_dir "$vm")/clock")" >> "$
 # (splice threshold 0: never splice).
 variant() {
 	case $1 in
-	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
+	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 64K" ;;
+	smbsrv-wcopy) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 0" ;;
 	smbsrv-copy) echo "smbsrvctl set splice-threshold 0 && smbsrvctl set inline-reads yes" ;;
 	smbsrv-splice) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	smbsrv-noinline) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads no" ;;
