@@ -25,7 +25,7 @@
 #            (min receivefile size 64K: one copy from 64 KiB),
 #            smbsrv-wcopy (min receivefile size 0: every WRITE copied
 #            twice, as before) and ksmbd (not in the default sections:
-#            --sections write)
+#            --sections write; --sizes picks the sizes)
 #   audit    READ and WRITE, 4K and 1M, QD1 x 1 and QD8 x 4 jobs, smbsrv
 #            through its bench share and through a share with the audit
 #            trail on (smbsrv-audit): what auditing costs the data path
@@ -59,7 +59,9 @@
 # mounts; smbsrv-nolease: a share with oplocks = no); smbsrv-audit (the
 # default knobs through a share with the audit trail on; section audit:
 # its READ and WRITE cells beside smbsrv's).
-# Environment: SMBSRV_VM_SMP, SMBSRV_VM_MEM as for tools/vm/lib.sh.
+# Environment: SMBSRV_VM_SMP, SMBSRV_VM_MEM as for tools/vm/lib.sh;
+# SMBSRV_BENCH_VM names the guest (default bench), so that two runs (two
+# CPU models) can go at once from one tree.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/vm/lib.sh"
@@ -179,7 +181,7 @@ for sec in $sections; do
 	lease)
 		add_cell "smbsrv-lease ksmbd-lease smbsrv-nolease" reread 1m 1 1 ;;
 	write)
-		for bs in 4k 64k 1m; do
+		for bs in ${sizes_opt:-4k 64k 1m}; do
 			add_cell "smbsrv smbsrv-wcopy ksmbd" write "$bs" 1 1
 			add_cell "smbsrv smbsrv-wcopy ksmbd" write "$bs" 8 4
 		done ;;
@@ -345,5 +347,5 @@ boot() {
 	}
 }
 
-vm=bench
+vm=${SMBSRV_BENCH_VM:-bench}
 main "$@"
