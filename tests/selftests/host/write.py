@@ -20,14 +20,64 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import files  # noqa: E402
 from files import (Client, check, check_st, CREATE, CLOSE,  # noqa: E402
-                   WRITE, GENERIC_READ, SH_ALL, OPEN, OVERWRITE_IF, OPEN_IF)
-from read import compound, hdr  # noqa: E402
+                   READ, WRITE, GENERIC_READ, SH_ALL, OPEN, OVERWRITE_IF, OPEN_IF)
+from read import hdr, FLAG_RELATED  # noqa: E402
 
 GENERIC_WRITE = 0x40000000
 
 
+def charge_of(cmd, body):
+    """Credits a READ or WRITE of its Length needs (MS-SMB2 3.1.5.2)."""
+    if cmd in (READ, WRITE):
+        return max(1, (struct.unpack_from("<I", body, 4)[0] + 65535) // 65536)
+    return 1
+
+
+def compound(c, pdus):
+    """Send [(cmd, body, related)] as one frame, unsigned (impacket signs
+    what it sends itself: a signed WRITE is taken whole); return the
+    responses [(cmd, status, body)]."""
+    smb = c.smb
+    sess = smb._Session["SessionID"]
+    mid = smb._Connection["SequenceWindow"]
+    msg = b""
+    for i, (cmd, body, related) in enumerate(pdus):
+        charge = charge_of(cmd, body)
+        pdu = hdr(cmd, mid, sess, c.tid, FLAG_RELATED if related else 0,
+                  charge=charge, credits=64) + body
+        mid += charge
+        if i < len(pdus) - 1:
+            pdu += b"\0" * (-len(pdu) % 8)
+            pdu = pdu[:20] + struct.pack("<I", len(pdu)) + pdu[24:]
+        msg += pdu
+    smb._Connection["SequenceWindow"] = mid
+    smb._NetBIOSSession.send_packet(msg)
+    frame = smb._NetBIOSSession.recv_packet(60).get_trailer()
+    out, off = [], 0
+    while True:
+        st, cmd = struct.unpack_from("<IH", frame, off + 8)
+        nxt = struct.unpack_from("<I", frame, off + 20)[0]
+        end = off + nxt if nxt else len(frame)
+        out.append((cmd, st, frame[off:end]))
+        if not nxt:
+            return out
+        off += nxt
+
+
+def write(c, fid, off, data, length=None, data_off=112):
+    """One unsigned WRITE alone in its frame: (status, Count)."""
+    body = struct.pack("<HHIQ16sIIHHI", 49, data_off,
+                       len(data) if length is None else length, off,
+                       fid, 0, 0, 0, 0, 0)
+    body += b"\0" * (data_off - 112) + (data or b"\0")
+    rsp = compound(c, [(WRITE, body, False)])
+    st = rsp[0][1]
+    return st, (struct.unpack_from("<I", rsp[0][2], 64 + 4)[0]
+                if st == 0 else 0)
+
+
 def wr(c, fid, off, data, want_n=None):
-    st, n = c.write(fid, off, data)
+    st, n = write(c, fid, off, data)
     want_n = len(data) if want_n is None else want_n
     return st == 0 and n == want_n, "status 0x%x, %d bytes" % (st, n)
 
@@ -72,13 +122,13 @@ def g_refused(c):
     fid = c.open("refused.bin", disp=OVERWRITE_IF)
     closed = c.open("refused2.bin", disp=OVERWRITE_IF)
     c.close(closed)
-    st, _ = c.write(closed, 0, os.urandom(1 << 20))
+    st, _ = write(c, closed, 0, os.urandom(1 << 20))
     check_st("a 1 MiB WRITE on a closed FileId", st, "FILE_CLOSED")
     data = os.urandom(65536 * 2)
     ok, why = wr(c, fid, 0, data)
     check("... and the next WRITE lands", ok, why)
     ro = c.open("refused.bin", access=GENERIC_READ, disp=OPEN)
-    st, _ = c.write(ro, 0, os.urandom(300000))
+    st, _ = write(c, ro, 0, os.urandom(300000))
     check_st("a 300000-byte WRITE on a read-only open", st, "ACCESS_DENIED")
     c.close(ro)
     ok, why = wr(c, fid, 65536 * 2, b"x" * 65536)
@@ -96,10 +146,10 @@ def g_whole(c):
     fid = c.open("whole.bin", disp=OVERWRITE_IF)
     data = os.urandom(65536 + 5)
     # Length 65536 of a buffer that has 5 more bytes after it.
-    st, n = c.write(fid, 0, data, length=65536)
+    st, n = write(c, fid, 0, data, length=65536)
     check("a WRITE with 5 bytes after its data: 65536 written",
           st == 0 and n == 65536, "status 0x%x, %d" % (st, n))
-    st, n = c.write(fid, 65536, data, data_off=120)
+    st, n = write(c, fid, 65536, data, data_off=120)
     check("a WRITE whose data starts 8 bytes after the fixed part",
           st == 0 and n == len(data), "status 0x%x, %d" % (st, n))
     c.close(fid)
