@@ -65,6 +65,27 @@ static void smbsrv_file_audit_delete(struct smbsrv_file *f, int err)
 				  f->name, NULL, 0);
 }
 
+/*
+ * The last open of @fn closed and its deletion ran: the fnode outlives it
+ * while something still holds it (the closing request's reference, a
+ * break), and a stream's fnode is found again by the next create of the
+ * same name on the same inode, which must not see DELETE_PENDING then.
+ */
+static void smbsrv_file_pending_done(struct smbsrv_fnode *fn)
+{
+	const struct cred *cred = NULL;
+
+	spin_lock(&fn->lock);
+	if (list_empty(&fn->opens) && fn->delete_pending) {
+		fn->delete_pending = false;
+		cred = fn->delete_cred;
+		fn->delete_cred = NULL;
+	}
+	spin_unlock(&fn->lock);
+	if (cred)
+		put_cred(cred);
+}
+
 static void smbsrv_file_close(struct smbsrv_open *op)
 {
 	struct smbsrv_file *f = smbsrv_file_of(op);
@@ -128,6 +149,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 		if (err && err != -ENOENT)
 			pr_info_ratelimited("smbsrv: delete on close of %s: error %d\n",
 					    f->name, err);
+		smbsrv_file_pending_done(fn);
 	}
 	if (base_del) {
 		old = override_creds(base_del);

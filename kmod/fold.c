@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 
 #include "fold.h"
+#include "readdir.h"
 #include "wire/dir.h"
 #include "wire/unicode.h"
 
@@ -338,14 +339,9 @@ static bool smbsrv_fold_actor(struct dir_context *ctx, const char *name,
 /* One read of @dir for struct smbsrv_fold_scan @s. */
 static int smbsrv_fold_read(const struct path *dir, struct smbsrv_fold_scan *s)
 {
-	struct file *filp;
 	int err;
 
-	filp = dentry_open(dir, O_RDONLY | O_DIRECTORY, current_cred());
-	if (IS_ERR(filp))
-		return PTR_ERR(filp);
-	err = iterate_dir(filp, &s->ctx);
-	fput(filp);
+	err = smbsrv_readdir_all(dir, &s->ctx);
 	atomic64_inc(&smbsrv_fold_scans);
 	atomic64_add(s->seen, &smbsrv_fold_entries);
 	return err;

@@ -12,6 +12,7 @@
 #include "afp.h"
 #include "ea.h"
 #include "fruit.h"
+#include "readdir.h"
 #include "stream.h"
 #include "vfs.h"
 #include "wire/fscc.h"
@@ -411,19 +412,6 @@ static bool smbsrv_tm_actor(struct dir_context *ctx, const char *name,
 	return true;
 }
 
-static int smbsrv_tm_iterate(const struct path *dir, struct smbsrv_tm_scan *s)
-{
-	struct file *filp;
-	int err;
-
-	filp = dentry_open(dir, O_RDONLY | O_DIRECTORY, current_cred());
-	if (IS_ERR(filp))
-		return PTR_ERR(filp);
-	err = iterate_dir(filp, &s->ctx);
-	fput(filp);
-	return err;
-}
-
 /* Band size times bands of the bundle @name; 0 when it has none yet. */
 static u64 smbsrv_tm_bundle(const struct smbsrv_tree *tree, const char *name,
 			    char *buf)
@@ -454,7 +442,7 @@ static u64 smbsrv_tm_bundle(const struct smbsrv_tree *tree, const char *name,
 	err = smbsrv_vfs_resolve(tree, buf, &p);
 	if (err)
 		return 0;
-	err = smbsrv_tm_iterate(&p, &s);
+	err = smbsrv_readdir_all(&p, &s.ctx);
 	path_put(&p);
 	if (err || (s.count && band > U64_MAX / s.count))
 		return 0;
@@ -475,7 +463,7 @@ int smbsrv_fruit_tm_used(const struct smbsrv_tree *tree, u64 *used)
 	err = -ENOMEM;
 	if (!s.names || !buf)
 		goto out;
-	err = smbsrv_tm_iterate(&tree->root, &s);
+	err = smbsrv_readdir_all(&tree->root, &s.ctx);
 	if (err)
 		goto out;
 	for (i = 0; i < s.n; i++) {

@@ -11,6 +11,7 @@
 #include <linux/sort.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "readdir.h"
 #include "session.h"
 #include "snap.h"
 #include "upcall.h"
@@ -41,7 +42,6 @@ struct smbsrv_snap_scan {
 	u64 *times;
 	unsigned long *links;	/* bit per entry: not a plain directory */
 	u32 n;
-	u32 seen;		/* entries in this pass */
 	bool full;
 };
 
@@ -52,7 +52,6 @@ static bool smbsrv_snap_actor(struct dir_context *ctx, const char *name,
 		container_of(ctx, struct smbsrv_snap_scan, ctx);
 	u64 t;
 
-	s->seen++;
 	/* A snapshot is a directory, or a link to one (snapper's numbers). */
 	if (type != DT_DIR && type != DT_LNK && type != DT_UNKNOWN)
 		return true;
@@ -109,7 +108,6 @@ int smbsrv_snap_list(const struct smbsrv_tree *tree, u64 **times, u32 *n)
 		.ctx.actor = smbsrv_snap_actor,
 		.share = tree->share,
 	};
-	struct file *filp;
 	struct path dir;
 	u32 i;
 	int err;
@@ -119,23 +117,15 @@ int smbsrv_snap_list(const struct smbsrv_tree *tree, u64 **times, u32 *n)
 	err = smbsrv_snap_dir(tree, &dir);
 	if (err)
 		return err;
-	filp = dentry_open(&dir, O_RDONLY | O_DIRECTORY, current_cred());
-	path_put(&dir);
-	if (IS_ERR(filp))
-		return PTR_ERR(filp);
 	s.times = kvmalloc_array(SMBSRV_SNAP_MAX, sizeof(u64), GFP_KERNEL);
 	s.links = bitmap_zalloc(SMBSRV_SNAP_MAX, GFP_KERNEL);
 	if (!s.times || !s.links) {
-		fput(filp);
+		path_put(&dir);
 		err = -ENOMEM;
 		goto fail;
 	}
-	/* A file system may hand out a directory in several passes. */
-	do {
-		s.seen = 0;
-		err = iterate_dir(filp, &s.ctx);
-	} while (!err && s.seen && !s.full);
-	fput(filp);
+	err = smbsrv_readdir_all(&dir, &s.ctx);
+	path_put(&dir);
 	if (err)
 		goto fail;
 	smbsrv_snap_check_links(tree, &s);
