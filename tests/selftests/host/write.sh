@@ -148,6 +148,7 @@ mount -t cifs //127.0.0.1/t /mnt/t2 -o username=demo,password=demo,cache=none,ac
 	{ echo 'second mount failed'; exit 1; }
 head -c 16777216 /dev/urandom | tr '\\000' '\\001' > /tmp/orig
 cp /tmp/orig /srv/t/wrace
+chown demo:demo /srv/t/wrace
 end=\$((\$(now) + 8))
 (
 	while [ \$(now) -lt \$end ]; do
