@@ -19,6 +19,7 @@
 #include "sched.h"
 #include "session.h"
 #include "smbsrv.h"
+#include "writestats.h"
 
 static u32 smbsrv_age(u64 start)
 {
@@ -396,6 +397,47 @@ int smbsrv_nl_read_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 			goto too_big;
 	for (i = 0; i < SMBSRV_NR_INLINE_EVENTS; i++)
 		if (nla_put_u64_64bit(msg, inline_attr[i], st.inl[i], 0))
+			goto too_big;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+too_big:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+int smbsrv_nl_write_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	static const int copy_attr[SMBSRV_NR_WCOPY_REASONS] = {
+		[SMBSRV_WCOPY_OFF] = SMBSRV_A_WRITE_STATS_COPY_OFF,
+		[SMBSRV_WCOPY_SMALL] = SMBSRV_A_WRITE_STATS_COPY_SMALL,
+		[SMBSRV_WCOPY_SIGNED] = SMBSRV_A_WRITE_STATS_COPY_SIGNED,
+		[SMBSRV_WCOPY_SEALED] = SMBSRV_A_WRITE_STATS_COPY_SEALED,
+		[SMBSRV_WCOPY_COMPOUND] = SMBSRV_A_WRITE_STATS_COPY_COMPOUND,
+		[SMBSRV_WCOPY_STREAM] = SMBSRV_A_WRITE_STATS_COPY_STREAM,
+		[SMBSRV_WCOPY_OTHER] = SMBSRV_A_WRITE_STATS_COPY_OTHER,
+	};
+	struct smbsrv_write_stats st;
+	struct sk_buff *msg;
+	void *hdr;
+	int i;
+
+	smbsrv_writestats_get(&st);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_iput(msg, info);
+	if (!hdr)
+		goto too_big;
+	if (nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_ONE_COPY, st.one_copy,
+			      0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_ONE_COPY_BYTES,
+			      st.one_copy_bytes, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_COPIED, st.copied, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_COPIED_BYTES,
+			      st.copied_bytes, 0))
+		goto too_big;
+	for (i = 0; i < SMBSRV_NR_WCOPY_REASONS; i++)
+		if (nla_put_u64_64bit(msg, copy_attr[i], st.copy[i], 0))
 			goto too_big;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);

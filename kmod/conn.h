@@ -34,6 +34,7 @@
 struct socket;
 struct sock;
 struct smbsrv_peer;
+struct smbsrv_rxpages;
 
 /* Longest client address as text: an IPv6 address with scope. */
 #define SMBSRV_ADDR_LEN		64
@@ -85,6 +86,8 @@ struct smbsrv_conn {
 	u8 *frame;			/* message being received, or NULL */
 	u32 frame_len;
 	u32 frame_got;
+	u32 frame_cap;			/* bytes at frame: frame_len, or a head */
+	struct smbsrv_rxpages *frame_rx;	/* its data, into pages */
 	u64 frame_start_ns;		/* first byte read; 0 unless traced */
 	/* Inline requests left in this run of the receive work (sched.c). */
 	u32 inline_left;

@@ -31,6 +31,7 @@ void smbsrv_knobs_init(struct smbsrv_knobs *k)
 		.frame_timeout = SMBSRV_DEFAULT_FRAME_TIMEOUT,
 		.route_policy = SMBSRV_DEFAULT_ROUTE_POLICY,
 		.splice_threshold = SMBSRV_DEFAULT_SPLICE_THRESHOLD,
+		.min_receivefile_size = SMBSRV_DEFAULT_MIN_RECEIVEFILE_SIZE,
 		.response_batch = SMBSRV_DEFAULT_RESPONSE_BATCH,
 		.inline_reads = SMBSRV_DEFAULT_INLINE_READS,
 		.logon_timeout = SMBSRV_DEFAULT_LOGON_TIMEOUT,
@@ -91,6 +92,7 @@ static const struct {
 	KNOB(SMB3_UNIX_EXTENSIONS, smb3_unix_extensions),
 	KNOB(SERVER_MAX_OPEN_FILES, server_max_open_files),
 	KNOB(MAX_OPEN_FILES_PER_USER, max_open_files_per_user),
+	KNOB(MIN_RECEIVEFILE_SIZE, min_receivefile_size),
 };
 
 #undef KNOB

@@ -41,6 +41,8 @@ struct sk_buff;
 #define SMBSRV_DEFAULT_FRAME_TIMEOUT	20	/* seconds */
 #define SMBSRV_DEFAULT_ROUTE_POLICY	SMBSRV_ROUTE_POLICY_PERCPU
 #define SMBSRV_DEFAULT_SPLICE_THRESHOLD	SZ_4K
+/* WRITE data received into pages from this size on (rxpages.h). */
+#define SMBSRV_DEFAULT_MIN_RECEIVEFILE_SIZE	SZ_64K
 #define SMBSRV_DEFAULT_RESPONSE_BATCH	16
 #define SMBSRV_DEFAULT_INLINE_READS	1
 #define SMBSRV_DEFAULT_NETBIOS_NAME	"SMBSRV"
@@ -77,6 +79,7 @@ struct smbsrv_knobs {
 	u32 frame_timeout;		/* seconds */
 	u32 route_policy;		/* enum smbsrv_route_policy */
 	u32 splice_threshold;		/* bytes */
+	u32 min_receivefile_size;	/* bytes of WRITE data; 0 off */
 	u32 response_batch;
 	u32 inline_reads;		/* boolean */
 	u32 logon_timeout;		/* seconds, 0: none */

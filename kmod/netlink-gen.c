@@ -37,7 +37,7 @@ static const struct netlink_range_validation smbsrv_a_knobs_smb2_max_credits_ran
 };
 
 /* Common nested types */
-const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER_USER + 1] = {
+const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MIN_RECEIVEFILE_SIZE + 1] = {
 	[SMBSRV_A_KNOBS_TCP_PORT] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_tcp_port_range),
 	[SMBSRV_A_KNOBS_MAX_CONNECTIONS] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_SMB2_MAX_READ] = NLA_POLICY_FULL_RANGE(NLA_U32, &smbsrv_a_knobs_smb2_max_read_range),
@@ -67,6 +67,7 @@ const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER
 	[SMBSRV_A_KNOBS_SMB3_UNIX_EXTENSIONS] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_SERVER_MAX_OPEN_FILES] = { .type = NLA_U32, },
 	[SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER_USER] = { .type = NLA_U32, },
+	[SMBSRV_A_KNOBS_MIN_RECEIVEFILE_SIZE] = { .type = NLA_U32, },
 };
 
 const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_FRUIT_TM_MAX_SIZE + 1] = {
@@ -235,6 +236,11 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.policy		= smbsrv_audit_subscribe_nl_policy,
 		.maxattr	= SMBSRV_A_AUDIT_SESSION_SUCCESS,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= SMBSRV_CMD_WRITE_STATS_GET,
+		.doit	= smbsrv_nl_write_stats_get_doit,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };
 

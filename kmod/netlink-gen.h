@@ -12,7 +12,7 @@
 #include <uapi/linux/smbsrv.h>
 
 /* Common nested types */
-extern const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MAX_OPEN_FILES_PER_USER + 1];
+extern const struct nla_policy smbsrv_knobs_nl_policy[SMBSRV_A_KNOBS_MIN_RECEIVEFILE_SIZE + 1];
 extern const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_FRUIT_TM_MAX_SIZE + 1];
 
 int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info);
@@ -34,6 +34,7 @@ int smbsrv_nl_read_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
 int smbsrv_nl_open_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int smbsrv_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
 int smbsrv_nl_audit_subscribe_doit(struct sk_buff *skb, struct genl_info *info);
+int smbsrv_nl_write_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
 
 extern struct genl_family smbsrv_nl_family;
 

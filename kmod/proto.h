@@ -22,6 +22,7 @@ struct smb2_route_info;
 struct smbsrv_conn;
 struct smbsrv_dirscan;
 struct smbsrv_file;
+struct smbsrv_rxpages;
 
 struct smbsrv_proto_ops {
 	/*
@@ -41,10 +42,13 @@ struct smbsrv_proto_ops {
 	/*
 	 * Hand a received message (kvmalloc()ed, now owned by the callee;
 	 * @ri what smb2_route_peek() saw of it) to a worker, or run it
-	 * inline (recv.c).  0, or -ENOMEM (the caller frees @buf).  When it
-	 * is done with, smb2/ calls smbsrv_recv_msg_done() (recv.h).
+	 * inline (recv.c).  With @rx, @buf holds the head of one WRITE and
+	 * @rx its data, received into pages (rxpages.h), owned by the callee
+	 * too.  0, or -ENOMEM (the caller frees @buf and @rx).  When it is
+	 * done with, smb2/ calls smbsrv_recv_msg_done() (recv.h).
 	 */
 	int (*msg_queue)(struct smbsrv_conn *conn, u8 *buf, u32 len,
+			 struct smbsrv_rxpages *rx,
 			 const struct smb2_route_info *ri);
 	/*
 	 * The close of @f (CLOSE, tree disconnect, logoff, teardown;

@@ -38,6 +38,7 @@
 #include "conn.h"
 #include "proto.h"
 #include "recv.h"
+#include "rxpages.h"
 #include "sched.h"
 #include "smbsrv.h"
 #include "trace.h"
@@ -151,7 +152,7 @@ static void smbsrv_recv_waiter_put(void)
  */
 static int smbsrv_recv_frame_wait(struct smbsrv_conn *conn)
 {
-	u32 left = conn->frame_len - conn->frame_got;
+	u32 left = conn->frame_cap - conn->frame_got;
 	struct kvec iov = { .iov_base = conn->frame + conn->frame_got,
 			    .iov_len = left };
 	struct msghdr msg = { .msg_flags = MSG_WAITALL | MSG_NOSIGNAL };
@@ -167,15 +168,61 @@ static int smbsrv_recv_frame_wait(struct smbsrv_conn *conn)
  */
 static int smbsrv_recv_frame_rest(struct smbsrv_conn *conn)
 {
+	bool wait = conn->recv_run_unbound && smbsrv_recv_may_wait(conn) &&
+		    smbsrv_recv_waiter_get();
 	int n;
 
-	if (!conn->recv_run_unbound || !smbsrv_recv_may_wait(conn) ||
-	    !smbsrv_recv_waiter_get())
-		return smbsrv_recv_some(conn, conn->frame + conn->frame_got,
-					conn->frame_len - conn->frame_got);
-	n = smbsrv_recv_frame_wait(conn);
-	smbsrv_recv_waiter_put();
+	if (conn->frame_rx)
+		n = smbsrv_rxpages_recv(conn->sock, conn->frame_rx, wait);
+	else if (wait)
+		n = smbsrv_recv_frame_wait(conn);
+	else
+		n = smbsrv_recv_some(conn, conn->frame + conn->frame_got,
+				     conn->frame_cap - conn->frame_got);
+	if (wait)
+		smbsrv_recv_waiter_put();
 	return n;
+}
+
+/*
+ * Whether a frame of @len bytes may have its data received into pages
+ * (rxpages.h): large enough for `min receivefile size`, from a client
+ * that logged on, over a socket that can be read that way.  Only its
+ * head is read into the frame buffer then (smbsrv_recv_write_head()).
+ */
+static bool smbsrv_recv_paged(struct smbsrv_conn *conn, u32 len)
+{
+	u32 min = READ_ONCE(smbsrv_server.knobs.min_receivefile_size);
+
+	return min && len > SMB2_WRITE_HEAD_SIZE &&
+	       len - SMB2_WRITE_HEAD_SIZE >= min &&
+	       test_bit(SMBSRV_CONN_AUTHENTICATED, &conn->flags) &&
+	       smbsrv_rxpages_can(conn->sock);
+}
+
+/*
+ * The head of a frame smbsrv_recv_paged() allowed is in: its data goes
+ * into pages if it is a plain WRITE whose data is the rest of the frame
+ * (smb2_route_write_head()); anything else is read whole as usual.
+ * False: no memory, drop the connection.
+ */
+static bool smbsrv_recv_write_head(struct smbsrv_conn *conn)
+{
+	struct smb2_route_info ri;
+	u8 *buf;
+
+	if (smb2_route_write_head(conn->frame, conn->frame_len, &ri)) {
+		conn->frame_rx = smbsrv_rxpages_new(ri.length);
+		return conn->frame_rx;
+	}
+	buf = kvmalloc(conn->frame_len, GFP_KERNEL);
+	if (!buf)
+		return false;
+	memcpy(buf, conn->frame, conn->frame_cap);
+	kvfree(conn->frame);
+	conn->frame = buf;
+	conn->frame_cap = conn->frame_len;
+	return true;
 }
 
 static void smbsrv_frame_start_timer(struct smbsrv_conn *conn)
@@ -213,7 +260,9 @@ static bool smbsrv_frame_header(struct smbsrv_conn *conn)
 		del_timer(&conn->frame_timer);
 		return true;
 	}
-	conn->frame = kvmalloc(len, GFP_KERNEL);
+	conn->frame_cap = smbsrv_recv_paged(conn, len) ? SMB2_WRITE_HEAD_SIZE :
+			  len;
+	conn->frame = kvmalloc(conn->frame_cap, GFP_KERNEL);
 	if (!conn->frame)
 		return false;
 	conn->frame_len = len;
@@ -248,10 +297,15 @@ static void smbsrv_recv_place(struct smbsrv_conn *conn,
 /* The current frame is complete: hand it up.  False: drop the connection. */
 static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 {
+	struct smbsrv_rxpages *rx = conn->frame_rx;
 	struct smb2_route_info ri;
 	u8 *frame;
 
-	smb2_route_peek(conn->frame, conn->frame_len, &ri);
+	/* A frame with its data in pages: only its head is in the buffer. */
+	if (rx)
+		smb2_route_write_head(conn->frame, conn->frame_len, &ri);
+	else
+		smb2_route_peek(conn->frame, conn->frame_len, &ri);
 	smbsrv_recv_place(conn, &ri);
 	del_timer(&conn->frame_timer);
 	conn->frame_hdr_got = 0;
@@ -263,9 +317,12 @@ static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 	/* The message owns it now (it may even be done with it). */
 	frame = conn->frame;
 	conn->frame = NULL;
-	if (smbsrv_server.proto->msg_queue(conn, frame, conn->frame_len, &ri)) {
+	conn->frame_rx = NULL;
+	if (smbsrv_server.proto->msg_queue(conn, frame, conn->frame_cap, rx,
+					   &ri)) {
 		atomic_dec(&conn->inflight);
 		kvfree(frame);
+		smbsrv_rxpages_free(rx);
 		return false;
 	}
 	return true;
@@ -314,8 +371,12 @@ static bool smbsrv_recv_run(struct smbsrv_conn *conn)
 		if (n <= 0)
 			break;
 		conn->frame_got += n;
-		if (conn->frame_got < conn->frame_len)
+		if (conn->frame_got < conn->frame_len) {
+			if (conn->frame_got == conn->frame_cap &&
+			    !conn->frame_rx && !smbsrv_recv_write_head(conn))
+				goto drop;
 			continue;
+		}
 		if (!smbsrv_recv_frame_done(conn))
 			goto drop;
 		/*
@@ -442,6 +503,8 @@ void smbsrv_recv_detach(struct smbsrv_conn *conn)
 	timer_shutdown_sync(&conn->frame_timer);
 	kvfree(conn->frame);
 	conn->frame = NULL;
+	smbsrv_rxpages_free(conn->frame_rx);
+	conn->frame_rx = NULL;
 }
 
 void smbsrv_recv_msg_done(struct smbsrv_conn *conn)

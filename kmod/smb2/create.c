@@ -268,6 +268,7 @@ static u32 smbsrv_create_new(struct smbsrv_req *req, struct smbsrv_create *c,
 	if (dir)
 		c->flags |= SMBSRV_FILE_DIR;
 	c->maximal = smbsrv_vfs_maximal_access(tree, &c->obj);
+	c->mxac_set = false;	/* the existing object a retry saw is gone */
 	/*
 	 * The creator gets what it asked for; MAXIMUM_ALLOWED on an object
 	 * that did not exist is all of it, whatever its new mode (Samba),
@@ -334,6 +335,8 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
 		return smbsrv_errno_status(err);
 	attrs = c->fa.attributes;
 	c->maximal = smbsrv_vfs_maximal_access(tree, &c->obj);
+	c->mxac = c->maximal;
+	c->mxac_set = true;
 	/* A read-only file keeps its data (MS-FSA 2.1.5.1.2). */
 	if (!dir && (attrs & FILE_ATTRIBUTE_READONLY)) {
 		c->maximal &= ~(FILE_WRITE_DATA | FILE_APPEND_DATA);
@@ -357,8 +360,11 @@ static u32 smbsrv_create_existing(struct smbsrv_req *req,
 		     !(c->r.attributes & FILE_ATTRIBUTE_SYSTEM)))
 			return STATUS_ACCESS_DENIED;
 	}
-	/* SYNCHRONIZE is always granted. */
-	if (need & ~c->maximal & ~SYNCHRONIZE)
+	/*
+	 * SYNCHRONIZE too is the descriptor's to grant, as on Windows and
+	 * Samba (the mode always grants it).
+	 */
+	if (need & ~c->maximal)
 		return STATUS_ACCESS_DENIED;
 	c->granted = c->access | (c->max_allowed ? c->maximal : 0);
 	if ((c->r.options & FILE_DELETE_ON_CLOSE) && !(c->granted & DELETE))

@@ -39,7 +39,14 @@ struct smbsrv_create {
 	bool created;
 	bool overwrite;		/* SUPERSEDE, OVERWRITE(_IF) of an existing file */
 	struct path obj;	/* what is opened (referenced) */
-	u32 maximal;		/* maximal access, for MxAc */
+	u32 maximal;		/* what an open of it may be granted */
+	/*
+	 * An existing object's MxAc answer: what its security descriptor (or
+	 * mode) grants the user, before a read-only attribute takes the
+	 * right to write data away from opens (MS-SMB2 3.3.5.9.5).
+	 */
+	u32 mxac;
+	bool mxac_set;
 	struct smbsrv_file *f;
 	struct smbsrv_fattr fa;
 	/* Client caching (cache.c): asked, answered, waited for. */

@@ -142,7 +142,12 @@ u32 smbsrv_create_reply(struct smbsrv_req *req, struct smbsrv_create *c)
 	}
 	if (mxac) {
 		put_unaligned_le32(STATUS_SUCCESS, data);
-		put_unaligned_le32(c->maximal | (c->granted & ~MAXIMUM_ALLOWED),
+		/*
+		 * An existing object's answer is what it grants, whatever
+		 * was asked; a new one's creator has what it asked for.
+		 */
+		put_unaligned_le32(c->mxac_set ? c->mxac :
+				   c->maximal | (c->granted & ~MAXIMUM_ALLOWED),
 				   data + 4);
 		smbsrv_ctx_add(&o, "MxAc", data, SMB2_MXAC_RSP_SIZE);
 	}

@@ -19,6 +19,7 @@
 #include "../durable.h"
 #include "../readstats.h"
 #include "../recv.h"
+#include "../rxpages.h"
 #include "../sched.h"
 #include "../send.h"
 #include "../session.h"
@@ -35,6 +36,7 @@ struct smbsrv_msg {
 	struct smbsrv_conn *conn;
 	u8 *buf;
 	u32 len;
+	struct smbsrv_rxpages *rx;	/* a WRITE's data, in pages */
 	struct smb2_route_info route;	/* what the receiver saw of buf */
 	u8 *plain;			/* the SMB2 message, once decrypted */
 	u32 plain_len;
@@ -573,6 +575,7 @@ static void smbsrv_msg_put_reqs(struct smbsrv_msg *msg)
 		if (req->async) {
 			/* It lives on until its final response. */
 			req->msg = NULL;
+			req->rx = NULL;
 			smbsrv_req_interim_done(req);
 		}
 		smbsrv_req_put(req);
@@ -623,6 +626,9 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		req->last = off + n == len;
 		req->compound = off || !req->last;
 		req->related = req->hdr.flags & SMB2_FLAGS_RELATED_OPERATIONS;
+		/* The receiver sends only a lone WRITE's data in pages. */
+		if (msg->rx && !req->compound)
+			req->rx = msg->rx;
 		req->encrypted = msg->encrypted;
 		req->nowait = msg->inline_run && !req->compound &&
 			      (req->hdr.command == SMB2_READ ||
@@ -724,6 +730,7 @@ static void smbsrv_msg_free(struct smbsrv_msg *msg)
 	if (msg->enc_sess)
 		smbsrv_session_put(msg->enc_sess);
 	kvfree(msg->buf);
+	smbsrv_rxpages_free(msg->rx);
 	kfree(msg);
 	if (!recv_done)
 		smbsrv_recv_msg_done(conn);
@@ -870,6 +877,7 @@ static bool smbsrv_msg_inline(struct smbsrv_msg *msg, enum smbsrv_inline kind)
 }
 
 int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len,
+		     struct smbsrv_rxpages *rx,
 		     const struct smb2_route_info *ri)
 {
 	enum smbsrv_inline kind;
@@ -884,6 +892,7 @@ int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len,
 	msg->conn = conn;
 	msg->buf = buf;
 	msg->len = len;
+	msg->rx = rx;
 	msg->route = *ri;
 	kind = smbsrv_sched_inline(conn, ri);
 	if (kind != SMBSRV_INLINE_NO && smbsrv_msg_inline(msg, kind))

@@ -3,12 +3,15 @@
  * smbsrv: WRITE and FLUSH (MS-SMB2 3.3.5.13, 3.3.5.11); READ is read.c.
  *
  * Data moves through the VFS's iov_iter interfaces with the tree's
- * credentials.  A WRITE answered STATUS_SUCCESS is in the page cache; a
+ * credentials: from the request buffer, or, for a WRITE the receiver
+ * took in pages (rxpages.h), from those pages, its one copy (counted in
+ * writestats.h either way).  A WRITE answered STATUS_SUCCESS is in the page cache; a
  * write-through WRITE (SMB2_WRITEFLAG_WRITE_THROUGH, or an open made with
  * FILE_WRITE_THROUGH) and FLUSH are on stable storage before the answer
  * (vfs_fsync_range(), vfs_fsync()).
  */
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/uio.h>
 #include <uapi/linux/smbsrv.h>
 
@@ -18,10 +21,13 @@
 #include "../cmdstats.h"
 #include "../conn.h"
 #include "../file.h"
+#include "../rxpages.h"
 #include "../session.h"
+#include "../smbsrv.h"
 #include "../status.h"
 #include "../stream.h"
 #include "../vfs.h"
+#include "../writestats.h"
 #include "../wire/fscc.h"
 #include "../wire/logon.h"
 #include "../wire/rw.h"
@@ -50,6 +56,49 @@ static u32 smbsrv_write_pos(const struct smb2_write_req *r,
 	return STATUS_SUCCESS;
 }
 
+/* Why a WRITE of @len bytes came with its data in the message buffer. */
+static enum smbsrv_wcopy_reason smbsrv_write_copy_why(struct smbsrv_req *req,
+						      u32 len)
+{
+	u32 min = READ_ONCE(smbsrv_server.knobs.min_receivefile_size);
+
+	if (req->encrypted)
+		return SMBSRV_WCOPY_SEALED;
+	if (req->signed_in)
+		return SMBSRV_WCOPY_SIGNED;
+	if (req->compound)
+		return SMBSRV_WCOPY_COMPOUND;
+	if (!min)
+		return SMBSRV_WCOPY_OFF;
+	if (len < min)
+		return SMBSRV_WCOPY_SMALL;
+	return SMBSRV_WCOPY_OTHER;
+}
+
+/*
+ * A named stream is an xattr, written whole from a buffer: data received
+ * into pages is copied into one first.
+ */
+static ssize_t smbsrv_write_stream(struct smbsrv_file *f, loff_t *pos,
+				   bool append, const struct smb2_write_req *r,
+				   struct iov_iter *from)
+{
+	ssize_t n;
+	void *buf;
+
+	if (r->data)
+		return smbsrv_stream_write(f, pos, append, r->data, r->length);
+	buf = kvmalloc(r->length, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_iter(buf, r->length, from) != r->length)
+		n = -EFAULT;
+	else
+		n = smbsrv_stream_write(f, pos, append, buf, r->length);
+	kvfree(buf);
+	return n;
+}
+
 u32 smbsrv_smb2_write(struct smbsrv_req *req)
 {
 	struct smb2_write_req r;
@@ -65,7 +114,11 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 	u8 *body;
 	int err;
 
-	status = smb2_write_req_decode(req->pdu, req->pdu_len, &r);
+	if (req->rx)
+		status = smb2_write_req_decode_ext(req->pdu, req->pdu_len,
+						   req->rx->len, &r);
+	else
+		status = smb2_write_req_decode(req->pdu, req->pdu_len, &r);
 	if (status)
 		return status;
 	if (r.channel != SMB2_CHANNEL_NONE || r.length > req->conn->max_write)
@@ -119,16 +172,19 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 	if (r.length) {
 		sync = (r.flags & SMB2_WRITEFLAG_WRITE_THROUGH) ||
 		       (f->options & FILE_WRITE_THROUGH);
-		/* The data is written from the request buffer itself. */
-		kv.iov_base = (void *)r.data;
-		kv.iov_len = r.length;
-		iov_iter_kvec(&from, ITER_SOURCE, &kv, 1, r.length);
+		/* From the request buffer itself, or the pages. */
+		if (req->rx) {
+			smbsrv_rxpages_iter(req->rx, &from);
+		} else {
+			kv.iov_base = (void *)r.data;
+			kv.iov_len = r.length;
+			iov_iter_kvec(&from, ITER_SOURCE, &kv, 1, r.length);
+		}
 		pos = append ? 0 : r.offset;
 		before = inode_get_mtime(file_inode(f->filp));
 		old = smbsrv_vfs_creds_begin(req->tree);
 		if (smbsrv_file_is_stream(f))
-			n = smbsrv_stream_write(f, &pos, append, r.data,
-						r.length);
+			n = smbsrv_write_stream(f, &pos, append, &r, &from);
 		else
 			n = vfs_iter_write(f->filp, &from, &pos,
 					   append ? RWF_APPEND : 0);
@@ -147,6 +203,13 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 			smbsrv_wtime_write(f, before);
 			smbsrv_cmdstats_written(n);
 		}
+		if (req->rx && !smbsrv_file_is_stream(f))
+			smbsrv_writestats_one_copy(n);
+		else
+			smbsrv_writestats_copied(smbsrv_file_is_stream(f) ?
+						 SMBSRV_WCOPY_STREAM :
+						 smbsrv_write_copy_why(req, r.length),
+						 n);
 		/* The first WRITE of an open that wrote, audited. */
 		if (n > 0 &&
 		    smbsrv_audit_wants(req->tree, SMBSRV_AUDIT_OP_PWRITE, 0) &&

@@ -112,6 +112,11 @@ struct smbsrv_req {
 	 * alone in its message (!compound).
 	 */
 	struct smbsrv_pages *pages;
+	/*
+	 * A WRITE's data received into pages (rxpages.h), not in pdu: the
+	 * message's; only for a request alone in its message.
+	 */
+	struct smbsrv_rxpages *rx;
 	u32 status;			/* NTSTATUS sent */
 	u16 credits_granted;
 	u64 start_ns;			/* decoded at (cmdstats.c) */
@@ -322,6 +327,7 @@ int smbsrv_smb2_conn_init(struct smbsrv_conn *conn);
 void smbsrv_smb2_conn_free(struct smbsrv_conn *conn);
 void smbsrv_smb2_conn_teardown(struct smbsrv_conn *conn);
 int smbsrv_msg_queue(struct smbsrv_conn *conn, u8 *buf, u32 len,
+		     struct smbsrv_rxpages *rx,
 		     const struct smb2_route_info *ri);
 void smbsrv_dirscan_free(struct smbsrv_dirscan *scan);
 

@@ -46,6 +46,33 @@ void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri)
 	}
 }
 
+bool smb2_route_write_head(const u8 *head, u32 frame_len,
+			   struct smb2_route_info *ri)
+{
+	const u8 *body = head + SMB2_HDR_SIZE;
+	struct smb2_hdr h;
+
+	memset(ri, 0, sizeof(*ri));
+	if (frame_len <= SMB2_WRITE_HEAD_SIZE)
+		return false;
+	if (smb2_hdr_decode(head, SMB2_WRITE_HEAD_SIZE, &h) < 0 ||
+	    !smb2_route_plain(&h) || h.command != SMB2_WRITE ||
+	    (h.flags & SMB2_FLAGS_SIGNED))
+		return false;
+	if (get_unaligned_le16(body) != SMB2_WRITE_REQ_SIZE ||
+	    get_unaligned_le16(body + SMB2_WRITE_REQ_DATA_OFFSET) !=
+	    SMB2_WRITE_HEAD_SIZE ||
+	    get_unaligned_le32(body + SMB2_WRITE_REQ_LENGTH) !=
+	    frame_len - SMB2_WRITE_HEAD_SIZE ||
+	    get_unaligned_le32(body + SMB2_WRITE_REQ_CHANNEL) ||
+	    get_unaligned_le16(body + SMB2_WRITE_REQ_CHINFO_OFFSET) ||
+	    get_unaligned_le16(body + SMB2_WRITE_REQ_CHINFO_LENGTH))
+		return false;
+	ri->write = true;
+	ri->length = frame_len - SMB2_WRITE_HEAD_SIZE;
+	return true;
+}
+
 void smb2_recv_place(const struct smb2_recv_facts *f,
 		     struct smb2_recv_placement *p)
 {

@@ -98,6 +98,20 @@ struct smb2_recv_placement {
 void smb2_recv_place(const struct smb2_recv_facts *f,
 		     struct smb2_recv_placement *p);
 
+/*
+ * A WRITE whose data the receiver may take in pages, with no copy into a
+ * message buffer (kmod/recv.c): the receiver reads the first
+ * SMB2_WRITE_HEAD_SIZE bytes of a frame of @frame_len bytes, and this
+ * says whether they are the header and fixed part of one plain WRITE
+ * (as smb2_route_peek() means it), not signed, with no channel info,
+ * whose data is exactly the rest of the frame.  True: *ri is filled as
+ * smb2_route_peek() would.  The handler checks the PDU again.
+ */
+#define SMB2_WRITE_HEAD_SIZE		(SMB2_HDR_SIZE + 48)
+
+bool smb2_route_write_head(const u8 *head, u32 frame_len,
+			   struct smb2_route_info *ri);
+
 /* The adaptive policy's verdict for an eligible message: true = unbound. */
 bool smb2_route_adaptive(const struct smb2_route_info *ri, u32 depth);
 

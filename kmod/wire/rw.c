@@ -59,7 +59,14 @@ u32 smb2_read_req_decode(const u8 *pdu, u32 pdu_len, struct smb2_read_req *r)
 	return STATUS_SUCCESS;
 }
 
-u32 smb2_write_req_decode(const u8 *pdu, u32 pdu_len, struct smb2_write_req *r)
+/*
+ * @ext_len: 0 when the data is inside the PDU; otherwise the data is not
+ * in @pdu but follows it in the message (a WRITE received with its data
+ * in pages, recv.c): it must start right where the PDU ends and be
+ * exactly @ext_len bytes long.
+ */
+static u32 smb2_write_decode(const u8 *pdu, u32 pdu_len, u32 ext_len,
+			     struct smb2_write_req *r)
 {
 	const u8 *body = smb2_body(pdu, pdu_len, SMB2_WRITE_REQ_SIZE);
 	const u8 *info;
@@ -74,15 +81,33 @@ u32 smb2_write_req_decode(const u8 *pdu, u32 pdu_len, struct smb2_write_req *r)
 	r->remaining = get_unaligned_le32(body + SMB2_WRITE_REQ_REMAINING);
 	r->flags = get_unaligned_le32(body + SMB2_WRITE_REQ_FLAGS);
 	off = get_unaligned_le16(body + SMB2_WRITE_REQ_DATA_OFFSET);
-	if (smb2_field(pdu, pdu_len, off, r->length,
-		       SMB2_HDR_SIZE + SMB2_WRITE_REQ_BUFFER, &r->data))
+	if (ext_len) {
+		r->data = NULL;
+		if (off != pdu_len || r->length != ext_len)
+			return STATUS_INVALID_PARAMETER;
+	} else if (smb2_field(pdu, pdu_len, off, r->length,
+			      SMB2_HDR_SIZE + SMB2_WRITE_REQ_BUFFER, &r->data)) {
 		return STATUS_INVALID_PARAMETER;
+	}
 	off = get_unaligned_le16(body + SMB2_WRITE_REQ_CHINFO_OFFSET);
 	len = get_unaligned_le16(body + SMB2_WRITE_REQ_CHINFO_LENGTH);
 	if (smb2_field(pdu, pdu_len, off, len,
 		       SMB2_HDR_SIZE + SMB2_WRITE_REQ_BUFFER, &info))
 		return STATUS_INVALID_PARAMETER;
 	return STATUS_SUCCESS;
+}
+
+u32 smb2_write_req_decode(const u8 *pdu, u32 pdu_len, struct smb2_write_req *r)
+{
+	return smb2_write_decode(pdu, pdu_len, 0, r);
+}
+
+u32 smb2_write_req_decode_ext(const u8 *pdu, u32 pdu_len, u32 data_len,
+			      struct smb2_write_req *r)
+{
+	if (!data_len)
+		return STATUS_INVALID_PARAMETER;
+	return smb2_write_decode(pdu, pdu_len, data_len, r);
 }
 
 u32 smb2_close_rsp_encode(u8 *body, const struct smb2_close_rsp *r)

@@ -102,6 +102,13 @@ u32 smb2_flush_req_decode(const u8 *pdu, u32 pdu_len, const u8 **file_id);
 u32 smb2_read_req_decode(const u8 *pdu, u32 pdu_len, struct smb2_read_req *r);
 /* WRITE: the data and channel info must lie in the PDU. */
 u32 smb2_write_req_decode(const u8 *pdu, u32 pdu_len, struct smb2_write_req *r);
+/*
+ * The same for a WRITE whose @data_len (> 0) bytes of data are not in
+ * @pdu but follow it (received into pages): DataOffset must be @pdu_len
+ * and Length @data_len; r->data is NULL.
+ */
+u32 smb2_write_req_decode_ext(const u8 *pdu, u32 pdu_len, u32 data_len,
+			      struct smb2_write_req *r);
 
 /* What CLOSE with POSTQUERY_ATTRIB reports (all 0 without it). */
 struct smb2_close_rsp {

@@ -147,6 +147,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case SMB2_WRITE:
 			if (!smb2_write_req_decode(buf, (u32)n, &w) && w.length)
 				(void)memchr(w.data, 0x42, w.length);
+			/* As if the data had been received into pages. */
+			if (!smb2_write_req_decode_ext(buf, (u32)n, (u32)size,
+						       &w) && w.data)
+				__builtin_trap();
 			break;
 		default:
 			break;

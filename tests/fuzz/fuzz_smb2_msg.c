@@ -114,6 +114,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	smb2_transform_decode(msg, len, &t);
 	smb2_route_peek(msg, len, &ri);
 	smb2_route_adaptive(&ri, len);
+	/* The receiver's look at a frame's head (its first bytes only). */
+	if (len >= SMB2_WRITE_HEAD_SIZE) {
+		u8 head[SMB2_WRITE_HEAD_SIZE];
+
+		memcpy(head, msg, sizeof(head));
+		if (smb2_route_write_head(head, len, &ri) &&
+		    ri.length != len - SMB2_WRITE_HEAD_SIZE)
+			__builtin_trap();
+	}
 	while (off < len) {
 		n = smb2_hdr_decode(msg + off, len - off, &h);
 		if (n < 0)

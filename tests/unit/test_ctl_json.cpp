@@ -171,6 +171,15 @@ void fake_module(ByteView req, FakeSocket &k)
 		k.reply_and_ack(req, &r);
 		return;
 	}
+	case SMBSRV_CMD_WRITE_STATS_GET: {
+		KMsg r(SMBSRV_CMD_WRITE_STATS_GET);
+		r.u64(SMBSRV_A_WRITE_STATS_ONE_COPY, 21)
+			.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_BYTES, 1ULL << 41)
+			.u64(SMBSRV_A_WRITE_STATS_COPIED, 22)
+			.u64(SMBSRV_A_WRITE_STATS_COPY_SIGNED, 23);
+		k.reply_and_ack(req, &r);
+		return;
+	}
 	case SMBSRV_CMD_STATS_GET: {
 		KMsg r(SMBSRV_CMD_STATS_GET);
 		r.u64(SMBSRV_A_STATS_WRITE_BYTES, 1ULL << 36)
@@ -439,6 +448,11 @@ TEST_CASE("smbsrvctl -j stats: values and the documented schema")
 	CHECK(j["read"]["copy_reasons"]["small"] == 13);
 	CHECK(j["read"]["copy_reasons"]["off"] == 0);
 	CHECK(j["read"]["pages_inflight"] == 15);
+	CHECK(j["write"]["one_copy"] == 21);
+	CHECK(j["write"]["one_copy_bytes"] == 1ULL << 41);
+	CHECK(j["write"]["copied"] == 22);
+	CHECK(j["write"]["copy_reasons"]["signed"] == 23);
+	CHECK(j["write"]["copy_reasons"]["small"] == 0);
 	CHECK(j["write_bytes"] == 1ULL << 36);
 	CHECK(j["oplock_breaks"] == 4);
 	CHECK(j["lease_breaks"] == 5);

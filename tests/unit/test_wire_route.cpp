@@ -336,3 +336,74 @@ TEST_CASE("receive placement: one in flight and nothing behind decides nothing",
 					CHECK(p.inline_write == (write && unbound && run));
 				}
 }
+
+TEST_CASE("write head: a plain unsigned WRITE whose data is the rest of the frame",
+	  "[wire][route]")
+{
+	// write_msg() is the head and 16 bytes of data; the frame is longer.
+	Bytes b = write_msg(1 << 20);
+	const uint32_t frame = SMB2_WRITE_HEAD_SIZE + (1u << 20);
+	smb2_route_info ri{false, 0, true, 5, true};
+
+	REQUIRE(SMB2_WRITE_HEAD_SIZE == SMB2_HDR_SIZE + SMB2_WRITE_REQ_BUFFER);
+	REQUIRE(smb2_route_write_head(b.data(), frame, &ri));
+	CHECK(ri.write);
+	CHECK(ri.length == 1u << 20);
+	CHECK_FALSE(ri.read);
+	CHECK_FALSE(ri.sealed);
+
+	SECTION("the Length must be the rest of the frame")
+	{
+		CHECK_FALSE(smb2_route_write_head(b.data(), frame + 1, &ri));
+		CHECK_FALSE(ri.write);
+		CHECK_FALSE(smb2_route_write_head(b.data(), frame - 1, &ri));
+		CHECK_FALSE(smb2_route_write_head(b.data(), SMB2_WRITE_HEAD_SIZE, &ri));
+		put32(b, SMB2_HDR_SIZE + SMB2_WRITE_REQ_LENGTH, 0);
+		CHECK_FALSE(smb2_route_write_head(b.data(), SMB2_WRITE_HEAD_SIZE, &ri));
+		put32(b, SMB2_HDR_SIZE + SMB2_WRITE_REQ_LENGTH, 0xffffffffu);
+		CHECK_FALSE(smb2_route_write_head(b.data(), 0xffffffffu, &ri));
+	}
+	SECTION("signed, compounded, async, related or a response: whole")
+	{
+		for (uint32_t f : {SMB2_FLAGS_SIGNED, SMB2_FLAGS_ASYNC_COMMAND,
+				   SMB2_FLAGS_RELATED_OPERATIONS, SMB2_FLAGS_SERVER_TO_REDIR}) {
+			Bytes c = b;
+			put32(c, SMB2_HDR_FLAGS, f);
+			CHECK_FALSE(smb2_route_write_head(c.data(), frame, &ri));
+		}
+		Bytes c = b;
+		put32(c, SMB2_HDR_NEXT_COMMAND, 120);
+		CHECK_FALSE(smb2_route_write_head(c.data(), frame, &ri));
+	}
+	SECTION("data elsewhere, channel info, another structure: whole")
+	{
+		const std::pair<size_t, uint32_t> changes[] = {
+			{SMB2_WRITE_REQ_DATA_OFFSET, 120},
+			{SMB2_WRITE_REQ_DATA_OFFSET, 0},
+			{SMB2_WRITE_REQ_CHANNEL, 1},
+			{SMB2_WRITE_REQ_CHINFO_OFFSET, 112},
+			{SMB2_WRITE_REQ_CHINFO_LENGTH, 16},
+			{0, 48},
+		};
+		for (const auto &[off, v] : changes) {
+			Bytes c = b;
+			if (off == SMB2_WRITE_REQ_CHANNEL)
+				put32(c, SMB2_HDR_SIZE + off, v);
+			else
+				put16(c, SMB2_HDR_SIZE + off, static_cast<uint16_t>(v));
+			CHECK_FALSE(smb2_route_write_head(c.data(), frame, &ri));
+		}
+	}
+	SECTION("other commands and protocols: whole")
+	{
+		Bytes c = b;
+		put16(c, SMB2_HDR_COMMAND, SMB2_READ);
+		CHECK_FALSE(smb2_route_write_head(c.data(), frame, &ri));
+		c = b;
+		put32(c, 0, SMB2_TRANSFORM_PROTO_NUMBER);
+		CHECK_FALSE(smb2_route_write_head(c.data(), frame, &ri));
+		c = b;
+		put16(c, SMB2_HDR_STRUCT_SIZE, 65);
+		CHECK_FALSE(smb2_route_write_head(c.data(), frame, &ri));
+	}
+}

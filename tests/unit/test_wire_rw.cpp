@@ -122,6 +122,53 @@ TEST_CASE("WRITE request", "[wire][rw]")
 	}
 }
 
+TEST_CASE("WRITE request with its data received apart", "[wire][rw]")
+{
+	struct smb2_write_req r;
+	Bytes data(70000, 'x');
+	// The head alone: what the receiver keeps when the data went to pages.
+	Bytes b = write_req(data, 12345, 0);
+	b.resize(112);
+
+	REQUIRE(smb2_write_req_decode_ext(b.data(), b.size(), 70000, &r) == 0);
+	CHECK(r.length == 70000);
+	CHECK(r.offset == 12345);
+	CHECK(r.data == nullptr);
+	CHECK(get_unaligned_le64(r.file_id) == 5);
+	// The ordinary decode refuses the same head: its data is not there.
+	CHECK(smb2_write_req_decode(b.data(), b.size(), &r) == STATUS_INVALID_PARAMETER);
+
+	SECTION("the data length must be the Length field, and not 0")
+	{
+		CHECK(smb2_write_req_decode_ext(b.data(), b.size(), 69999, &r) ==
+		      STATUS_INVALID_PARAMETER);
+		CHECK(smb2_write_req_decode_ext(b.data(), b.size(), 0, &r) ==
+		      STATUS_INVALID_PARAMETER);
+	}
+	SECTION("the data must start where the PDU ends")
+	{
+		put16(b, 64 + SMB2_WRITE_REQ_DATA_OFFSET, 120);
+		CHECK(smb2_write_req_decode_ext(b.data(), b.size(), 70000, &r) ==
+		      STATUS_INVALID_PARAMETER);
+		put16(b, 64 + SMB2_WRITE_REQ_DATA_OFFSET, 64);
+		CHECK(smb2_write_req_decode_ext(b.data(), b.size(), 70000, &r) ==
+		      STATUS_INVALID_PARAMETER);
+	}
+	SECTION("channel info must still lie in the PDU")
+	{
+		put16(b, 64 + SMB2_WRITE_REQ_CHINFO_OFFSET, 112);
+		put16(b, 64 + SMB2_WRITE_REQ_CHINFO_LENGTH, 16);
+		CHECK(smb2_write_req_decode_ext(b.data(), b.size(), 70000, &r) ==
+		      STATUS_INVALID_PARAMETER);
+	}
+	SECTION("truncations")
+	{
+		for (size_t n = 0; n < b.size(); n++)
+			CHECK(smb2_write_req_decode_ext(b.data(), n, 70000, &r) ==
+			      STATUS_INVALID_PARAMETER);
+	}
+}
+
 TEST_CASE("CLOSE and FLUSH", "[wire][rw]")
 {
 	Bytes b = header(SMB2_CLOSE);

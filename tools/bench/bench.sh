@@ -31,6 +31,11 @@
 #            loops on the tmpfs itself (local); every file checked on the
 #            server's tmpfs (not in the default sections: --sections meta,
 #            make bench SECTIONS=meta; --meta-files N, default 500)
+#   write    WRITE, 4K, 64K and 1M, QD1 x 1 and QD8 x 4 jobs: smbsrv
+#            (min receivefile size 64K: one copy from 64 KiB),
+#            smbsrv-wcopy (min receivefile size 0: every WRITE copied
+#            twice, as before) and ksmbd (not in the default sections:
+#            --sections write; --sizes picks the sizes)
 #   audit    READ and WRITE, 4K and 1M, QD1 x 1 and QD8 x 4 jobs, smbsrv
 #            through its bench share and through a share with the audit
 #            trail on (smbsrv-audit): what auditing costs the data path
@@ -57,14 +62,17 @@
 # (the instruction-count clock's known double fault, VM-NOTES.md) is
 # booted again, once per crash up to 5 times; its console log is kept in
 # DIR/crash-N.log and the crash counted in DIR/meta.
-# Servers: smbsrv (default knobs), smbsrv-splice (splice threshold 4K),
+# Servers: smbsrv (default knobs), smbsrv-wcopy (min receivefile size 0),
+# smbsrv-splice (splice threshold 4K),
 # smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
 # no), smbsrv-sign and ksmbd-sign (signed mounts), ksmbd, nfsd; in the
 # lease section smbsrv-lease, ksmbd-lease and smbsrv-nolease (cache=strict
 # mounts; smbsrv-nolease: a share with oplocks = no); smbsrv-audit (the
 # default knobs through a share with the audit trail on; section audit:
 # its READ and WRITE cells beside smbsrv's).
-# Environment: SMBSRV_VM_SMP, SMBSRV_VM_MEM as for tools/vm/lib.sh.
+# Environment: SMBSRV_VM_SMP, SMBSRV_VM_MEM as for tools/vm/lib.sh;
+# SMBSRV_BENCH_VM names the guest (default bench), so that two runs (two
+# CPU models) can go at once from one tree.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/vm/lib.sh"
@@ -202,6 +210,11 @@ for sec in $sections; do
 	meta)
 		# FILES over 10 x 10 directories (the run's BS QD JOBS fields).
 		add_cell "$meta_servers" meta "$meta_files" 10 10 ;;
+	write)
+		for bs in ${sizes_opt:-4k 64k 1m}; do
+			add_cell "smbsrv smbsrv-wcopy ksmbd" write "$bs" 1 1
+			add_cell "smbsrv smbsrv-wcopy ksmbd" write "$bs" 8 4
+		done ;;
 	audit)
 		for rw in read write; do for bs in 4k 1m; do
 			add_cell "smbsrv smbsrv-audit" "$rw" "$bs" 1 1
@@ -253,7 +266,8 @@ grep -q '^qemu ' "$out/meta" || echo "qemu $(cat "$(vm_dir "$vm")/clock")" >> "$
 # (splice threshold 0: never splice).
 variant() {
 	case $1 in
-	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
+	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 64K" ;;
+	smbsrv-wcopy) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 0" ;;
 	smbsrv-copy) echo "smbsrvctl set splice-threshold 0 && smbsrvctl set inline-reads yes" ;;
 	smbsrv-splice) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	smbsrv-noinline) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads no" ;;
@@ -368,5 +382,5 @@ boot() {
 	}
 }
 
-vm=bench
+vm=${SMBSRV_BENCH_VM:-bench}
 main "$@"

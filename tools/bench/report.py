@@ -542,6 +542,7 @@ def report(d):
     signed_sweep_latency(d, meta, agg, servers, spread, w)
     reread_table(meta, rereads, w)
     audit_table(meta, agg, spread, w)
+    write_table(meta, agg, spread, w)
     if failed:
         w('Failed runs (fio error or data check): ' + ', '.join(failed) + '\n')
     text = '\n'.join(out)
@@ -581,6 +582,35 @@ def matrix_table(meta, agg, mcells, msrv, spread, w):
                               if (s, 'read', bs, qd, j) in agg else '-' for s in cols))
         row.append(counters_text(a['counters']) if a else '')
         w('| ' + ' | '.join(row) + ' |')
+    w('')
+
+
+def write_table(meta, agg, spread, w):
+    """WRITEs: smbsrv (one copy from min receivefile size), smbsrv with
+    every WRITE copied twice (min receivefile size 0), ksmbd."""
+    cells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg
+                    if s == 'smbsrv-wcopy' and rw == 'write'},
+                   key=lambda c: (size_bytes(c[0]), c[1], c[2]))
+    if not cells:
+        return
+    w('### WRITE with one copy\n')
+    w(header(meta, 'WRITE') + '\n')
+    w('smbsrv: `min receivefile size = 64K` (the data of a plain WRITE from 64 KiB '
+      'received into pages, one copy); smbsrv-wcopy: `min receivefile size = 0` (every '
+      'WRITE copied into a buffer, then into the page cache); ksmbd.\n')
+    w('| size | QD | jobs | smbsrv MiB/s | smbsrv-wcopy MiB/s | ksmbd MiB/s | '
+      'smbsrv/ksmbd | smbsrv-wcopy/ksmbd | smbsrv/smbsrv-wcopy |')
+    w('|---|---|---|---|---|---|---|---|---|')
+
+    def ratio(x, y):
+        return f"{x['mibs'] / y['mibs']:.2f}" if x and y and y['mibs'] else '-'
+    for bs, qd, j in cells:
+        a = agg.get(('smbsrv', 'write', bs, qd, j))
+        b = agg.get(('smbsrv-wcopy', 'write', bs, qd, j))
+        k = agg.get(('ksmbd', 'write', bs, qd, j))
+        w(f"| {bs.upper()} | {qd} | {j} | {mib_text(a, spread) if a else '-'} | "
+          f"{mib_text(b, spread) if b else '-'} | {mib_text(k, spread) if k else '-'} | "
+          f"{ratio(a, k)} | {ratio(b, k)} | {ratio(a, b)} |")
     w('')
 
 

@@ -66,6 +66,7 @@ StatsSnapshot read_stats_snapshot(GenlChannel &nl)
 	s.status = nl.status();
 	s.queues = list_queues(nl);
 	s.read = read_stats(nl);
+	s.write = write_stats(nl);
 	s.counters = server_counters(nl);
 	return s;
 }
@@ -243,6 +244,19 @@ std::string stats_json(const StatsSnapshot &s, bool pretty)
 		     {"inline_misses", r.inline_misses},
 		     {"inline_deferred", r.inline_deferred},
 		     {"pages_inflight", r.pages_inflight}};
+	const WriteStats &w = s.write;
+	j["write"] = {{"one_copy", w.one_copy},
+		      {"one_copy_bytes", w.one_copy_bytes},
+		      {"copied", w.copied},
+		      {"copied_bytes", w.copied_bytes},
+		      {"copy_reasons",
+		       {{"off", w.copy_off},
+			{"small", w.copy_small},
+			{"signed", w.copy_signed},
+			{"sealed", w.copy_sealed},
+			{"compound", w.copy_compound},
+			{"stream", w.copy_stream},
+			{"other", w.copy_other}}}};
 	const ServerCounters &c = s.counters;
 	j["write_bytes"] = c.write_bytes;
 	j["open_files"] = c.open_files;

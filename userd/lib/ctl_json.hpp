@@ -22,6 +22,7 @@ struct StatsSnapshot {
 	ServerStatus status;
 	std::vector<QueueInfo> queues;
 	ReadStats read;
+	WriteStats write;
 	ServerCounters counters;
 };
 

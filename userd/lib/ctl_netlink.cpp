@@ -204,6 +204,24 @@ QueueInfo parse_queue(ByteView msg)
 	return q;
 }
 
+WriteStats parse_write_stats(ByteView msg)
+{
+	Attrs a(msg, SMBSRV_A_WRITE_STATS_MAX);
+	WriteStats w;
+	w.one_copy = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY);
+	w.one_copy_bytes = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_BYTES);
+	w.copied = a.u64(SMBSRV_A_WRITE_STATS_COPIED);
+	w.copied_bytes = a.u64(SMBSRV_A_WRITE_STATS_COPIED_BYTES);
+	w.copy_off = a.u64(SMBSRV_A_WRITE_STATS_COPY_OFF);
+	w.copy_small = a.u64(SMBSRV_A_WRITE_STATS_COPY_SMALL);
+	w.copy_signed = a.u64(SMBSRV_A_WRITE_STATS_COPY_SIGNED);
+	w.copy_sealed = a.u64(SMBSRV_A_WRITE_STATS_COPY_SEALED);
+	w.copy_compound = a.u64(SMBSRV_A_WRITE_STATS_COPY_COMPOUND);
+	w.copy_stream = a.u64(SMBSRV_A_WRITE_STATS_COPY_STREAM);
+	w.copy_other = a.u64(SMBSRV_A_WRITE_STATS_COPY_OTHER);
+	return w;
+}
+
 ReadStats parse_read_stats(ByteView msg)
 {
 	Attrs a(msg, SMBSRV_A_READ_STATS_MAX);
@@ -345,6 +363,14 @@ std::vector<QueueInfo> list_queues(GenlChannel &nl)
 	for (const auto &m : nl.request(SMBSRV_CMD_QUEUE_GET, nullptr, true))
 		out.push_back(parse_queue(m));
 	return out;
+}
+
+WriteStats write_stats(GenlChannel &nl)
+{
+	auto replies = nl.request(SMBSRV_CMD_WRITE_STATS_GET, nullptr);
+	if (replies.empty())
+		throw NlError(EPROTO, "the module sent no write statistics");
+	return parse_write_stats(replies.front());
 }
 
 ReadStats read_stats(GenlChannel &nl)

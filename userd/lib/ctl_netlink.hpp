@@ -71,6 +71,14 @@ struct ReadStats {
 	uint64_t pages_inflight = 0;
 };
 
+// The WRITE path's counters (write-stats-get).  copy_* break "copied"
+// down by the first reason that kept a WRITE's data out of pages.
+struct WriteStats {
+	uint64_t one_copy = 0, one_copy_bytes = 0, copied = 0, copied_bytes = 0;
+	uint64_t copy_off = 0, copy_small = 0, copy_signed = 0, copy_sealed = 0,
+		 copy_compound = 0, copy_stream = 0, copy_other = 0;
+};
+
 // One SMB2 command's counters (stats-get): requests ended, of them with
 // an error status, their latency summed and per bucket (not cumulative;
 // the last bucket has no bound).
@@ -96,12 +104,14 @@ ConnectionInfo parse_connection(ByteView msg);
 QueueInfo parse_queue(ByteView msg);
 OpenInfo parse_open(ByteView msg);
 ReadStats parse_read_stats(ByteView msg);
+WriteStats parse_write_stats(ByteView msg);
 ServerCounters parse_server_counters(ByteView msg);
 
 std::vector<SessionInfo> list_sessions(GenlChannel &nl);
 std::vector<ConnectionInfo> list_connections(GenlChannel &nl);
 std::vector<QueueInfo> list_queues(GenlChannel &nl);
 ReadStats read_stats(GenlChannel &nl);
+WriteStats write_stats(GenlChannel &nl);
 ServerCounters server_counters(GenlChannel &nl);
 std::vector<OpenInfo> list_opens(GenlChannel &nl);
 

@@ -46,6 +46,8 @@ const KnobInfo knobs[] = {
 	 &Knobs::route_policy},
 	{"splice-threshold", "splice threshold", SMBSRV_A_KNOBS_SPLICE_THRESHOLD,
 	 &Knobs::splice_threshold},
+	{"min-receivefile-size", "min receivefile size",
+	 SMBSRV_A_KNOBS_MIN_RECEIVEFILE_SIZE, &Knobs::min_receivefile_size},
 	{"response-batch", "response batch", SMBSRV_A_KNOBS_RESPONSE_BATCH,
 	 &Knobs::response_batch},
 	{"inline-reads", "inline reads", SMBSRV_A_KNOBS_INLINE_READS,

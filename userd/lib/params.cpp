@@ -91,6 +91,7 @@ const ParamDef table[] = {
 	  16777216, Limit::reject, "auto"),
 	P("audit rate", global, integer, "1000", A, {}, 0, 1000000, Limit::reject),
 	P("metrics listen", global, string, "", A),
+	P("min receivefile size", global, size, "64K", A, {}, 0, U32, Limit::reject),
 	P("netbios name", global, string, "SMBSRV", A, {}, 0, 15, Limit::reject),
 	P("ntlm auth", global, choice, "ntlmv2-only", A,
 	  "ntlmv1-permitted|yes|ntlmv2-only|no|mschapv2-and-ntlmv2-only|disabled"),
@@ -688,6 +689,7 @@ void make_knobs(Config &cfg, const Builder &b, Diagnostics &diags)
 	k.frame_timeout = u32(g.number("frame timeout"));
 	k.route_policy = route_policy_value(g.str("route policy"));
 	k.splice_threshold = u32(g.number("splice threshold"));
+	k.min_receivefile_size = u32(g.number("min receivefile size"));
 	k.response_batch = u32(g.number("response batch"));
 	k.inline_reads = g.boolean("inline reads") ? 1 : 0;
 	k.logon_timeout = u32(g.number("logon timeout"));

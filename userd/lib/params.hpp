@@ -124,6 +124,7 @@ struct Knobs {
 	uint32_t frame_timeout = 30;
 	uint32_t route_policy = 0; // percpu
 	uint32_t splice_threshold = 4U << 10;
+	uint32_t min_receivefile_size = 64U << 10;
 	uint32_t response_batch = 16;
 	uint32_t inline_reads = 1;
 	uint32_t logon_timeout = 20;

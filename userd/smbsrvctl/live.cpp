@@ -74,6 +74,27 @@ void print_read_stats(const ReadStats &r)
 		std::printf("%s: %llu\n", name, static_cast<unsigned long long>(v));
 }
 
+// WRITEs by how their data reached the file, the same way.
+void print_write_stats(const WriteStats &w)
+{
+	const std::pair<const char *, uint64_t> rows[] = {
+		{"write one copy", w.one_copy},
+		{"write one copy bytes", w.one_copy_bytes},
+		{"write copied", w.copied},
+		{"write copied bytes", w.copied_bytes},
+		{"write copy off", w.copy_off},
+		{"write copy small", w.copy_small},
+		{"write copy signed", w.copy_signed},
+		{"write copy sealed", w.copy_sealed},
+		{"write copy compound", w.copy_compound},
+		{"write copy stream", w.copy_stream},
+		{"write copy other", w.copy_other},
+	};
+	std::printf("\n");
+	for (const auto &[name, v] : rows)
+		std::printf("%s: %llu\n", name, static_cast<unsigned long long>(v));
+}
+
 } // namespace
 
 int cmd_sessions(const Options &opt, const Args &args)
@@ -282,9 +303,11 @@ int cmd_stats(const Options &opt, const Args &args)
 	const KnobInfo *rp = find_knob("route-policy");
 	std::printf("route policy: %s\nresponse batch: %u\n",
 		    rp ? knob_text(*rp, st.knobs).c_str() : "?", st.knobs.response_batch);
-	std::printf("splice threshold: %u%s\ninline reads: %s\n\n", st.knobs.splice_threshold,
+	std::printf("splice threshold: %u%s\ninline reads: %s\n", st.knobs.splice_threshold,
 		    st.knobs.splice_threshold ? "" : " (off: every READ is copied)",
 		    st.knobs.inline_reads ? "yes" : "no");
+	std::printf("min receivefile size: %u%s\n\n", st.knobs.min_receivefile_size,
+		    st.knobs.min_receivefile_size ? "" : " (off: every WRITE is copied twice)");
 	// Requests per workqueue; WAIT is the mean time from queueing to
 	// start, BATCHED the socket writes that carried several responses.
 	std::printf("%-16s %-7s %10s %10s %8s %8s %10s %10s %10s %8s %5s\n", "QUEUE", "KIND",
@@ -305,6 +328,7 @@ int cmd_stats(const Options &opt, const Args &args)
 			    static_cast<unsigned long long>(q.batched_sends), q.batch_max);
 	}
 	print_read_stats(snap.read);
+	print_write_stats(snap.write);
 	// Requests per SMB2 command: how many ended, with an error status,
 	// and their mean time from decode to final status.
 	const ServerCounters &c = snap.counters;

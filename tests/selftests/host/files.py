@@ -963,6 +963,139 @@ def g_maxbits(c):
     check_st("... and DELETE removes it", r.status, "OBJECT_NAME_NOT_FOUND")
 
 
+
+def owner_dacl_sd(c, fid, mask):
+    """A DACL-only descriptor allowing @mask to the owner of @fid."""
+    # QUERY_INFO of the security information OWNER_SECURITY_INFORMATION.
+    st, d = c.raw(QUERY_INFO, struct.pack("<HBBIHHIII16s", 41, 3, 0, 4096,
+                                          0, 0, 0, 1, 0, fid))
+    if st:
+        return None
+    off, ln = struct.unpack_from("<HI", d, 2)
+    sd = d[off - 64:off - 64 + ln]
+    off = struct.unpack_from("<I", sd, 4)[0]
+    sid = sd[off:off + 8 + 4 * sd[off + 1]]
+    ace = struct.pack("<BBHI", 0, 0, 8 + len(sid), mask) + sid
+    acl = struct.pack("<BBHHH", 2, 0, 8 + len(ace), 1, 0) + ace
+    return struct.pack("<BBHIIII", 1, 0, 0x8004, 0, 0, 0, 20) + acl
+
+
+def mxac_open(c, nm, access, **kw):
+    """(status, MxAc mask, granted access) of an open with MxAc."""
+    r = c.create(nm, access=access, ctxs=[ctx(b"MxAc")], **kw)
+    if r.status:
+        return r.status, None, None
+    mx = struct.unpack("<II", r.ctxs[b"MxAc"]) if b"MxAc" in r.ctxs \
+        else (None, None)
+    st, d = c.queryinfo(r.fid, 8, 4)	# FileAccessInformation
+    granted = struct.unpack("<I", d)[0] if st == 0 else None
+    c.close(r.fid)
+    return 0, mx[1] if mx[0] == 0 else None, granted
+
+
+def g_mxac(c):
+    """The maximal-access answer and read-only files as Samba 4.17 and
+    MS-SMB2 3.3.5.9.5 give them (measured in one boot beside Samba and
+    ksmbd, testing.md "NT ACLs"): MxAc is what the object's descriptor
+    (ACL=1) or mode grants the user, whatever the open asked for and
+    whether or not it was granted; FILE_ATTRIBUTE_READONLY keeps the data
+    from opens (WRITE_DATA and APPEND_DATA refused, MAXIMUM_ALLOWED
+    without them, no overwrite, no delete on close) but not from MxAc.
+    With ACL=1 a DACL granting the owner only READ_DATA also grants no
+    SYNCHRONIZE."""
+    acl = os.environ.get("ACL") == "1"
+    c.rm("mxac.txt")
+    r = c.create("mxac.txt", access=0x000E0000, disp=CREATE_D,
+                 attrs=A_NORMAL)
+    check_st("create mxac.txt", r.status, "SUCCESS")
+    if r.status:
+        return
+    sd = owner_dacl_sd(c, r.fid, READ_DATA)
+    st = c.setinfo(r.fid, 0, sd or b"", info_type=3, extra=4)
+    check_st("its DACL: the owner READ_DATA", st, "SUCCESS")
+    c.close(r.fid)
+    # The descriptor's answer: READ_DATA, READ_ATTRIBUTES, READ_CONTROL
+    # and WRITE_DAC (the owner's), DELETE (the parent's DELETE_CHILD);
+    # without acl_xattr the DACL became mode 0400 and the mode answers.
+    want = 0x00070081 if acl else None
+    st, base, _ = mxac_open(c, "mxac.txt", READ_ATTRIBUTES, disp=OPEN)
+    check("MxAc of an open for READ_ATTRIBUTES%s" %
+          (": 0x%08x" % want if want else ""),
+          st == 0 and base is not None and (want is None or base == want),
+          "%s 0x%x" % (name(st), base or 0))
+    for acc, what in ((READ_DATA, "READ_DATA"), (0x20000, "READ_CONTROL"),
+                      (MAXIMUM_ALLOWED, "MAXIMUM_ALLOWED"),
+                      (DELETE, "DELETE"), (SYNCHRONIZE, "SYNCHRONIZE")):
+        st, mx, granted = mxac_open(c, "mxac.txt", acc, disp=OPEN)
+        if acl and acc == SYNCHRONIZE:
+            check_st("open for SYNCHRONIZE, which the DACL does not grant",
+                     st, "ACCESS_DENIED")
+            continue
+        check("open for %s: MxAc 0x%08x, whatever was asked" %
+              (what, base or 0), st == 0 and mx == base,
+              "%s, MxAc 0x%x" % (name(st), mx or 0))
+    for acc, what in ((WRITE_DATA, "WRITE_DATA"),
+                      (MAXIMUM_ALLOWED | WRITE_DATA,
+                       "MAXIMUM_ALLOWED | WRITE_DATA")):
+        st, _, _ = mxac_open(c, "mxac.txt", acc, disp=OPEN)
+        check_st("open for %s with MxAc, not granted" % what, st,
+                 "ACCESS_DENIED")
+    st, _, _ = mxac_open(c, "mxac.txt", READ_DATA, disp=OVERWRITE_IF)
+    check_st("OVERWRITE_IF where the DACL grants no WRITE_DATA", st,
+             "ACCESS_DENIED")
+    c.rm("mxac.txt")
+
+    # FILE_ATTRIBUTE_READONLY.
+    c.rm("mxro.txt")
+    r = c.create("mxro.txt", access=FULL, disp=CREATE_D, attrs=A_READONLY)
+    check_st("create mxro.txt read-only", r.status, "SUCCESS")
+    if r.status:
+        return
+    c.write(r.fid, 0, b"kept")
+    c.close(r.fid)
+    st, base, _ = mxac_open(c, "mxro.txt", READ_ATTRIBUTES, disp=OPEN)
+    check("a read-only file's MxAc keeps WRITE_DATA and APPEND_DATA "
+          "(the descriptor grants them)", st == 0 and base is not None and
+          base & (WRITE_DATA | APPEND_DATA) == WRITE_DATA | APPEND_DATA,
+          "%s 0x%x" % (name(st), base or 0))
+    st, mx, granted = mxac_open(c, "mxro.txt", MAXIMUM_ALLOWED, disp=OPEN)
+    check("MAXIMUM_ALLOWED opens it without WRITE_DATA and APPEND_DATA; "
+          "MxAc as before", st == 0 and mx == base and granted is not None
+          and granted == base & ~(WRITE_DATA | APPEND_DATA),
+          "%s, MxAc 0x%x, granted 0x%x" % (name(st), mx or 0, granted or 0))
+    for acc, what in ((WRITE_DATA, "WRITE_DATA"), (APPEND_DATA, "APPEND_DATA"),
+                      (GENERIC_ALL, "GENERIC_ALL")):
+        st, _, _ = mxac_open(c, "mxro.txt", acc, disp=OPEN)
+        check_st("open a read-only file for %s" % what, st, "ACCESS_DENIED")
+    for acc, what in ((0x100, "WRITE_ATTRIBUTES"), (0x10, "WRITE_EA"),
+                      (DELETE, "DELETE")):
+        st, _, granted = mxac_open(c, "mxro.txt", acc, disp=OPEN)
+        check("open a read-only file for %s" % what,
+              st == 0 and granted == acc, "%s" % name(st))
+    for disp, what in ((SUPERSEDE, "SUPERSEDE"), (OVERWRITE, "OVERWRITE"),
+                       (OVERWRITE_IF, "OVERWRITE_IF")):
+        for acc in (READ_DATA, GENERIC_ALL):
+            r = c.create("mxro.txt", access=acc, disp=disp,
+                         attrs=A_READONLY)
+            if r.status == 0:
+                c.close(r.fid)
+            check_st("%s of a read-only file (access 0x%x) refused, as on "
+                     "Windows" % (what, acc), r.status, "ACCESS_DENIED")
+    r = c.create("mxro.txt", access=DELETE, disp=OPEN,
+                 options=DELETE_ON_CLOSE)
+    check_st("delete on close of a read-only file", r.status,
+             "CANNOT_DELETE")
+    r = c.create("mxro.txt", access=READ_DATA, disp=OPEN)
+    st, d = c.read(r.fid, 0, 4) if r.status == 0 else (r.status, b"")
+    check("its data is still there", st == 0 and d == b"kept", name(st))
+    if r.status == 0:
+        c.close(r.fid)
+    r = c.create("mxro.txt", access=0x100, disp=OPEN)
+    if r.status == 0:
+        c.set_attrs(r.fid, A_NORMAL)
+        c.close(r.fid)
+    c.rm("mxro.txt")
+
 def main():
     port, share, group = int(sys.argv[1]), sys.argv[2], sys.argv[3]
     user, password = (sys.argv[4], sys.argv[5]) if len(sys.argv) > 5 \

@@ -48,6 +48,12 @@ files="$(dirname "$0")/files.py"
 t_checks env ACL=1 /usr/bin/python3 "$files" "$T_SMB_PORT" torture maxbits \
 	demo demo
 t_checks /usr/bin/python3 "$files" "$T_SMB_PORT" plain maxbits demo demo
+# The maximal-access (MxAc) answer and read-only files, as Samba gives
+# them (MxAc: what the descriptor or mode grants, whatever was asked;
+# read-only: no data written, no overwrite, no delete on close).
+t_checks env ACL=1 /usr/bin/python3 "$files" "$T_SMB_PORT" torture mxac \
+	demo demo
+t_checks /usr/bin/python3 "$files" "$T_SMB_PORT" plain mxac demo demo
 tt_must_pass \
 	smb2.acls.CREATOR smb2.acls.GENERIC smb2.acls.OWNER \
 	smb2.acls.INHERITANCE smb2.acls.INHERITFLAGS smb2.acls.SDFLAGSVSCHOWN \

@@ -1,0 +1,209 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The WRITE path (Documentation/design.md, "The WRITE path") through real
+# clients, one boot, the shares of read.bash (tmpfs t, ext4 e, streams
+# st) with min receivefile size 64 KiB: cifs mounts (plain, sign, seal)
+# write files of 1 B to 16 MiB, at unaligned offsets and across sparse
+# gaps, the same writes done on a local file as the model: md5-exact
+# after drop_caches; the counters say which way each WRITE went (one copy
+# for plain ones from 64 KiB, copied for signed, sealed, small ones);
+# impacket and raw PDUs (write.py) send 0 B to 2 MiB WRITEs at odd
+# offsets, WRITEs refused after their data came in pages (the connection
+# stays in step), WRITEs laid out so they must be taken whole, a
+# compound, a named stream, a WRITE cut off mid-data; the knob switched
+# live; WRITEs racing truncate and another connection's READs; long
+# writes through smbtorture smb2.rw; smbsrvd stopped and rmmod clean.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/read.bash"
+
+WR_CHECKS="$(dirname "$0")/write.py"
+
+t_vm_start
+rd_setup
+t_guest_check "write counters readable; min receivefile size 64 KiB by default" "
+set -e
+smbsrvctl status | grep -E 'min receivefile size +65536( |\$)'
+cat > /tmp/ws.sh <<'EOF'
+# show: every counter's growth since note, on one line.
+show() { for k in one_copy copied copy_off copy_small copy_signed copy_sealed copy_compound copy_stream copy_other; do printf '%s +%s ' \$k \$(delta \$k); done; echo; }
+# ws KEY: a WRITE counter of smbsrvctl stats (one_copy, one_copy_bytes,
+# copied, copied_bytes, copy_off, copy_small, copy_signed, ...).
+ws() { smbsrvctl stats | sed -n \"s/^write \$(echo \$1 | tr _ ' '): //p\" | grep . ; }
+note() { for k in one_copy one_copy_bytes copied copy_off copy_small copy_signed copy_sealed copy_compound copy_stream copy_other; do echo \$k=\$(ws \$k); done > /tmp/ws.before; }
+# delta KEY: how much KEY grew since note.
+delta() { echo \$((\$(ws \$1) - \$(sed -n \"s/^\$1=//p\" /tmp/ws.before))); }
+EOF
+. /tmp/ws.sh
+test \"\$(ws one_copy)\" = 0
+test \"\$(ws copy_other)\" = 0"
+
+# The same writes through the mount of share $1 and on a local model
+# (dd from one random source), then md5 of the server's file after
+# drop_caches and of the file read back through the mount.  $2: mount
+# options.  Writes with data of 64 KiB and more: 13 WRITEs or more (a
+# 16 MiB write(2) goes out in several).
+wr_all() {
+	local share=$1 opts=$2
+	rd_mount "$share" "$opts"
+	t_guest_check "$share (${opts:-plain}): writes of 1 B to 16 MiB, odd offsets, sparse gaps: md5-exact after drop_caches" "
+. /tmp/rd.sh
+. /tmp/ws.sh
+note
+[ -f /tmp/src ] || head -c 16777221 /dev/urandom > /tmp/src
+rm -rf /tmp/want; mkdir /tmp/want
+rm -f /mnt/$share/w.*
+# name bs seek count: dd's blocks, so seek=3 with bs=100003 writes at 300009
+w() {
+	dd if=/tmp/src of=/mnt/$share/w.\$1 bs=\$2 seek=\$3 count=\$4 conv=notrunc 2>/dev/null &&
+	dd if=/tmp/src of=/tmp/want/w.\$1 bs=\$2 seek=\$3 count=\$4 conv=notrunc 2>/dev/null
+}
+set -e
+for n in 1 4095 4096 4097 65535 65536 65537 1048579 8388613 16777216; do w s\$n \$n 0 1; done
+w odd 100003 3 2
+w odd 65537 7 1
+w odd 4097 1 1
+w gap 65536 0 1
+w gap 65537 200 1
+w gap 4097 5 1
+w gap 131071 1 1
+sync
+echo 3 > /proc/sys/vm/drop_caches
+bad=0
+for f in /tmp/want/w.*; do
+	n=\$(basename \$f)
+	[ \"\$(lmd5 /srv/$share/\$n)\" = \"\$(lmd5 \$f)\" ] || { echo \"\$n on the server: md5 differs\"; bad=1; }
+	[ \"\$(rmd5 /mnt/$share/\$n)\" = \"\$(lmd5 \$f)\" ] || { echo \"\$n read back: md5 differs\"; bad=1; }
+done
+for k in one_copy one_copy_bytes copied copy_small copy_signed copy_sealed copy_other; do echo \"\$k +\$(delta \$k)\"; done
+test \$bad = 0"
+}
+
+wr_all t ""
+t_guest_check "plain: WRITEs of 64 KiB and more took one copy (>= 13, >= 26,000,000 bytes: write(2)s past wsize leave small tails), smaller ones were copied for small" "
+. /tmp/ws.sh
+for k in one_copy one_copy_bytes copy_small copy_other copy_signed copy_sealed; do echo \"\$k +\$(delta \$k)\"; done
+test \$(delta one_copy) -ge 13 && test \$(delta one_copy_bytes) -ge 26000000 &&
+test \$(delta copy_small) -ge 7 && test \$(delta copy_other) = 0 &&
+test \$(delta copy_signed) = 0 && test \$(delta copy_sealed) = 0"
+wr_all e ""
+t_guest_check "plain on ext4: one copy as well" "
+. /tmp/ws.sh; test \$(delta one_copy) -ge 13 && test \$(delta copy_other) = 0"
+wr_all t sign
+t_guest_check "signed: no WRITE took one copy; >= 13 copied for signed" "
+. /tmp/ws.sh; test \$(delta one_copy) = 0 && test \$(delta copy_signed) -ge 13"
+wr_all t seal
+t_guest_check "sealed: no WRITE took one copy; >= 13 copied for sealed" "
+. /tmp/ws.sh; test \$(delta one_copy) = 0 && test \$(delta copy_sealed) -ge 13"
+
+# Raw WRITEs from the host (through qemu's network: socket buffers as a
+# NIC makes them, segments of about 1.5 KB), unsigned and in the clear
+# (impacket itself seals or signs what it sends over SMB 3.1.1).
+t_guest_check "note the counters" ". /tmp/ws.sh; note"
+t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t plain demo demo
+t_guest_check "raw plain WRITEs of 64 KiB and more took one copy (8 of them)" "
+. /tmp/ws.sh; show; test \$(delta one_copy) = 8 && test \$(delta copy_other) = 0"
+t_guest_check "note the counters" ". /tmp/ws.sh; note"
+t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t refused demo demo
+t_guest_check "refused WRITEs are not counted; the 2 that landed took one copy" "
+. /tmp/ws.sh; show; test \$(delta one_copy) = 2"
+t_guest_check "note the counters" ". /tmp/ws.sh; note"
+t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t whole demo demo
+t_guest_check "the 2 WRITEs laid out otherwise were copied (reason other)" "
+. /tmp/ws.sh; show; test \$(delta copy_other) = 2 && test \$(delta one_copy) = 0"
+t_guest_check "note the counters" ". /tmp/ws.sh; note"
+t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t compound demo demo
+t_guest_check "the WRITE inside a compound was copied (reason compound)" "
+. /tmp/ws.sh; show; test \$(delta copy_compound) = 1 && test \$(delta one_copy) = 0"
+t_guest_check "min-receivefile-size 4096 live; note the counters" "
+smbsrvctl set min-receivefile-size 4096 >/dev/null
+smbsrvctl status | grep -E 'min receivefile size +4096( |\$)' && . /tmp/ws.sh && note"
+t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" st stream demo demo
+t_guest_check "the unsigned WRITE to a named stream was copied (reason stream), not written from pages" "
+. /tmp/ws.sh; show; test \$(delta copy_stream) = 1 && test \$(delta one_copy) = 0"
+t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t cut demo demo
+rd_mount t ""
+t_guest_check "min-receivefile-size 0 live: a 1 MiB WRITE is copied (reason off); 64K again: one copy" "
+set -e
+. /tmp/ws.sh
+smbsrvctl set min-receivefile-size 0 >/dev/null
+note
+dd if=/tmp/src of=/mnt/t/off bs=1M count=1 2>/dev/null
+test \$(delta copy_off) = 1 && test \$(delta one_copy) = 0
+smbsrvctl set min-receivefile-size 64K >/dev/null
+note
+dd if=/tmp/src of=/mnt/t/off bs=1M count=1 2>/dev/null
+test \$(delta one_copy) = 1
+head -c 1048576 /tmp/src | cmp - /srv/t/off"
+
+# WRITEs of 1 MiB at random places of a 16 MiB file (bytes never 0)
+# while the server's side truncates it, and another connection
+# (nosharesock) READs it: every byte read is the file's or a zero; after
+# the race one last pass writes every block and the file is md5-exact.
+t_guest_check "race (t, 8 s): WRITEs while the file is truncated and another connection reads; then md5-exact" "
+. /tmp/rd.sh
+mkdir -p /mnt/t2
+umount /mnt/t2 2>/dev/null
+mount -t cifs //127.0.0.1/t /mnt/t2 -o username=demo,password=demo,cache=none,actimeo=0,nosharesock ||
+	{ echo 'second mount failed'; exit 1; }
+head -c 16777216 /dev/urandom | tr '\\000' '\\001' > /tmp/orig
+cp /tmp/orig /srv/t/wrace
+chown demo:demo /srv/t/wrace
+end=\$((\$(now) + 8))
+(
+	while [ \$(now) -lt \$end ]; do
+		dd if=/dev/null of=/srv/t/wrace bs=512 seek=\$RANDOM 2>/dev/null
+		sleep 0.1
+	done
+	exit 0
+) &
+tr=\$!
+(
+	w=0 f=0
+	while [ \$(now) -lt \$end ]; do
+		k=\$((RANDOM % 16))
+		if dd if=/tmp/orig of=/mnt/t/wrace bs=1048576 skip=\$k seek=\$k count=1 conv=notrunc 2>/tmp/wr.err; then
+			w=\$((w + 1))
+		else
+			f=\$((f + 1)); cat /tmp/wr.err
+		fi
+	done
+	echo \"\$w WRITEs of 1 MiB, \$f failed\"
+	exit 0
+) > /tmp/wr.out 2>&1 &
+wr=\$!
+reads=0 bad=0
+while [ \$(now) -lt \$end ]; do
+	k=\$((RANDOM % 16))
+	dd if=/mnt/t2/wrace of=/tmp/got bs=1048576 skip=\$k count=1 2>/dev/null
+	dd if=/tmp/orig of=/tmp/want1 bs=1048576 skip=\$k count=1 2>/dev/null
+	reads=\$((reads + 1))
+	if ! cmp -l /tmp/got /tmp/want1 2>/dev/null | awk '\$2 != 0 { bad = 1 } END { exit bad }'; then
+		bad=\$((bad + 1)); echo \"READ of block \$k: foreign bytes\"
+	fi
+done
+wait \$tr
+wait \$wr
+cat /tmp/wr.out
+echo \"\$reads READs, \$bad with foreign bytes\"
+ok=1
+grep -q '^[1-9][0-9]* WRITEs of 1 MiB, 0 failed' /tmp/wr.out || ok=0
+[ \$reads -gt 0 ] && [ \$bad = 0 ] || ok=0
+dd if=/tmp/orig of=/mnt/t/wrace bs=1048576 conv=notrunc 2>/dev/null || { echo 'the last pass failed'; ok=0; }
+sync
+echo 3 > /proc/sys/vm/drop_caches
+[ \"\$(lmd5 /srv/t/wrace)\" = \"\$(lmd5 /tmp/orig)\" ] || { echo 'server file differs'; ok=0; }
+[ \"\$(rmd5 /mnt/t2/wrace)\" = \"\$(lmd5 /tmp/orig)\" ] || { echo 'read back differs'; ok=0; }
+umount /mnt/t2
+test \$ok = 1"
+
+# smbtorture's WRITE tests through the one-copy path.
+tt_log=$(mktemp)
+t_check "smbtorture smb2.rw (rw1, rw2: random WRITEs and READs, checked)" \
+	timeout $((300 * VM_SLOW)) smbtorture //127.0.0.1/t -p "$T_SMB_PORT" -U demo%demo \
+	smb2.rw.rw1 smb2.rw.rw2
+rm -f "$tt_log"
+t_guest_check "no WRITE was copied for a reason other than those above" "
+. /tmp/ws.sh; smbsrvctl stats | grep '^write '; test \$(ws copy_other) = 2"
+rd_unload
+t_done
