@@ -38,7 +38,7 @@ done
 check "no build products among the module sources" \
 	test -z "$(find "$src" -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd')"
 check "no test sources among the module sources (kmod/test stays out)" \
-	test -z "$(find "$src" -name '*test*' -o -name 'kunit*' -o -name '*probe*')"
+	test -z "$(find "$src" -path "$src/test" -o -name '*_test.*' -o -name 'test_*' -o -name 'kunit*' -o -name '*probe*')"
 
 for page in "$dest"/usr/share/man/man*/*.gz; do
 	name=$(basename "$page" .gz)

@@ -22,6 +22,9 @@ cat > $conf <<'EOF2'
 EOF2
 ctl() { smbsrvctl -c $conf -P $pidf "$@"; }
 reloads() { grep -c "configuration reloaded" $log 2>/dev/null; }
+# wait_for runs this again each time; a "$(reloads)" in its arguments would
+# be counted once, before the wait.
+reloaded() { test "$(reloads)" = "$1"; }
 mkdir -p /srv/docs
 orig=$(md5sum < $conf)
 
@@ -40,7 +43,7 @@ else
 	not_ok "share add writes the share and signals the daemon"
 	diag "$out"
 fi
-check "the daemon reloaded" wait_for 10 test "$(reloads)" = 1
+check "the daemon reloaded" wait_for 10 reloaded 1
 check "comments and formatting kept" grep -qxF "	server string = admin test   ; trailing comment" $conf
 check "the new share is at the end" sh -c "tail -3 $conf | tr '\n' '|' | grep -qxF '[docs]|	path = /srv/docs|	comment = Documents|'"
 check "share show prints the new share" sh -c "ctl() { smbsrvctl -c $conf \"\$@\"; }; ctl share show docs | grep -qxF '	comment = Documents'"
@@ -64,9 +67,9 @@ check "share update" ctl share update docs -o "read only = no" -o "comment ="
 check "update applied in place" sh -c "tail -2 $conf | tr '\n' '|' | grep -qxF '	path = /srv/docs|	read only = no|'"
 check "share del" ctl share del docs
 check "add then del leaves the file byte for byte as it was" test "$(md5sum < $conf)" = "$orig"
-check "three reloads" wait_for 10 test "$(reloads)" = 3
+check "three reloads" wait_for 10 reloaded 3
 check "smbsrvctl reload" ctl reload
-check "four reloads" wait_for 10 test "$(reloads)" = 4
+check "four reloads" wait_for 10 reloaded 4
 
 # Live control against the module (no client connected: empty tables).
 check "sessions: the table header" sh -c "smbsrvctl sessions | head -1 | grep -q '^SESSION  *USER  *CLIENT  *DIALECT  *SIGNING  *ENCRYPTION'"
