@@ -410,7 +410,6 @@ int smbsrv_nl_write_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	static const int copy_attr[SMBSRV_NR_WCOPY_REASONS] = {
 		[SMBSRV_WCOPY_OFF] = SMBSRV_A_WRITE_STATS_COPY_OFF,
 		[SMBSRV_WCOPY_SMALL] = SMBSRV_A_WRITE_STATS_COPY_SMALL,
-		[SMBSRV_WCOPY_SIGNED] = SMBSRV_A_WRITE_STATS_COPY_SIGNED,
 		[SMBSRV_WCOPY_SEALED] = SMBSRV_A_WRITE_STATS_COPY_SEALED,
 		[SMBSRV_WCOPY_COMPOUND] = SMBSRV_A_WRITE_STATS_COPY_COMPOUND,
 		[SMBSRV_WCOPY_STREAM] = SMBSRV_A_WRITE_STATS_COPY_STREAM,
@@ -432,6 +431,8 @@ int smbsrv_nl_write_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 			      0) ||
 	    nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_ONE_COPY_BYTES,
 			      st.one_copy_bytes, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_ONE_COPY_SIGNED,
+			      st.one_copy_signed, 0) ||
 	    nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_COPIED, st.copied, 0) ||
 	    nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_COPIED_BYTES,
 			      st.copied_bytes, 0))

@@ -30,12 +30,19 @@ static struct smbsrv_signer *smbsrv_signer_of(struct smbsrv_session *sess,
 	return ch && ch->signer ? ch->signer : sess->signer;
 }
 
-int smbsrv_sign_verify(struct smbsrv_session *sess, struct smbsrv_channel *ch,
-		       const u8 *pdu, u32 len)
+int smbsrv_sign_verify_data(struct smbsrv_session *sess,
+			    struct smbsrv_channel *ch, const u8 *pdu, u32 len,
+			    const struct iov_iter *data)
 {
 	struct kvec iov = { .iov_base = (void *)pdu, .iov_len = len };
 
-	return smbsrv_verify(smbsrv_signer_of(sess, ch), &iov, 1, NULL);
+	return smbsrv_verify(smbsrv_signer_of(sess, ch), &iov, 1, data);
+}
+
+int smbsrv_sign_verify(struct smbsrv_session *sess, struct smbsrv_channel *ch,
+		       const u8 *pdu, u32 len)
+{
+	return smbsrv_sign_verify_data(sess, ch, pdu, len, NULL);
 }
 
 int smbsrv_sign_pdu_data(struct smbsrv_session *sess,

@@ -23,6 +23,14 @@ struct smbsrv_session;
  */
 int smbsrv_sign_verify(struct smbsrv_session *sess, struct smbsrv_channel *ch,
 		       const u8 *pdu, u32 len);
+/*
+ * The same for a PDU whose last bytes are not behind @pdu (@len bytes:
+ * header and fixed part) but in @data, e.g. a WRITE's data received into
+ * pages: the signature is checked over them where they are.
+ */
+int smbsrv_sign_verify_data(struct smbsrv_session *sess,
+			    struct smbsrv_channel *ch, const u8 *pdu, u32 len,
+			    const struct iov_iter *data);
 /* Sign a response PDU in place (sets SMB2_FLAGS_SIGNED): 0 or -errno. */
 int smbsrv_sign_pdu(struct smbsrv_session *sess, struct smbsrv_channel *ch,
 		    u8 *pdu, u32 len);

@@ -9,10 +9,12 @@
 
 static DEFINE_PER_CPU(struct smbsrv_write_stats, smbsrv_wstats);
 
-void smbsrv_writestats_one_copy(size_t bytes)
+void smbsrv_writestats_one_copy(size_t bytes, bool signed_in)
 {
 	this_cpu_inc(smbsrv_wstats.one_copy);
 	this_cpu_add(smbsrv_wstats.one_copy_bytes, bytes);
+	if (signed_in)
+		this_cpu_inc(smbsrv_wstats.one_copy_signed);
 }
 
 void smbsrv_writestats_copied(enum smbsrv_wcopy_reason why, size_t bytes)
@@ -33,6 +35,7 @@ void smbsrv_writestats_get(struct smbsrv_write_stats *st)
 		c = per_cpu_ptr(&smbsrv_wstats, cpu);
 		st->one_copy += READ_ONCE(c->one_copy);
 		st->one_copy_bytes += READ_ONCE(c->one_copy_bytes);
+		st->one_copy_signed += READ_ONCE(c->one_copy_signed);
 		st->copied += READ_ONCE(c->copied);
 		st->copied_bytes += READ_ONCE(c->copied_bytes);
 		for (i = 0; i < SMBSRV_NR_WCOPY_REASONS; i++)

@@ -5,8 +5,10 @@
  * Kept per CPU and summed when asked for; see Documentation/design.md,
  * "The WRITE path".  A WRITE whose data was received into pages and
  * written from them has its data copied once (socket buffers to the page
- * cache); any other WRITE is copied twice (into the message buffer, then
- * into the page cache) and counted under the first reason that applied.
+ * cache), a signed one too (its signature is checked over those pages
+ * first, which reads but does not copy them); any other WRITE is copied
+ * twice (into the message buffer, then into the page cache) and counted
+ * under the first reason that applied.
  */
 #ifndef _SMBSRV_WRITESTATS_H
 #define _SMBSRV_WRITESTATS_H
@@ -16,7 +18,6 @@
 enum smbsrv_wcopy_reason {
 	SMBSRV_WCOPY_OFF,		/* min receivefile size = 0 */
 	SMBSRV_WCOPY_SMALL,		/* below min receivefile size */
-	SMBSRV_WCOPY_SIGNED,		/* signed: verified over a buffer */
 	SMBSRV_WCOPY_SEALED,		/* encrypted: decrypted into a buffer */
 	SMBSRV_WCOPY_COMPOUND,		/* inside a compound */
 	SMBSRV_WCOPY_STREAM,		/* a named stream (an xattr) */
@@ -27,13 +28,17 @@ enum smbsrv_wcopy_reason {
 struct smbsrv_write_stats {
 	u64 one_copy;
 	u64 one_copy_bytes;
+	u64 one_copy_signed;
 	u64 copied;
 	u64 copied_bytes;
 	u64 copy[SMBSRV_NR_WCOPY_REASONS];
 };
 
-/* A WRITE of @bytes written from the pages its data was received in. */
-void smbsrv_writestats_one_copy(size_t bytes);
+/*
+ * A WRITE of @bytes written from the pages its data was received in,
+ * @signed if its signature was checked over them.
+ */
+void smbsrv_writestats_one_copy(size_t bytes, bool signed_in);
 /* A WRITE of @bytes written from a message buffer, for @why. */
 void smbsrv_writestats_copied(enum smbsrv_wcopy_reason why, size_t bytes);
 void smbsrv_writestats_get(struct smbsrv_write_stats *st);

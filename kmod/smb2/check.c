@@ -7,9 +7,28 @@
 #include <uapi/linux/smbsrv.h>
 
 #include "../conn.h"
+#include "../rxpages.h"
 #include "../session.h"
 #include "../sign.h"
 #include "smb2.h"
+
+/*
+ * Check @req's signature with the key of channel @ch of @sess: over the
+ * PDU, and for a WRITE whose data was received into pages (rxpages.h)
+ * over that data where it is, before anything is written.
+ */
+static int smbsrv_req_verify(struct smbsrv_req *req,
+			     struct smbsrv_session *sess,
+			     struct smbsrv_channel *ch)
+{
+	struct iov_iter data;
+
+	if (!req->rx)
+		return smbsrv_sign_verify(sess, ch, req->pdu, req->pdu_len);
+	smbsrv_rxpages_iter(req->rx, &data);
+	return smbsrv_sign_verify_data(sess, ch, req->pdu, req->pdu_len,
+				       &data);
+}
 
 /*
  * A signed request names a session this connection is no channel of
@@ -30,7 +49,7 @@ static void smbsrv_req_foreign_session(struct smbsrv_req *req)
 	if (!sess)
 		return;
 	if (smbsrv_session_has_keys(sess) && !sess->encrypt_data &&
-	    !smbsrv_sign_verify(sess, NULL, req->pdu, req->pdu_len)) {
+	    !smbsrv_req_verify(req, sess, NULL)) {
 		req->sess = sess;
 		req->signed_in = true;
 		return;
@@ -95,8 +114,7 @@ u32 smbsrv_req_signature(struct smbsrv_req *req)
 		}
 		/* The channel's key, or the session's for a binding. */
 		if (!smbsrv_session_has_keys(sess) ||
-		    smbsrv_sign_verify(sess, req->chan, req->pdu,
-				       req->pdu_len)) {
+		    smbsrv_req_verify(req, sess, req->chan)) {
 			/* Not signed as far as binding goes: refused there. */
 			if (!req->chan)
 				return STATUS_SUCCESS;

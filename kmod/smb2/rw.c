@@ -64,8 +64,6 @@ static enum smbsrv_wcopy_reason smbsrv_write_copy_why(struct smbsrv_req *req,
 
 	if (req->encrypted)
 		return SMBSRV_WCOPY_SEALED;
-	if (req->signed_in)
-		return SMBSRV_WCOPY_SIGNED;
 	if (req->compound)
 		return SMBSRV_WCOPY_COMPOUND;
 	if (!min)
@@ -204,7 +202,7 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 			smbsrv_cmdstats_written(n);
 		}
 		if (req->rx && !smbsrv_file_is_stream(f))
-			smbsrv_writestats_one_copy(n);
+			smbsrv_writestats_one_copy(n, req->signed_in);
 		else
 			smbsrv_writestats_copied(smbsrv_file_is_stream(f) ?
 						 SMBSRV_WCOPY_STREAM :

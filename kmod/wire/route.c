@@ -56,8 +56,7 @@ bool smb2_route_write_head(const u8 *head, u32 frame_len,
 	if (frame_len <= SMB2_WRITE_HEAD_SIZE)
 		return false;
 	if (smb2_hdr_decode(head, SMB2_WRITE_HEAD_SIZE, &h) < 0 ||
-	    !smb2_route_plain(&h) || h.command != SMB2_WRITE ||
-	    (h.flags & SMB2_FLAGS_SIGNED))
+	    !smb2_route_plain(&h) || h.command != SMB2_WRITE)
 		return false;
 	if (get_unaligned_le16(body) != SMB2_WRITE_REQ_SIZE ||
 	    get_unaligned_le16(body + SMB2_WRITE_REQ_DATA_OFFSET) !=

@@ -103,8 +103,9 @@ void smb2_recv_place(const struct smb2_recv_facts *f,
  * message buffer (kmod/recv.c): the receiver reads the first
  * SMB2_WRITE_HEAD_SIZE bytes of a frame of @frame_len bytes, and this
  * says whether they are the header and fixed part of one plain WRITE
- * (as smb2_route_peek() means it), not signed, with no channel info,
- * whose data is exactly the rest of the frame.  True: *ri is filled as
+ * (as smb2_route_peek() means it), signed or not (the dispatcher checks
+ * a signature over the pages), with no channel info, whose data is
+ * exactly the rest of the frame.  True: *ri is filled as
  * smb2_route_peek() would.  The handler checks the PDU again.
  */
 #define SMB2_WRITE_HEAD_SIZE		(SMB2_HDR_SIZE + 48)

@@ -337,7 +337,7 @@ TEST_CASE("receive placement: one in flight and nothing behind decides nothing",
 				}
 }
 
-TEST_CASE("write head: a plain unsigned WRITE whose data is the rest of the frame",
+TEST_CASE("write head: a plain WRITE whose data is the rest of the frame",
 	  "[wire][route]")
 {
 	// write_msg() is the head and 16 bytes of data; the frame is longer.
@@ -363,9 +363,20 @@ TEST_CASE("write head: a plain unsigned WRITE whose data is the rest of the fram
 		put32(b, SMB2_HDR_SIZE + SMB2_WRITE_REQ_LENGTH, 0xffffffffu);
 		CHECK_FALSE(smb2_route_write_head(b.data(), 0xffffffffu, &ri));
 	}
-	SECTION("signed, compounded, async, related or a response: whole")
+	SECTION("signed: into pages too (the signature is checked over them)")
 	{
-		for (uint32_t f : {SMB2_FLAGS_SIGNED, SMB2_FLAGS_ASYNC_COMMAND,
+		Bytes c = b;
+		put32(c, SMB2_HDR_FLAGS, SMB2_FLAGS_SIGNED);
+		smb2_route_info si{};
+		REQUIRE(smb2_route_write_head(c.data(), frame, &si));
+		CHECK(si.write);
+		CHECK(si.length == 1u << 20);
+		put32(c, SMB2_HDR_FLAGS, SMB2_FLAGS_SIGNED | SMB2_FLAGS_RELATED_OPERATIONS);
+		CHECK_FALSE(smb2_route_write_head(c.data(), frame, &si));
+	}
+	SECTION("compounded, async, related or a response: whole")
+	{
+		for (uint32_t f : {SMB2_FLAGS_ASYNC_COMMAND,
 				   SMB2_FLAGS_RELATED_OPERATIONS, SMB2_FLAGS_SERVER_TO_REDIR}) {
 			Bytes c = b;
 			put32(c, SMB2_HDR_FLAGS, f);

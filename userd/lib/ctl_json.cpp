@@ -247,12 +247,12 @@ std::string stats_json(const StatsSnapshot &s, bool pretty)
 	const WriteStats &w = s.write;
 	j["write"] = {{"one_copy", w.one_copy},
 		      {"one_copy_bytes", w.one_copy_bytes},
+		      {"one_copy_signed", w.one_copy_signed},
 		      {"copied", w.copied},
 		      {"copied_bytes", w.copied_bytes},
 		      {"copy_reasons",
 		       {{"off", w.copy_off},
 			{"small", w.copy_small},
-			{"signed", w.copy_signed},
 			{"sealed", w.copy_sealed},
 			{"compound", w.copy_compound},
 			{"stream", w.copy_stream},

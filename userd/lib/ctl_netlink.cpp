@@ -210,11 +210,11 @@ WriteStats parse_write_stats(ByteView msg)
 	WriteStats w;
 	w.one_copy = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY);
 	w.one_copy_bytes = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_BYTES);
+	w.one_copy_signed = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_SIGNED);
 	w.copied = a.u64(SMBSRV_A_WRITE_STATS_COPIED);
 	w.copied_bytes = a.u64(SMBSRV_A_WRITE_STATS_COPIED_BYTES);
 	w.copy_off = a.u64(SMBSRV_A_WRITE_STATS_COPY_OFF);
 	w.copy_small = a.u64(SMBSRV_A_WRITE_STATS_COPY_SMALL);
-	w.copy_signed = a.u64(SMBSRV_A_WRITE_STATS_COPY_SIGNED);
 	w.copy_sealed = a.u64(SMBSRV_A_WRITE_STATS_COPY_SEALED);
 	w.copy_compound = a.u64(SMBSRV_A_WRITE_STATS_COPY_COMPOUND);
 	w.copy_stream = a.u64(SMBSRV_A_WRITE_STATS_COPY_STREAM);

@@ -80,11 +80,11 @@ void print_write_stats(const WriteStats &w)
 	const std::pair<const char *, uint64_t> rows[] = {
 		{"write one copy", w.one_copy},
 		{"write one copy bytes", w.one_copy_bytes},
+		{"write one copy signed", w.one_copy_signed},
 		{"write copied", w.copied},
 		{"write copied bytes", w.copied_bytes},
 		{"write copy off", w.copy_off},
 		{"write copy small", w.copy_small},
-		{"write copy signed", w.copy_signed},
 		{"write copy sealed", w.copy_sealed},
 		{"write copy compound", w.copy_compound},
 		{"write copy stream", w.copy_stream},

@@ -4,7 +4,8 @@
 files.py): plain WRITEs of 0 B to 8 MiB at unaligned offsets and across
 a sparse gap, read back byte for byte; WRITEs that must still be answered
 right when their data came in pages (a closed FileId, a read-only open),
-with the connection in step after them; WRITEs laid out so that the
+with the connection in step after them; signed WRITEs, and signed ones
+with a byte changed after signing (refused, nothing written); WRITEs laid out so that the
 receiver must take them whole (padding after the data, a gap before it,
 a compound); a client that stops mid-WRITE.  Prints "PASS text" or
 "FAIL text: why" per check; write.sh reads the counters around each
@@ -137,6 +138,63 @@ def g_refused(c):
     back = readback(c, "refused.bin", 65536 * 3)
     check("the file holds the two WRITEs that landed, nothing else",
           back == data + b"x" * 65536, "%d bytes" % len(back))
+
+
+def tampered(c, fid, off, data, at):
+    """A WRITE impacket signs, with the byte at @at of the PDU (0 is the
+    start of its SMB2 header) changed after signing: (status, Count)."""
+    ns = c.smb._NetBIOSSession
+    send = ns.send_packet
+
+    def flip(pkt):
+        pkt = bytearray(pkt)
+        pkt[at] ^= 0x20
+        send(bytes(pkt))
+    ns.send_packet = flip
+    try:
+        return c.write(fid, off, data)
+    finally:
+        ns.send_packet = send
+
+
+def g_signed(c):
+    """WRITEs impacket signs (SMB 3.1.1, AES-CMAC): they land; the same
+    with one byte changed after signing, in the data (early, last) or in
+    the header's Offset, are refused with ACCESS_DENIED and write nothing,
+    and the connection stays in step."""
+    check("impacket signs on this session",
+          c.smb._Session["SigningActivated"] and
+          len(c.smb._Session["SigningKey"]) == 16,
+          "dialect 0x%x" % c.smb._Connection["Dialect"])
+    fid = c.open("signed.bin", disp=OVERWRITE_IF)
+    model = bytearray()
+    for off, n in [(0, 65536), (4095, 65537), (12345, (1 << 20) + 3),
+                   (7, 100003)]:
+        data = os.urandom(n)
+        st, got = c.write(fid, off, data)
+        check("signed WRITE of %d bytes at %d: all written" % (n, off),
+              st == 0 and got == n, "status 0x%x, %d bytes" % (st, got))
+        if len(model) < off + n:
+            model.extend(bytes(off + n - len(model)))
+        model[off:off + n] = data
+    n = 300001
+    for what, at in [("a data byte (the 1000th)", 64 + 48 + 999),
+                     ("the last data byte", 64 + 48 + n - 1),
+                     ("the Offset in the header", 64 + 8)]:
+        st, got = tampered(c, fid, 65536, os.urandom(n), at)
+        check_st("a signed %d-byte WRITE with %s changed after signing" %
+                 (n, what), st, "ACCESS_DENIED")
+    data = os.urandom(65536)
+    st, got = c.write(fid, 0, data)
+    check("... and the next signed WRITE lands", st == 0 and got == 65536,
+          "status 0x%x, %d bytes" % (st, got))
+    model[0:65536] = data
+    c.close(fid)
+    back = readback(c, "signed.bin", len(model))
+    check("the file holds the signed WRITEs that landed, nothing of the "
+          "changed ones (%d bytes)" % len(model), back == bytes(model),
+          "%d bytes back, %s" % (len(back), "equal" if back == bytes(model)
+                                 else "different"))
 
 
 def g_whole(c):

@@ -7,10 +7,13 @@
 # write files of 1 B to 16 MiB, at unaligned offsets and across sparse
 # gaps, the same writes done on a local file as the model: md5-exact
 # after drop_caches; the counters say which way each WRITE went (one copy
-# for plain ones from 64 KiB, copied for signed, sealed, small ones);
+# for plain and signed ones from 64 KiB, copied for sealed, small ones);
+# signed mounts at 3.0 (AES-CMAC) and 2.1 (HMAC-SHA256) and smbclient
+# signing with AES-GMAC copy a few MiB both ways, their WRITEs one copy;
 # impacket and raw PDUs (write.py) send 0 B to 2 MiB WRITEs at odd
 # offsets, WRITEs refused after their data came in pages (the connection
-# stays in step), WRITEs laid out so they must be taken whole, a
+# stays in step), signed WRITEs with a byte changed after signing (refused,
+# nothing written), WRITEs laid out so they must be taken whole, a
 # compound, a named stream, a WRITE cut off mid-data; the knob switched
 # live; WRITEs racing truncate and another connection's READs; long
 # writes through smbtorture smb2.rw; smbsrvd stopped and rmmod clean.
@@ -26,11 +29,11 @@ set -e
 smbsrvctl status | grep -E 'min receivefile size +65536( |\$)'
 cat > /tmp/ws.sh <<'EOF'
 # show: every counter's growth since note, on one line.
-show() { for k in one_copy copied copy_off copy_small copy_signed copy_sealed copy_compound copy_stream copy_other; do printf '%s +%s ' \$k \$(delta \$k); done; echo; }
+show() { for k in one_copy copied copy_off copy_small one_copy_signed copy_sealed copy_compound copy_stream copy_other; do printf '%s +%s ' \$k \$(delta \$k); done; echo; }
 # ws KEY: a WRITE counter of smbsrvctl stats (one_copy, one_copy_bytes,
-# copied, copied_bytes, copy_off, copy_small, copy_signed, ...).
+# one_copy_signed, copied, copied_bytes, copy_off, copy_small, ...).
 ws() { smbsrvctl stats | sed -n \"s/^write \$(echo \$1 | tr _ ' '): //p\" | grep . ; }
-note() { for k in one_copy one_copy_bytes copied copy_off copy_small copy_signed copy_sealed copy_compound copy_stream copy_other; do echo \$k=\$(ws \$k); done > /tmp/ws.before; }
+note() { for k in one_copy one_copy_bytes copied copy_off copy_small one_copy_signed copy_sealed copy_compound copy_stream copy_other; do echo \$k=\$(ws \$k); done > /tmp/ws.before; }
 # delta KEY: how much KEY grew since note.
 delta() { echo \$((\$(ws \$1) - \$(sed -n \"s/^\$1=//p\" /tmp/ws.before))); }
 EOF
@@ -75,23 +78,73 @@ for f in /tmp/want/w.*; do
 	[ \"\$(lmd5 /srv/$share/\$n)\" = \"\$(lmd5 \$f)\" ] || { echo \"\$n on the server: md5 differs\"; bad=1; }
 	[ \"\$(rmd5 /mnt/$share/\$n)\" = \"\$(lmd5 \$f)\" ] || { echo \"\$n read back: md5 differs\"; bad=1; }
 done
-for k in one_copy one_copy_bytes copied copy_small copy_signed copy_sealed copy_other; do echo \"\$k +\$(delta \$k)\"; done
+for k in one_copy one_copy_bytes one_copy_signed copied copy_small copy_sealed copy_other; do echo \"\$k +\$(delta \$k)\"; done
 test \$bad = 0"
 }
 
 wr_all t ""
 t_guest_check "plain: WRITEs of 64 KiB and more took one copy (>= 13, >= 26,000,000 bytes: write(2)s past wsize leave small tails), smaller ones were copied for small" "
 . /tmp/ws.sh
-for k in one_copy one_copy_bytes copy_small copy_other copy_signed copy_sealed; do echo \"\$k +\$(delta \$k)\"; done
+for k in one_copy one_copy_bytes copy_small copy_other one_copy_signed copy_sealed; do echo \"\$k +\$(delta \$k)\"; done
 test \$(delta one_copy) -ge 13 && test \$(delta one_copy_bytes) -ge 26000000 &&
 test \$(delta copy_small) -ge 7 && test \$(delta copy_other) = 0 &&
-test \$(delta copy_signed) = 0 && test \$(delta copy_sealed) = 0"
+test \$(delta one_copy_signed) = 0 && test \$(delta copy_sealed) = 0"
 wr_all e ""
 t_guest_check "plain on ext4: one copy as well" "
 . /tmp/ws.sh; test \$(delta one_copy) -ge 13 && test \$(delta copy_other) = 0"
 wr_all t sign
-t_guest_check "signed: no WRITE took one copy; >= 13 copied for signed" "
-. /tmp/ws.sh; test \$(delta one_copy) = 0 && test \$(delta copy_signed) -ge 13"
+t_guest_check "signed (3.1.1): WRITEs of 64 KiB and more took one copy, all of them signed (>= 13, >= 26,000,000 bytes); smaller ones copied for small" "
+. /tmp/ws.sh
+smbsrvctl sessions | grep -E '^0x[0-9a-f]+ +demo +[^ ]+ +3\.1\.1 +yes '
+test \$(delta one_copy) -ge 13 && test \$(delta one_copy_bytes) -ge 26000000 &&
+test \$(delta one_copy_signed) = \$(delta one_copy) &&
+test \$(delta copy_small) -ge 7 && test \$(delta copy_other) = 0"
+
+# A signed mount at dialect $1 ($2: the same as a regex; $3: the
+# signing algorithm): 4 MiB + 3 bytes in 1 MiB and 64 KiB write(2)s, and
+# back, md5-exact after drop_caches; every WRITE of 64 KiB or more took
+# one copy, signed, the 3-byte tails were copied for small.
+wr_signed() {
+	rd_mount t "sign,vers=$1"
+	t_guest_check "signed at $1 ($3): 4 MiB + 3 bytes written in 1 MiB and 64 KiB WRITEs, read back md5-exact; those WRITEs took one copy, signed" "
+set -e
+. /tmp/rd.sh
+. /tmp/ws.sh
+smbsrvctl sessions | grep -E '^0x[0-9a-f]+ +demo +[^ ]+ +$2 +yes '
+note
+head -c 4194307 /tmp/src > /tmp/sv
+rm -f /mnt/t/sv.1m /mnt/t/sv.64k
+dd if=/tmp/sv of=/mnt/t/sv.1m bs=1M 2>/dev/null
+dd if=/tmp/sv of=/mnt/t/sv.64k bs=64K 2>/dev/null
+sync
+echo 3 > /proc/sys/vm/drop_caches
+for f in sv.1m sv.64k; do
+	test \"\$(lmd5 /srv/t/\$f)\" = \"\$(lmd5 /tmp/sv)\"
+	test \"\$(rmd5 /mnt/t/\$f)\" = \"\$(lmd5 /tmp/sv)\"
+done
+show
+test \$(delta one_copy) -ge 68 && test \$(delta one_copy_signed) = \$(delta one_copy)
+test \$(delta copy_small) = 2 && test \$(delta copy_other) = 0"
+}
+wr_signed 3.0 '3\.0' AES-CMAC
+wr_signed 2.1 '2\.1' HMAC-SHA256
+
+# smbclient from the host with signing required and AES-GMAC: 4 MiB put
+# and get through qemu's network, md5-exact on both sides.
+wr_tmp=$(mktemp -d)
+head -c 4194309 /dev/urandom > "$wr_tmp/big"
+t_guest_check "note the counters" ". /tmp/ws.sh; note"
+t_check "smbclient signing with AES-128-GMAC: 4 MiB put and get md5-exact" \
+	timeout $((120 * VM_SLOW)) smbclient //127.0.0.1/t -p "$T_SMB_PORT" -U demo%demo \
+	--client-protection=sign --option='client smb3 signing algorithms=AES-128-GMAC' \
+	-c "put $wr_tmp/big gmac.bin; get gmac.bin $wr_tmp/back"
+t_check "... what came back is what was put" cmp "$wr_tmp/big" "$wr_tmp/back"
+t_guest_check "... the server's file is md5-exact; its WRITEs took one copy, signed" "
+. /tmp/ws.sh; show
+test \"\$(md5sum < /srv/t/gmac.bin)\" = '$(md5sum < "$wr_tmp/big")' &&
+test \$(delta one_copy) -ge 1 && test \$(delta one_copy_signed) = \$(delta one_copy) &&
+test \$(delta copy_other) = 0"
+rm -rf "$wr_tmp"
 wr_all t seal
 t_guest_check "sealed: no WRITE took one copy; >= 13 copied for sealed" "
 . /tmp/ws.sh; test \$(delta one_copy) = 0 && test \$(delta copy_sealed) -ge 13"
@@ -107,6 +160,10 @@ t_guest_check "note the counters" ". /tmp/ws.sh; note"
 t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t refused demo demo
 t_guest_check "refused WRITEs are not counted; the 2 that landed took one copy" "
 . /tmp/ws.sh; show; test \$(delta one_copy) = 2"
+t_guest_check "note the counters" ". /tmp/ws.sh; note"
+t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t signed demo demo
+t_guest_check "the 5 signed WRITEs that landed took one copy, signed; the 3 changed after signing are counted nowhere" "
+. /tmp/ws.sh; show; test \$(delta one_copy) = 5 && test \$(delta one_copy_signed) = 5 && test \$(delta copied) = 0"
 t_guest_check "note the counters" ". /tmp/ws.sh; note"
 t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t whole demo demo
 t_guest_check "the 2 WRITEs laid out otherwise were copied (reason other)" "
