@@ -20,6 +20,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import files  # noqa: E402
+from impacket import smb3structs as s3  # noqa: E402
+from impacket.smbconnection import SMBConnection  # noqa: E402
 from files import (Client, check, check_st, CREATE, CLOSE,  # noqa: E402
                    READ, WRITE, GENERIC_READ, SH_ALL, OPEN, OVERWRITE_IF, OPEN_IF)
 from read import hdr, FLAG_RELATED  # noqa: E402
@@ -157,14 +159,29 @@ def tampered(c, fid, off, data, at):
         ns.send_packet = send
 
 
-def g_signed(c):
-    """WRITEs impacket signs (SMB 3.1.1, AES-CMAC): they land; the same
-    with one byte changed after signing, in the data (early, last) or in
-    the header's Offset, are refused with ACCESS_DENIED and write nothing,
-    and the connection stays in step."""
-    check("impacket signs on this session",
+def signed_client(dialect):
+    """A client that requires signing, at @dialect, not encrypting (impacket
+    would seal everything over 3.0 when the server can)."""
+    c = Client.__new__(Client)
+    c.conn = SMBConnection("127.0.0.1", "127.0.0.1", sess_port=int(sys.argv[1]),
+                           manualNegotiate=True)
+    c.conn.negotiateSession(preferredDialect=dialect)
+    c.smb = c.conn.getSMBServer()
+    c.smb._Connection["RequireSigning"] = True
+    c.smb._Connection["SupportsEncryption"] = False
+    c.conn.login(sys.argv[4], sys.argv[5])
+    c.tid = c.conn.connectTree(sys.argv[2])
+    return c
+
+
+def signed_writes(c, label):
+    """WRITEs impacket signs: they land; the same with one byte changed
+    after signing, in the data (early, last) or in the header's Offset,
+    are refused with ACCESS_DENIED and write nothing, and the connection
+    stays in step.  5 WRITEs land."""
+    check("%s: impacket signs every request, nothing sealed" % label,
           c.smb._Session["SigningActivated"] and
-          len(c.smb._Session["SigningKey"]) == 16,
+          not c.smb._Session["SessionFlags"] & s3.SMB2_SESSION_FLAG_ENCRYPT_DATA,
           "dialect 0x%x" % c.smb._Connection["Dialect"])
     fid = c.open("signed.bin", disp=OVERWRITE_IF)
     model = bytearray()
@@ -172,8 +189,9 @@ def g_signed(c):
                    (7, 100003)]:
         data = os.urandom(n)
         st, got = c.write(fid, off, data)
-        check("signed WRITE of %d bytes at %d: all written" % (n, off),
-              st == 0 and got == n, "status 0x%x, %d bytes" % (st, got))
+        check("%s: signed WRITE of %d bytes at %d: all written" %
+              (label, n, off), st == 0 and got == n,
+              "status 0x%x, %d bytes" % (st, got))
         if len(model) < off + n:
             model.extend(bytes(off + n - len(model)))
         model[off:off + n] = data
@@ -182,19 +200,27 @@ def g_signed(c):
                      ("the last data byte", 64 + 48 + n - 1),
                      ("the Offset in the header", 64 + 8)]:
         st, got = tampered(c, fid, 65536, os.urandom(n), at)
-        check_st("a signed %d-byte WRITE with %s changed after signing" %
-                 (n, what), st, "ACCESS_DENIED")
+        check_st("%s: a signed %d-byte WRITE with %s changed after signing"
+                 % (label, n, what), st, "ACCESS_DENIED")
     data = os.urandom(65536)
     st, got = c.write(fid, 0, data)
-    check("... and the next signed WRITE lands", st == 0 and got == 65536,
-          "status 0x%x, %d bytes" % (st, got))
+    check("%s: ... and the next signed WRITE lands" % label,
+          st == 0 and got == 65536, "status 0x%x, %d bytes" % (st, got))
     model[0:65536] = data
     c.close(fid)
     back = readback(c, "signed.bin", len(model))
-    check("the file holds the signed WRITEs that landed, nothing of the "
-          "changed ones (%d bytes)" % len(model), back == bytes(model),
+    check("%s: the file holds the signed WRITEs that landed, nothing of the "
+          "changed ones (%d bytes)" % (label, len(model)),
+          back == bytes(model),
           "%d bytes back, %s" % (len(back), "equal" if back == bytes(model)
                                  else "different"))
+    c.conn.logoff()
+
+
+def g_signed(c):
+    """signed_writes() at 3.0 (AES-CMAC) and 2.1 (HMAC-SHA256)."""
+    signed_writes(signed_client(s3.SMB2_DIALECT_30), "3.0")
+    signed_writes(signed_client(s3.SMB2_DIALECT_21), "2.1")
 
 
 def g_whole(c):
