@@ -36,6 +36,11 @@
 #            smbsrv-wcopy (min receivefile size 0: every WRITE copied
 #            twice, as before) and ksmbd (not in the default sections:
 #            --sections write; --sizes picks the sizes)
+#   write-signed  the same WRITEs, 64K and 1M, through the signed mounts:
+#            smbsrv-sign (min receivefile size 64K: the signature checked
+#            over the received pages, one copy), smbsrv-sign-wcopy (min
+#            receivefile size 0: copied twice) and ksmbd-sign (not in the
+#            default sections: --sections write-signed; --sizes as above)
 #   audit    READ and WRITE, 4K and 1M, QD1 x 1 and QD8 x 4 jobs, smbsrv
 #            through its bench share and through a share with the audit
 #            trail on (smbsrv-audit): what auditing costs the data path
@@ -65,7 +70,8 @@
 # Servers: smbsrv (default knobs), smbsrv-wcopy (min receivefile size 0),
 # smbsrv-splice (splice threshold 4K),
 # smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
-# no), smbsrv-sign and ksmbd-sign (signed mounts), ksmbd, nfsd; in the
+# no), smbsrv-sign and ksmbd-sign (signed mounts), smbsrv-sign-wcopy
+# (signed, min receivefile size 0), ksmbd, nfsd; in the
 # lease section smbsrv-lease, ksmbd-lease and smbsrv-nolease (cache=strict
 # mounts; smbsrv-nolease: a share with oplocks = no); smbsrv-audit (the
 # default knobs through a share with the audit trail on; section audit:
@@ -215,6 +221,11 @@ for sec in $sections; do
 			add_cell "smbsrv smbsrv-wcopy ksmbd" write "$bs" 1 1
 			add_cell "smbsrv smbsrv-wcopy ksmbd" write "$bs" 8 4
 		done ;;
+	write-signed)
+		for bs in ${sizes_opt:-64k 1m}; do
+			add_cell "smbsrv-sign smbsrv-sign-wcopy ksmbd-sign" write "$bs" 1 1
+			add_cell "smbsrv-sign smbsrv-sign-wcopy ksmbd-sign" write "$bs" 8 4
+		done ;;
 	audit)
 		for rw in read write; do for bs in 4k 1m; do
 			add_cell "smbsrv smbsrv-audit" "$rw" "$bs" 1 1
@@ -271,14 +282,15 @@ variant() {
 	smbsrv-copy) echo "smbsrvctl set splice-threshold 0 && smbsrvctl set inline-reads yes" ;;
 	smbsrv-splice) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	smbsrv-noinline) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads no" ;;
-	smbsrv-sign) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
+	smbsrv-sign) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 64K" ;;
+	smbsrv-sign-wcopy) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 0" ;;
 	smbsrv-lease | smbsrv-nolease | smbsrv-audit) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	*) echo : ;;
 	esac
 }
 
 mount_of() {
-	case $1 in *-sign | smbsrv-audit) echo "$1" ;; smbsrv*) echo smbsrv ;; *) echo "$1" ;; esac
+	case $1 in smbsrv-sign*) echo smbsrv-sign ;; *-sign | smbsrv-audit) echo "$1" ;; smbsrv*) echo smbsrv ;; *) echo "$1" ;; esac
 }
 
 # The guest's command for one run.

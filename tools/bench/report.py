@@ -543,6 +543,7 @@ def report(d):
     reread_table(meta, rereads, w)
     audit_table(meta, agg, spread, w)
     write_table(meta, agg, spread, w)
+    write_signed_table(meta, agg, spread, w)
     if failed:
         w('Failed runs (fio error or data check): ' + ', '.join(failed) + '\n')
     text = '\n'.join(out)
@@ -614,6 +615,36 @@ def write_table(meta, agg, spread, w):
     w('')
 
 
+def write_signed_table(meta, agg, spread, w):
+    """Signed WRITEs: smbsrv (the signature checked over the received
+    pages, one copy), smbsrv copying every WRITE twice, ksmbd."""
+    cells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg
+                    if s == 'smbsrv-sign-wcopy' and rw == 'write'},
+                   key=lambda c: (size_bytes(c[0]), c[1], c[2]))
+    if not cells:
+        return
+    w('### Signed WRITE with one copy\n')
+    w(header(meta, 'Signed WRITE') + '\n')
+    w('cifs mounts with `sign` (SMB 3.1.1, AES-CMAC). smbsrv-sign: `min receivefile '
+      'size = 64K` (the data received into pages, the signature checked over them, '
+      'one copy); smbsrv-sign-wcopy: `min receivefile size = 0` (the frame read into '
+      'a buffer, checked there, copied into the page cache); ksmbd-sign.\n')
+    w('| size | QD | jobs | smbsrv MiB/s | smbsrv-wcopy MiB/s | ksmbd MiB/s | '
+      'smbsrv/ksmbd | smbsrv-wcopy/ksmbd | smbsrv/smbsrv-wcopy |')
+    w('|---|---|---|---|---|---|---|---|---|')
+
+    def ratio(x, y):
+        return f"{x['mibs'] / y['mibs']:.2f}" if x and y and y['mibs'] else '-'
+    for bs, qd, j in cells:
+        a = agg.get(('smbsrv-sign', 'write', bs, qd, j))
+        b = agg.get(('smbsrv-sign-wcopy', 'write', bs, qd, j))
+        k = agg.get(('ksmbd-sign', 'write', bs, qd, j))
+        w(f"| {bs.upper()} | {qd} | {j} | {mib_text(a, spread) if a else '-'} | "
+          f"{mib_text(b, spread) if b else '-'} | {mib_text(k, spread) if k else '-'} | "
+          f"{ratio(a, k)} | {ratio(b, k)} | {ratio(a, b)} |")
+    w('')
+
+
 def audit_table(meta, agg, spread, w):
     """smbsrv through a share with the audit trail on, beside smbsrv."""
     cells = sorted({(rw, bs, qd, j) for (s, rw, bs, qd, j) in agg if s == 'smbsrv-audit'},
@@ -639,7 +670,8 @@ def audit_table(meta, agg, spread, w):
 
 def signed_sweep_latency(d, meta, agg, servers, spread, w):
     # Signed sessions: smbsrv against ksmbd, both mounted with `sign`.
-    scells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg if s == 'smbsrv-sign'},
+    scells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg
+                     if s == 'smbsrv-sign' and rw == 'read'},
                     key=lambda c: (size_bytes(c[0]), c[1], c[2]))
     if scells:
         w('### Sequential READ on a signed session\n')

@@ -162,6 +162,8 @@ mkdir -p /mnt/smbsrv-audit
 mount -t cifs //127.0.0.1/smbsrv-audit /mnt/smbsrv-audit -o "$cifs,nosharesock"
 # run.sh checks a WRITE's file on the server under /srv/b-SERVER.
 ln -sfn /srv/b-smbsrv /srv/b-smbsrv-audit
+ln -sfn /srv/b-smbsrv /srv/b-smbsrv-sign
+ln -sfn /srv/b-ksmbd /srv/b-ksmbd-sign
 # The NFSv4 grace period refuses OPENs for its first seconds; the client
 # retries by itself.
 mount -t nfs4 -o vers=4.2,proto=tcp,rsize=1048576,wsize=1048576 \
