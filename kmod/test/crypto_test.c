@@ -364,6 +364,81 @@ static void sign_split_message(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smbsrv_verify(c.s, &sp.kv, 1, &sp.it), 0);
 }
 
+static void free_pair(struct page *page)
+{
+	__free_pages(page, 1);
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(free_pair_action, free_pair, struct page *);
+
+#define FRAG_HEAD	112	/* a WRITE's header and fixed part */
+#define FRAG_DATA	6000	/* its data, across two pages */
+#define FRAG_MAX	64
+
+/*
+ * A WRITE as the receiver holds it (rxpages.c): its first 112 bytes in a
+ * buffer, its data in pieces of a compound page pair, one bio_vec each
+ * (page and offset within it), one of them across the pages' boundary.
+ * Signed whole in one buffer, it verifies in pieces; a byte changed in
+ * a piece or in the head is refused.
+ */
+static void verify_fragmented_message(struct kunit *test)
+{
+	static const u16 sizes[] = { 1, 7, 1448, 2896, 13, 1024, 611 };
+	struct bio_vec *bv;
+	struct signing c;
+	struct iov_iter it;
+	struct page *pair;
+	struct kvec kv;
+	u8 *msg, *data;
+	u32 off = PAGE_OFF, left = FRAG_DATA, n;
+	unsigned int nr = 0;
+
+	KUNIT_ASSERT_EQ(test, signing_setup(test, &c), 0);
+	msg = kunit_kmalloc(test, FRAG_HEAD + FRAG_DATA, GFP_KERNEL);
+	bv = kunit_kzalloc(test, FRAG_MAX * sizeof(*bv), GFP_KERNEL);
+	pair = alloc_pages(GFP_KERNEL | __GFP_COMP, 1);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_ASSERT_NOT_NULL(test, bv);
+	KUNIT_ASSERT_NOT_NULL(test, pair);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_pair_action,
+							pair), 0);
+	get_random_bytes(msg, FRAG_HEAD + FRAG_DATA);
+	/* An SMB2 header from the vector: GMAC's nonce comes from it. */
+	memcpy(msg, c.msg, min_t(size_t, c.len, SMBSRV_SMB2_HEADER_SIZE));
+	kv.iov_base = msg;
+	kv.iov_len = FRAG_HEAD + FRAG_DATA;
+	KUNIT_ASSERT_EQ(test, smbsrv_sign(c.s, &kv, 1, NULL), 0);
+
+	data = page_address(pair);
+	memcpy(data + PAGE_OFF, msg + FRAG_HEAD, FRAG_DATA);
+	while (left && nr < FRAG_MAX) {
+		n = min_t(u32, left, sizes[nr % ARRAY_SIZE(sizes)]);
+		bvec_set_page(&bv[nr++], pair + (off >> PAGE_SHIFT), n,
+			      off & ~PAGE_MASK);
+		off += n;
+		left -= n;
+	}
+	KUNIT_ASSERT_EQ(test, left, 0);
+	/* The 2896-byte piece starts at 1556 and crosses into page 2. */
+	KUNIT_ASSERT_TRUE(test, bv[3].bv_offset + bv[3].bv_len > PAGE_SIZE);
+	kv.iov_len = FRAG_HEAD;
+	iov_iter_bvec(&it, ITER_SOURCE, bv, nr, FRAG_DATA);
+	KUNIT_EXPECT_EQ(test, smbsrv_verify(c.s, &kv, 1, &it), 0);
+	KUNIT_EXPECT_EQ(test, iov_iter_count(&it), FRAG_DATA);
+
+	data[PAGE_SIZE + 5] ^= 0x20;		/* in page 2 */
+	KUNIT_EXPECT_EQ(test, smbsrv_verify(c.s, &kv, 1, &it), -EBADMSG);
+	data[PAGE_SIZE + 5] ^= 0x20;
+	data[PAGE_OFF + FRAG_DATA - 1] ^= 1;	/* the last byte */
+	KUNIT_EXPECT_EQ(test, smbsrv_verify(c.s, &kv, 1, &it), -EBADMSG);
+	data[PAGE_OFF + FRAG_DATA - 1] ^= 1;
+	msg[FRAG_HEAD - 1] ^= 1;		/* the head */
+	KUNIT_EXPECT_EQ(test, smbsrv_verify(c.s, &kv, 1, &it), -EBADMSG);
+	msg[FRAG_HEAD - 1] ^= 1;
+	KUNIT_EXPECT_EQ(test, smbsrv_verify(c.s, &kv, 1, &it), 0);
+}
+
 /* One bit of the last byte flipped: refused. */
 static void verify_tampered_message(struct kunit *test)
 {
@@ -668,6 +743,7 @@ static struct kunit_case smbsrv_crypto_cases[] = {
 	KUNIT_CASE_PARAM(verify_message, sign_gen_params),
 	KUNIT_CASE_PARAM(sign_split_message, sign_gen_params),
 	KUNIT_CASE_PARAM(verify_tampered_message, sign_gen_params),
+	KUNIT_CASE_PARAM(verify_fragmented_message, sign_gen_params),
 	KUNIT_CASE_PARAM(encrypt_message, enc_gen_params),
 	KUNIT_CASE_PARAM(decrypt_message, enc_gen_params),
 	KUNIT_CASE_PARAM(encrypt_split_message, enc_gen_params),
