@@ -36,7 +36,7 @@ struct smbsrv_write_stats {
 
 /*
  * A WRITE of @bytes written from the pages its data was received in,
- * @signed if its signature was checked over them.
+ * @signed_in if its signature was checked over them.
  */
 void smbsrv_writestats_one_copy(size_t bytes, bool signed_in);
 /* A WRITE of @bytes written from a message buffer, for @why. */
