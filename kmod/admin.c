@@ -521,7 +521,9 @@ int smbsrv_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto too_big;
 	smbsrv_audit_counts(&records, &dropped);
 	if (nla_put_u64_64bit(msg, SMBSRV_A_STATS_AUDIT_RECORDS, records, 0) ||
-	    nla_put_u64_64bit(msg, SMBSRV_A_STATS_AUDIT_DROPPED, dropped, 0))
+	    nla_put_u64_64bit(msg, SMBSRV_A_STATS_AUDIT_DROPPED, dropped, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_STATS_BAD_SIGNATURES,
+			      smbsrv_cmdstats_bad_signatures(), 0))
 		goto too_big;
 	for (i = 0; i < SMBSRV_LAT_BOUNDS; i++)
 		if (nla_put_u64_64bit(msg, SMBSRV_A_STATS_LATENCY_BOUND,

@@ -21,6 +21,7 @@ const u64 smbsrv_lat_bounds_ns[SMBSRV_LAT_BOUNDS] = {
 struct smbsrv_cstat {
 	struct smbsrv_cmd_stats cmd[SMB2_NR_COMMANDS];
 	u64 written;
+	u64 bad_signatures;
 	u64 breaks[SMBSRV_NR_BREAK_KINDS];
 };
 
@@ -71,6 +72,11 @@ void smbsrv_cmdstats_written(size_t bytes)
 	this_cpu_add(smbsrv_cstats.written, bytes);
 }
 
+void smbsrv_cmdstats_bad_signature(void)
+{
+	this_cpu_inc(smbsrv_cstats.bad_signatures);
+}
+
 void smbsrv_cmdstats_break(enum smbsrv_break_kind kind)
 {
 	if (kind < SMBSRV_NR_BREAK_KINDS)
@@ -102,6 +108,16 @@ u64 smbsrv_cmdstats_written_total(void)
 
 	for_each_possible_cpu(cpu)
 		sum += READ_ONCE(per_cpu_ptr(&smbsrv_cstats, cpu)->written);
+	return sum;
+}
+
+u64 smbsrv_cmdstats_bad_signatures(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(&smbsrv_cstats, cpu)->bad_signatures);
 	return sum;
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * smbsrv: per-command counters and latency histograms, bytes written,
- * oplock and lease breaks sent (stats-get, smbsrvctl stats, the
- * Prometheus metrics).
+ * oplock and lease breaks sent, requests refused for a bad signature
+ * (stats-get, smbsrvctl stats, the Prometheus metrics).
  *
  * Kept per CPU and summed when asked for: the data path only adds to
  * its own CPU's counters.
@@ -43,9 +43,12 @@ void smbsrv_cmdstats_done(u16 cmd, u32 status, u64 start_ns);
 void smbsrv_cmdstats_written(size_t bytes);
 /* A break notification of @kind was queued for a client. */
 void smbsrv_cmdstats_break(enum smbsrv_break_kind kind);
+/* A signed request was refused: its signature did not verify. */
+void smbsrv_cmdstats_bad_signature(void);
 
 void smbsrv_cmdstats_get(u16 cmd, struct smbsrv_cmd_stats *st);
 u64 smbsrv_cmdstats_written_total(void);
 u64 smbsrv_cmdstats_breaks(enum smbsrv_break_kind kind);
+u64 smbsrv_cmdstats_bad_signatures(void);
 
 #endif /* _SMBSRV_CMDSTATS_H */

@@ -6,6 +6,7 @@
  */
 #include <uapi/linux/smbsrv.h>
 
+#include "../cmdstats.h"
 #include "../conn.h"
 #include "../rxpages.h"
 #include "../session.h"
@@ -118,6 +119,7 @@ u32 smbsrv_req_signature(struct smbsrv_req *req)
 			/* Not signed as far as binding goes: refused there. */
 			if (!req->chan)
 				return STATUS_SUCCESS;
+			smbsrv_cmdstats_bad_signature();
 			return STATUS_ACCESS_DENIED;
 		}
 		req->signed_in = true;

@@ -187,7 +187,8 @@ void fake_module(ByteView req, FakeSocket &k)
 			.u64(SMBSRV_A_STATS_LEASE_BREAKS, 5)
 			.u32(SMBSRV_A_STATS_OPEN_FILES, 6)
 			.u64(SMBSRV_A_STATS_AUDIT_RECORDS, 7)
-			.u64(SMBSRV_A_STATS_AUDIT_DROPPED, 8);
+			.u64(SMBSRV_A_STATS_AUDIT_DROPPED, 8)
+			.u64(SMBSRV_A_STATS_BAD_SIGNATURES, 9);
 		for (uint64_t b : {10000ULL, 1000000ULL})
 			r.u64(SMBSRV_A_STATS_LATENCY_BOUND, b);
 		// READ: 3 requests, one error, two buckets and the unbounded one.
@@ -460,6 +461,7 @@ TEST_CASE("smbsrvctl -j stats: values and the documented schema")
 	CHECK(j["open_files"] == 6);
 	CHECK(j["audit_records"] == 7);
 	CHECK(j["audit_dropped"] == 8);
+	CHECK(j["bad_signatures"] == 9);
 	REQUIRE(j["commands"].size() == 2);
 	CHECK(j["commands"][0]["command"] == "read");
 	CHECK(j["commands"][0]["requests"] == 3);

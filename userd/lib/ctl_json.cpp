@@ -264,6 +264,7 @@ std::string stats_json(const StatsSnapshot &s, bool pretty)
 	j["lease_breaks"] = c.lease_breaks;
 	j["audit_records"] = c.audit_records;
 	j["audit_dropped"] = c.audit_dropped;
+	j["bad_signatures"] = c.bad_signatures;
 	Json cmds = Json::array();
 	for (const auto &x : c.commands) {
 		Json b = Json::array();

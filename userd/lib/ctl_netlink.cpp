@@ -275,6 +275,7 @@ ServerCounters parse_server_counters(ByteView msg)
 	c.open_files = a.u32(SMBSRV_A_STATS_OPEN_FILES);
 	c.audit_records = a.u64(SMBSRV_A_STATS_AUDIT_RECORDS);
 	c.audit_dropped = a.u64(SMBSRV_A_STATS_AUDIT_DROPPED);
+	c.bad_signatures = a.u64(SMBSRV_A_STATS_BAD_SIGNATURES);
 	for (const nlattr *b : a.all(SMBSRV_A_STATS_LATENCY_BOUND))
 		c.latency_bounds_ns.push_back(nla_u64_or0(b));
 	for (const nlattr *n : a.all(SMBSRV_A_STATS_COMMAND)) {

@@ -96,6 +96,7 @@ struct ServerCounters {
 	uint64_t oplock_breaks = 0, lease_breaks = 0;
 	uint32_t open_files = 0;
 	uint64_t audit_records = 0, audit_dropped = 0;
+	uint64_t bad_signatures = 0; // signed requests refused: bad signature
 	std::vector<uint64_t> latency_bounds_ns; // ascending, inclusive
 	std::vector<CommandStats> commands;
 };

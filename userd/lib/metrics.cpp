@@ -171,6 +171,9 @@ std::string prometheus_text(const StatsSnapshot &s)
 	w.single("smbsrv_audit_dropped_total", "counter",
 		 "Audit records dropped: over audit rate, smbsrvd's socket full or gone.",
 		 num(c.audit_dropped));
+	w.single("smbsrv_bad_signatures_total", "counter",
+		 "Signed requests refused because their signature did not verify.",
+		 num(c.bad_signatures));
 
 	struct QueueMetric {
 		const char *name, *type, *help;

@@ -333,12 +333,14 @@ int cmd_stats(const Options &opt, const Args &args)
 	// and their mean time from decode to final status.
 	const ServerCounters &c = snap.counters;
 	std::printf("\nwrite bytes: %llu\nopen files: %u\noplock breaks: %llu\n"
-		    "lease breaks: %llu\naudit records: %llu\naudit dropped: %llu\n\n",
+		    "lease breaks: %llu\naudit records: %llu\naudit dropped: %llu\n"
+		    "bad signatures: %llu\n\n",
 		    static_cast<unsigned long long>(c.write_bytes), c.open_files,
 		    static_cast<unsigned long long>(c.oplock_breaks),
 		    static_cast<unsigned long long>(c.lease_breaks),
 		    static_cast<unsigned long long>(c.audit_records),
-		    static_cast<unsigned long long>(c.audit_dropped));
+		    static_cast<unsigned long long>(c.audit_dropped),
+		    static_cast<unsigned long long>(c.bad_signatures));
 	std::printf("%-16s %10s %8s %10s\n", "COMMAND", "REQUESTS", "ERRORS", "MEAN-US");
 	for (const auto &x : c.commands)
 		std::printf("%-16s %10llu %8llu %10.1f\n", smb2_command_name(x.command).c_str(),

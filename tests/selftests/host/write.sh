@@ -13,7 +13,7 @@
 # impacket and raw PDUs (write.py) send 0 B to 2 MiB WRITEs at odd
 # offsets, WRITEs refused after their data came in pages (the connection
 # stays in step), signed WRITEs with a byte changed after signing (refused,
-# nothing written), WRITEs laid out so they must be taken whole, a
+# nothing written, counted as bad signatures), WRITEs laid out so they must be taken whole, a
 # compound, a named stream, a WRITE cut off mid-data; the knob switched
 # live; WRITEs racing truncate and another connection's READs; long
 # writes through smbtorture smb2.rw; smbsrvd stopped and rmmod clean.
@@ -162,10 +162,15 @@ t_guest_check "note the counters" ". /tmp/ws.sh; note"
 t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t refused demo demo
 t_guest_check "refused WRITEs are not counted; the 2 that landed took one copy" "
 . /tmp/ws.sh; show; test \$(delta one_copy) = 2"
-t_guest_check "note the counters" ". /tmp/ws.sh; note"
+t_guest_check "note the counters" "
+. /tmp/ws.sh; note; smbsrvctl stats | sed -n 's/^bad signatures: //p' > /tmp/bs.before
+test -s /tmp/bs.before"
 t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t signed demo demo
 t_guest_check "the 10 signed WRITEs that landed (3.0, 2.1) took one copy, signed; the 6 changed after signing are counted nowhere" "
 . /tmp/ws.sh; show; test \$(delta one_copy) = 10 && test \$(delta one_copy_signed) = 10 && test \$(delta copied) = 0"
+t_guest_check "... and counted as 6 bad signatures" "
+bs=\$(smbsrvctl stats | sed -n 's/^bad signatures: //p'); echo \"bad signatures \$(cat /tmp/bs.before) -> \$bs\"
+test \$((bs - \$(cat /tmp/bs.before))) = 6"
 t_guest_check "note the counters" ". /tmp/ws.sh; note"
 t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t whole demo demo
 t_guest_check "the 2 WRITEs laid out otherwise were copied (reason other)" "
