@@ -46,10 +46,19 @@ struct smbsrv_listener {
 	struct smbsrv_lsock ls[SMBSRV_LISTEN_ADDRS_MAX];
 };
 
+/*
+ * A connection the listener accepts is a clone of its socket, this
+ * callback and sk_user_data included, until smbsrv_recv_attach() sets its
+ * own: data arriving on it meanwhile calls here with the listener's @ls,
+ * which may be freed by then (the listener replaced on reload).  Only
+ * the listening socket itself queues the accept.
+ */
 static void smbsrv_listen_data_ready(struct sock *sk)
 {
 	struct smbsrv_lsock *ls;
 
+	if (READ_ONCE(sk->sk_state) != TCP_LISTEN)
+		return;
 	read_lock_bh(&sk->sk_callback_lock);
 	ls = sk->sk_user_data;
 	if (ls)
