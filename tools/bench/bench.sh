@@ -45,6 +45,10 @@
 #            through its bench share and through a share with the audit
 #            trail on (smbsrv-audit): what auditing costs the data path
 #            (not in the default sections: --sections audit)
+#   small    4K READ and WRITE, QD1 x 1 and QD8 x 4 jobs, smbsrv and
+#            ksmbd: the per-request cost of small I/O, with guest
+#            instructions per request under the instruction clock (not in
+#            the default sections: --sections small)
 #
 # Every run checks its data (tools/bench/guest/run.sh).  smbsrv's
 # variants (default knobs, copy only, no inline reads) are switched live
@@ -225,6 +229,11 @@ for sec in $sections; do
 		for bs in ${sizes_opt:-64k 1m}; do
 			add_cell "smbsrv-sign smbsrv-sign-wcopy ksmbd-sign" write "$bs" 1 1
 			add_cell "smbsrv-sign smbsrv-sign-wcopy ksmbd-sign" write "$bs" 8 4
+		done ;;
+	small)
+		for rw in read write; do
+			add_cell "smbsrv ksmbd" "$rw" 4k 1 1
+			add_cell "smbsrv ksmbd" "$rw" 4k 8 4
 		done ;;
 	audit)
 		for rw in read write; do for bs in 4k 1m; do

@@ -176,6 +176,7 @@ def parse_run(path):
         'round': int(rnd), 'server': server, 'rw': rw, 'bs': bs,
         'qd': int(qd), 'jobs': int(jobs),
         'mibs': d['bw_bytes'] / (1 << 20),
+        'iops': d['iops'],
         'bytes': d['io_bytes'],
         'cpu_s': busy,
         'cpu_per_gib': busy / (d['io_bytes'] / (1 << 30)) if d['io_bytes'] else 0,
@@ -228,6 +229,7 @@ def load(d):
         agg[key] = {
             'mibs': statistics.median(mib),
             'mibs_min': min(mib), 'mibs_max': max(mib), 'n': len(rs),
+            'iops': statistics.median(x['iops'] for x in rs),
             'cpu_per_gib': statistics.median(x['cpu_per_gib'] for x in rs),
             'p50_us': statistics.median(x['p50_us'] for x in rs),
             'p99_us': statistics.median(x['p99_us'] for x in rs),
@@ -281,7 +283,7 @@ def counters_text(c):
 def header(meta, what):
     return (f"{what}: commit {meta.get('commit')}, {meta.get('date')}, "
             f"clock `{meta.get('clock')}` ({meta.get('qemu', '?')}), "
-            f"-smp {meta.get('smp')}, guest kernel {meta.get('kernel')}, "
+            f"-cpu {meta.get('cpu')}, -smp {meta.get('smp')}, guest kernel {meta.get('kernel')}, "
             f"{meta.get('secs')} s per run, {meta.get('rounds')} round(s), "
             f"host load at start {meta.get('host_load')}.")
 
@@ -544,6 +546,7 @@ def report(d):
     audit_table(meta, agg, spread, w)
     write_table(meta, agg, spread, w)
     write_signed_table(meta, agg, spread, w)
+    small_table(meta, agg, d, w)
     if failed:
         w('Failed runs (fio error or data check): ' + ', '.join(failed) + '\n')
     text = '\n'.join(out)
@@ -642,6 +645,39 @@ def write_signed_table(meta, agg, spread, w):
         w(f"| {bs.upper()} | {qd} | {j} | {mib_text(a, spread) if a else '-'} | "
           f"{mib_text(b, spread) if b else '-'} | {mib_text(k, spread) if k else '-'} | "
           f"{ratio(a, k)} | {ratio(b, k)} | {ratio(a, b)} |")
+    w('')
+
+
+def small_table(meta, agg, d, w):
+    """Small I/O (section small): 4K READ and WRITE, smbsrv against ksmbd
+    per round, and guest nanoseconds per request (instructions under the
+    instruction clock: the guest clock skips idle time, so one request's
+    share of it is what the guest executed for it, client and server)."""
+    plan = os.path.join(d, 'plan')
+    if not os.path.exists(plan) or not any(
+            l.split()[2:] in (['4k', '1', '1'], ['4k', '8', '4'])
+            for l in open(plan) if l.startswith('smbsrv ')):
+        return
+    cells = [(rw, '4k', qd, j) for rw in ('read', 'write') for qd, j in ((1, 1), (8, 4))
+             if ('smbsrv', rw, '4k', qd, j) in agg and ('ksmbd', rw, '4k', qd, j) in agg]
+    if not cells:
+        return
+    icount = meta.get('clock') == 'icount'
+    unit = 'instructions' if icount else 'guest ns'
+    w('### Small I/O\n')
+    w(header(meta, 'Small I/O') + '\n')
+    w(f'MiB/s (median over rounds), smbsrv/ksmbd per round (median, min-max), and {unit} '
+      'per request (client and server together: the guest clock divided by the requests).\n')
+    w(f'| op | QD x jobs | smbsrv MiB/s | ksmbd MiB/s | smbsrv/ksmbd | smbsrv {unit}/req | '
+      f'ksmbd {unit}/req |')
+    w('|---|---|---|---|---|---|---|')
+    for rw, bs, qd, j in cells:
+        a = agg[('smbsrv', rw, bs, qd, j)]
+        k = agg[('ksmbd', rw, bs, qd, j)]
+        r = a['ratios'].get('ksmbd')
+        rt = f'{r[0]:.3f} ({r[1]:.3f}-{r[2]:.3f})' if r else '-'
+        w(f"| {rw.upper()} | {qd} x {j} | {fmt(a['mibs'])} | {fmt(k['mibs'])} | {rt} | "
+          f"{1e9 / a['iops'] / 1000:.1f}k | {1e9 / k['iops'] / 1000:.1f}k |")
     w('')
 
 
