@@ -71,7 +71,7 @@ host_bins=(
 	/bin/busybox /usr/bin/kmod /sbin/mount.cifs /usr/bin/fio
 	"$kt/usr/sbin/ksmbd.mountd" "$kt/usr/sbin/ksmbd.adduser"
 	"$kt/usr/sbin/ksmbd.addshare" "$kt/usr/sbin/ksmbd.control"
-	/usr/bin/setpriv /usr/bin/strace
+	/usr/bin/setpriv /usr/bin/strace /usr/bin/perf
 	/usr/bin/cp /usr/bin/fallocate /usr/bin/dbench
 	/usr/bin/getfattr /usr/bin/setfattr /usr/bin/ss
 	/usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs /sbin/mount.nfs
@@ -79,7 +79,7 @@ host_bins=(
 	/usr/bin/btrfs /usr/sbin/mkfs.btrfs
 	/usr/sbin/cifs.upcall /sbin/request-key
 )
-host_bins_opt=(/usr/bin/strace)
+host_bins_opt=(/usr/bin/strace /usr/bin/perf)
 # Kernel modules (with their dependencies) and whole module directories.
 # shellcheck source=tools/vm/guest-modules.sh
 . "$top/tools/vm/guest-modules.sh"
