@@ -287,8 +287,10 @@ static int smbsrv_reply_pages(struct smbsrv_msg *msg, struct smbsrv_req *req)
 static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
 {
 	struct smbsrv_session *crypt = NULL;
+	/* Most messages are one request: no allocation for their vector. */
+	struct kvec iov_short[4];
 	struct smbsrv_req *req;
-	struct kvec *iov;
+	struct kvec *iov = iov_short;
 	unsigned int n = 1;
 	u32 len = 0, pad, rlen;
 	bool ok = false;
@@ -304,9 +306,11 @@ static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
 		err = smbsrv_reply_pages(msg, req);
 		return !err || err == -ENOTCONN;
 	}
-	iov = kmalloc_array(n, sizeof(*iov), GFP_KERNEL);
-	if (!iov)
-		return false;
+	if (n > ARRAY_SIZE(iov_short)) {
+		iov = kmalloc_array(n, sizeof(*iov), GFP_KERNEL);
+		if (!iov)
+			return false;
+	}
 
 	n = 1;
 	list_for_each_entry(req, &msg->reqs, node) {
@@ -352,7 +356,8 @@ static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
 		err = smbsrv_send_frame(msg->conn, msg->sw.queue, iov, n, len);
 	ok = !err || err == -ENOTCONN;
 out:
-	kfree(iov);
+	if (iov != iov_short)
+		kfree(iov);
 	return ok;
 }
 
