@@ -13,6 +13,7 @@
 #include "fold.h"
 #include "hosts.h"
 #include "netlink.h"
+#include "recv.h"
 #include "sched.h"
 #include "session.h"
 #include "smb2/entry.h"
@@ -43,9 +44,12 @@ static int __init smbsrv_init(void)
 	err = smbsrv_sched_init();
 	if (err)
 		goto err_wq;
-	err = smbsrv_smb2_init();
+	err = smbsrv_recv_cache_init();
 	if (err)
 		goto err_sched;
+	err = smbsrv_smb2_init();
+	if (err)
+		goto err_recv;
 	err = smbsrv_cache_init();
 	if (err)
 		goto err_smb2;
@@ -63,6 +67,8 @@ err_cache:
 	smbsrv_cache_exit();
 err_smb2:
 	smbsrv_smb2_exit();
+err_recv:
+	smbsrv_recv_cache_exit();
 err_sched:
 	smbsrv_sched_exit();
 err_wq:
@@ -91,6 +97,7 @@ static void __exit smbsrv_exit(void)
 	smbsrv_durable_exit();
 	smbsrv_cache_exit();
 	smbsrv_smb2_exit();
+	smbsrv_recv_cache_exit();
 	smbsrv_sched_exit();
 	destroy_workqueue(smbsrv_ctl_wq);
 	smbsrv_budget_exit();

@@ -45,6 +45,44 @@
 #include "wire/pdu.h"
 #include "wire/route.h"
 
+/*
+ * Frame buffers of up to SMBSRV_FRAME_SMALL bytes (a 4 KiB WRITE with its
+ * headers, sealed or not) above kmalloc's 2 KiB bucket come from a cache
+ * of their own.  kmalloc() would take them from its 8 KiB bucket and, with
+ * init_on_alloc (Debian's default), zero all 8 KiB of it for every such
+ * frame, bytes the receive overwrites at once: the cache has a
+ * constructor, which exempts it from init_on_alloc.  Nothing reads a frame
+ * buffer past what was received into it (frame_len); a frame's buffer,
+ * from either allocator, is freed with kvfree().
+ */
+#define SMBSRV_FRAME_SMALL	(4096 + 512)
+static struct kmem_cache *smbsrv_frame_cache;
+
+static void smbsrv_frame_ctor(void *buf)
+{
+}
+
+int smbsrv_recv_cache_init(void)
+{
+	smbsrv_frame_cache = kmem_cache_create("smbsrv_frame",
+					       SMBSRV_FRAME_SMALL, 0,
+					       SLAB_HWCACHE_ALIGN,
+					       smbsrv_frame_ctor);
+	return smbsrv_frame_cache ? 0 : -ENOMEM;
+}
+
+void smbsrv_recv_cache_exit(void)
+{
+	kmem_cache_destroy(smbsrv_frame_cache);
+}
+
+static void *smbsrv_frame_alloc(u32 len)
+{
+	if (len > 2048 && len <= SMBSRV_FRAME_SMALL)
+		return kmem_cache_alloc(smbsrv_frame_cache, GFP_KERNEL);
+	return kvmalloc(len, GFP_KERNEL);
+}
+
 /* Receive works sleeping in a socket for the rest of a large frame. */
 #define SMBSRV_RECV_WAITERS	32
 static atomic_t smbsrv_recv_waiters = ATOMIC_INIT(0);
@@ -123,6 +161,18 @@ static int smbsrv_recv_some(struct smbsrv_conn *conn, void *buf, u32 len)
 	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
 
 	return kernel_recvmsg(conn->sock, &msg, &iov, 1, len, msg.msg_flags);
+}
+
+/*
+ * Nothing to read and nothing to learn: no bytes queued, no end of the
+ * stream and no error.  Bytes the socket's owner still holds in its
+ * backlog are not seen, but release_sock() calls data-ready for them.
+ */
+static bool smbsrv_recv_idle(struct sock *sk)
+{
+	return skb_queue_empty_lockless(&sk->sk_receive_queue) &&
+	       !(READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) &&
+	       !READ_ONCE(sk->sk_err);
 }
 
 /* A receive may wait for the rest of this frame: large, logged on. */
@@ -215,7 +265,7 @@ static bool smbsrv_recv_write_head(struct smbsrv_conn *conn)
 		conn->frame_rx = smbsrv_rxpages_new(ri.length);
 		return conn->frame_rx;
 	}
-	buf = kvmalloc(conn->frame_len, GFP_KERNEL);
+	buf = smbsrv_frame_alloc(conn->frame_len);
 	if (!buf)
 		return false;
 	memcpy(buf, conn->frame, conn->frame_cap);
@@ -262,7 +312,7 @@ static bool smbsrv_frame_header(struct smbsrv_conn *conn)
 	}
 	conn->frame_cap = smbsrv_recv_paged(conn, len) ? SMB2_WRITE_HEAD_SIZE :
 			  len;
-	conn->frame = kvmalloc(conn->frame_cap, GFP_KERNEL);
+	conn->frame = smbsrv_frame_alloc(conn->frame_cap);
 	if (!conn->frame)
 		return false;
 	conn->frame_len = len;
@@ -348,6 +398,17 @@ static bool smbsrv_recv_run(struct smbsrv_conn *conn)
 			clear_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags);
 		}
 		if (!conn->frame) {
+			/*
+			 * Between frames with nothing queued: end the run
+			 * without a receive that would only say -EAGAIN.
+			 * Bytes (or an end) arriving after this look call
+			 * data-ready (or state-change), which queues the
+			 * receive again.
+			 */
+			if (smbsrv_recv_idle(conn->sock->sk)) {
+				n = -EAGAIN;
+				break;
+			}
 			n = smbsrv_recv_some(conn,
 					     conn->frame_hdr + conn->frame_hdr_got,
 					     SMB2_FRAME_HDR_SIZE -

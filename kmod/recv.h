@@ -14,6 +14,9 @@ struct smbsrv_conn;
 /* Room for headers, a TRANSFORM header and compounding around a payload. */
 #define SMBSRV_FRAME_SLACK		(64 * 1024)
 
+/* The frame buffers' cache, at module load and unload. */
+int smbsrv_recv_cache_init(void);
+void smbsrv_recv_cache_exit(void);
 void smbsrv_recv_init(struct smbsrv_conn *conn);
 /* Install the socket callbacks and start receiving. */
 void smbsrv_recv_attach(struct smbsrv_conn *conn);
