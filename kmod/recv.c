@@ -163,18 +163,6 @@ static int smbsrv_recv_some(struct smbsrv_conn *conn, void *buf, u32 len)
 	return kernel_recvmsg(conn->sock, &msg, &iov, 1, len, msg.msg_flags);
 }
 
-/*
- * Nothing to read and nothing to learn: no bytes queued, no end of the
- * stream and no error.  Bytes the socket's owner still holds in its
- * backlog are not seen, but release_sock() calls data-ready for them.
- */
-static bool smbsrv_recv_idle(struct sock *sk)
-{
-	return skb_queue_empty_lockless(&sk->sk_receive_queue) &&
-	       !(READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) &&
-	       !READ_ONCE(sk->sk_err);
-}
-
 /* A receive may wait for the rest of this frame: large, logged on. */
 static bool smbsrv_recv_may_wait(struct smbsrv_conn *conn)
 {
@@ -398,17 +386,6 @@ static bool smbsrv_recv_run(struct smbsrv_conn *conn)
 			clear_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags);
 		}
 		if (!conn->frame) {
-			/*
-			 * Between frames with nothing queued: end the run
-			 * without a receive that would only say -EAGAIN.
-			 * Bytes (or an end) arriving after this look call
-			 * data-ready (or state-change), which queues the
-			 * receive again.
-			 */
-			if (smbsrv_recv_idle(conn->sock->sk)) {
-				n = -EAGAIN;
-				break;
-			}
 			n = smbsrv_recv_some(conn,
 					     conn->frame_hdr + conn->frame_hdr_got,
 					     SMB2_FRAME_HDR_SIZE -
