@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cluster.hpp"
+
+#include <dlfcn.h>
+#include <rados/librados.h>
+#include <sys/eventfd.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include <uapi/linux/smbsrv.h>
+
+#include "log.hpp"
+#include "ntstatus.hpp"
+
+namespace smbsrv::cluster {
+
+// librados' C API, loaded by name: the types are the header's.
+struct Rados {
+	void *lib = nullptr;
+#define SMBSRV_RADOS_FNS(X) \
+	X(rados_create2) X(rados_conf_read_file) X(rados_conf_set) \
+	X(rados_connect) X(rados_shutdown) X(rados_ioctx_create) \
+	X(rados_ioctx_destroy) X(rados_ioctx_set_namespace) \
+	X(rados_get_last_version) X(rados_lock_exclusive) X(rados_unlock) \
+	X(rados_watch3) X(rados_unwatch2) X(rados_notify_ack) \
+	X(rados_create_read_op) X(rados_release_read_op) \
+	X(rados_read_op_omap_get_vals2) X(rados_read_op_operate) \
+	X(rados_omap_get_next2) X(rados_omap_get_end) \
+	X(rados_create_write_op) X(rados_release_write_op) \
+	X(rados_write_op_assert_version) X(rados_write_op_create) \
+	X(rados_write_op_omap_set2) X(rados_write_op_omap_rm_keys2) \
+	X(rados_write_op_operate)
+#define SMBSRV_RADOS_MEMBER(f) decltype(&::f) f = nullptr;
+	SMBSRV_RADOS_FNS(SMBSRV_RADOS_MEMBER)
+#undef SMBSRV_RADOS_MEMBER
+
+	Rados()
+	{
+		lib = dlopen("librados.so.2", RTLD_NOW | RTLD_LOCAL);
+		if (!lib)
+			throw Error(std::string("cannot load librados: ") + dlerror(), ENOENT);
+#define SMBSRV_RADOS_LOAD(f)                                                   \
+	f = reinterpret_cast<decltype(f)>(dlsym(lib, #f));                     \
+	if (!(f))                                                              \
+		throw Error("librados.so.2 lacks " #f, ENOSYS);
+		SMBSRV_RADOS_FNS(SMBSRV_RADOS_LOAD)
+#undef SMBSRV_RADOS_LOAD
+	}
+	~Rados()
+	{
+		// Not unloaded: librados' threads and atexit handlers may
+		// outlive the handle.
+	}
+	Rados(const Rados &) = delete;
+	Rados &operator=(const Rados &) = delete;
+};
+
+namespace {
+
+constexpr int lock_seconds = 15;	// the lock's duration D
+constexpr auto renew_every = std::chrono::seconds(3);
+constexpr uint32_t watch_timeout = 10;	// seconds
+constexpr const char *lock_name = "alive";
+constexpr int max_tries = 16;		// guarded writes that lost a race
+
+rados_t cl(void *p) { return static_cast<rados_t>(p); }
+rados_ioctx_t io(void *p) { return static_cast<rados_ioctx_t>(p); }
+
+void watch_cb(void *arg, uint64_t notify_id, uint64_t handle, uint64_t /*notifier*/,
+	      void * /*data*/, size_t /*len*/);
+void watch_err(void * /*arg*/, uint64_t /*cookie*/, int err)
+{
+	log::warning("cluster: the watch on this node's object failed: " +
+		     std::string(std::strerror(-err)));
+}
+
+struct WatchCtx {
+	Rados *r;
+	rados_ioctx_t io;
+	std::string oid;
+};
+
+// Notifies are acknowledged; nothing sends any yet (breaks across nodes
+// will).
+void watch_cb(void *arg, uint64_t notify_id, uint64_t handle, uint64_t, void *, size_t)
+{
+	auto *w = static_cast<WatchCtx *>(arg);
+	w->r->rados_notify_ack(w->io, w->oid.c_str(), notify_id, handle, nullptr, 0);
+}
+
+} // namespace
+
+Error::Error(const std::string &what, int err)
+	: std::runtime_error(what + (err ? std::string(": ") + std::strerror(err) : "")),
+	  err_(err)
+{
+}
+
+Options options_from(const ParamSet &g)
+{
+	Options o;
+	o.ns = g.str("cluster name");
+	const std::string &store = g.str("cluster state store");
+	if (store.rfind("rados:", 0) != 0 || store.size() == 6)
+		throw std::runtime_error("cluster state store: 'rados:POOL', not '" + store + "'");
+	o.pool = store.substr(6);
+	o.ceph_conf = g.str("cluster ceph conf");
+	o.user = g.str("cluster ceph user");
+	o.node = g.str("cluster node name");
+	if (o.node.empty()) {
+		char host[256] = {};
+		if (gethostname(host, sizeof(host) - 1) == 0)
+			o.node = host;
+		if (auto dot = o.node.find('.'); dot != std::string::npos)
+			o.node.resize(dot);
+	}
+	if (!valid_node_name(o.node))
+		throw std::runtime_error("cluster node name: '" + o.node +
+					 "' (1 to 64 letters, digits, '_' or '-')");
+	if (o.ns.empty())
+		throw std::runtime_error("cluster name: empty");
+	return o;
+}
+
+Node::Node(Options o) : opt_(std::move(o)), r_(std::make_unique<Rados>())
+{
+	rados_t c = nullptr;
+	std::string who = "client." + opt_.user;
+	int err = r_->rados_create2(&c, "ceph", who.c_str(), 0);
+	if (err < 0)
+		throw Error("cluster: rados_create2", -err);
+	cluster_ = c;
+	auto fail = [&](const std::string &what, int e) {
+		if (io_)
+			r_->rados_ioctx_destroy(io(io_));
+		if (lock_io_)
+			r_->rados_ioctx_destroy(io(lock_io_));
+		r_->rados_shutdown(c);
+		throw Error("cluster: " + what, -e);
+	};
+	if ((err = r_->rados_conf_read_file(c, opt_.ceph_conf.c_str())) < 0)
+		fail("reading " + opt_.ceph_conf, err);
+	if ((err = r_->rados_connect(c)) < 0)
+		fail("connecting to the Ceph cluster", err);
+	rados_ioctx_t a = nullptr, b = nullptr;
+	if ((err = r_->rados_ioctx_create(c, opt_.pool.c_str(), &a)) < 0)
+		fail("pool " + opt_.pool, err);
+	io_ = a;
+	if ((err = r_->rados_ioctx_create(c, opt_.pool.c_str(), &b)) < 0)
+		fail("pool " + opt_.pool, err);
+	lock_io_ = b;
+	r_->rados_ioctx_set_namespace(a, opt_.ns.c_str());
+	r_->rados_ioctx_set_namespace(b, opt_.ns.c_str());
+
+	std::random_device rd;
+	cookie_ = std::to_string((uint64_t(rd()) << 32) | rd());
+	try {
+		// A previous incarnation's lock expires within its duration.
+		auto deadline = std::chrono::steady_clock::now() +
+				std::chrono::seconds(2 * lock_seconds + 5);
+		for (;;) {
+			try {
+				lock_alive(false);
+				break;
+			} catch (const Error &e) {
+				if (e.err() != EBUSY && e.err() != EEXIST)
+					throw;
+				if (std::chrono::steady_clock::now() > deadline)
+					throw;
+				log::notice("cluster: node " + opt_.node +
+					    " is locked (another incarnation?); waiting");
+				std::this_thread::sleep_for(std::chrono::seconds(1));
+			}
+		}
+	} catch (const Error &e) {
+		fail(std::string(e.what()), 0);
+	}
+	auto *w = new WatchCtx{r_.get(), b, node_object(opt_.node)};
+	uint64_t h = 0;
+	err = r_->rados_watch3(b, w->oid.c_str(), &h, watch_cb, watch_err, watch_timeout, w);
+	if (err < 0) {
+		delete w;
+		fail("watching " + node_object(opt_.node), err);
+	}
+	watch_ = h;
+	watch_ctx_ = w;
+	efd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (efd_ < 0)
+		fail("eventfd", -errno);
+	worker_ = std::thread([this] { worker(); });
+	renewer_ = std::thread([this] { renewer(); });
+	log::notice("cluster: node " + opt_.node + " joined (pool " + opt_.pool +
+		    ", namespace " + opt_.ns + ")");
+}
+
+Node::~Node()
+{
+	{
+		std::lock_guard<std::mutex> l(mu_);
+		stop_ = true;
+	}
+	cv_.notify_all();
+	if (worker_.joinable())
+		worker_.join();
+	if (renewer_.joinable())
+		renewer_.join();
+	r_->rados_unwatch2(io(lock_io_), watch_);
+	delete static_cast<WatchCtx *>(watch_ctx_);
+	// Leaving cleanly: the lock goes now, not at its expiry.
+	r_->rados_unlock(io(lock_io_), node_object(opt_.node).c_str(), lock_name,
+			 cookie_.c_str());
+	r_->rados_ioctx_destroy(io(io_));
+	r_->rados_ioctx_destroy(io(lock_io_));
+	r_->rados_shutdown(cl(cluster_));
+	if (efd_ >= 0)
+		::close(efd_);
+}
+
+void Node::lock_alive(bool renew)
+{
+	timeval d{lock_seconds, 0};
+	int err = r_->rados_lock_exclusive(io(lock_io_), node_object(opt_.node).c_str(),
+					   lock_name, cookie_.c_str(), "smbsrvd", &d,
+					   renew ? LIBRADOS_LOCK_FLAG_MAY_RENEW : 0);
+	if (err < 0)
+		throw Error("cluster: lock " + std::string(lock_name) + " on " +
+				    node_object(opt_.node),
+			    -err);
+}
+
+void Node::renewer()
+{
+	std::unique_lock<std::mutex> l(mu_);
+	while (!cv_.wait_for(l, renew_every, [this] { return stop_; })) {
+		l.unlock();
+		try {
+			lock_alive(true);
+		} catch (const Error &e) {
+			log::error(e.what());
+		}
+		l.lock();
+	}
+}
+
+void Node::submit(Request r)
+{
+	{
+		std::lock_guard<std::mutex> l(mu_);
+		queue_.push_back(std::move(r));
+	}
+	cv_.notify_all();
+}
+
+std::vector<Reply> Node::take_replies()
+{
+	uint64_t n = 0;
+	if (read(efd_, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		log::warning(std::string("cluster: eventfd: ") + std::strerror(errno));
+	std::lock_guard<std::mutex> l(mu_);
+	std::vector<Reply> out;
+	out.swap(replies_);
+	return out;
+}
+
+void Node::worker()
+{
+	std::unique_lock<std::mutex> l(mu_);
+	for (;;) {
+		cv_.wait(l, [this] { return stop_ || !queue_.empty(); });
+		if (stop_)
+			return;
+		Request r = std::move(queue_.front());
+		queue_.pop_front();
+		l.unlock();
+		uint32_t status = serve(r);
+		l.lock();
+		replies_.push_back({r.handle, status});
+		uint64_t one = 1;
+		if (write(efd_, &one, sizeof(one)) < 0)
+			log::warning(std::string("cluster: eventfd: ") + std::strerror(errno));
+	}
+}
+
+uint32_t Node::serve(const Request &r)
+{
+	try {
+		return r.op == SMBSRV_CLUSTER_OP_OPEN ? open(r) : close(r);
+	} catch (const Error &e) {
+		log::error(e.what());
+		return nt::INSUFFICIENT_RESOURCES;
+	}
+}
+
+// Read the file's "o." keys and the object's version; false: no object.
+static bool read_opens(Rados &R, rados_ioctx_t io, const std::string &oid,
+		       std::map<std::string, Bytes> &omap, uint64_t &version)
+{
+	omap.clear();
+	std::string after;
+	for (;;) {
+		rados_read_op_t op = R.rados_create_read_op();
+		rados_omap_iter_t it = nullptr;
+		unsigned char more = 0;
+		int rval = 0;
+		R.rados_read_op_omap_get_vals2(op, after.c_str(), "o.", 512, &it, &more, &rval);
+		int err = R.rados_read_op_operate(op, io, oid.c_str(), 0);
+		version = R.rados_get_last_version(io);
+		if (err == -ENOENT) {
+			R.rados_release_read_op(op);
+			return false;
+		}
+		if (err < 0 || rval < 0) {
+			R.rados_release_read_op(op);
+			throw Error("cluster: reading " + oid, -(err < 0 ? err : rval));
+		}
+		char *k = nullptr, *v = nullptr;
+		size_t kl = 0, vl = 0;
+		while (R.rados_omap_get_next2(it, &k, &v, &kl, &vl) == 0 && k) {
+			after.assign(k, kl);
+			omap[after] = Bytes(reinterpret_cast<uint8_t *>(v),
+					    reinterpret_cast<uint8_t *>(v) + vl);
+		}
+		R.rados_omap_get_end(it);
+		R.rados_release_read_op(op);
+		if (!more)
+			return true;
+	}
+}
+
+uint32_t Node::open(const Request &r)
+{
+	const std::string oid = file_object(r.ino);
+	const std::string key = open_key(opt_.node, r.stream);
+	const Bytes val = open_value({r.node_access, r.node_share});
+	for (int t = 0; t < max_tries; t++) {
+		std::map<std::string, Bytes> omap;
+		uint64_t version = 0;
+		bool exists = read_opens(*r_, io(io_), oid, omap, version);
+		uint32_t st = check_open(omap, opt_.node, r.stream, r.access, r.share);
+		if (st != nt::SUCCESS)
+			return st;
+		// Guarded by what was read: a change meanwhile fails it whole.
+		rados_write_op_t op = r_->rados_create_write_op();
+		if (exists)
+			r_->rados_write_op_assert_version(op, version);
+		else
+			r_->rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE, nullptr);
+		const char *keys[] = {key.c_str()};
+		const char *vals[] = {reinterpret_cast<const char *>(val.data())};
+		size_t kls[] = {key.size()}, vls[] = {val.size()};
+		if (r.node_access)
+			r_->rados_write_op_omap_set2(op, keys, vals, kls, vls, 1);
+		else
+			r_->rados_write_op_omap_rm_keys2(op, keys, kls, 1);
+		int err = r_->rados_write_op_operate(op, io(io_), oid.c_str(), nullptr, 0);
+		r_->rados_release_write_op(op);
+		if (err == 0)
+			return nt::SUCCESS;
+		if (err != -ERANGE && err != -EOVERFLOW && err != -EEXIST && err != -ENOENT)
+			throw Error("cluster: writing " + oid, -err);
+	}
+	throw Error("cluster: " + oid + " changed under every try", EAGAIN);
+}
+
+uint32_t Node::close(const Request &r)
+{
+	const std::string oid = file_object(r.ino);
+	const std::string key = open_key(opt_.node, r.stream);
+	const Bytes val = open_value({r.node_access, r.node_share});
+	const char *keys[] = {key.c_str()};
+	const char *vals[] = {reinterpret_cast<const char *>(val.data())};
+	size_t kls[] = {key.size()}, vls[] = {val.size()};
+	// Only this node writes its key: no guard needed to narrow it.
+	rados_write_op_t op = r_->rados_create_write_op();
+	r_->rados_write_op_create(op, LIBRADOS_CREATE_IDEMPOTENT, nullptr);
+	if (r.node_access)
+		r_->rados_write_op_omap_set2(op, keys, vals, kls, vls, 1);
+	else
+		r_->rados_write_op_omap_rm_keys2(op, keys, kls, 1);
+	int err = r_->rados_write_op_operate(op, io(io_), oid.c_str(), nullptr, 0);
+	r_->rados_release_write_op(op);
+	if (err < 0)
+		throw Error("cluster: writing " + oid, -err);
+	return nt::SUCCESS;
+}
+
+} // namespace smbsrv::cluster
