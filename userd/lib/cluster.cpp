@@ -11,7 +11,7 @@
 #include <cstring>
 #include <random>
 
-#include <uapi/linux/smbsrv.h>
+#include <linux/smbsrv.h>
 
 #include "log.hpp"
 #include "ntstatus.hpp"
