@@ -98,6 +98,9 @@ def main():
     pa, pb, share = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     a = Node("A", pa, share)
     b = Node("B", pb, share)
+    # A second connection to A: impacket keeps one table entry per file
+    # name per connection, so two opens of one name need two.
+    a2 = Node("A", pa, share)
 
     # The file exists for both: created through A.
     for p in ("one.txt", "two.txt", "three.txt", "four.txt", "lat.txt"):
@@ -123,11 +126,11 @@ def main():
 
     # Two opens on A: the node's aggregate goes with the last one only.
     f1 = a.open("four.txt", R, SR)
-    f2 = a.open("four.txt", R, SR | SW)
+    f2 = a2.open("four.txt", R, SR | SW)
     check("A: two read opens of four.txt, one denying writing",
           opened(f1) and opened(f2))
     if opened(f1) and opened(f2):
-        a.close(f2)
+        a2.close(f2)
         expect_violation("B: write open of four.txt while A's other open denies writing",
                          b, "four.txt", R | W, SR | SW)
         a.close(f1)
@@ -145,14 +148,14 @@ def main():
         f = a.open("lat.txt", R, SR | SW)
         a.close(f)
         slow.append(time.perf_counter() - t)
-    held = a.open("lat.txt", R, SR | SW)
+    held = a2.open("lat.txt", R, SR | SW)
     fast = []
     for _ in range(n):
         t = time.perf_counter()
         f = a.open("lat.txt", R, SR | SW)
         a.close(f)
         fast.append(time.perf_counter() - t)
-    a.close(held)
+    a2.close(held)
     print("latency CREATE+CLOSE, node's first open and last close: median %.2f ms"
           % (statistics.median(slow) * 1000))
     print("latency CREATE+CLOSE, node holds an open already: median %.2f ms"
