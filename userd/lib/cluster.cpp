@@ -33,7 +33,9 @@ struct Rados {
 	X(rados_create_write_op) X(rados_release_write_op) \
 	X(rados_write_op_assert_version) X(rados_write_op_create) \
 	X(rados_write_op_omap_set2) X(rados_write_op_omap_rm_keys2) \
-	X(rados_write_op_operate)
+	X(rados_write_op_operate) X(rados_nobjects_list_open) \
+	X(rados_nobjects_list_next) X(rados_nobjects_list_close) \
+	X(rados_list_lockers)
 #define SMBSRV_RADOS_MEMBER(f) decltype(&::f) f = nullptr;
 	SMBSRV_RADOS_FNS(SMBSRV_RADOS_MEMBER)
 #undef SMBSRV_RADOS_MEMBER
@@ -65,6 +67,8 @@ constexpr int lock_seconds = 15;	// the lock's duration D
 constexpr auto renew_every = std::chrono::seconds(3);
 constexpr uint32_t watch_timeout = 10;	// seconds
 constexpr const char *lock_name = "alive";
+constexpr const char *reaper_lock = "reaper";
+constexpr auto sweep_every = std::chrono::seconds(5);
 constexpr int max_tries = 16;		// guarded writes that lost a race
 
 rados_t cl(void *p) { return static_cast<rados_t>(p); }
@@ -164,7 +168,7 @@ Node::Node(Options o) : opt_(std::move(o)), r_(std::make_unique<Rados>())
 				std::chrono::seconds(2 * lock_seconds + 5);
 		for (;;) {
 			try {
-				lock_alive(false);
+				join();
 				break;
 			} catch (const Error &e) {
 				if (e.err() != EBUSY && e.err() != EEXIST)
@@ -193,6 +197,7 @@ Node::Node(Options o) : opt_(std::move(o)), r_(std::make_unique<Rados>())
 		fail("eventfd", -errno);
 	worker_ = std::thread([this] { worker(); });
 	renewer_ = std::thread([this] { renewer(); });
+	reaper_ = std::thread([this] { reaper(); });
 	log::notice("cluster: node " + opt_.node + " joined (pool " + opt_.pool +
 		    ", namespace " + opt_.ns + ")");
 }
@@ -208,6 +213,8 @@ Node::~Node()
 		worker_.join();
 	if (renewer_.joinable())
 		renewer_.join();
+	if (reaper_.joinable())
+		reaper_.join();
 	r_->rados_unwatch2(io(lock_io_), watch_);
 	delete static_cast<WatchCtx *>(watch_ctx_);
 	// Leaving cleanly: the lock goes now, not at its expiry.
@@ -218,6 +225,27 @@ Node::~Node()
 	r_->rados_shutdown(cl(cluster_));
 	if (efd_ >= 0)
 		::close(efd_);
+}
+
+// Take "alive" and announce this incarnation while holding our own
+// "reaper" lock, so that no survivor reaps a previous incarnation's
+// records while this one writes its own.
+void Node::join()
+{
+	timeval d{lock_seconds, 0};
+	std::string oid = node_object(opt_.node);
+	int err = r_->rados_lock_exclusive(io(lock_io_), oid.c_str(), reaper_lock, cookie_.c_str(),
+					   "smbsrvd joining", &d, 0);
+	if (err < 0)
+		throw Error("cluster: lock " + std::string(reaper_lock) + " on " + oid, -err);
+	try {
+		lock_alive(false);
+		announce();
+	} catch (...) {
+		r_->rados_unlock(io(lock_io_), oid.c_str(), reaper_lock, cookie_.c_str());
+		throw;
+	}
+	r_->rados_unlock(io(lock_io_), oid.c_str(), reaper_lock, cookie_.c_str());
 }
 
 void Node::lock_alive(bool renew)
@@ -295,9 +323,11 @@ uint32_t Node::serve(const Request &r)
 	}
 }
 
-// Read the file's "o." keys and the object's version; false: no object.
-static bool read_opens(Rados &R, rados_ioctx_t io, const std::string &oid,
-		       std::map<std::string, Bytes> &omap, uint64_t &version)
+// Read an object's omap keys starting with @prefix and the object's
+// version; false: no object.
+static bool read_omap(Rados &R, rados_ioctx_t io, const std::string &oid,
+		      const std::string &prefix, std::map<std::string, Bytes> &omap,
+		      uint64_t &version)
 {
 	omap.clear();
 	std::string after;
@@ -306,7 +336,8 @@ static bool read_opens(Rados &R, rados_ioctx_t io, const std::string &oid,
 		rados_omap_iter_t it = nullptr;
 		unsigned char more = 0;
 		int rval = 0;
-		R.rados_read_op_omap_get_vals2(op, after.c_str(), "o.", 512, &it, &more, &rval);
+		R.rados_read_op_omap_get_vals2(op, after.c_str(), prefix.c_str(), 512, &it, &more,
+					       &rval);
 		int err = R.rados_read_op_operate(op, io, oid.c_str(), 0);
 		version = R.rados_get_last_version(io);
 		if (err == -ENOENT) {
@@ -339,7 +370,7 @@ uint32_t Node::open(const Request &r)
 	for (int t = 0; t < max_tries; t++) {
 		std::map<std::string, Bytes> omap;
 		uint64_t version = 0;
-		bool exists = read_opens(*r_, io(io_), oid, omap, version);
+		bool exists = read_omap(*r_, io(io_), oid, "o.", omap, version);
 		uint32_t st = check_open(omap, opt_.node, r.stream, r.access, r.share);
 		if (st != nt::SUCCESS)
 			return st;
@@ -386,6 +417,136 @@ uint32_t Node::close(const Request &r)
 	if (err < 0)
 		throw Error("cluster: writing " + oid, -err);
 	return nt::SUCCESS;
+}
+
+} // namespace smbsrv::cluster
+
+namespace smbsrv::cluster {
+
+namespace {
+
+// Set one omap key of @oid (made if missing).
+void set_key(Rados &R, rados_ioctx_t io, const std::string &oid, const std::string &key,
+	     const std::string &value)
+{
+	const char *keys[] = {key.c_str()};
+	const char *vals[] = {value.c_str()};
+	size_t kls[] = {key.size()}, vls[] = {value.size()};
+	rados_write_op_t op = R.rados_create_write_op();
+	R.rados_write_op_create(op, LIBRADOS_CREATE_IDEMPOTENT, nullptr);
+	R.rados_write_op_omap_set2(op, keys, vals, kls, vls, 1);
+	int err = R.rados_write_op_operate(op, io, oid.c_str(), nullptr, 0);
+	R.rados_release_write_op(op);
+	if (err < 0)
+		throw Error("cluster: writing " + oid, -err);
+}
+
+std::string value_of(const std::map<std::string, Bytes> &m, const std::string &k)
+{
+	auto it = m.find(k);
+	return it == m.end() ? std::string() : std::string(it->second.begin(), it->second.end());
+}
+
+} // namespace
+
+// How many hold @lock on @oid now (cls_lock drops expired lockers).
+static ssize_t lockers(Rados &R, rados_ioctx_t io, const std::string &oid, const char *lock)
+{
+	int excl = 0;
+	char tag[256], clients[1024], cookies[1024], addrs[1024];
+	size_t tl = sizeof(tag), cl = sizeof(clients), kl = sizeof(cookies), al = sizeof(addrs);
+	ssize_t n = R.rados_list_lockers(io, oid.c_str(), lock, &excl, tag, &tl, clients, &cl,
+					 cookies, &kl, addrs, &al);
+	if (n == -ENOENT)
+		return 0;
+	if (n == -ERANGE) // more than fit: held
+		return 1;
+	if (n < 0)
+		throw Error("cluster: lockers of " + oid, int(-n));
+	return n;
+}
+
+void Node::announce()
+{
+	set_key(*r_, io(lock_io_), node_object(opt_.node), "inc", cookie_);
+}
+
+// One sweep: every other node whose lock "alive" is gone (expired: the
+// node died, or lost the store for longer than the lock's duration) has
+// its keys removed from every file's record, once per incarnation, by
+// whichever survivor takes that node's "reaper" lock first.
+void Node::sweep()
+{
+	rados_ioctx_t x = io(lock_io_);
+	std::vector<std::string> nodes, files;
+	rados_list_ctx_t ctx = nullptr;
+	if (int err = r_->rados_nobjects_list_open(x, &ctx); err < 0)
+		throw Error("cluster: listing the records", -err);
+	const char *entry = nullptr;
+	while (r_->rados_nobjects_list_next(ctx, &entry, nullptr, nullptr) == 0) {
+		std::string e(entry);
+		if (e.rfind("node.", 0) == 0 && e != node_object(opt_.node))
+			nodes.push_back(e);
+		else if (e.rfind("f.", 0) == 0)
+			files.push_back(e);
+	}
+	r_->rados_nobjects_list_close(ctx);
+	for (const auto &n : nodes) {
+		if (lockers(*r_, x, n, lock_name) > 0)
+			continue;
+		std::map<std::string, Bytes> m;
+		uint64_t v = 0;
+		read_omap(*r_, x, n, "", m, v);
+		std::string inc = value_of(m, "inc");
+		if (inc.empty() || value_of(m, "reaped") == inc)
+			continue;
+		timeval d{60, 0};
+		if (r_->rados_lock_exclusive(x, n.c_str(), reaper_lock, cookie_.c_str(), "smbsrvd reaper",
+					     &d, 0) < 0)
+			continue; // another survivor reaps it
+		// Under the reaper lock a starting node waits: look again.
+		read_omap(*r_, x, n, "", m, v);
+		if (lockers(*r_, x, n, lock_name) == 0 && value_of(m, "inc") == inc) {
+			std::string dead = n.substr(5), prefix = "o." + dead + ".";
+			size_t removed = 0;
+			for (const auto &f : files) {
+				std::map<std::string, Bytes> keys;
+				if (!read_omap(*r_, x, f, prefix, keys, v) || keys.empty())
+					continue;
+				std::vector<const char *> names;
+				std::vector<size_t> lens;
+				for (const auto &[k, val] : keys) {
+					names.push_back(k.c_str());
+					lens.push_back(k.size());
+				}
+				rados_write_op_t op = r_->rados_create_write_op();
+				r_->rados_write_op_omap_rm_keys2(op, names.data(), lens.data(),
+								 names.size());
+				int err = r_->rados_write_op_operate(op, x, f.c_str(), nullptr, 0);
+				r_->rados_release_write_op(op);
+				if (err == 0)
+					removed += names.size();
+			}
+			set_key(*r_, x, n, "reaped", inc);
+			log::notice("cluster: node " + dead + " is gone (its lock expired): " +
+				    std::to_string(removed) + " of its records removed");
+		}
+		r_->rados_unlock(x, n.c_str(), reaper_lock, cookie_.c_str());
+	}
+}
+
+void Node::reaper()
+{
+	std::unique_lock<std::mutex> l(mu_);
+	while (!cv_.wait_for(l, sweep_every, [this] { return stop_; })) {
+		l.unlock();
+		try {
+			sweep();
+		} catch (const Error &e) {
+			log::warning(e.what());
+		}
+		l.lock();
+	}
 }
 
 } // namespace smbsrv::cluster

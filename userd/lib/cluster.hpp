@@ -6,7 +6,9 @@
 // clustering neither needs nor loads it.
 //
 // A node holds cls_lock "alive" on its object node.NAME (exclusive,
-// renewed every 3 s for 15 s) and watches that object; it answers the
+// renewed every 3 s for 15 s), records its incarnation there ("inc"),
+// and watches that object; every 5 s it looks for nodes whose lock
+// expired and removes their keys from the files' records (the reaper); it answers the
 // module's cluster-req upcalls on a worker thread (RADOS round trips must
 // not hold up logons), the answers going out on the main thread, as the
 // session setups of the AuthPool do.
@@ -81,7 +83,11 @@ public:
 private:
 	uint32_t open(const Request &r);
 	uint32_t close(const Request &r);
+	void join();
 	void lock_alive(bool renew);
+	void announce();
+	void sweep();
+	void reaper();
 	void worker();
 	void renewer();
 
@@ -100,7 +106,7 @@ private:
 	std::deque<Request> queue_;
 	std::vector<Reply> replies_;
 	bool stop_ = false;
-	std::thread worker_, renewer_;
+	std::thread worker_, renewer_, reaper_;
 };
 
 } // namespace smbsrv::cluster

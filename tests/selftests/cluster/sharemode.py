@@ -6,6 +6,10 @@ node, both serving the same CephFS directory as the same share.  Prints
 CLOSE latencies it measured as plain lines.
 
     sharemode.py PORT_A PORT_B SHARE
+    sharemode.py hold PORT SHARE FILE      open FILE to read denying writes,
+                                           print HELD, keep it open
+    sharemode.py wait PORT SHARE FILE SECS try a write open of FILE once a
+                                           second; PASS with the time it took
 
 Mirrors smbtorture's smb2.sharemode idea (an open's share access against
 another's access) with the two opens on different nodes."""
@@ -164,5 +168,45 @@ def main():
     return 1 if failed else 0
 
 
+def hold(port, share, path):
+    n = Node("holder", port, share)
+    f = n.open(path, R, SR, s3.FILE_OVERWRITE_IF)
+    if not opened(f):
+        print("cannot open: 0x%08x" % f, flush=True)
+        return 1
+    print("HELD", flush=True)
+    while True:
+        time.sleep(60)
+
+
+def wait(port, share, path, secs):
+    n = Node("B", port, share)
+    t0 = time.monotonic()
+    first = n.open(path, R | W, SR | SW | SD)
+    check("B: write open of %s while the node holding it is being killed -> "
+          "SHARING_VIOLATION" % path, first == SHARING_VIOLATION,
+          "opened" if opened(first) else "status 0x%08x" % first)
+    if opened(first):
+        n.close(first)
+        return 1
+    r = first
+    while time.monotonic() - t0 < secs:
+        time.sleep(1)
+        r = n.open(path, R | W, SR | SW | SD)
+        if opened(r):
+            n.close(r)
+            break
+    took = time.monotonic() - t0
+    check("B: the dead node's share mode on %s is gone within %d s (took %.1f s)"
+          % (path, secs, took), opened(r),
+          "still status 0x%08x after %.1f s" % (r, took))
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if opened(r) else 1
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "hold":
+        sys.exit(hold(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
+    if sys.argv[1] == "wait":
+        sys.exit(wait(int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])))
     sys.exit(main())
