@@ -52,7 +52,8 @@ int smb_cluster_rec_decode(const void *buf, size_t len,
 	const u8 *b = (const u8 *)buf;
 	u32 share;
 
-	if (len < SMB_CLUSTER_REC_LEN || b[0] != SMB_CLUSTER_REC_V1)
+	if (len < SMB_CLUSTER_REC_LEN || b[0] != SMB_CLUSTER_REC_V1 ||
+	    b[1] || b[2] || b[3])
 		return -EINVAL;
 	share = get_unaligned_le32(b + 8);
 	if (share & ~FILE_SHARE_ALL)

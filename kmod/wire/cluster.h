@@ -61,7 +61,10 @@ static inline bool smb_cluster_agg_eq(const struct smb_cluster_agg *a,
 
 void smb_cluster_rec_encode(const struct smb_cluster_agg *a,
 			    u8 out[SMB_CLUSTER_REC_LEN]);
-/* 0, or -EINVAL (too short, unknown version, share bits beyond ALL). */
+/*
+ * 0, or -EINVAL (too short, unknown version, reserved bytes not zero,
+ * share bits beyond ALL).
+ */
 int smb_cluster_rec_decode(const void *buf, size_t len,
 			   struct smb_cluster_agg *a);
 

@@ -105,6 +105,9 @@ TEST_CASE("record values round-trip and bad ones are refused", "[wire][cluster]"
 	buf[0] = 2;
 	CHECK(smb_cluster_rec_decode(buf, SMB_CLUSTER_REC_LEN, &b) == -EINVAL);
 	buf[0] = SMB_CLUSTER_REC_V1;
+	buf[2] = 1; // reserved
+	CHECK(smb_cluster_rec_decode(buf, SMB_CLUSTER_REC_LEN, &b) == -EINVAL);
+	buf[2] = 0;
 	buf[8] = 0x08; // a share bit that does not exist
 	CHECK(smb_cluster_rec_decode(buf, SMB_CLUSTER_REC_LEN, &b) == -EINVAL);
 }
