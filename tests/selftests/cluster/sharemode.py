@@ -198,9 +198,11 @@ def wait(port, share, path, secs):
             break
         time.sleep(1)
     took = time.monotonic() - t0
+    why = ""
+    if not opened(r):
+        why = "no try" if r is None else "status 0x%08x after %.1f s" % (r, took)
     check("B: the dead node's share mode on %s is gone within %d s (took %.1f s)"
-          % (path, secs, took), opened(r),
-          "status 0x%08x after %.1f s" % (r, took) if r is not None else "no try")
+          % (path, secs, took), opened(r), why)
     print("%d passed, %d failed" % (passed, failed))
     return 0 if opened(r) else 1
 

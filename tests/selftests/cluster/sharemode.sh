@@ -96,8 +96,8 @@ t_guest_ab() {
 }
 t_check "both nodes see one directory (a file written on node a is read on node b)" t_guest_ab
 
-t_check "the MDS's session timeout is 20 s" timeout 60 ceph -c "$CEPH_DIR/ceph.conf" \
-	fs set cephfs session_timeout 20
+t_check "the MDS's session timeout is 30 s (its minimum)" timeout 60 \
+	ceph -c "$CEPH_DIR/ceph.conf" fs set cephfs session_timeout 30
 
 rados_ns() { timeout 60 rados -c "$CEPH_DIR/ceph.conf" -p smbsrv -N check "$@"; }
 t_check_output "each node holds its lock alive" 'node-a.*node-b|node-b.*node-a' \
@@ -123,9 +123,9 @@ done
 # VM is killed; node b's reaper removes a's records once a's lock
 # expired (15 s) and a sweep (every 5 s) noticed: the documented bound
 # is 2 x 15 s + 5 s, 35 s.  CephFS itself keeps the dead client's
-# capabilities until its MDS session goes stale (session_timeout, 20 s
-# here, 60 s by default; nothing blocklists the dead node yet), and
-# node b's CREATE waits for them first.  The check allows 60 s.
+# capabilities until its MDS session goes stale (session_timeout, 30 s
+# here, its minimum, 60 s by default; nothing blocklists the dead node
+# yet), and node b's CREATE waits for them first.  The check allows 60 s.
 fifo=$(mktemp -u)
 mkfifo "$fifo"
 "$py" "$checks" hold "$(vm_port c-a smb)" cl dead.txt > "$fifo" 2>&1 &
