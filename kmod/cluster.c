@@ -41,13 +41,6 @@ static struct smbsrv_cluster_view *smbsrv_cluster_view(struct smbsrv_fnode *fn)
 	return v;
 }
 
-void smbsrv_cluster_view_free(struct smbsrv_cluster_view *v)
-{
-	if (v)
-		mutex_destroy(&v->lock);
-	kfree(v);
-}
-
 /* The node's aggregate of @fn's opens now (snapshot opens take no part). */
 static void smbsrv_cluster_agg_of(struct smbsrv_fnode *fn,
 				  struct smb_cluster_agg *a)

@@ -56,7 +56,6 @@ struct smbsrv_cluster_view *smbsrv_cluster_lock(struct smbsrv_fnode *fn);
 void smbsrv_cluster_closed(struct smbsrv_fnode *fn,
 			   struct smbsrv_cluster_view *v);
 
-/* The fnode goes: its view with it. */
-void smbsrv_cluster_view_free(struct smbsrv_cluster_view *v);
+/* The fnode's view goes with it (fnode.c frees it: kfree()). */
 
 #endif /* _SMBSRV_CLUSTER_H */
