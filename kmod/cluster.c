@@ -129,8 +129,6 @@ void smbsrv_cluster_closed(struct smbsrv_fnode *fn,
 {
 	struct smb_cluster_agg a;
 
-	if (!v)
-		return;
 	smbsrv_cluster_agg_of(fn, &a);
 	if (!smb_cluster_agg_eq(&a, &v->rec) &&
 	    smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_CLOSE, 0, 0, &a) ==

@@ -48,9 +48,9 @@ u32 smbsrv_cluster_add(struct smbsrv_fnode *fn, struct smbsrv_file *f);
 
 /*
  * Around taking an open off @fn's opens (under fn->lock, by the
- * caller): lock returns the view to pass to closed (NULL: the fnode has
- * no view, nothing to do), which records the new aggregate if it changed
- * and unlocks.  May sleep.
+ * caller): lock returns the view (NULL: the fnode has none, nothing to
+ * do), which the caller passes to closed (never NULL) to record the new
+ * aggregate if it changed and unlock.  May sleep.
  */
 struct smbsrv_cluster_view *smbsrv_cluster_lock(struct smbsrv_fnode *fn);
 void smbsrv_cluster_closed(struct smbsrv_fnode *fn,

@@ -118,7 +118,8 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 		base_del = get_cred(fn->base_delete_cred);
 	spin_unlock(&fn->lock);
 	/* Cluster mode: the node's record of the file follows. */
-	smbsrv_cluster_closed(fn, cv);
+	if (cv)
+		smbsrv_cluster_closed(fn, cv);
 	/* Others' cached handles keep a file pending deletion (cache.c). */
 	if (now_pending && !del)
 		smbsrv_cache_break_handles(f);
@@ -256,7 +257,8 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 		spin_lock(&f->fnode->lock);
 		list_del_init(&f->fnode_node);
 		spin_unlock(&f->fnode->lock);
-		smbsrv_cluster_closed(f->fnode, cv);
+		if (cv)
+			smbsrv_cluster_closed(f->fnode, cv);
 		status = err == -EMFILE ? STATUS_TOO_MANY_OPENED_FILES :
 			 err == -ENOENT ? STATUS_NETWORK_NAME_DELETED :
 					  STATUS_INSUFFICIENT_RESOURCES;
