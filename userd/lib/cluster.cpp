@@ -21,44 +21,88 @@ namespace smbsrv::cluster {
 // librados' C API, loaded by name: the types are the header's.
 struct Rados {
 	void *lib = nullptr;
-#define SMBSRV_RADOS_FNS(X) \
-	X(rados_create2) X(rados_conf_read_file) X(rados_conf_set) \
-	X(rados_connect) X(rados_shutdown) X(rados_ioctx_create) \
-	X(rados_ioctx_destroy) X(rados_ioctx_set_namespace) \
-	X(rados_get_last_version) X(rados_lock_exclusive) X(rados_unlock) \
-	X(rados_watch3) X(rados_unwatch2) X(rados_notify_ack) \
-	X(rados_create_read_op) X(rados_release_read_op) \
-	X(rados_read_op_omap_get_vals2) X(rados_read_op_operate) \
-	X(rados_omap_get_next2) X(rados_omap_get_end) \
-	X(rados_create_write_op) X(rados_release_write_op) \
-	X(rados_write_op_assert_version) X(rados_write_op_create) \
-	X(rados_write_op_omap_set2) X(rados_write_op_omap_rm_keys2) \
-	X(rados_write_op_operate) X(rados_nobjects_list_open) \
-	X(rados_nobjects_list_next) X(rados_nobjects_list_close) \
-	X(rados_list_lockers)
-#define SMBSRV_RADOS_MEMBER(f) decltype(&::f) f = nullptr;
-	SMBSRV_RADOS_FNS(SMBSRV_RADOS_MEMBER)
-#undef SMBSRV_RADOS_MEMBER
+	decltype(&::rados_create2) rados_create2 = nullptr;
+	decltype(&::rados_conf_read_file) rados_conf_read_file = nullptr;
+	decltype(&::rados_conf_set) rados_conf_set = nullptr;
+	decltype(&::rados_connect) rados_connect = nullptr;
+	decltype(&::rados_shutdown) rados_shutdown = nullptr;
+	decltype(&::rados_ioctx_create) rados_ioctx_create = nullptr;
+	decltype(&::rados_ioctx_destroy) rados_ioctx_destroy = nullptr;
+	decltype(&::rados_ioctx_set_namespace) rados_ioctx_set_namespace = nullptr;
+	decltype(&::rados_get_last_version) rados_get_last_version = nullptr;
+	decltype(&::rados_lock_exclusive) rados_lock_exclusive = nullptr;
+	decltype(&::rados_unlock) rados_unlock = nullptr;
+	decltype(&::rados_watch3) rados_watch3 = nullptr;
+	decltype(&::rados_unwatch2) rados_unwatch2 = nullptr;
+	decltype(&::rados_notify_ack) rados_notify_ack = nullptr;
+	decltype(&::rados_create_read_op) rados_create_read_op = nullptr;
+	decltype(&::rados_release_read_op) rados_release_read_op = nullptr;
+	decltype(&::rados_read_op_omap_get_vals2) rados_read_op_omap_get_vals2 = nullptr;
+	decltype(&::rados_read_op_operate) rados_read_op_operate = nullptr;
+	decltype(&::rados_omap_get_next2) rados_omap_get_next2 = nullptr;
+	decltype(&::rados_omap_get_end) rados_omap_get_end = nullptr;
+	decltype(&::rados_create_write_op) rados_create_write_op = nullptr;
+	decltype(&::rados_release_write_op) rados_release_write_op = nullptr;
+	decltype(&::rados_write_op_assert_version) rados_write_op_assert_version = nullptr;
+	decltype(&::rados_write_op_create) rados_write_op_create = nullptr;
+	decltype(&::rados_write_op_omap_set2) rados_write_op_omap_set2 = nullptr;
+	decltype(&::rados_write_op_omap_rm_keys2) rados_write_op_omap_rm_keys2 = nullptr;
+	decltype(&::rados_write_op_operate) rados_write_op_operate = nullptr;
+	decltype(&::rados_nobjects_list_open) rados_nobjects_list_open = nullptr;
+	decltype(&::rados_nobjects_list_next) rados_nobjects_list_next = nullptr;
+	decltype(&::rados_nobjects_list_close) rados_nobjects_list_close = nullptr;
+	decltype(&::rados_list_lockers) rados_list_lockers = nullptr;
 
 	Rados()
 	{
 		lib = dlopen("librados.so.2", RTLD_NOW | RTLD_LOCAL);
 		if (!lib)
 			throw Error(std::string("cannot load librados: ") + dlerror(), ENOENT);
-#define SMBSRV_RADOS_LOAD(f)                                                   \
-	f = reinterpret_cast<decltype(f)>(dlsym(lib, #f));                     \
-	if (!(f))                                                              \
-		throw Error("librados.so.2 lacks " #f, ENOSYS);
-		SMBSRV_RADOS_FNS(SMBSRV_RADOS_LOAD)
-#undef SMBSRV_RADOS_LOAD
+		load(rados_create2, "rados_create2");
+		load(rados_conf_read_file, "rados_conf_read_file");
+		load(rados_conf_set, "rados_conf_set");
+		load(rados_connect, "rados_connect");
+		load(rados_shutdown, "rados_shutdown");
+		load(rados_ioctx_create, "rados_ioctx_create");
+		load(rados_ioctx_destroy, "rados_ioctx_destroy");
+		load(rados_ioctx_set_namespace, "rados_ioctx_set_namespace");
+		load(rados_get_last_version, "rados_get_last_version");
+		load(rados_lock_exclusive, "rados_lock_exclusive");
+		load(rados_unlock, "rados_unlock");
+		load(rados_watch3, "rados_watch3");
+		load(rados_unwatch2, "rados_unwatch2");
+		load(rados_notify_ack, "rados_notify_ack");
+		load(rados_create_read_op, "rados_create_read_op");
+		load(rados_release_read_op, "rados_release_read_op");
+		load(rados_read_op_omap_get_vals2, "rados_read_op_omap_get_vals2");
+		load(rados_read_op_operate, "rados_read_op_operate");
+		load(rados_omap_get_next2, "rados_omap_get_next2");
+		load(rados_omap_get_end, "rados_omap_get_end");
+		load(rados_create_write_op, "rados_create_write_op");
+		load(rados_release_write_op, "rados_release_write_op");
+		load(rados_write_op_assert_version, "rados_write_op_assert_version");
+		load(rados_write_op_create, "rados_write_op_create");
+		load(rados_write_op_omap_set2, "rados_write_op_omap_set2");
+		load(rados_write_op_omap_rm_keys2, "rados_write_op_omap_rm_keys2");
+		load(rados_write_op_operate, "rados_write_op_operate");
+		load(rados_nobjects_list_open, "rados_nobjects_list_open");
+		load(rados_nobjects_list_next, "rados_nobjects_list_next");
+		load(rados_nobjects_list_close, "rados_nobjects_list_close");
+		load(rados_list_lockers, "rados_list_lockers");
 	}
-	~Rados()
-	{
-		// Not unloaded: librados' threads and atexit handlers may
-		// outlive the handle.
-	}
+	// Not unloaded: librados' threads and atexit handlers may outlive
+	// the handle.
+	~Rados() = default;
 	Rados(const Rados &) = delete;
 	Rados &operator=(const Rados &) = delete;
+
+private:
+	template <class F> void load(F &fn, const char *name)
+	{
+		fn = reinterpret_cast<F>(dlsym(lib, name));
+		if (!fn)
+			throw Error(std::string("librados.so.2 lacks ") + name, ENOSYS);
+	}
 };
 
 namespace {
