@@ -352,24 +352,25 @@ def main():
           "%d of %d succeeded; first others %s" %
           (len(ok), N, [(i, s if isinstance(s, str) else name(s), round(t))
                         for i, s, t, _ in results if s != 0][:4]))
-    # Each open waits for one break timeout, not for the timeouts of
-    # the opens before it: on any kernel, however fast it gets through
-    # the N opens.
-    longest = max((w for _, _, _, w in ok), default=0)
-    check("every open that waited for a break was answered within %d s "
-          "of its interim response (one break timeout and slack), not one "
-          "timeout after another" % (BREAK_TIMEOUT + 45),
-          ok and len(waited) > 0 and longest < BREAK_TIMEOUT + 45,
-          "%d went async, the longest waited %.1f s" % (len(waited),
-                                                        longest))
-    # How fast the whole storm goes, and what the prober sees while the
-    # CPUs are busy with it, are the kernel's speed: asserted on the
-    # stock kernel; the debug kernel (KASAN, lockdep: many times slower)
-    # reports them only, and its run checks everything else.
+    # How fast the storm goes, and what the prober sees while the CPUs
+    # are busy with it, are the kernel's speed: asserted on the stock
+    # kernel; the debug kernel (KASAN, lockdep: many times slower, its
+    # CPUs saturated by the storm) reports them, and its run checks
+    # everything else.
     timed = os.environ.get("SMBSRV_VM_KERNEL", "") != "debug"
     if not timed:
         print("# debug kernel: the time bounds below are reported, not "
               "asserted")
+    # Each open waits for one break timeout, not for the timeouts of
+    # the opens before it.
+    longest = max((w for _, _, _, w in ok), default=0)
+    timed_check("every open that waited for a break was answered within "
+                "%d s of its interim response (one break timeout and "
+                "slack), not one timeout after another" %
+                (BREAK_TIMEOUT + 45),
+                ok and len(waited) > 0 and longest < BREAK_TIMEOUT + 45,
+                "%d went async, the longest waited %.1f s" %
+                (len(waited), longest), timed)
     slowest = max((t for _, _, t, _ in ok), default=0)
     timed_check("the waiting opens finish together: the last within %d s "
                 "(one break timeout and slack)" % (BREAK_TIMEOUT + 45),
