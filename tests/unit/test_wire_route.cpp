@@ -453,7 +453,7 @@ TEST_CASE("sealed head: a TRANSFORM header whose message is the rest of the fram
 		put32(c, 0, SMB2_PROTO_NUMBER);
 		CHECK_FALSE(smb2_route_sealed_head(c.data(), frame));
 		c = b;
-		put32(c, 0, 0x424d53fdu);	/* compressed */
+		put32(c, 0, 0x424d53fcu);	// compressed
 		CHECK_FALSE(smb2_route_sealed_head(c.data(), frame));
 	}
 }

@@ -154,6 +154,8 @@ rm -rf "$wr_tmp"
 wr_all t seal
 t_guest_check "sealed (AES-128-GCM): WRITEs of 64 KiB and more decrypted out of their pages, one copy, all of them sealed (>= 13, >= 26,000,000 bytes); smaller ones copied for small" "
 . /tmp/ws.sh; show
+grep -A2 '^name *: gcm(aes)' /proc/crypto | sed -n 's/^driver *: /gcm(aes) driver: /p'
+grep -A2 '^name *: ccm(aes)' /proc/crypto | sed -n 's/^driver *: /ccm(aes) driver: /p'
 test \$(delta one_copy) -ge 13 && test \$(delta one_copy_bytes) -ge 26000000 &&
 test \$(delta one_copy_sealed) = \$(delta one_copy) &&
 test \$(delta one_copy_signed) = 0 &&
