@@ -677,7 +677,8 @@ static int smbsrv_crypt(struct smbsrv_cipher *c, struct kvec *iov,
 	err = smbsrv_sg_add_buf(&op->sg, th + TH_AAD, TH_AAD_SIZE) ?:
 	      smbsrv_sg_add_msg(&op->sg, iov, nr_iov,
 				SMBSRV_TRANSFORM_HEADER_SIZE, payload);
-	if (!err && !dst)
+	/* In place, or decrypting: the signature follows the message. */
+	if (!err && (!dst || !enc))
 		err = smbsrv_sg_add_buf(&op->sg, th + TH_SIGNATURE,
 					SMBSRV_SIGNATURE_SIZE);
 	out = op->sg.sg;
