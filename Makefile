@@ -3,13 +3,15 @@
 # smbsrv: the only entry point a user needs.
 #
 #   make deps    install build/test dependencies (Debian 12, root), pin kernel
-#   make deps-cluster  also the Ceph test bed of cluster mode (not yet used
-#                by any check; tools/cluster/ceph-up.sh)
+#   make deps-cluster  also the Ceph test bed of cluster mode
+#                (tools/cluster/ceph-up.sh)
 #   make         build smbsrv.ko, smbsrvd, smbsrvctl
 #   make run     build, boot the test VM serving a share to a demo user, use
 #                it with smbclient and a cifs mount, print what to try
 #   make check   build and run every test; last line "N passed, N failed"
 #   make check-long  the long VM runs outside CI (30 s races, ...)
+#   make check-cluster  cluster mode: a Ceph test cluster and two smbsrv
+#                guests on one CephFS (outside make check; deps-cluster)
 #   make check-debug  (or make check KERNEL=debug) the VM suites on the
 #                debug kernel (KASAN, lockdep, kmemleak, UBSAN; built once
 #                by make debug-kernel, hours on a busy 2-core machine;
@@ -41,7 +43,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 
 export KVER
 
-.PHONY: all deps deps-cluster deps-fstests fstests kmod userd run check check-long unit lint regen clean distclean \
+.PHONY: all deps deps-cluster deps-fstests fstests kmod userd run check check-long check-cluster unit lint regen clean distclean \
 	need-kver vm-initramfs install bench bench-logon bench-quick torture-cache torture-replay torture-fruit fuzz \
 	debug-kernel check-debug
 
@@ -103,6 +105,10 @@ endif
 check-long: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tests/run-all.sh --only long
+
+check-cluster: deps-cluster
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/cluster/check.sh
 
 # Documentation/testing.md, "The debug kernel".
 DEBUG_SUITES ?= vm

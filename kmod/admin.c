@@ -433,6 +433,8 @@ int smbsrv_nl_write_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 			      st.one_copy_bytes, 0) ||
 	    nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_ONE_COPY_SIGNED,
 			      st.one_copy_signed, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_ONE_COPY_SEALED,
+			      st.one_copy_sealed, 0) ||
 	    nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_COPIED, st.copied, 0) ||
 	    nla_put_u64_64bit(msg, SMBSRV_A_WRITE_STATS_COPIED_BYTES,
 			      st.copied_bytes, 0))

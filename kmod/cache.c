@@ -25,6 +25,7 @@
 #include "fnode.h"
 #include "klease.h"
 #include "session.h"
+#include "wire/cluster.h"
 #include "wire/fscc.h"
 #include "wire/ntstatus.h"
 
@@ -358,8 +359,8 @@ u32 smbsrv_cache_open_check(struct smbsrv_tree *tree, struct inode *inode,
 		return STATUS_DELETE_PENDING;
 	}
 	list_for_each_entry(o, &fn->opens, fnode_node)
-		if (smbsrv_share_conflict(r->access, r->share, o->access,
-					  o->share_access))
+		if (smb_share_conflict(r->access, r->share, o->access,
+				       o->share_access))
 			violation = true;
 	/* Stat opens break nothing. */
 	if (smb2_is_oplock_stat_open(r->access) || !fn->cache.holders)

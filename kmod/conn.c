@@ -330,6 +330,8 @@ void smbsrv_conn_accept(struct socket *sock, const struct smbsrv_xprt_ops *xprt)
 	INIT_LIST_HEAD(&conn->node);
 	INIT_LIST_HEAD(&conn->pending);
 	INIT_LIST_HEAD(&conn->cancelled);
+	spin_lock_init(&conn->sched_lock);
+	INIT_LIST_HEAD(&conn->sched_backlog);
 	INIT_LIST_HEAD(&conn->channels);
 	INIT_LIST_HEAD(&conn->unauth_node);
 	timer_setup(&conn->logon_timer, smbsrv_logon_timeout, 0);

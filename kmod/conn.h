@@ -132,6 +132,14 @@ struct smbsrv_conn {
 	struct list_head lane;
 	bool lane_busy;			/* the work is queued or running */
 	struct work_struct lane_work;
+	/*
+	 * Its received messages waiting for a worker (sched.c): at most
+	 * SMBSRV_SCHED_PER_CONN are on a workqueue and not started at a
+	 * time; the others wait here, in order, for one of those to start.
+	 */
+	spinlock_t sched_lock;
+	struct list_head sched_backlog;
+	u32 sched_queued;
 
 	/* Negotiated state (MS-SMB2 3.3.1.7). */
 	u16 dialect;			/* 0 before NEGOTIATE, or 0x02FF */

@@ -630,13 +630,14 @@ EXPORT_SYMBOL_NS_GPL(smbsrv_cipher_free, SMBSRV_TEST);
 
 /*
  * AEAD over [AAD = header from Nonce on][message][signature], the
- * signature living in the header itself.  In place, or (@dst, encryption
- * only) from the message into @dst, which has room for exactly the
- * message: the source is only read.
+ * signature living in the header itself.  In place, or (@dst) from the
+ * message into @dhead (if not NULL) and then @dst, which together have
+ * room for exactly the message: the source is only read.
  */
 static int smbsrv_crypt(struct smbsrv_cipher *c, struct kvec *iov,
 			unsigned int nr_iov, const struct iov_iter *payload,
-			const struct iov_iter *dst, bool enc)
+			const struct kvec *dhead, const struct iov_iter *dst,
+			bool enc)
 {
 	unsigned int nonce_len = c->ccm ? CCM_NONCE_SIZE : GCM_NONCE_SIZE;
 	struct smbsrv_aead_op *op;
@@ -653,14 +654,16 @@ static int smbsrv_crypt(struct smbsrv_cipher *c, struct kvec *iov,
 		len += iov[i].iov_len;
 	len += (payload ? iov_iter_count(payload) : 0) -
 	       SMBSRV_TRANSFORM_HEADER_SIZE;
-	if (!len || (dst && (!enc || iov_iter_count(dst) != len)))
+	if (!len || (dst && iov_iter_count(dst) +
+			    (dhead ? dhead->iov_len : 0) != len))
 		return -EINVAL;
 
 	op = smbsrv_aead_op_alloc(c->aead,
 				  smbsrv_msg_npages(iov, nr_iov,
 						    SMBSRV_TRANSFORM_HEADER_SIZE,
 						    payload, 4),
-				  dst ? iov_iter_npages(dst, INT_MAX) + 3 : 0);
+				  dst ? smbsrv_msg_npages(dhead, dhead ? 1 : 0,
+							  0, dst, 3) : 0);
 	if (!op)
 		return -ENOMEM;
 	if (c->ccm) {
@@ -674,7 +677,8 @@ static int smbsrv_crypt(struct smbsrv_cipher *c, struct kvec *iov,
 	err = smbsrv_sg_add_buf(&op->sg, th + TH_AAD, TH_AAD_SIZE) ?:
 	      smbsrv_sg_add_msg(&op->sg, iov, nr_iov,
 				SMBSRV_TRANSFORM_HEADER_SIZE, payload);
-	if (!err && !dst)
+	/* In place, or decrypting: the signature follows the message. */
+	if (!err && (!dst || !enc))
 		err = smbsrv_sg_add_buf(&op->sg, th + TH_SIGNATURE,
 					SMBSRV_SIGNATURE_SIZE);
 	out = op->sg.sg;
@@ -685,9 +689,15 @@ static int smbsrv_crypt(struct smbsrv_cipher *c, struct kvec *iov,
 		 */
 		memcpy(op->aad, th + TH_AAD, TH_AAD_SIZE);
 		err = smbsrv_sg_add_buf(&op->dsg, op->aad, TH_AAD_SIZE) ?:
-		      smbsrv_sg_add_msg(&op->dsg, NULL, 0, 0, dst) ?:
-		      smbsrv_sg_add_buf(&op->dsg, th + TH_SIGNATURE,
-					SMBSRV_SIGNATURE_SIZE);
+		      smbsrv_sg_add_msg(&op->dsg, dhead, dhead ? 1 : 0, 0,
+					dst);
+		/*
+		 * Encryption writes the signature into the header; decryption
+		 * reads it from the source and writes nothing there.
+		 */
+		if (!err && enc)
+			err = smbsrv_sg_add_buf(&op->dsg, th + TH_SIGNATURE,
+						SMBSRV_SIGNATURE_SIZE);
 		smbsrv_sg_done(&op->dsg);
 		out = op->dsg.sg;
 	}
@@ -710,7 +720,7 @@ int smbsrv_encrypt_with_nonce(struct smbsrv_cipher *c, struct kvec *iov,
 			      const struct iov_iter *payload,
 			      const struct iov_iter *dst)
 {
-	return smbsrv_crypt(c, iov, nr_iov, payload, dst, true);
+	return smbsrv_crypt(c, iov, nr_iov, payload, NULL, dst, true);
 }
 EXPORT_SYMBOL_NS_GPL(smbsrv_encrypt_with_nonce, SMBSRV_TEST);
 
@@ -729,7 +739,7 @@ int smbsrv_encrypt_to(struct smbsrv_cipher *c, struct kvec *iov,
 	memcpy(nonce, c->nonce_prefix, prefix);
 	put_unaligned_le64(atomic64_inc_return(&c->nonce_counter),
 			   nonce + prefix);
-	return smbsrv_crypt(c, iov, nr_iov, payload, dst, true);
+	return smbsrv_crypt(c, iov, nr_iov, payload, NULL, dst, true);
 }
 EXPORT_SYMBOL_NS_GPL(smbsrv_encrypt_to, SMBSRV_TEST);
 
@@ -743,6 +753,14 @@ EXPORT_SYMBOL_NS_GPL(smbsrv_encrypt, SMBSRV_TEST);
 int smbsrv_decrypt(struct smbsrv_cipher *c, struct kvec *iov,
 		   unsigned int nr_iov, const struct iov_iter *payload)
 {
-	return smbsrv_crypt(c, iov, nr_iov, payload, NULL, false);
+	return smbsrv_crypt(c, iov, nr_iov, payload, NULL, NULL, false);
 }
 EXPORT_SYMBOL_NS_GPL(smbsrv_decrypt, SMBSRV_TEST);
+
+int smbsrv_decrypt_to(struct smbsrv_cipher *c, struct kvec *iov,
+		      unsigned int nr_iov, const struct iov_iter *payload,
+		      const struct kvec *dhead, const struct iov_iter *dst)
+{
+	return smbsrv_crypt(c, iov, nr_iov, payload, dhead, dst, false);
+}
+EXPORT_SYMBOL_NS_GPL(smbsrv_decrypt_to, SMBSRV_TEST);

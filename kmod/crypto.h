@@ -131,6 +131,16 @@ int smbsrv_encrypt_to(struct smbsrv_cipher *c, struct kvec *iov,
 int smbsrv_decrypt(struct smbsrv_cipher *c, struct kvec *iov,
 		   unsigned int nr_iov, const struct iov_iter *payload);
 /*
+ * The same out of place, in one pass: the ciphertext (the kvecs after the
+ * header and @payload, e.g. the pages a WRITE was received in) is only
+ * read, and the plaintext goes to @dhead's buffer (its first bytes; may
+ * be NULL) and then @dst, which together hold exactly OriginalMessageSize
+ * bytes.  On -EBADMSG what they hold is garbage: nothing may use it.
+ */
+int smbsrv_decrypt_to(struct smbsrv_cipher *c, struct kvec *iov,
+		      unsigned int nr_iov, const struct iov_iter *payload,
+		      const struct kvec *dhead, const struct iov_iter *dst);
+/*
  * smbsrv_encrypt() (@dst NULL) or smbsrv_encrypt_to() with the nonce
  * already in the header: the known-answer tests' way to the published
  * ciphertexts.  Never for a message sent (a nonce must not repeat).

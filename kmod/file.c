@@ -7,6 +7,7 @@
 #include <linux/string.h>
 
 #include "audit.h"
+#include "cluster.h"
 #include "durable.h"
 #include "file.h"
 #include "proto.h"
@@ -91,6 +92,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	struct smbsrv_file *f = smbsrv_file_of(op);
 	struct smbsrv_fnode *fn = f->fnode;
 	const struct cred *del = NULL, *base_del = NULL, *old;
+	struct smbsrv_cluster_view *cv;
 	bool now_pending = false, last;
 	int err;
 
@@ -101,6 +103,7 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	/* So do its change notifications. */
 	smbsrv_server.proto->file_close(f);
 
+	cv = smbsrv_cluster_on() ? smbsrv_cluster_lock(fn) : NULL;
 	spin_lock(&fn->lock);
 	if ((f->flags & SMBSRV_FILE_DELETE_ON_CLOSE) && !fn->delete_pending) {
 		fn->delete_pending = true;
@@ -114,6 +117,9 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	if (list_empty(&fn->opens) && fn->base_delete_cred)
 		base_del = get_cred(fn->base_delete_cred);
 	spin_unlock(&fn->lock);
+	/* Cluster mode: the node's record of the file follows. */
+	if (cv)
+		smbsrv_cluster_closed(fn, cv);
 	/* Others' cached handles keep a file pending deletion (cache.c). */
 	if (now_pending && !del)
 		smbsrv_cache_break_handles(f);
@@ -208,6 +214,7 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 		     u32 share_access, u32 options, u32 flags,
 		     struct smbsrv_file **out)
 {
+	struct smbsrv_cluster_view *cv;
 	struct smbsrv_file *f;
 	atomic_t *own;
 	u32 status;
@@ -235,7 +242,10 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 	own = smbsrv_own_count(f->fnode, filp);
 	if (own)
 		atomic_inc(own);
-	status = smbsrv_fnode_add(f->fnode, f);
+	if (smbsrv_cluster_on())
+		status = smbsrv_cluster_add(f->fnode, f);
+	else
+		status = smbsrv_fnode_add(f->fnode, f);
 	if (status)
 		goto err;
 
@@ -243,9 +253,12 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 	f->brl_sess = tree->sess;
 	err = smbsrv_open_insert(tree, &f->open, &smbsrv_file_ops);
 	if (err) {
+		cv = smbsrv_cluster_on() ? smbsrv_cluster_lock(f->fnode) : NULL;
 		spin_lock(&f->fnode->lock);
 		list_del_init(&f->fnode_node);
 		spin_unlock(&f->fnode->lock);
+		if (cv)
+			smbsrv_cluster_closed(f->fnode, cv);
 		status = err == -EMFILE ? STATUS_TOO_MANY_OPENED_FILES :
 			 err == -ENOENT ? STATUS_NETWORK_NAME_DELETED :
 					  STATUS_INSUFFICIENT_RESOURCES;

@@ -8,6 +8,7 @@
 
 #include "file.h"
 #include "fnode.h"
+#include "wire/cluster.h"
 #include "wire/fscc.h"
 #include "wire/ntstatus.h"
 
@@ -105,39 +106,14 @@ void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 	hash_del(&fn->hash);
 	spin_unlock(&smbsrv_fnodes_lock);
 	smbsrv_fnode_ops->exit(fn);
+	/* Cluster mode's view (cluster.h): nothing in it outlives it. */
+	kfree(fn->cview);
 	if (fn->delete_cred)
 		put_cred(fn->delete_cred);
 	if (fn->base_delete_cred)
 		put_cred(fn->base_delete_cred);
 	kfree(fn->stream);
 	kfree(fn);
-}
-
-/*
- * MS-FSA 2.1.5.1.2: only opens with data access take part in sharing;
- * each side's access must be allowed by the other side's share access.
- */
-bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access, u32 o_share)
-{
-	if (!(access & FILE_DATA_ACCESS) || !(o_access & FILE_DATA_ACCESS))
-		return false;
-	if ((o_access & (FILE_READ_DATA | FILE_EXECUTE)) &&
-	    !(share & FILE_SHARE_READ))
-		return true;
-	if ((o_access & (FILE_WRITE_DATA | FILE_APPEND_DATA)) &&
-	    !(share & FILE_SHARE_WRITE))
-		return true;
-	if ((o_access & DELETE) && !(share & FILE_SHARE_DELETE))
-		return true;
-	if ((access & (FILE_READ_DATA | FILE_EXECUTE)) &&
-	    !(o_share & FILE_SHARE_READ))
-		return true;
-	if ((access & (FILE_WRITE_DATA | FILE_APPEND_DATA)) &&
-	    !(o_share & FILE_SHARE_WRITE))
-		return true;
-	if ((access & DELETE) && !(o_share & FILE_SHARE_DELETE))
-		return true;
-	return false;
 }
 
 /*
@@ -237,8 +213,8 @@ u32 smbsrv_fnode_add(struct smbsrv_fnode *fn, struct smbsrv_file *f)
 		goto out;
 	}
 	list_for_each_entry(o, &fn->opens, fnode_node) {
-		if (smbsrv_share_conflict(f->access, f->share_access,
-					  o->access, o->share_access)) {
+		if (smb_share_conflict(f->access, f->share_access,
+				       o->access, o->share_access)) {
 			status = STATUS_SHARING_VIOLATION;
 			goto out;
 		}
@@ -312,8 +288,8 @@ static bool smbsrv_fnode_share_one(struct smbsrv_fnode *fn, void *arg)
 
 	list_for_each_entry(o, &fn->opens, fnode_node) {
 		if (o != c->except &&
-		    smbsrv_share_conflict(c->access, c->share, o->access,
-					  o->share_access)) {
+		    smb_share_conflict(c->access, c->share, o->access,
+				       o->share_access)) {
 			c->conflict = true;
 			break;
 		}

@@ -28,6 +28,7 @@
 #include "wtime.h"
 
 struct dentry;
+struct smbsrv_cluster_view;
 struct smbsrv_file;
 
 struct smbsrv_fnode {
@@ -58,6 +59,8 @@ struct smbsrv_fnode {
 	 */
 	atomic_t own_writers;
 	atomic_t own_readers;
+	/* Cluster mode's view of the file's record (cluster.h), or NULL. */
+	struct smbsrv_cluster_view *cview;
 	struct rcu_head rcu;
 };
 
@@ -86,12 +89,6 @@ void smbsrv_fnode_put(struct smbsrv_fnode *fn);
  */
 struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode, const char *stream);
 void smbsrv_fnode_hold(struct smbsrv_fnode *fn);
-
-/*
- * MS-FSA 2.1.5.1.2: whether an open with @access and @share conflicts
- * with one that has @o_access and @o_share.
- */
-bool smbsrv_share_conflict(u32 access, u32 share, u32 o_access, u32 o_share);
 
 /*
  * Add the new open @f to the opens of @fn unless it conflicts with them

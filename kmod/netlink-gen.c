@@ -96,12 +96,13 @@ const struct nla_policy smbsrv_share_nl_policy[SMBSRV_A_SHARE_FRUIT_TM_MAX_SIZE 
 };
 
 /* SMBSRV_CMD_STARTUP - do */
-static const struct nla_policy smbsrv_startup_nl_policy[SMBSRV_A_SERVER_LISTEN_ADDR + 1] = {
+static const struct nla_policy smbsrv_startup_nl_policy[SMBSRV_A_SERVER_CLUSTERING + 1] = {
 	[SMBSRV_A_SERVER_DAEMON_PID] = { .type = NLA_U32, },
 	[SMBSRV_A_SERVER_KNOBS] = NLA_POLICY_NESTED(smbsrv_knobs_nl_policy),
 	[SMBSRV_A_SERVER_NEGOTIATE_BLOB] = { .type = NLA_BINARY, },
 	[SMBSRV_A_SERVER_HOST_RULES] = { .type = NLA_BINARY, },
 	[SMBSRV_A_SERVER_LISTEN_ADDR] = { .type = NLA_BINARY, },
+	[SMBSRV_A_SERVER_CLUSTERING] = { .type = NLA_U32, },
 };
 
 /* SMBSRV_CMD_KNOBS_SET - do */
@@ -151,13 +152,19 @@ static const struct nla_policy smbsrv_audit_subscribe_nl_policy[SMBSRV_A_AUDIT_S
 	[SMBSRV_A_AUDIT_SESSION_SUCCESS] = { .type = NLA_U32, },
 };
 
+/* SMBSRV_CMD_CLUSTER_DONE - do */
+static const struct nla_policy smbsrv_cluster_done_nl_policy[SMBSRV_A_CLUSTER_STATUS + 1] = {
+	[SMBSRV_A_CLUSTER_HANDLE] = { .type = NLA_U32, },
+	[SMBSRV_A_CLUSTER_STATUS] = { .type = NLA_U32, },
+};
+
 /* Ops table for smbsrv */
 static const struct genl_split_ops smbsrv_nl_ops[] = {
 	{
 		.cmd		= SMBSRV_CMD_STARTUP,
 		.doit		= smbsrv_nl_startup_doit,
 		.policy		= smbsrv_startup_nl_policy,
-		.maxattr	= SMBSRV_A_SERVER_LISTEN_ADDR,
+		.maxattr	= SMBSRV_A_SERVER_CLUSTERING,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{
@@ -241,6 +248,13 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.cmd	= SMBSRV_CMD_WRITE_STATS_GET,
 		.doit	= smbsrv_nl_write_stats_get_doit,
 		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= SMBSRV_CMD_CLUSTER_DONE,
+		.doit		= smbsrv_nl_cluster_done_doit,
+		.policy		= smbsrv_cluster_done_nl_policy,
+		.maxattr	= SMBSRV_A_CLUSTER_STATUS,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };
 

@@ -15,6 +15,7 @@
 
 #include "audit.h"
 #include "budget.h"
+#include "cluster.h"
 #include "conn.h"
 #include "fold.h"
 #include "hosts.h"
@@ -213,6 +214,10 @@ int smbsrv_nl_startup_doit(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 
+	/* Cluster mode: once on, on for the module's life (cluster.h). */
+	if (info->attrs[SMBSRV_A_SERVER_CLUSTERING] &&
+	    nla_get_u32(info->attrs[SMBSRV_A_SERVER_CLUSTERING]))
+		smbsrv_cluster_enable();
 	srv->knobs = knobs;
 	srv->daemon_attached = true;
 	srv->daemon_portid = info->snd_portid;

@@ -241,16 +241,32 @@ static bool smbsrv_recv_paged(struct smbsrv_conn *conn, u32 len)
 /*
  * The head of a frame smbsrv_recv_paged() allowed is in: its data goes
  * into pages if it is a plain WRITE whose data is the rest of the frame
- * (smb2_route_write_head()); anything else is read whole as usual.
- * False: no memory, drop the connection.
+ * (smb2_route_write_head()), and so does the rest of an encrypted message
+ * (smb2_route_sealed_head()), once its head is in too (the buffer has
+ * room for it: smbsrv_frame_header()); the dispatcher decrypts it out of
+ * those pages.  Anything else is read whole as usual.  False: no memory,
+ * drop the connection.
  */
 static bool smbsrv_recv_write_head(struct smbsrv_conn *conn)
 {
 	struct smb2_route_info ri;
 	u8 *buf;
 
-	if (smb2_route_write_head(conn->frame, conn->frame_len, &ri)) {
+	if (conn->frame_cap == SMB2_WRITE_HEAD_SIZE &&
+	    smb2_route_write_head(conn->frame, conn->frame_len, &ri)) {
 		conn->frame_rx = smbsrv_rxpages_new(ri.length);
+		return conn->frame_rx;
+	}
+	if (conn->frame_cap == SMB2_WRITE_HEAD_SIZE &&
+	    smb2_route_sealed_head(conn->frame, conn->frame_len) &&
+	    conn->frame_len - SMB2_SEALED_HEAD_SIZE >=
+	    READ_ONCE(smbsrv_server.knobs.min_receivefile_size)) {
+		conn->frame_cap = SMB2_SEALED_HEAD_SIZE;
+		return true;
+	}
+	if (conn->frame_cap == SMB2_SEALED_HEAD_SIZE) {
+		conn->frame_rx = smbsrv_rxpages_new(conn->frame_len -
+						    SMB2_SEALED_HEAD_SIZE);
 		return conn->frame_rx;
 	}
 	buf = smbsrv_frame_alloc(conn->frame_len);
@@ -298,9 +314,11 @@ static bool smbsrv_frame_header(struct smbsrv_conn *conn)
 		del_timer(&conn->frame_timer);
 		return true;
 	}
+	/* Paged: room for the head of an encrypted message as well. */
 	conn->frame_cap = smbsrv_recv_paged(conn, len) ? SMB2_WRITE_HEAD_SIZE :
 			  len;
-	conn->frame = smbsrv_frame_alloc(conn->frame_cap);
+	conn->frame = smbsrv_frame_alloc(conn->frame_cap == len ? len :
+					 SMB2_SEALED_HEAD_SIZE);
 	if (!conn->frame)
 		return false;
 	conn->frame_len = len;
@@ -339,8 +357,13 @@ static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 	struct smb2_route_info ri;
 	u8 *frame;
 
-	/* A frame with its data in pages: only its head is in the buffer. */
-	if (rx)
+	/*
+	 * A frame with its data in pages: only its head is in the buffer.
+	 * An encrypted one tells nothing before it is decrypted.
+	 */
+	if (rx && conn->frame_cap == SMB2_SEALED_HEAD_SIZE)
+		memset(&ri, 0, sizeof(ri));
+	else if (rx)
 		smb2_route_write_head(conn->frame, conn->frame_len, &ri);
 	else
 		smb2_route_peek(conn->frame, conn->frame_len, &ri);

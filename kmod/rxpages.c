@@ -50,6 +50,11 @@ void smbsrv_rxpages_iter(struct smbsrv_rxpages *rx, struct iov_iter *it)
 	iov_iter_bvec(it, ITER_SOURCE, rx->bv, rx->nr, rx->got);
 }
 
+void smbsrv_rxpages_dest(struct smbsrv_rxpages *rx, struct iov_iter *it)
+{
+	iov_iter_bvec(it, ITER_DEST, rx->bv, rx->nr, rx->got);
+}
+
 /* Room for one more entry. */
 static int smbsrv_rx_room(struct smbsrv_rxpages *rx)
 {
@@ -270,4 +275,43 @@ int smbsrv_rxpages_recv(struct socket *sock, struct smbsrv_rxpages *rx,
 	if (got)
 		return got;
 	return eof ? 0 : err;
+}
+
+/*
+ * Allocated in pieces of up to 32 KiB (compound pages, one entry each),
+ * order 0 when those are not to be had at once.
+ */
+#define SMBSRV_RX_ALLOC_ORDER	3
+
+struct smbsrv_rxpages *smbsrv_rxpages_alloc(u32 len)
+{
+	struct smbsrv_rxpages *rx = smbsrv_rxpages_new(len);
+	unsigned int order;
+	struct page *page;
+	u32 n;
+
+	if (!rx)
+		return NULL;
+	while (rx->got < len) {
+		n = len - rx->got;
+		order = min_t(unsigned int, get_order(n), SMBSRV_RX_ALLOC_ORDER);
+		page = NULL;
+		if (order)
+			page = alloc_pages(GFP_KERNEL | __GFP_COMP |
+					   __GFP_NORETRY | __GFP_NOWARN, order);
+		if (!page) {
+			order = 0;
+			page = alloc_page(GFP_KERNEL);
+		}
+		if (!page || smbsrv_rx_room(rx)) {
+			if (page)
+				put_page(page);
+			smbsrv_rxpages_free(rx);
+			return NULL;
+		}
+		n = min_t(u32, n, PAGE_SIZE << order);
+		bvec_set_page(&rx->bv[rx->nr++], page, n, 0);
+		rx->got += n;
+	}
+	return rx;
 }

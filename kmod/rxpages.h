@@ -55,4 +55,14 @@ bool smbsrv_rxpages_can(const struct socket *sock);
 /* An ITER_SOURCE over all of @rx's data (received in full). */
 void smbsrv_rxpages_iter(struct smbsrv_rxpages *rx, struct iov_iter *it);
 
+/*
+ * Pages of our own for @len bytes (a sealed WRITE's plaintext, decrypted
+ * into them through smbsrv_rxpages_dest()), counted as received in full;
+ * NULL when there is no memory.
+ */
+struct smbsrv_rxpages *smbsrv_rxpages_alloc(u32 len);
+
+/* An ITER_DEST over all of @rx's bytes. */
+void smbsrv_rxpages_dest(struct smbsrv_rxpages *rx, struct iov_iter *it);
+
 #endif /* _SMBSRV_RXPAGES_H */

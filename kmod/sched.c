@@ -115,6 +115,20 @@ static void smbsrv_sched_run(struct work_struct *work)
 		container_of(work, struct smbsrv_sched_work, work);
 	u8 q = sw->queue;
 	u64 wait = ktime_get_ns() - sw->queued_ns;
+	struct smbsrv_conn *conn = sw->conn;
+	struct smbsrv_sched_work *next;
+
+	/* Let the connection's next message in (before sw may be freed). */
+	spin_lock(&conn->sched_lock);
+	next = list_first_entry_or_null(&conn->sched_backlog,
+					struct smbsrv_sched_work, node);
+	if (next)
+		list_del(&next->node);
+	else
+		conn->sched_queued--;
+	spin_unlock(&conn->sched_lock);
+	if (next)
+		queue_work(smbsrv_wq[next->queue], &next->work);
 
 	this_cpu_add(smbsrv_qstats.q[q].wait_ns, wait);
 	trace_smbsrv_worker_start(sw->conn_id, sw->mid, q, wait);
@@ -173,7 +187,17 @@ void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
 	if (n > st->inflight_max)
 		st->inflight_max = n;
 	put_cpu_ptr(&smbsrv_qstats);
-	queue_work(smbsrv_wq[q], &sw->work);
+	sw->conn = conn;
+	spin_lock(&conn->sched_lock);
+	if (conn->sched_queued >= SMBSRV_SCHED_PER_CONN) {
+		list_add_tail(&sw->node, &conn->sched_backlog);
+		sw = NULL;
+	} else {
+		conn->sched_queued++;
+	}
+	spin_unlock(&conn->sched_lock);
+	if (sw)
+		queue_work(smbsrv_wq[q], &sw->work);
 }
 
 void smbsrv_sched_inline_start(struct smbsrv_conn *conn)

@@ -33,6 +33,8 @@ enum smbsrv_queue {
 struct smbsrv_sched_work {
 	struct work_struct work;
 	work_func_t func;
+	struct smbsrv_conn *conn;	/* referenced by the work's owner */
+	struct list_head node;		/* in conn->sched_backlog */
 	u64 queued_ns;
 	u64 mid;			/* first MessageId, for tracing */
 	u32 conn_id;			/* for tracing */
@@ -65,10 +67,20 @@ void smbsrv_sched_recv(struct smbsrv_conn *conn);
 
 void smbsrv_sched_work_init(struct smbsrv_sched_work *sw, work_func_t func);
 /*
+ * Messages of one connection on a workqueue and not started yet, at most:
+ * a client that pipelines hundreds of requests puts this many in the
+ * queue's FIFO, and each one that starts lets its next one in behind
+ * everything queued meanwhile, so that other connections' requests (and
+ * receives) wait for a few of its requests, not for all of them.  How
+ * many of them run at once is not limited by this.
+ */
+#define SMBSRV_SCHED_PER_CONN	4
+/*
  * Queue the processing of the received message @msg (@len bytes, owned by
- * the work's owner; @ri what smb2_route_peek() saw of it) on the queue the
- * route policy picks for it.  sw->func then runs with &sw->work and may
- * free it.
+ * the work's owner, who holds a reference to @conn until sw->func ends;
+ * @ri what smb2_route_peek() saw of it) on the queue the route policy
+ * picks for it, or behind the connection's others (SMBSRV_SCHED_PER_CONN).
+ * sw->func then runs with &sw->work and may free it.
  */
 void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
 		      const u8 *msg, u32 len,

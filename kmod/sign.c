@@ -10,11 +10,13 @@
 
 #include "conn.h"
 #include "crypto.h"
+#include "rxpages.h"
 #include "send.h"
 #include "session.h"
 #include "sign.h"
 #include "splice.h"
 #include "wire/pdu.h"
+#include "wire/route.h"
 
 int smbsrv_preauth_buf(u8 *hash, const void *data, u32 len)
 {
@@ -163,6 +165,50 @@ int smbsrv_decrypt_msg(struct smbsrv_conn *conn, u8 *buf, u32 len,
 	*sessp = sess;
 	*plain = buf + SMB2_TRANSFORM_HDR_SIZE;
 	*plain_len = t.orig_size;
+	return 0;
+}
+
+int smbsrv_decrypt_msg_pages(struct smbsrv_conn *conn, u8 *head,
+			     struct smbsrv_rxpages *rx,
+			     struct smbsrv_session **sessp, u8 *plain_head,
+			     struct smbsrv_rxpages **plain)
+{
+	struct smbsrv_session *sess;
+	struct smbsrv_rxpages *out;
+	struct iov_iter data, dst;
+	struct smb2_transform t;
+	struct kvec iov, dhead;
+	int err;
+
+	if (rx->got != rx->len ||
+	    smb2_transform_decode(head, SMB2_SEALED_HEAD_SIZE + rx->len, &t))
+		return -EPROTO;
+	sess = smbsrv_session_lookup(conn, t.session_id);
+	if (!sess)
+		return -ENOENT;
+	if (!smbsrv_session_has_keys(sess) || !sess->decryptor) {
+		smbsrv_session_put(sess);
+		return -EACCES;
+	}
+	out = smbsrv_rxpages_alloc(rx->len);
+	if (!out) {
+		smbsrv_session_put(sess);
+		return -ENOMEM;
+	}
+	iov.iov_base = head;
+	iov.iov_len = SMB2_SEALED_HEAD_SIZE;
+	dhead.iov_base = plain_head;
+	dhead.iov_len = SMB2_WRITE_HEAD_SIZE;
+	smbsrv_rxpages_iter(rx, &data);
+	smbsrv_rxpages_dest(out, &dst);
+	err = smbsrv_decrypt_to(sess->decryptor, &iov, 1, &data, &dhead, &dst);
+	if (err) {
+		smbsrv_rxpages_free(out);
+		smbsrv_session_put(sess);
+		return err;
+	}
+	*sessp = sess;
+	*plain = out;
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 struct smbsrv_channel;
 struct smbsrv_conn;
 struct smbsrv_pages;
+struct smbsrv_rxpages;
 struct smbsrv_session;
 
 /*
@@ -66,6 +67,19 @@ int smbsrv_channel_derive_key(struct smbsrv_channel *ch, const u8 *key,
 int smbsrv_decrypt_msg(struct smbsrv_conn *conn, u8 *buf, u32 len,
 		       struct smbsrv_session **sess, u8 **plain,
 		       u32 *plain_len);
+/*
+ * Decrypt a TRANSFORM message the receiver holds as @head (its first
+ * SMB2_SEALED_HEAD_SIZE bytes, wire/route.h) and @rx (the rest, in the
+ * pages it was received in), in one pass and out of place: the
+ * ciphertext is only read, the plaintext's first SMB2_WRITE_HEAD_SIZE
+ * bytes go to @plain_head and the rest into pages of our own, *plain.
+ * On success *sess holds a reference to the session whose keys were
+ * used.  On failure nothing of the plaintext is kept.
+ */
+int smbsrv_decrypt_msg_pages(struct smbsrv_conn *conn, u8 *head,
+			     struct smbsrv_rxpages *rx,
+			     struct smbsrv_session **sess, u8 *plain_head,
+			     struct smbsrv_rxpages **plain);
 /*
  * Encrypt the message in iov[1..n-1] (@len bytes) for @sess and send it
  * as one TRANSFORM frame (@queue: see smbsrv_send_frame()).

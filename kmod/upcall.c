@@ -457,6 +457,49 @@ int smbsrv_nl_session_setup_done_doit(struct sk_buff *skb,
 				    SMBSRV_CMD_SESSION_SETUP_DONE);
 }
 
+/* --- cluster mode ------------------------------------------------------ */
+
+static int smbsrv_cluster_parse(struct smbsrv_upcall *up, struct genl_info *info)
+{
+	if (GENL_REQ_ATTR_CHECK(info, SMBSRV_A_CLUSTER_STATUS))
+		return -EINVAL;
+	*(u32 *)up->res = nla_get_u32(info->attrs[SMBSRV_A_CLUSTER_STATUS]);
+	return 0;
+}
+
+int smbsrv_upcall_cluster(const struct smbsrv_cluster_q *q, u32 *status)
+{
+	struct smbsrv_upcall up = {
+		.done_cmd = SMBSRV_CMD_CLUSTER_DONE,
+		.parse = smbsrv_cluster_parse,
+		.res = status,
+	};
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = smbsrv_upcall_msg(SMBSRV_CMD_CLUSTER_REQ, 0, &hdr);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u32(msg, SMBSRV_A_CLUSTER_OP, q->op) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_CLUSTER_INO, q->ino, 0) ||
+	    (q->stream &&
+	     smbsrv_put_str(msg, SMBSRV_A_CLUSTER_STREAM, q->stream, 255)) ||
+	    nla_put_u32(msg, SMBSRV_A_CLUSTER_ACCESS, q->access) ||
+	    nla_put_u32(msg, SMBSRV_A_CLUSTER_SHARE, q->share) ||
+	    nla_put_u32(msg, SMBSRV_A_CLUSTER_NODE_ACCESS, q->node_access) ||
+	    nla_put_u32(msg, SMBSRV_A_CLUSTER_NODE_SHARE, q->node_share)) {
+		nlmsg_free(msg);
+		return -EINVAL;
+	}
+	return smbsrv_upcall_run(&up, msg, hdr, SMBSRV_A_CLUSTER_HANDLE);
+}
+
+int smbsrv_nl_cluster_done_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return smbsrv_upcall_answer(info, SMBSRV_A_CLUSTER_HANDLE,
+				    SMBSRV_CMD_CLUSTER_DONE);
+}
+
 /* --- tree connect ----------------------------------------------------- */
 
 struct smbsrv_tree_res {

@@ -151,4 +151,19 @@ void smbsrv_upcall_cancel(u32 portid);
 /* Fail every pending upcall (module exit). */
 void smbsrv_upcall_cancel_all(void);
 
+/*
+ * Cluster mode: ask the daemon to check and record this node's aggregate
+ * of its opens of a file in the cluster state store (cluster.c).  On 0,
+ * *@status is the daemon's verdict (STATUS_SUCCESS: recorded).
+ */
+struct smbsrv_cluster_q {
+	u32 op;				/* enum smbsrv_cluster_op */
+	u64 ino;
+	const char *stream;		/* NULL: the file itself */
+	u32 access, share;		/* the new open's (op open) */
+	u32 node_access, node_share;	/* the node's aggregate after it */
+};
+
+int smbsrv_upcall_cluster(const struct smbsrv_cluster_q *q, u32 *status);
+
 #endif /* _SMBSRV_UPCALL_H */

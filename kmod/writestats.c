@@ -9,12 +9,14 @@
 
 static DEFINE_PER_CPU(struct smbsrv_write_stats, smbsrv_wstats);
 
-void smbsrv_writestats_one_copy(size_t bytes, bool signed_in)
+void smbsrv_writestats_one_copy(size_t bytes, bool signed_in, bool sealed)
 {
 	this_cpu_inc(smbsrv_wstats.one_copy);
 	this_cpu_add(smbsrv_wstats.one_copy_bytes, bytes);
 	if (signed_in)
 		this_cpu_inc(smbsrv_wstats.one_copy_signed);
+	if (sealed)
+		this_cpu_inc(smbsrv_wstats.one_copy_sealed);
 }
 
 void smbsrv_writestats_copied(enum smbsrv_wcopy_reason why, size_t bytes)
@@ -36,6 +38,7 @@ void smbsrv_writestats_get(struct smbsrv_write_stats *st)
 		st->one_copy += READ_ONCE(c->one_copy);
 		st->one_copy_bytes += READ_ONCE(c->one_copy_bytes);
 		st->one_copy_signed += READ_ONCE(c->one_copy_signed);
+		st->one_copy_sealed += READ_ONCE(c->one_copy_sealed);
 		st->copied += READ_ONCE(c->copied);
 		st->copied_bytes += READ_ONCE(c->copied_bytes);
 		for (i = 0; i < SMBSRV_NR_WCOPY_REASONS; i++)

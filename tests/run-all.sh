@@ -254,9 +254,12 @@ pool_drain() {
 	while [ "${#pool[@]}" -gt 0 ]; do pool_reap; done
 }
 
-# The slowest suites first, so that the two slots end close together.
-vm_order=(host/flood host/cifs host/torture-files host/torture-io host/read
-	host/cache host/acl host/shares host/torture-core host/torture-meta
+# The slowest suites first (by their times in a full run), so that the two
+# slots end close together: a long suite started last runs alone.
+vm_order=(host/torture-replay host/flood host/torture-files host/torture-io
+	host/torture-meta host/file2 host/cache host/cifs host/read host/write
+	host/cifs2 host/storm host/torture-cache host/route host/krb
+	host/mcwrite host/mount host/acl host/shares host/torture-core
 	host/run-demo)
 
 suite_vm() {

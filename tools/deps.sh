@@ -30,7 +30,8 @@ done
 say() { [ "$quiet" = --quiet ] || echo "deps: $*"; }
 
 # Build tools and libraries (flex to libelf-dev: the debug kernel,
-# tools/debug-kernel.sh).
+# tools/debug-kernel.sh; librados-dev: the header of the librados that
+# smbsrvd loads at run time in cluster mode).
 pkgs_build=(
 	build-essential cmake pkg-config kmod xz-utils zstd cpio
 	libnl-3-dev libnl-genl-3-dev libmnl-dev libssl-dev nettle-dev catch2 libkrb5-dev libtdb-dev
@@ -38,6 +39,7 @@ pkgs_build=(
 	clang-14 libfuzzer-14-dev libclang-rt-14-dev
 	flex bison bc libelf-dev
 	nlohmann-json3-dev tzdata
+	librados-dev
 )
 # The guest kernel, its headers and its source (for checkpatch and ynl-gen).
 pkgs_kernel=(
@@ -56,7 +58,7 @@ pkgs_vm=(
 	prometheus
 )
 # Cluster mode's test bed, only with --cluster: a one-host Ceph 16 cluster
-# (monitor, OSD, MDS, the admin CLI), librados for smbsrvd, and the Python
+# (monitor, OSD, MDS, the admin CLI), librados for the cluster guests, and the Python
 # bindings the probe uses (83 packages, 57 MB to download, 225 MB
 # installed on a Debian 12 that has the lists above).
 pkgs_cluster=(

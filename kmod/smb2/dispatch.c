@@ -13,6 +13,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/uio.h>
 
 #include "../cmdstats.h"
 #include "../conn.h"
@@ -40,7 +41,8 @@ struct smbsrv_msg {
 	struct smb2_route_info route;	/* what the receiver saw of buf */
 	u8 *plain;			/* the SMB2 message, once decrypted */
 	u32 plain_len;
-	bool decrypted;			/* plain is set (inside buf) */
+	bool decrypted;			/* plain is set (in buf or plain_buf) */
+	u8 *plain_buf;			/* plain, decrypted out of @rx */
 	bool inline_run;		/* run by the receiver (inline reads) */
 	/* Handed to a worker after an inline READ would have blocked. */
 	struct smbsrv_req *resume;
@@ -735,6 +737,7 @@ static void smbsrv_msg_free(struct smbsrv_msg *msg)
 	if (msg->enc_sess)
 		smbsrv_session_put(msg->enc_sess);
 	kvfree(msg->buf);
+	kvfree(msg->plain_buf);
 	smbsrv_rxpages_free(msg->rx);
 	kfree(msg);
 	if (!recv_done)
@@ -743,8 +746,60 @@ static void smbsrv_msg_free(struct smbsrv_msg *msg)
 }
 
 /*
- * Decrypt a TRANSFORM message in place: msg->plain is then the SMB2
- * message.  False when it does not decrypt (the connection must go).
+ * A TRANSFORM message received into pages (recv.c: its head in buf, the
+ * rest in msg->rx), decrypted in one pass into pages of our own.  A lone
+ * WRITE whose data is the rest of the message keeps its data there (the
+ * handler writes from them, the data's one copy); anything else is put
+ * together in a buffer as if it had been received whole.  0 or -errno.
+ */
+static int smbsrv_msg_decrypt_pages(struct smbsrv_msg *msg)
+{
+	struct smbsrv_rxpages *plain;
+	struct smb2_route_info ri;
+	struct iov_iter it;
+	u32 len;
+	u8 *buf;
+	int err;
+
+	msg->plain_buf = kmalloc(SMB2_WRITE_HEAD_SIZE, GFP_KERNEL);
+	if (!msg->plain_buf)
+		return -ENOMEM;
+	err = smbsrv_decrypt_msg_pages(msg->conn, msg->buf, msg->rx,
+				       &msg->enc_sess, msg->plain_buf, &plain);
+	if (err)
+		return err;
+	/* The ciphertext's pages go back to the socket's owner. */
+	smbsrv_rxpages_free(msg->rx);
+	msg->rx = plain;
+	len = SMB2_WRITE_HEAD_SIZE + plain->len;
+	if (smb2_route_write_head(msg->plain_buf, len, &ri)) {
+		msg->plain = msg->plain_buf;
+		msg->plain_len = SMB2_WRITE_HEAD_SIZE;
+		return 0;
+	}
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, msg->plain_buf, SMB2_WRITE_HEAD_SIZE);
+	smbsrv_rxpages_iter(plain, &it);
+	if (copy_from_iter(buf + SMB2_WRITE_HEAD_SIZE, plain->len, &it) !=
+	    plain->len) {
+		kvfree(buf);
+		return -EFAULT;
+	}
+	kfree(msg->plain_buf);
+	msg->plain_buf = buf;
+	msg->plain = buf;
+	msg->plain_len = len;
+	smbsrv_rxpages_free(plain);
+	msg->rx = NULL;
+	return 0;
+}
+
+/*
+ * Decrypt a TRANSFORM message (in place, or out of the pages it was
+ * received in): msg->plain is then the SMB2 message.  False when it does
+ * not decrypt (the connection must go).
  */
 static bool smbsrv_msg_decrypt(struct smbsrv_msg *msg)
 {
@@ -752,8 +807,9 @@ static bool smbsrv_msg_decrypt(struct smbsrv_msg *msg)
 
 	if (!smbsrv_conn_negotiated(conn) ||
 	    conn->dialect < SMB2_DIALECT_300 ||
-	    smbsrv_decrypt_msg(conn, msg->buf, msg->len, &msg->enc_sess,
-			       &msg->plain, &msg->plain_len)) {
+	    (msg->rx ? smbsrv_msg_decrypt_pages(msg) :
+	     smbsrv_decrypt_msg(conn, msg->buf, msg->len, &msg->enc_sess,
+				&msg->plain, &msg->plain_len))) {
 		pr_info_ratelimited("smbsrv: %s sent a message that does not decrypt, disconnecting\n",
 				    conn->addr);
 		return false;

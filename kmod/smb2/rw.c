@@ -62,14 +62,14 @@ static enum smbsrv_wcopy_reason smbsrv_write_copy_why(struct smbsrv_req *req,
 {
 	u32 min = READ_ONCE(smbsrv_server.knobs.min_receivefile_size);
 
-	if (req->encrypted)
-		return SMBSRV_WCOPY_SEALED;
 	if (req->compound)
 		return SMBSRV_WCOPY_COMPOUND;
 	if (!min)
 		return SMBSRV_WCOPY_OFF;
 	if (len < min)
 		return SMBSRV_WCOPY_SMALL;
+	if (req->encrypted)
+		return SMBSRV_WCOPY_SEALED;
 	return SMBSRV_WCOPY_OTHER;
 }
 
@@ -202,7 +202,8 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 			smbsrv_cmdstats_written(n);
 		}
 		if (req->rx && !smbsrv_file_is_stream(f))
-			smbsrv_writestats_one_copy(n, req->signed_in);
+			smbsrv_writestats_one_copy(n, req->signed_in,
+						   req->encrypted);
 		else
 			smbsrv_writestats_copied(smbsrv_file_is_stream(f) ?
 						 SMBSRV_WCOPY_STREAM :

@@ -623,6 +623,62 @@ static void decrypt_tampered_message(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smbsrv_decrypt(e.c, e.kv, 1, NULL), -EBADMSG);
 }
 
+/*
+ * A sealed WRITE as the receiver holds it: the header and 64 bytes of
+ * ciphertext in a buffer, the rest in a page (a socket buffer's), the
+ * plaintext decrypted into another buffer (the head) and another page.
+ * The ciphertext is left alone; with @flip, one bit of the ciphertext
+ * in the page changed, it is refused.
+ */
+static void decrypt_to_case(struct kunit *test, bool flip)
+{
+	struct encryption e;
+	struct iov_iter dit;
+	struct bio_vec dbv;
+	struct page *dpage;
+	struct kvec dhead;
+	struct split sp;
+	u8 *p;
+
+	KUNIT_ASSERT_EQ(test, encryption_setup(test, &e), 0);
+	KUNIT_ASSERT_TRUE(test, e.plen > 64 &&
+			  e.plen - 64 <= PAGE_SIZE - PAGE_OFF);
+	dpage = test_page(test);
+	KUNIT_ASSERT_NOT_NULL(test, dpage);
+	dhead.iov_base = kunit_kzalloc(test, 64, GFP_KERNEL);
+	dhead.iov_len = 64;
+	KUNIT_ASSERT_NOT_NULL(test, dhead.iov_base);
+	memcpy(e.buf, e.v->tm.p, e.tlen);
+	if (flip)
+		e.buf[e.tlen - 1] ^= 0x01;
+	KUNIT_ASSERT_EQ(test, split_msg(test, &sp, e.buf, e.tlen, TH + 64), 0);
+	bvec_set_page(&dbv, dpage, e.plen - 64, PAGE_OFF);
+	iov_iter_bvec(&dit, ITER_DEST, &dbv, 1, e.plen - 64);
+	KUNIT_EXPECT_EQ(test, smbsrv_decrypt_to(e.c, &sp.kv, 1, &sp.it,
+						&dhead, &dit),
+			flip ? -EBADMSG : 0);
+	join_msg(&sp, e.buf, e.tlen);
+	if (flip)
+		e.buf[e.tlen - 1] ^= 0x01;
+	KUNIT_EXPECT_MEMEQ(test, e.buf, e.v->tm.p, e.tlen);
+	if (flip)
+		return;
+	KUNIT_EXPECT_MEMEQ(test, dhead.iov_base, e.v->pt.p, 64);
+	p = kmap_local_page(dpage);
+	KUNIT_EXPECT_MEMEQ(test, p + PAGE_OFF, e.v->pt.p + 64, e.plen - 64);
+	kunmap_local(p);
+}
+
+static void decrypt_out_of_place(struct kunit *test)
+{
+	decrypt_to_case(test, false);
+}
+
+static void decrypt_out_of_place_tampered(struct kunit *test)
+{
+	decrypt_to_case(test, true);
+}
+
 /* --- the nonces smbsrv_encrypt() picks ------------------------------------ */
 
 #define RT_PAGES	16
@@ -749,6 +805,8 @@ static struct kunit_case smbsrv_crypto_cases[] = {
 	KUNIT_CASE_PARAM(encrypt_split_message, enc_gen_params),
 	KUNIT_CASE_PARAM(encrypt_out_of_place, enc_gen_params),
 	KUNIT_CASE_PARAM(decrypt_tampered_message, enc_gen_params),
+	KUNIT_CASE_PARAM(decrypt_out_of_place, enc_gen_params),
+	KUNIT_CASE_PARAM(decrypt_out_of_place_tampered, enc_gen_params),
 	KUNIT_CASE(roundtrip_64k_in_pages),
 	KUNIT_CASE(fresh_nonce_per_message),
 	KUNIT_CASE(out_of_place_64k_source_untouched),

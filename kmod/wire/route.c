@@ -72,6 +72,14 @@ bool smb2_route_write_head(const u8 *head, u32 frame_len,
 	return true;
 }
 
+bool smb2_route_sealed_head(const u8 *head, u32 frame_len)
+{
+	struct smb2_transform t;
+
+	return frame_len > SMB2_SEALED_HEAD_SIZE &&
+	       !smb2_transform_decode(head, frame_len, &t);
+}
+
 void smb2_recv_place(const struct smb2_recv_facts *f,
 		     struct smb2_recv_placement *p)
 {

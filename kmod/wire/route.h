@@ -113,6 +113,20 @@ void smb2_recv_place(const struct smb2_recv_facts *f,
 bool smb2_route_write_head(const u8 *head, u32 frame_len,
 			   struct smb2_route_info *ri);
 
+/*
+ * An encrypted message whose data the receiver may take in pages: the
+ * first SMB2_SEALED_HEAD_SIZE bytes of a frame of @frame_len bytes are a
+ * TRANSFORM header (encrypted, OriginalMessageSize the rest of the
+ * frame) and the ciphertext of what may be a WRITE's header and fixed
+ * part; more than that follows.  Only decryption tells what it is: the
+ * plaintext's first SMB2_WRITE_HEAD_SIZE bytes are then checked with
+ * smb2_route_write_head() against OriginalMessageSize.
+ */
+#define SMB2_SEALED_HEAD_SIZE		(SMB2_TRANSFORM_HDR_SIZE + \
+					 SMB2_WRITE_HEAD_SIZE)
+
+bool smb2_route_sealed_head(const u8 *head, u32 frame_len);
+
 /* The adaptive policy's verdict for an eligible message: true = unbound. */
 bool smb2_route_adaptive(const struct smb2_route_info *ri, u32 depth);
 

@@ -176,7 +176,8 @@ void fake_module(ByteView req, FakeSocket &k)
 		r.u64(SMBSRV_A_WRITE_STATS_ONE_COPY, 21)
 			.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_BYTES, 1ULL << 41)
 			.u64(SMBSRV_A_WRITE_STATS_COPIED, 22)
-			.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_SIGNED, 23);
+			.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_SIGNED, 23)
+			.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_SEALED, 24);
 		k.reply_and_ack(req, &r);
 		return;
 	}
@@ -453,6 +454,7 @@ TEST_CASE("smbsrvctl -j stats: values and the documented schema")
 	CHECK(j["write"]["one_copy_bytes"] == 1ULL << 41);
 	CHECK(j["write"]["copied"] == 22);
 	CHECK(j["write"]["one_copy_signed"] == 23);
+	CHECK(j["write"]["one_copy_sealed"] == 24);
 	CHECK_FALSE(j["write"]["copy_reasons"].contains("signed"));
 	CHECK(j["write"]["copy_reasons"]["small"] == 0);
 	CHECK(j["write_bytes"] == 1ULL << 36);

@@ -418,3 +418,42 @@ TEST_CASE("write head: a plain WRITE whose data is the rest of the frame",
 		CHECK_FALSE(smb2_route_write_head(c.data(), frame, &ri));
 	}
 }
+
+TEST_CASE("sealed head: a TRANSFORM header whose message is the rest of the frame",
+	  "[wire][route]")
+{
+	const uint32_t orig = SMB2_WRITE_HEAD_SIZE + (1u << 20);
+	const uint32_t frame = SMB2_TRANSFORM_HDR_SIZE + orig;
+	Bytes b = sealed_msg(orig);
+	b.resize(SMB2_SEALED_HEAD_SIZE, 0x5a);
+
+	REQUIRE(SMB2_SEALED_HEAD_SIZE == SMB2_TRANSFORM_HDR_SIZE + SMB2_WRITE_HEAD_SIZE);
+	CHECK(smb2_route_sealed_head(b.data(), frame));
+
+	SECTION("OriginalMessageSize must be the rest of the frame")
+	{
+		CHECK_FALSE(smb2_route_sealed_head(b.data(), frame + 1));
+		CHECK_FALSE(smb2_route_sealed_head(b.data(), frame - 1));
+	}
+	SECTION("more than the head must follow")
+	{
+		Bytes c = sealed_msg(SMB2_WRITE_HEAD_SIZE);
+		c.resize(SMB2_SEALED_HEAD_SIZE, 0);
+		CHECK_FALSE(smb2_route_sealed_head(c.data(), SMB2_SEALED_HEAD_SIZE));
+		Bytes d = sealed_msg(SMB2_WRITE_HEAD_SIZE + 1);
+		d.resize(SMB2_SEALED_HEAD_SIZE, 0);
+		CHECK(smb2_route_sealed_head(d.data(), SMB2_SEALED_HEAD_SIZE + 1));
+	}
+	SECTION("not encrypted, or another protocol")
+	{
+		Bytes c = sealed_msg(orig, 0);
+		c.resize(SMB2_SEALED_HEAD_SIZE, 0);
+		CHECK_FALSE(smb2_route_sealed_head(c.data(), frame));
+		c = b;
+		put32(c, 0, SMB2_PROTO_NUMBER);
+		CHECK_FALSE(smb2_route_sealed_head(c.data(), frame));
+		c = b;
+		put32(c, 0, 0x424d53fcu);	// compressed
+		CHECK_FALSE(smb2_route_sealed_head(c.data(), frame));
+	}
+}

@@ -41,6 +41,12 @@
 #            over the received pages, one copy), smbsrv-sign-wcopy (min
 #            receivefile size 0: copied twice) and ksmbd-sign (not in the
 #            default sections: --sections write-signed; --sizes as above)
+#   write-sealed  the same WRITEs, 1M, through the sealed mounts (AES-128-GCM):
+#            smbsrv-seal (min receivefile size 64K: decrypted out of the
+#            received pages into the server's own, one copy), smbsrv-seal-wcopy
+#            (min receivefile size 0: received into a buffer, decrypted
+#            there, copied) and ksmbd-seal (not in the default sections:
+#            --sections write-sealed; --sizes as above)
 #   audit    READ and WRITE, 4K and 1M, QD1 x 1 and QD8 x 4 jobs, smbsrv
 #            through its bench share and through a share with the audit
 #            trail on (smbsrv-audit): what auditing costs the data path
@@ -75,7 +81,8 @@
 # smbsrv-splice (splice threshold 4K),
 # smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
 # no), smbsrv-sign and ksmbd-sign (signed mounts), smbsrv-sign-wcopy
-# (signed, min receivefile size 0), ksmbd, nfsd; in the
+# (signed, min receivefile size 0), smbsrv-seal, smbsrv-seal-wcopy and
+# ksmbd-seal (the same through sealed mounts), ksmbd, nfsd; in the
 # lease section smbsrv-lease, ksmbd-lease and smbsrv-nolease (cache=strict
 # mounts; smbsrv-nolease: a share with oplocks = no); smbsrv-audit (the
 # default knobs through a share with the audit trail on; section audit:
@@ -235,6 +242,11 @@ for sec in $sections; do
 			add_cell "smbsrv ksmbd" "$rw" 4k 1 1
 			add_cell "smbsrv ksmbd" "$rw" 4k 8 4
 		done ;;
+	write-sealed)
+		for bs in ${sizes_opt:-1m}; do
+			add_cell "smbsrv-seal smbsrv-seal-wcopy ksmbd-seal" write "$bs" 1 1
+			add_cell "smbsrv-seal smbsrv-seal-wcopy ksmbd-seal" write "$bs" 8 4
+		done ;;
 	audit)
 		for rw in read write; do for bs in 4k 1m; do
 			add_cell "smbsrv smbsrv-audit" "$rw" "$bs" 1 1
@@ -293,13 +305,15 @@ variant() {
 	smbsrv-noinline) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads no" ;;
 	smbsrv-sign) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 64K" ;;
 	smbsrv-sign-wcopy) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 0" ;;
+	smbsrv-seal) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 64K" ;;
+	smbsrv-seal-wcopy) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 0" ;;
 	smbsrv-lease | smbsrv-nolease | smbsrv-audit) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	*) echo : ;;
 	esac
 }
 
 mount_of() {
-	case $1 in smbsrv-sign*) echo smbsrv-sign ;; *-sign | smbsrv-audit) echo "$1" ;; smbsrv*) echo smbsrv ;; *) echo "$1" ;; esac
+	case $1 in smbsrv-sign*) echo smbsrv-sign ;; smbsrv-seal*) echo smbsrv-seal ;; *-sign | *-seal | smbsrv-audit) echo "$1" ;; smbsrv*) echo smbsrv ;; *) echo "$1" ;; esac
 }
 
 # The guest's command for one run.

@@ -535,7 +535,7 @@ def report(d):
     # or any 4-job cell.
     mcells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg if rw == 'read'},
                     key=lambda c: (size_bytes(c[0]), c[1], c[2]))
-    msrv = [s for s in servers if not s.endswith('-sign') and s != 'smbsrv-audit']
+    msrv = [s for s in servers if not s.endswith(('-sign', '-seal')) and s != 'smbsrv-audit']
     mcells = [c for c in mcells if not (c[1] == 8 and c[2] == 1) or
               size_bytes(c[0]) in (4 << 10, 64 << 10, 1 << 20)]
     meta_med = meta_table(meta, metas, w)
@@ -546,6 +546,7 @@ def report(d):
     audit_table(meta, agg, spread, w)
     write_table(meta, agg, spread, w)
     write_signed_table(meta, agg, spread, w)
+    write_signed_table(meta, agg, spread, w, 'seal')
     small_table(meta, agg, d, w)
     if failed:
         w('Failed runs (fio error or data check): ' + ', '.join(failed) + '\n')
@@ -618,20 +619,32 @@ def write_table(meta, agg, spread, w):
     w('')
 
 
-def write_signed_table(meta, agg, spread, w):
-    """Signed WRITEs: smbsrv (the signature checked over the received
-    pages, one copy), smbsrv copying every WRITE twice, ksmbd."""
+SIGNED_TEXT = (
+    'cifs mounts with `sign` (SMB 3.1.1, AES-CMAC). smbsrv-sign: `min receivefile '
+    'size = 64K` (the data received into pages, the signature checked over them, '
+    'one copy); smbsrv-sign-wcopy: `min receivefile size = 0` (the frame read into '
+    'a buffer, checked there, copied into the page cache); ksmbd-sign.\n')
+SEALED_TEXT = (
+    'cifs mounts with `seal` (SMB 3.1.1, AES-128-GCM). smbsrv-seal: `min receivefile '
+    'size = 64K` (the ciphertext received into pages, decrypted out of them into '
+    'pages of the server\'s own in one pass, one copy into the page cache); '
+    'smbsrv-seal-wcopy: `min receivefile size = 0` (the frame read into a buffer, '
+    'decrypted there, copied into the page cache); ksmbd-seal.\n')
+
+
+def write_signed_table(meta, agg, spread, w, kind='sign'):
+    """Signed (or sealed) WRITEs: smbsrv (the signature checked over, or
+    the data decrypted out of, the received pages, one copy), smbsrv
+    copying every WRITE twice, ksmbd."""
     cells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg
-                    if s == 'smbsrv-sign-wcopy' and rw == 'write'},
+                    if s == f'smbsrv-{kind}-wcopy' and rw == 'write'},
                    key=lambda c: (size_bytes(c[0]), c[1], c[2]))
     if not cells:
         return
-    w('### Signed WRITE with one copy\n')
-    w(header(meta, 'Signed WRITE') + '\n')
-    w('cifs mounts with `sign` (SMB 3.1.1, AES-CMAC). smbsrv-sign: `min receivefile '
-      'size = 64K` (the data received into pages, the signature checked over them, '
-      'one copy); smbsrv-sign-wcopy: `min receivefile size = 0` (the frame read into '
-      'a buffer, checked there, copied into the page cache); ksmbd-sign.\n')
+    what = 'Signed' if kind == 'sign' else 'Sealed'
+    w(f'### {what} WRITE with one copy\n')
+    w(header(meta, f'{what} WRITE') + '\n')
+    w(SIGNED_TEXT if kind == 'sign' else SEALED_TEXT)
     w('| size | QD | jobs | smbsrv MiB/s | smbsrv-wcopy MiB/s | ksmbd MiB/s | '
       'smbsrv/ksmbd | smbsrv-wcopy/ksmbd | smbsrv/smbsrv-wcopy |')
     w('|---|---|---|---|---|---|---|---|---|')
@@ -639,9 +652,9 @@ def write_signed_table(meta, agg, spread, w):
     def ratio(x, y):
         return f"{x['mibs'] / y['mibs']:.2f}" if x and y and y['mibs'] else '-'
     for bs, qd, j in cells:
-        a = agg.get(('smbsrv-sign', 'write', bs, qd, j))
-        b = agg.get(('smbsrv-sign-wcopy', 'write', bs, qd, j))
-        k = agg.get(('ksmbd-sign', 'write', bs, qd, j))
+        a = agg.get((f'smbsrv-{kind}', 'write', bs, qd, j))
+        b = agg.get((f'smbsrv-{kind}-wcopy', 'write', bs, qd, j))
+        k = agg.get((f'ksmbd-{kind}', 'write', bs, qd, j))
         w(f"| {bs.upper()} | {qd} | {j} | {mib_text(a, spread) if a else '-'} | "
           f"{mib_text(b, spread) if b else '-'} | {mib_text(k, spread) if k else '-'} | "
           f"{ratio(a, k)} | {ratio(b, k)} | {ratio(a, b)} |")

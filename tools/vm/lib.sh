@@ -28,7 +28,9 @@
 # a kill of QEMU, what sits in the guest's page cache does not),
 # SMBSRV_VM_SAMBA (1: boot build/vm/initrd-samba.cpio, the image with
 # Samba's smbd as a third server, tools/vm/mkinitramfs.sh),
-# SMBSRV_VM_INITRD (another image to boot, such as tools/fstests/run.sh's).
+# SMBSRV_VM_INITRD (another image to boot, such as tools/fstests/run.sh's),
+# SMBSRV_VM_NETDEV (more options of the guest's user network, such as the
+# guestfwd= rules that let cluster guests reach Ceph, tools/cluster/).
 #
 # SMBSRV_VM_KERNEL=debug boots the debug kernel of tools/debug-kernel.sh
 # (KASAN, lockdep, kmemleak, UBSAN) with its own modules and smbsrv.ko
@@ -196,7 +198,7 @@ vm_boot() {
 		-serial "file:$dir/console.log" \
 		-kernel "$VM_KERNEL_IMAGE" -initrd "$initrd" \
 		-append "console=ttyS0 quiet panic=-1 ${VM_APPEND:+$VM_APPEND }$extra" \
-		-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$smb-:$VM_GUEST_SMB,hostfwd=tcp:127.0.0.1:$rival-:$VM_GUEST_RIVAL,hostfwd=tcp:127.0.0.1:$samba-:$VM_GUEST_SAMBA,hostfwd=tcp:127.0.0.1:$agent-:$VM_GUEST_AGENT" \
+		-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$smb-:$VM_GUEST_SMB,hostfwd=tcp:127.0.0.1:$rival-:$VM_GUEST_RIVAL,hostfwd=tcp:127.0.0.1:$samba-:$VM_GUEST_SAMBA,hostfwd=tcp:127.0.0.1:$agent-:$VM_GUEST_AGENT${SMBSRV_VM_NETDEV:+,$SMBSRV_VM_NETDEV}" \
 		-device virtio-net-pci,netdev=n0 \
 		-device virtio-rng-pci "${disk[@]}" \
 		>"$dir/qemu.log" 2>&1 </dev/null &

@@ -248,6 +248,7 @@ std::string stats_json(const StatsSnapshot &s, bool pretty)
 	j["write"] = {{"one_copy", w.one_copy},
 		      {"one_copy_bytes", w.one_copy_bytes},
 		      {"one_copy_signed", w.one_copy_signed},
+		      {"one_copy_sealed", w.one_copy_sealed},
 		      {"copied", w.copied},
 		      {"copied_bytes", w.copied_bytes},
 		      {"copy_reasons",

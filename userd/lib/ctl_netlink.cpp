@@ -211,6 +211,7 @@ WriteStats parse_write_stats(ByteView msg)
 	w.one_copy = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY);
 	w.one_copy_bytes = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_BYTES);
 	w.one_copy_signed = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_SIGNED);
+	w.one_copy_sealed = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_SEALED);
 	w.copied = a.u64(SMBSRV_A_WRITE_STATS_COPIED);
 	w.copied_bytes = a.u64(SMBSRV_A_WRITE_STATS_COPIED_BYTES);
 	w.copy_off = a.u64(SMBSRV_A_WRITE_STATS_COPY_OFF);

@@ -71,11 +71,13 @@ struct ReadStats {
 	uint64_t pages_inflight = 0;
 };
 
-// The WRITE path's counters (write-stats-get).  one_copy_signed: of the
-// one-copy WRITEs, the signed ones; copy_* break "copied" down by the
-// first reason that kept a WRITE's data out of pages.
+// The WRITE path's counters (write-stats-get).  one_copy_signed and
+// one_copy_sealed: of the one-copy WRITEs, the signed and the encrypted
+// ones; copy_* break "copied" down by the first reason that kept a
+// WRITE's data out of pages.
 struct WriteStats {
-	uint64_t one_copy = 0, one_copy_bytes = 0, one_copy_signed = 0;
+	uint64_t one_copy = 0, one_copy_bytes = 0, one_copy_signed = 0,
+		 one_copy_sealed = 0;
 	uint64_t copied = 0, copied_bytes = 0;
 	uint64_t copy_off = 0, copy_small = 0, copy_sealed = 0,
 		 copy_compound = 0, copy_stream = 0, copy_other = 0;

@@ -341,6 +341,9 @@ void GenlChannel::handle_event(ByteView msg)
 	case SMBSRV_CMD_RPC_REQ:
 		max = SMBSRV_A_RPC_MAX;
 		break;
+	case SMBSRV_CMD_CLUSTER_REQ:
+		max = SMBSRV_A_CLUSTER_MAX;
+		break;
 	case SMBSRV_CMD_AUDIT_RECORD:
 		// Audit records go to their handler, unqueued: the socket
 		// that gets them carries nothing else.
@@ -352,7 +355,7 @@ void GenlChannel::handle_event(ByteView msg)
 		return;
 	}
 	static_assert(SMBSRV_A_AUTH_MAX < 64 && SMBSRV_A_TREE_MAX < 64 &&
-		      SMBSRV_A_RPC_MAX < 64);
+		      SMBSRV_A_RPC_MAX < 64 && SMBSRV_A_CLUSTER_MAX < 64);
 	if (genlmsg_parse(hdr(msg), 0, tb, max, nullptr) < 0) {
 		log::warning("malformed upcall from smbsrv.ko dropped");
 		return;
@@ -398,6 +401,27 @@ void GenlChannel::handle_event(ByteView msg)
 		r.data = get_binary(tb[SMBSRV_A_RPC_DATA]);
 		get_u32(tb[SMBSRV_A_RPC_MAX_OUT], r.max_out);
 		upcalls_.emplace_back(std::move(r));
+		break;
+	}
+	case SMBSRV_CMD_CLUSTER_REQ: {
+		ClusterReq r;
+		if (!get_u32(tb[SMBSRV_A_CLUSTER_HANDLE], r.handle))
+			break;
+		handle = r.handle;
+		get_u32(tb[SMBSRV_A_CLUSTER_OP], r.op);
+		get_u64(tb[SMBSRV_A_CLUSTER_INO], r.ino);
+		r.stream = get_string(tb[SMBSRV_A_CLUSTER_STREAM]);
+		get_u32(tb[SMBSRV_A_CLUSTER_ACCESS], r.access);
+		get_u32(tb[SMBSRV_A_CLUSTER_SHARE], r.share);
+		get_u32(tb[SMBSRV_A_CLUSTER_NODE_ACCESS], r.node_access);
+		get_u32(tb[SMBSRV_A_CLUSTER_NODE_SHARE], r.node_share);
+		// Without a handler (a daemon without clustering under a
+		// module in cluster mode) nobody answers: the module's
+		// upcall times out and refuses what it asked about.
+		if (cluster_handler_)
+			cluster_handler_(std::move(r));
+		else
+			log::warning("cluster-req from smbsrv.ko, but clustering is off here");
 		break;
 	}
 	}
@@ -472,6 +496,8 @@ ServerStatus GenlChannel::startup(uint32_t pid, const Knobs &k, ByteView negotia
 	return transact_server(SMBSRV_CMD_STARTUP, [&](nl_msg *m) {
 		return nla_put_u32(m, SMBSRV_A_SERVER_DAEMON_PID, pid) == 0 &&
 		       put_knobs(m, SMBSRV_A_SERVER_KNOBS, k) &&
+		       (!k.clustering ||
+			nla_put_u32(m, SMBSRV_A_SERVER_CLUSTERING, 1) == 0) &&
 		       (negotiate_blob.empty() ||
 			nla_put(m, SMBSRV_A_SERVER_NEGOTIATE_BLOB,
 				static_cast<int>(negotiate_blob.size()),
@@ -504,6 +530,14 @@ bool put_binary(nl_msg *m, int type, ByteView b)
 }
 
 } // namespace
+
+void GenlChannel::cluster_done(uint32_t handle, uint32_t status)
+{
+	request(SMBSRV_CMD_CLUSTER_DONE, [&](nl_msg *m) {
+		return nla_put_u32(m, SMBSRV_A_CLUSTER_HANDLE, handle) == 0 &&
+		       nla_put_u32(m, SMBSRV_A_CLUSTER_STATUS, status) == 0;
+	});
+}
 
 void GenlChannel::session_setup_done(const SessionSetupDone &d)
 {

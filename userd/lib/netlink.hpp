@@ -176,6 +176,16 @@ struct RpcDone {
 
 using Upcall = std::variant<SessionSetupReq, TreeConnectReq, RpcReq>;
 
+// Cluster mode: a question to the cluster state store (cluster.hpp).
+struct ClusterReq {
+	uint32_t handle = 0;
+	uint32_t op = 0; // enum smbsrv_cluster_op
+	uint64_t ino = 0;
+	std::string stream; // "": the file itself
+	uint32_t access = 0, share = 0;		// the new open's
+	uint32_t node_access = 0, node_share = 0; // the node's aggregate after
+};
+
 class KernelChannel {
 public:
 	virtual ~KernelChannel() = default;
@@ -261,6 +271,13 @@ public:
 	void on_event(std::function<void(KernelEvent)> handler) { event_handler_ = std::move(handler); }
 	// Audit records (audit-record) as they arrive, whole messages.
 	void on_audit(std::function<void(ByteView)> handler) { audit_handler_ = std::move(handler); }
+	// Cluster mode's upcalls go to handler, unqueued (it queues them for
+	// its own worker); without one they are not answered.
+	void on_cluster(std::function<void(ClusterReq)> handler)
+	{
+		cluster_handler_ = std::move(handler);
+	}
+	void cluster_done(uint32_t handle, uint32_t status);
 	// Read and handle whatever the kernel sent, without blocking; false
 	// if the socket failed.
 	bool process_input();
@@ -285,6 +302,7 @@ private:
 	std::deque<Upcall> upcalls_;
 	std::function<void(KernelEvent)> event_handler_;
 	std::function<void(ByteView)> audit_handler_;
+	std::function<void(ClusterReq)> cluster_handler_;
 	std::string last_error_;
 };
 

@@ -59,6 +59,13 @@ constexpr Effect A = Effect::applied, U = Effect::unsupported;
 const ParamDef table[] = {
 	// Global parameters.
 	P("bind interfaces only", global, boolean, "no", A),
+	// Cluster mode (design-cluster.md): names in Samba's style.
+	P("clustering", global, boolean, "no", A),
+	P("cluster name", global, string, "smbsrv", A, {}, 1, 64, Limit::reject),
+	P("cluster state store", global, string, "rados:smbsrv", A),
+	P("cluster ceph conf", global, string, "/etc/ceph/ceph.conf", A),
+	P("cluster ceph user", global, string, "smbsrv", A),
+	P("cluster node name", global, string, "", A, {}, 0, 64, Limit::reject),
 	P("deadtime", global, integer, "0", A, {}, 0, U32, Limit::reject),
 	P("durable handles", global, boolean, "no", A),
 	P("durable handle timeout", global, integer, "60", A, {}, 1, 3600,
@@ -686,6 +693,7 @@ void make_knobs(Config &cfg, const Builder &b, Diagnostics &diags)
 			: u32(g.number("max open files per user"));
 	k.deadtime = u32(g.number("deadtime"));
 	k.upcall_timeout = u32(g.number("upcall timeout"));
+	k.clustering = g.boolean("clustering");
 	k.frame_timeout = u32(g.number("frame timeout"));
 	k.route_policy = route_policy_value(g.str("route policy"));
 	k.splice_threshold = u32(g.number("splice threshold"));

@@ -144,6 +144,9 @@ struct Knobs {
 	// module's listen-addr takes it; empty: every address.  Filled in by
 	// smbsrvd from the interfaces it finds (listen_plan()).
 	std::vector<std::vector<uint8_t>> listen_addrs;
+	// clustering = yes: cluster mode (a server attribute of startup, not
+	// a knob; fixed at the daemon's start).
+	bool clustering = false;
 
 	bool operator==(const Knobs &) const = default;
 };

@@ -81,6 +81,7 @@ void print_write_stats(const WriteStats &w)
 		{"write one copy", w.one_copy},
 		{"write one copy bytes", w.one_copy_bytes},
 		{"write one copy signed", w.one_copy_signed},
+		{"write one copy sealed", w.one_copy_sealed},
 		{"write copied", w.copied},
 		{"write copied bytes", w.copied_bytes},
 		{"write copy off", w.copy_off},

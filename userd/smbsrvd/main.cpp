@@ -22,6 +22,7 @@
 
 #include "accounts.hpp"
 #include "audit.hpp"
+#include "cluster.hpp"
 #include "config.hpp"
 #include "ctl_json.hpp"
 #include "ctl_netlink.hpp"
@@ -139,6 +140,10 @@ private:
 	std::unique_ptr<GenlChannel> audit_nl_;
 	void subscribe_audit();
 	void on_audit_record(ByteView msg);
+	// Cluster mode (clustering = yes): this daemon's node of the
+	// cluster, joined before the module is told.
+	std::unique_ptr<cluster::Node> cluster_;
+	void answer_cluster();
 };
 
 // (Re)subscribe the audit socket with the configuration's rate and the
@@ -257,6 +262,10 @@ void Daemon::reload()
 		log::error("reload: keeping the addresses listened on");
 		next.knobs.listen_addrs = cfg_.knobs.listen_addrs;
 	}
+	// Cluster mode is decided at start: the module cannot leave it.
+	if (next.knobs.clustering != cfg_.knobs.clustering)
+		log::warning("reload: clustering changes at the next start");
+	next.knobs.clustering = cfg_.knobs.clustering;
 	cfg_ = std::move(next);
 	upcalls_->reload(cfg_);
 	apply_metrics();
@@ -266,6 +275,18 @@ void Daemon::reload()
 		log::notice("configuration reloaded");
 	} catch (const NlError &e) {
 		log::error(std::string("reload: ") + e.what());
+	}
+}
+
+// The cluster worker's answers to the module's cluster-req upcalls.
+void Daemon::answer_cluster()
+{
+	for (const auto &r : cluster_->take_replies()) {
+		try {
+			nl_->cluster_done(r.handle, r.status);
+		} catch (const NlError &e) {
+			log::warning(std::string("cluster: answering smbsrv.ko: ") + e.what());
+		}
 	}
 }
 
@@ -406,6 +427,17 @@ int Daemon::run()
 		notify(1);
 		return 1;
 	}
+	if (cfg_.knobs.clustering) {
+		try {
+			cluster_ = std::make_unique<cluster::Node>(
+				cluster::options_from(cfg_.global));
+		} catch (const std::exception &e) {
+			log::error(std::string("clustering = yes: ") + e.what());
+			notify(1);
+			return 1;
+		}
+		nl_->on_cluster([this](ClusterReq r) { cluster_->submit(std::move(r)); });
+	}
 	try {
 		attach();
 	} catch (const NlError &e) {
@@ -432,8 +464,9 @@ int Daemon::run()
 	int rc = 0;
 	for (;;) {
 		std::vector<pollfd> fds = {{sfd, POLLIN, 0}, {nl_->fd(), POLLIN, 0},
-					   {upcalls_->pool_fd(), POLLIN, 0}};
-		// The audit socket is fds[3] when there is one; it cannot come
+					   {upcalls_->pool_fd(), POLLIN, 0},
+					   {cluster_ ? cluster_->fd() : -1, POLLIN, 0}};
+		// The audit socket is fds[4] when there is one; it cannot come
 		// or go before it is read below (reload and reattach are
 		// after, or continue the loop).
 		bool audit = audit_nl_ != nullptr;
@@ -460,7 +493,7 @@ int Daemon::run()
 			break;
 		}
 		metrics_.on_poll(fds);
-		if (audit && audit_nl_ && (fds[3].revents & (POLLIN | POLLERR | POLLHUP)) &&
+		if (audit && audit_nl_ && (fds[4].revents & (POLLIN | POLLERR | POLLHUP)) &&
 		    !audit_nl_->process_input()) {
 			log::error("audit: lost the socket: " + audit_nl_->last_error());
 			audit_nl_.reset();
@@ -469,6 +502,8 @@ int Daemon::run()
 		// one waits for the module's ack, and upcalls that arrive
 		// meanwhile are queued, not left on the socket: served below,
 		// or a tree connect would wait for the next datagram.
+		if (fds[3].revents & POLLIN)
+			answer_cluster();
 		if (fds[2].revents & POLLIN) {
 			try {
 				upcalls_->run_replies();

@@ -155,11 +155,12 @@ def opener_client(port, share, user, pw):
     return c
 
 
-def opener(c, idx, results):
+def opener(c, idx, results, t0, interims):
     """Send this connection's share of the N opens at once; records
-    (index, final status, seconds) per open."""
+    (index, final status, seconds since t0) per open, and in interims the
+    seconds since t0 at which each open's interim response came (its
+    break was sent then) by MessageId."""
     mine = list(range(idx, N, OPENERS))
-    t0 = time.monotonic()
     mids = {}
     for i in mine:
         mids[send(c, CREATE, create_body(fname(i)))] = i
@@ -168,13 +169,16 @@ def opener(c, idx, results):
         try:
             st, flags, mid, _, body = recv(c, BREAK_TIMEOUT * 3)
         except Exception as e:  # noqa: BLE001 - reported below
-            results.append((-1, "recv: %s" % e, time.monotonic() - t0))
+            results.append((-1, "recv: %s" % e, time.monotonic() - t0, 0))
             return
         if st == ST["PENDING"] and flags & FLAG_ASYNC:
+            interims[mid] = time.monotonic() - t0
             continue
         if mid in left:
             left.discard(mid)
-            results.append((mids[mid], st, time.monotonic() - t0))
+            now = time.monotonic() - t0
+            results.append((mids[mid], st, now,
+                            now - interims[mid] if mid in interims else 0))
             if st == 0:
                 c.close(body[64:80])
 
@@ -223,6 +227,15 @@ def compound(c, results):
             left.discard(r.mid)
 
 
+def timed_check(text, ok, why, timed):
+    """check() on the stock kernel; a measurement on the debug kernel."""
+    if timed:
+        check(text, ok, why)
+    else:
+        print("# (not asserted) %s: %s (%s)" % (text, "met" if ok else
+                                                "not met", why))
+
+
 def summary(tag, m):
     return "%s: ECHO p50 %.1f p99 %.1f ms, NEGOTIATE p50 %.1f p99 %.1f ms, " \
            "open p50 %.1f p99 %.1f ms (%d samples)" % (
@@ -259,17 +272,18 @@ def openers_proc(args, out):
     openers = [opener_client(*args) for _ in range(OPENERS)]
     out.send("ready")
     out.recv()
-    results, chain = [], []
+    results, chain, interims = [], [], {}
     chained = opener_client(*args)
-    threads = [threading.Thread(target=opener, args=(openers[k], k, results))
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=opener,
+                                args=(openers[k], k, results, t0, interims))
                for k in range(OPENERS)]
     threads.append(threading.Thread(target=compound, args=(chained, chain)))
-    t0 = time.monotonic()
     for t in threads:
         t.start()
     for t in threads:
         t.join(BREAK_TIMEOUT * 6)
-    out.send((t0, results, chain))
+    out.send((t0, results, chain, interims))
 
 
 def spikes(m, t0, k=5):
@@ -300,7 +314,7 @@ def main():
 
     pcmd.send("storm")
     oc.send("go")
-    t0, results, chain = oc.recv()
+    t0, results, chain, interims = oc.recv()
     took = time.monotonic() - t0
     pcmd.send("stop")
     storm = pout.recv()
@@ -309,11 +323,16 @@ def main():
     pcmd.send("exit")
     pp.join(60)
     op.join(60)
+    last_interim = max(interims.values(), default=0)
     print("# " + summary("storm", storm))
     print("# " + summary("idle after", after))
     print("# slowest during the storm: " + spikes(storm, t0))
-    print("# %d opens waiting on unanswered breaks finished in %.1f s" %
-          (len(results), took))
+    waited = [r for r in results if r[3]]
+    print("# %d opens waiting on unanswered breaks finished in %.1f s; "
+          "%d of them went async (their break sent), the last at %.1f s, "
+          "and waited at most %.1f s from their interim response" %
+          (len(results), took, len(waited), last_interim,
+           max((r[3] for r in waited), default=0)))
     # The idle figure is the worse of before and after: the machine's
     # load from elsewhere is not the storm's doing.
     for what in ("echo", "negotiate", "open"):
@@ -332,26 +351,46 @@ def main():
           "out" % N, len(ok) == N,
           "%d of %d succeeded; first others %s" %
           (len(ok), N, [(i, s if isinstance(s, str) else name(s), round(t))
-                        for i, s, t in results if s != 0][:4]))
-    slowest = max((t for _, _, t in ok), default=0)
-    check("the waiting opens finish together: the last within %d s "
-          "(one break timeout and slack), not one timeout after another" %
-          (BREAK_TIMEOUT + 45), ok and slowest < BREAK_TIMEOUT + 45,
-          "the last took %.1f s" % slowest)
+                        for i, s, t, _ in results if s != 0][:4]))
+    # How fast the storm goes, and what the prober sees while the CPUs
+    # are busy with it, are the kernel's speed: asserted on the stock
+    # kernel; the debug kernel (KASAN, lockdep: many times slower, its
+    # CPUs saturated by the storm) reports them, and its run checks
+    # everything else.
+    timed = os.environ.get("SMBSRV_VM_KERNEL", "") != "debug"
+    if not timed:
+        print("# debug kernel: the time bounds below are reported, not "
+              "asserted")
+    # Each open waits for one break timeout, not for the timeouts of
+    # the opens before it.
+    longest = max((w for _, _, _, w in ok), default=0)
+    timed_check("every open that waited for a break was answered within "
+                "%d s of its interim response (one break timeout and "
+                "slack), not one timeout after another" %
+                (BREAK_TIMEOUT + 45),
+                ok and len(waited) > 0 and longest < BREAK_TIMEOUT + 45,
+                "%d went async, the longest waited %.1f s" %
+                (len(waited), longest), timed)
+    slowest = max((t for _, _, t, _ in ok), default=0)
+    timed_check("the waiting opens finish together: the last within %d s "
+                "(one break timeout and slack)" % (BREAK_TIMEOUT + 45),
+                ok and slowest < BREAK_TIMEOUT + 45,
+                "the last took %.1f s" % slowest, timed)
     check("the prober saw no error during the storm",
           not storm.get("errors") and not idle["errors"],
           "idle %s storm %s" % (idle["errors"][:3],
                                 storm.get("errors", [])[:3]))
     for what in ("echo", "negotiate", "open"):
         base, now = pct(idle[what], 99), pct(storm.get(what, []), 99)
-        check("%s p99 during the storm (%.1f ms) within 2x idle's (%.1f "
-              "ms) + %.0f ms" % (what.upper() if what != "open" else
-                                 "open/close of another file", now, base,
-                                 FLOOR_MS),
-              len(storm.get(what, [])) >= 20 and now <= 2 * base + FLOOR_MS,
-              "%d samples, p50 %.1f ms, max %.1f ms" %
-              (len(storm.get(what, [])), pct(storm.get(what, []), 50),
-               max(storm.get(what, [0]))))
+        timed_check("%s p99 during the storm (%.1f ms) within 2x idle's "
+                    "(%.1f ms) + %.0f ms" % (
+                        what.upper() if what != "open" else
+                        "open/close of another file", now, base, FLOOR_MS),
+                    len(storm.get(what, [])) >= 20 and
+                    now <= 2 * base + FLOOR_MS,
+                    "%d samples, p50 %.1f ms, max %.1f ms" %
+                    (len(storm.get(what, [])), pct(storm.get(what, []), 50),
+                     max(storm.get(what, [0]))), timed)
     try:
         holder.smb._NetBIOSSession.close()
     except Exception:  # noqa: BLE001 - already gone is fine

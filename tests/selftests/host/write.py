@@ -20,6 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import files  # noqa: E402
+from Cryptodome.Cipher import AES  # noqa: E402
 from impacket import smb3structs as s3  # noqa: E402
 from impacket.smbconnection import SMBConnection  # noqa: E402
 from files import (Client, check, check_st, CREATE, CLOSE,  # noqa: E402
@@ -36,10 +37,38 @@ def charge_of(cmd, body):
     return 1
 
 
-def compound(c, pdus):
+def seal(c, msg):
+    """@msg in a TRANSFORM header, sealed as impacket seals (AES-128-CCM,
+    the session's keys)."""
+    sess = c.smb._Session
+    nonce = os.urandom(11)
+    th = s3.SMB2_TRANSFORM_HEADER()
+    th["Nonce"] = nonce
+    th["OriginalMessageSize"] = len(msg)
+    th["EncryptionAlgorithm"] = s3.SMB2_ENCRYPTION_AES128_CCM
+    th["SessionID"] = sess["SessionID"]
+    cipher = AES.new(sess["EncryptionKey"], AES.MODE_CCM, nonce)
+    cipher.update(th.getData()[20:])
+    ct = cipher.encrypt(msg)
+    th["Signature"] = cipher.digest()
+    return th.getData() + ct
+
+
+def unseal(c, frame):
+    """A sealed response's plaintext, its signature checked."""
+    th = s3.SMB2_TRANSFORM_HEADER(frame)
+    cipher = AES.new(c.smb._Session["DecryptionKey"], AES.MODE_CCM,
+                     th["Nonce"][:11])
+    cipher.update(th.getData()[20:])
+    plain = cipher.decrypt(frame[52:])
+    cipher.verify(th["Signature"])
+    return plain
+
+
+def compound(c, pdus, sealed=False):
     """Send [(cmd, body, related)] as one frame, unsigned (impacket signs
-    what it sends itself: a signed WRITE is taken whole); return the
-    responses [(cmd, status, body)]."""
+    what it sends itself: a signed WRITE is taken whole), or sealed;
+    return the responses [(cmd, status, body)]."""
     smb = c.smb
     sess = smb._Session["SessionID"]
     mid = smb._Connection["SequenceWindow"]
@@ -54,8 +83,10 @@ def compound(c, pdus):
             pdu = pdu[:20] + struct.pack("<I", len(pdu)) + pdu[24:]
         msg += pdu
     smb._Connection["SequenceWindow"] = mid
-    smb._NetBIOSSession.send_packet(msg)
+    smb._NetBIOSSession.send_packet(seal(c, msg) if sealed else msg)
     frame = smb._NetBIOSSession.recv_packet(60).get_trailer()
+    if frame.startswith(b"\xfdSMB"):
+        frame = unseal(c, frame)
     out, off = [], 0
     while True:
         st, cmd = struct.unpack_from("<IH", frame, off + 8)
@@ -242,8 +273,9 @@ def g_whole(c):
           back == data[:65536] + data, "%d bytes" % len(back))
 
 
-def g_compound(c):
-    """CREATE + WRITE (100000 bytes) + CLOSE in one frame."""
+def g_compound(c, sealed=False):
+    """CREATE + WRITE (100000 bytes) + CLOSE in one frame (@sealed: in a
+    TRANSFORM header)."""
     name = "comp.bin".encode("utf-16-le")
     create = struct.pack("<HBBIQQIIIIIHHII", 57, 0, 0, 2, 0, 0,
                          GENERIC_READ | GENERIC_WRITE, 0, SH_ALL, OPEN_IF, 0,
@@ -253,7 +285,8 @@ def g_compound(c):
     write = struct.pack("<HHIQ16sIIHHI", 49, 112, len(data), 0, ff, 0, 0, 0,
                         0, 0) + data
     rsp = compound(c, [(CREATE, create, False), (WRITE, write, True),
-                       (CLOSE, struct.pack("<HHI", 24, 0, 0) + ff, True)])
+                       (CLOSE, struct.pack("<HHI", 24, 0, 0) + ff, True)],
+                   sealed)
     check("compound CREATE+WRITE+CLOSE: three successes",
           [(r[0], r[1]) for r in rsp] == [(CREATE, 0), (WRITE, 0),
                                           (CLOSE, 0)],
@@ -275,6 +308,80 @@ def g_stream(c):
     c.close(fid)
     back = readback(c, "sw:data", len(data))
     check("... the stream holds it", back == data, "%d bytes" % len(back))
+
+
+def sealed_tampered(c, fid, off, data, at):
+    """A WRITE impacket seals (AES-128-CCM), with the byte at @at of the
+    frame (0 is the start of its TRANSFORM header; 52 the first byte of
+    ciphertext) changed after sealing.  The server must drop the
+    connection, having written nothing: True when it did."""
+    ns = c.smb._NetBIOSSession
+    send = ns.send_packet
+
+    def flip(pkt):
+        pkt = bytearray(pkt)
+        pkt[at] ^= 0x01
+        send(bytes(pkt))
+    ns.send_packet = flip
+    try:
+        c.write(fid, off, data)
+    except Exception:  # noqa: BLE001 - the connection going is the answer
+        return True
+    finally:
+        ns.send_packet = send
+    return False
+
+
+def g_sealed(c):
+    """Sealed WRITEs (impacket encrypts every request with AES-128-CCM
+    once the server offers encryption) of 0 B to 8 MiB at unaligned
+    offsets and across a sparse gap, read back byte for byte; then sealed
+    WRITEs with one byte of their ciphertext (in the data, at its end, in
+    the WRITE's own header) or of the TRANSFORM header changed: each
+    drops the connection and leaves the file as it was.  6 WRITEs of
+    64 KiB or more land alone, 1 in a sealed compound."""
+    check("impacket seals every request (AES-128-CCM)",
+          bool(c.smb._Session["SessionFlags"] &
+               s3.SMB2_SESSION_FLAG_ENCRYPT_DATA),
+          "session flags 0x%x" % c.smb._Session["SessionFlags"])
+    fid = c.open("sealed.bin", disp=OVERWRITE_IF)
+    model = bytearray()
+    for off, n in [(0, 0), (1, 4095), (0, 65536), (4095, 65537),
+                   (12345, (1 << 20) + 3), (300009, 65536 * 3 + 1),
+                   ((1 << 20) + 1, 2 << 20),
+                   # past the end: a sparse gap of about 13 MiB
+                   (16 << 20, 65537), (7, 100)]:
+        data = os.urandom(n)
+        st, got = c.write(fid, off, data)
+        check("sealed WRITE of %d bytes at %d: all written" % (n, off),
+              st == 0 and got == n, "status 0x%x, %d bytes" % (st, got))
+        if n:
+            if len(model) < off + n:
+                model.extend(bytes(off + n - len(model)))
+            model[off:off + n] = data
+    c.close(fid)
+    back = readback(c, "sealed.bin", len(model))
+    check("the file holds exactly what was sealed and written (%d bytes)" %
+          len(model), back == bytes(model),
+          "%d bytes back, %s" % (len(back), "equal" if back == bytes(model)
+                                 else "different"))
+    # Decrypted out of pages, but not a lone WRITE: put together whole.
+    g_compound(c, sealed=True)
+    n = 300001
+    for what, at in [("a data byte (the 1000th)", 52 + 112 + 999),
+                     ("the last data byte", 52 + 112 + n - 1),
+                     ("the WRITE's Offset", 52 + 64 + 8),
+                     ("the TRANSFORM header's Nonce", 20)]:
+        c2 = Client(int(sys.argv[1]), sys.argv[2], sys.argv[4], sys.argv[5])
+        fid = c2.open("sealed.bin", disp=OPEN)
+        dropped = sealed_tampered(c2, fid, 65536, os.urandom(n), at)
+        check("a sealed %d-byte WRITE with %s changed: the connection "
+              "dropped" % (n, what), dropped)
+    back = readback(c, "sealed.bin", len(model))
+    check("... the file is as it was (%d bytes)" % len(model),
+          back == bytes(model),
+          "%d bytes back, %s" % (len(back), "equal" if back == bytes(model)
+                                 else "different"))
 
 
 def g_cut(c):

@@ -7,13 +7,16 @@
 # write files of 1 B to 16 MiB, at unaligned offsets and across sparse
 # gaps, the same writes done on a local file as the model: md5-exact
 # after drop_caches; the counters say which way each WRITE went (one copy
-# for plain and signed ones from 64 KiB, copied for sealed, small ones);
+# for plain, signed and sealed ones from 64 KiB, copied for small ones);
 # signed mounts at 3.0 (AES-CMAC) and 2.1 (HMAC-SHA256) and smbclient
-# signing with AES-GMAC copy a few MiB both ways, their WRITEs one copy;
+# signing with AES-GMAC and sealing with AES-128-CCM and AES-256-GCM copy
+# a few MiB both ways, their WRITEs one copy;
 # impacket and raw PDUs (write.py) send 0 B to 2 MiB WRITEs at odd
 # offsets, WRITEs refused after their data came in pages (the connection
 # stays in step), signed WRITEs with a byte changed after signing (refused,
-# nothing written, counted as bad signatures), WRITEs laid out so they must be taken whole, a
+# nothing written, counted as bad signatures), sealed WRITEs of 0 B to
+# 2 MiB and ones with a byte of their ciphertext changed (the connection
+# dropped, nothing written), a sealed compound, WRITEs laid out so they must be taken whole, a
 # compound, a named stream, a WRITE cut off mid-data; the knob switched
 # live; WRITEs racing truncate and another connection's READs; long
 # writes through smbtorture smb2.rw; smbsrvd stopped and rmmod clean.
@@ -29,11 +32,12 @@ set -e
 smbsrvctl status | grep -E 'min receivefile size +65536( |\$)'
 cat > /tmp/ws.sh <<'EOF'
 # show: every counter's growth since note, on one line.
-show() { for k in one_copy copied copy_off copy_small one_copy_signed copy_sealed copy_compound copy_stream copy_other; do printf '%s +%s ' \$k \$(delta \$k); done; echo; }
+show() { for k in one_copy copied copy_off copy_small one_copy_signed one_copy_sealed copy_sealed copy_compound copy_stream copy_other; do printf '%s +%s ' \$k \$(delta \$k); done; echo; }
 # ws KEY: a WRITE counter of smbsrvctl stats (one_copy, one_copy_bytes,
-# one_copy_signed, copied, copied_bytes, copy_off, copy_small, ...).
+# one_copy_signed, one_copy_sealed, copied, copied_bytes, copy_off,
+# copy_small, ...).
 ws() { smbsrvctl stats | sed -n \"s/^write \$(echo \$1 | tr _ ' '): //p\" | grep . ; }
-note() { for k in one_copy one_copy_bytes copied copy_off copy_small one_copy_signed copy_sealed copy_compound copy_stream copy_other; do echo \$k=\$(ws \$k); done > /tmp/ws.before; }
+note() { for k in one_copy one_copy_bytes copied copy_off copy_small one_copy_signed one_copy_sealed copy_sealed copy_compound copy_stream copy_other; do echo \$k=\$(ws \$k); done > /tmp/ws.before; }
 # delta KEY: how much KEY grew since note.
 delta() { echo \$((\$(ws \$1) - \$(sed -n \"s/^\$1=//p\" /tmp/ws.before))); }
 EOF
@@ -78,7 +82,7 @@ for f in /tmp/want/w.*; do
 	[ \"\$(lmd5 /srv/$share/\$n)\" = \"\$(lmd5 \$f)\" ] || { echo \"\$n on the server: md5 differs\"; bad=1; }
 	[ \"\$(rmd5 /mnt/$share/\$n)\" = \"\$(lmd5 \$f)\" ] || { echo \"\$n read back: md5 differs\"; bad=1; }
 done
-for k in one_copy one_copy_bytes one_copy_signed copied copy_small copy_sealed copy_other; do echo \"\$k +\$(delta \$k)\"; done
+for k in one_copy one_copy_bytes one_copy_signed one_copy_sealed copied copy_small copy_sealed copy_other; do echo \"\$k +\$(delta \$k)\"; done
 test \$bad = 0"
 }
 
@@ -148,8 +152,38 @@ test \$(delta one_copy) -ge 1 && test \$(delta one_copy_signed) = \$(delta one_c
 test \$(delta copy_other) = 0"
 rm -rf "$wr_tmp"
 wr_all t seal
-t_guest_check "sealed: no WRITE took one copy; >= 13 copied for sealed" "
-. /tmp/ws.sh; test \$(delta one_copy) = 0 && test \$(delta copy_sealed) -ge 13"
+t_guest_check "sealed (AES-128-GCM): WRITEs of 64 KiB and more decrypted out of their pages, one copy, all of them sealed (>= 13, >= 26,000,000 bytes); smaller ones copied for small" "
+. /tmp/ws.sh; show
+grep -A2 '^name *: gcm(aes)' /proc/crypto | sed -n 's/^driver *: /gcm(aes) driver: /p'
+grep -A2 '^name *: ccm(aes)' /proc/crypto | sed -n 's/^driver *: /ccm(aes) driver: /p'
+test \$(delta one_copy) -ge 13 && test \$(delta one_copy_bytes) -ge 26000000 &&
+test \$(delta one_copy_sealed) = \$(delta one_copy) &&
+test \$(delta one_copy_signed) = 0 &&
+test \$(delta copy_small) -ge 7 && test \$(delta copy_sealed) = 0 &&
+test \$(delta copy_other) = 0"
+
+# smbclient from the host with encryption required and one cipher
+# allowed ($1): 4 MiB put and get through qemu's network, md5-exact on
+# both sides; its WRITEs (64 KiB and more) took one copy, sealed.
+wr_sealed_smbclient() {
+	t_guest_check "note the counters" ". /tmp/ws.sh; note"
+	t_check "smbclient sealed, $1 only: 4 MiB put and get md5-exact" \
+		timeout $((120 * VM_SLOW)) smbclient //127.0.0.1/t -p "$T_SMB_PORT" -U demo%demo \
+		--client-protection=encrypt --option="client smb3 encryption algorithms=$1" \
+		-c "put $wr_tmp/big seal.bin; get seal.bin $wr_tmp/back"
+	t_check "... what came back is what was put" cmp "$wr_tmp/big" "$wr_tmp/back"
+	t_guest_check "... the server's file is md5-exact; its WRITEs took one copy, sealed" "
+. /tmp/ws.sh; show
+test \"\$(md5sum < /srv/t/seal.bin)\" = '$(md5sum < "$wr_tmp/big")' &&
+test \$(delta one_copy) -ge 1 && test \$(delta one_copy_sealed) = \$(delta one_copy) &&
+test \$(delta copy_other) = 0 && test \$(delta copy_sealed) = 0"
+	rm -f "$wr_tmp/back"
+}
+wr_tmp=$(mktemp -d)
+head -c 4194309 /dev/urandom > "$wr_tmp/big"
+wr_sealed_smbclient AES-128-CCM
+wr_sealed_smbclient AES-256-GCM
+rm -rf "$wr_tmp"
 
 # Raw WRITEs from the host (through qemu's network: socket buffers as a
 # NIC makes them, segments of about 1.5 KB), unsigned and in the clear
@@ -171,6 +205,13 @@ t_guest_check "the 10 signed WRITEs that landed (3.0, 2.1) took one copy, signed
 t_guest_check "... and counted as 6 bad signatures" "
 bs=\$(smbsrvctl stats | sed -n 's/^bad signatures: //p'); echo \"bad signatures \$(cat /tmp/bs.before) -> \$bs\"
 test \$((bs - \$(cat /tmp/bs.before))) = 6"
+t_guest_check "note the counters" ". /tmp/ws.sh; note"
+t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t sealed demo demo
+t_guest_check "the 6 sealed (AES-128-CCM) WRITEs of 64 KiB or more took one copy, sealed; the sealed compound's was copied (reason compound); the 4 changed ones are counted nowhere" "
+. /tmp/ws.sh; show
+test \$(delta one_copy) = 6 && test \$(delta one_copy_sealed) = 6 &&
+test \$(delta copy_compound) = 1 && test \$(delta copy_sealed) = 0 &&
+test \$(delta copy_other) = 0"
 t_guest_check "note the counters" ". /tmp/ws.sh; note"
 t_checks $RD_PY "$WR_CHECKS" "$T_SMB_PORT" t whole demo demo
 t_guest_check "the 2 WRITEs laid out otherwise were copied (reason other)" "

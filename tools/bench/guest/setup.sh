@@ -10,7 +10,8 @@
 #   nfsd    /srv/b-nfsd    NFSv4.2    -> /mnt/nfsd    (nfs4, vers=4.2)
 #
 # and smbsrv and ksmbd once more through a signed session (cifs `sign`:
-# /mnt/smbsrv-sign, /mnt/ksmbd-sign, the same shares),
+# /mnt/smbsrv-sign, /mnt/ksmbd-sign, the same shares) and through a
+# sealed one (cifs `seal`: /mnt/smbsrv-seal, /mnt/ksmbd-seal),
 #
 # and, for the lease cell (reread.sh), each of smbsrv and ksmbd once more
 # with the cifs client's default cache=strict, through a share of its own
@@ -153,6 +154,9 @@ mount -t cifs //127.0.0.1/bench /mnt/ksmbd -o "$cifs,port=1445"
 mkdir -p /mnt/smbsrv-sign /mnt/ksmbd-sign
 mount -t cifs //127.0.0.1/bench /mnt/smbsrv-sign -o "$cifs,sign"
 mount -t cifs //127.0.0.1/bench /mnt/ksmbd-sign -o "$cifs,sign,port=1445"
+mkdir -p /mnt/smbsrv-seal /mnt/ksmbd-seal
+mount -t cifs //127.0.0.1/bench /mnt/smbsrv-seal -o "$cifs,seal"
+mount -t cifs //127.0.0.1/bench /mnt/ksmbd-seal -o "$cifs,seal,port=1445"
 mkdir -p /mnt/smbsrv-lease /mnt/ksmbd-lease /mnt/smbsrv-nolease
 strict=$users,cache=strict,vers=3.1.1,nosharesock
 mount -t cifs //127.0.0.1/smbsrv-lease /mnt/smbsrv-lease -o "$strict"
@@ -164,6 +168,8 @@ mount -t cifs //127.0.0.1/smbsrv-audit /mnt/smbsrv-audit -o "$cifs,nosharesock"
 ln -sfn /srv/b-smbsrv /srv/b-smbsrv-audit
 ln -sfn /srv/b-smbsrv /srv/b-smbsrv-sign
 ln -sfn /srv/b-ksmbd /srv/b-ksmbd-sign
+ln -sfn /srv/b-smbsrv /srv/b-smbsrv-seal
+ln -sfn /srv/b-ksmbd /srv/b-ksmbd-seal
 # The NFSv4 grace period refuses OPENs for its first seconds; the client
 # retries by itself.
 mount -t nfs4 -o vers=4.2,proto=tcp,rsize=1048576,wsize=1048576 \

@@ -12,6 +12,19 @@
 #define SMBSRV_VERSION_LEN	32
 
 /**
+ * enum smbsrv_cluster_op - What a cluster-req asks the daemon (cluster mode).
+ * @SMBSRV_CLUSTER_OP_OPEN: A new open changes this node's aggregate of its
+ *   opens of a file: check it against the other nodes' and record the new
+ *   aggregate.
+ * @SMBSRV_CLUSTER_OP_CLOSE: A close changed this node's aggregate: record it
+ *   (an empty one removes the node's record of the file).
+ */
+enum smbsrv_cluster_op {
+	SMBSRV_CLUSTER_OP_OPEN,
+	SMBSRV_CLUSTER_OP_CLOSE,
+};
+
+/**
  * enum smbsrv_daemon_state - Whether a control daemon is attached to the
  *   module.
  * @SMBSRV_DAEMON_STATE_ABSENT: No daemon attached; new sessions cannot be
@@ -247,6 +260,7 @@ enum {
 	SMBSRV_A_SERVER_OPENS,
 	SMBSRV_A_SERVER_OPENS_REFUSED,
 	SMBSRV_A_SERVER_OPENS_REFUSED_USER,
+	SMBSRV_A_SERVER_CLUSTERING,
 
 	__SMBSRV_A_SERVER_MAX,
 	SMBSRV_A_SERVER_MAX = (__SMBSRV_A_SERVER_MAX - 1)
@@ -432,6 +446,7 @@ enum {
 	SMBSRV_A_WRITE_STATS_COPY_COMPOUND,
 	SMBSRV_A_WRITE_STATS_COPY_STREAM,
 	SMBSRV_A_WRITE_STATS_COPY_OTHER,
+	SMBSRV_A_WRITE_STATS_ONE_COPY_SEALED,
 
 	__SMBSRV_A_WRITE_STATS_MAX,
 	SMBSRV_A_WRITE_STATS_MAX = (__SMBSRV_A_WRITE_STATS_MAX - 1)
@@ -502,6 +517,21 @@ enum {
 };
 
 enum {
+	SMBSRV_A_CLUSTER_HANDLE = 1,
+	SMBSRV_A_CLUSTER_OP,
+	SMBSRV_A_CLUSTER_INO,
+	SMBSRV_A_CLUSTER_STREAM,
+	SMBSRV_A_CLUSTER_ACCESS,
+	SMBSRV_A_CLUSTER_SHARE,
+	SMBSRV_A_CLUSTER_NODE_ACCESS,
+	SMBSRV_A_CLUSTER_NODE_SHARE,
+	SMBSRV_A_CLUSTER_STATUS,
+
+	__SMBSRV_A_CLUSTER_MAX,
+	SMBSRV_A_CLUSTER_MAX = (__SMBSRV_A_CLUSTER_MAX - 1)
+};
+
+enum {
 	SMBSRV_CMD_STARTUP = 1,
 	SMBSRV_CMD_STATUS_GET,
 	SMBSRV_CMD_KNOBS_SET,
@@ -521,6 +551,8 @@ enum {
 	SMBSRV_CMD_AUDIT_SUBSCRIBE,
 	SMBSRV_CMD_AUDIT_RECORD,
 	SMBSRV_CMD_WRITE_STATS_GET,
+	SMBSRV_CMD_CLUSTER_REQ,
+	SMBSRV_CMD_CLUSTER_DONE,
 
 	__SMBSRV_CMD_MAX,
 	SMBSRV_CMD_MAX = (__SMBSRV_CMD_MAX - 1)

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbsrv: cluster mode, share modes across nodes (see cluster.h).
+ */
+#include <linux/slab.h>
+#include <uapi/linux/smbsrv.h>
+
+#include "cluster.h"
+#include "file.h"
+#include "fnode.h"
+#include "upcall.h"
+#include "wire/ntstatus.h"
+
+DEFINE_STATIC_KEY_FALSE(smbsrv_clustering);
+
+void smbsrv_cluster_enable(void)
+{
+	if (!static_key_enabled(&smbsrv_clustering)) {
+		static_branch_enable(&smbsrv_clustering);
+		pr_info("smbsrv: cluster mode on\n");
+	}
+}
+
+/* The view of @fn, made at its first use; NULL without memory. */
+static struct smbsrv_cluster_view *smbsrv_cluster_view(struct smbsrv_fnode *fn)
+{
+	struct smbsrv_cluster_view *v = READ_ONCE(fn->cview), *old;
+
+	if (v)
+		return v;
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return NULL;
+	mutex_init(&v->lock);
+	smb_cluster_agg_init(&v->rec);
+	old = cmpxchg(&fn->cview, NULL, v);
+	if (old) {
+		kfree(v);
+		return old;
+	}
+	return v;
+}
+
+/* The node's aggregate of @fn's opens now (snapshot opens take no part). */
+static void smbsrv_cluster_agg_of(struct smbsrv_fnode *fn,
+				  struct smb_cluster_agg *a)
+{
+	struct smbsrv_file *o;
+
+	smb_cluster_agg_init(a);
+	spin_lock(&fn->lock);
+	list_for_each_entry(o, &fn->opens, fnode_node)
+		if (!(o->flags & SMBSRV_FILE_SNAPSHOT))
+			smb_cluster_agg_add(a, o->access, o->share_access);
+	spin_unlock(&fn->lock);
+}
+
+/* One upcall; the daemon's NTSTATUS, or a failure's. */
+static u32 smbsrv_cluster_ask(struct smbsrv_fnode *fn, u32 op, u32 access,
+			      u32 share, const struct smb_cluster_agg *a)
+{
+	struct smbsrv_cluster_q q = {
+		.op = op,
+		.ino = fn->inode->i_ino,
+		.stream = fn->stream,
+		.access = access,
+		.share = share,
+		.node_access = a->access,
+		.node_share = a->share,
+	};
+	u32 status = STATUS_SUCCESS;
+	int err;
+
+	err = smbsrv_upcall_cluster(&q, &status);
+	if (err) {
+		pr_warn_ratelimited("smbsrv: cluster state store unreachable (%d)\n",
+				    err);
+		return STATUS_INSUFFICIENT_RESOURCES;
+	}
+	return status;
+}
+
+static void smbsrv_cluster_unlink(struct smbsrv_fnode *fn,
+				  struct smbsrv_file *f)
+{
+	spin_lock(&fn->lock);
+	list_del_init(&f->fnode_node);
+	spin_unlock(&fn->lock);
+}
+
+u32 smbsrv_cluster_add(struct smbsrv_fnode *fn, struct smbsrv_file *f)
+{
+	struct smbsrv_cluster_view *v = smbsrv_cluster_view(fn);
+	struct smb_cluster_agg a;
+	u32 status;
+
+	if (!v)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	mutex_lock(&v->lock);
+	status = smbsrv_fnode_add(fn, f);
+	if (status)
+		goto out;
+	smbsrv_cluster_agg_of(fn, &a);
+	/* Fast path: the store's record of this node stays right. */
+	if (smb_cluster_agg_eq(&a, &v->rec))
+		goto out;
+	status = smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_OPEN, f->access,
+				    f->share_access, &a);
+	if (status == STATUS_SUCCESS)
+		v->rec = a;
+	else
+		smbsrv_cluster_unlink(fn, f);
+out:
+	mutex_unlock(&v->lock);
+	return status;
+}
+
+struct smbsrv_cluster_view *smbsrv_cluster_lock(struct smbsrv_fnode *fn)
+{
+	struct smbsrv_cluster_view *v = READ_ONCE(fn->cview);
+
+	if (v)
+		mutex_lock(&v->lock);
+	return v;
+}
+
+void smbsrv_cluster_closed(struct smbsrv_fnode *fn,
+			   struct smbsrv_cluster_view *v)
+{
+	struct smb_cluster_agg a;
+
+	smbsrv_cluster_agg_of(fn, &a);
+	if (!smb_cluster_agg_eq(&a, &v->rec) &&
+	    smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_CLOSE, 0, 0, &a) ==
+	    STATUS_SUCCESS)
+		v->rec = a;
+	mutex_unlock(&v->lock);
+}

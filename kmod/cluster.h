@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smbsrv: cluster mode (Documentation/design-cluster.md).
+ *
+ * With clustering on (the daemon's start-up says so; never off again for
+ * the module's life), an fnode's share modes are checked against the
+ * other nodes' through the daemon, which keeps this node's aggregate of
+ * its opens of each file in the cluster state store.  Each fnode gets a
+ * view at its first open: the aggregate last recorded and a mutex that
+ * orders this node's changes of it.  A new open that leaves the aggregate
+ * as recorded costs nothing (the fast path); one that changes it, and a
+ * close that changes it, costs one upcall.  Off, every entry point is
+ * one patched-out branch (a static key) and the fnode's view stays NULL.
+ */
+#ifndef _SMBSRV_CLUSTER_H
+#define _SMBSRV_CLUSTER_H
+
+#include <linux/jump_label.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "wire/cluster.h"
+
+struct smbsrv_file;
+struct smbsrv_fnode;
+
+DECLARE_STATIC_KEY_FALSE(smbsrv_clustering);
+
+static inline bool smbsrv_cluster_on(void)
+{
+	return static_branch_unlikely(&smbsrv_clustering);
+}
+
+/* The daemon's start-up asked for cluster mode. */
+void smbsrv_cluster_enable(void);
+
+struct smbsrv_cluster_view {
+	struct mutex lock;		/* orders changes of @rec */
+	struct smb_cluster_agg rec;	/* what the store has of this node */
+};
+
+/*
+ * smbsrv_fnode_add() of @f to @fn, then the cluster's check when the
+ * node's aggregate changes; @f is off @fn's opens again unless it
+ * returns STATUS_SUCCESS.  May sleep (an upcall).
+ */
+u32 smbsrv_cluster_add(struct smbsrv_fnode *fn, struct smbsrv_file *f);
+
+/*
+ * Around taking an open off @fn's opens (under fn->lock, by the
+ * caller): lock returns the view (NULL: the fnode has none, nothing to
+ * do), which the caller passes to closed (never NULL) to record the new
+ * aggregate if it changed and unlock.  May sleep.
+ */
+struct smbsrv_cluster_view *smbsrv_cluster_lock(struct smbsrv_fnode *fn);
+void smbsrv_cluster_closed(struct smbsrv_fnode *fn,
+			   struct smbsrv_cluster_view *v);
+
+/* The fnode's view goes with it (fnode.c frees it: kfree()). */
+
+#endif /* _SMBSRV_CLUSTER_H */

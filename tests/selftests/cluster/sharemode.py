@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Share modes across two cluster nodes: one impacket connection to each
+node, both serving the same CephFS directory as the same share.  Prints
+"PASS text" or "FAIL text: why" per check (t_checks), and the CREATE +
+CLOSE latencies it measured as plain lines.
+
+    sharemode.py PORT_A PORT_B SHARE
+    sharemode.py hold PORT SHARE FILE      open FILE to read denying writes,
+                                           print HELD, keep it open
+    sharemode.py probe PORT SHARE FILE     a write open of FILE must fail
+    sharemode.py wait PORT SHARE FILE SECS try a write open of FILE until it
+                                           works; PASS with the time it took
+
+Mirrors smbtorture's smb2.sharemode idea (an open's share access against
+another's access) with the two opens on different nodes."""
+
+import statistics
+import sys
+import time
+
+from impacket import smb3structs as s3
+from impacket.smbconnection import SMBConnection, SessionError
+
+SHARING_VIOLATION = 0xC0000043
+R = s3.FILE_READ_DATA
+W = s3.FILE_WRITE_DATA
+SR = s3.FILE_SHARE_READ
+SW = s3.FILE_SHARE_WRITE
+SD = s3.FILE_SHARE_DELETE
+
+passed = failed = 0
+
+
+def check(name, ok, why=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("PASS " + name)
+    else:
+        failed += 1
+        print("FAIL %s: %s" % (name, why))
+
+
+class Node:
+    def __init__(self, name, port, share):
+        self.name = name
+        # A CREATE on CephFS waits while the MDS recalls a dead node's
+        # capabilities (up to its session timeout): more than impacket's
+        # 60 s by default.
+        self.conn = SMBConnection("127.0.0.1", "127.0.0.1", sess_port=port,
+                                  timeout=180)
+        self.conn.login("", "")
+        self.tid = self.conn.connectTree(share)
+
+    def open(self, path, access, share, disp=s3.FILE_OPEN_IF):
+        """The FileId, or the NTSTATUS of the failure."""
+        try:
+            return self.conn.createFile(self.tid, path, desiredAccess=access,
+                                        shareMode=share, creationDisposition=disp)
+        except SessionError as e:
+            return e.getErrorCode()
+
+    def close(self, fid):
+        self.conn.closeFile(self.tid, fid)
+
+
+def opened(r):
+    return not isinstance(r, int)
+
+
+def expect_violation(name, node, path, access, share):
+    r = node.open(path, access, share)
+    if opened(r):
+        node.close(r)
+        check(name, False, "the open succeeded")
+    else:
+        check(name, r == SHARING_VIOLATION, "status 0x%08x" % r)
+
+
+def expect_open(name, node, path, access, share):
+    r = node.open(path, access, share)
+    check(name, opened(r), "" if opened(r) else "status 0x%08x" % r)
+    if opened(r):
+        node.close(r)
+
+
+def matrix(first, second, path):
+    """first opens @path to read, denying writes; second's opens."""
+    f = first.open(path, R, SR)
+    check("%s: open %s to read, sharing read only" % (first.name, path), opened(f),
+          "" if opened(f) else "status 0x%08x" % f)
+    if not opened(f):
+        return
+    expect_violation("%s: write open of %s while %s denies writing -> SHARING_VIOLATION"
+                     % (second.name, path, first.name), second, path, R | W, SR | SW | SD)
+    expect_violation("%s: read open of %s denying reading while %s reads -> SHARING_VIOLATION"
+                     % (second.name, path, first.name), second, path, R, SW | SD)
+    expect_open("%s: read open of %s sharing read and write succeeds"
+                % (second.name, path), second, path, R, SR | SW | SD)
+    first.close(f)
+    expect_open("%s: after %s's last close, a write open of %s succeeds"
+                % (second.name, first.name, path), second, path, R | W, SR | SW | SD)
+
+
+def main():
+    pa, pb, share = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    a = Node("A", pa, share)
+    b = Node("B", pb, share)
+    # A second connection to A: impacket keeps one table entry per file
+    # name per connection, so two opens of one name need two.
+    a2 = Node("A", pa, share)
+
+    # The file exists for both: created through A.
+    for p in ("one.txt", "two.txt", "three.txt", "four.txt", "lat.txt"):
+        f = a.open(p, R | W, SR | SW | SD, s3.FILE_OVERWRITE_IF)
+        check("A: create " + p, opened(f))
+        if opened(f):
+            a.close(f)
+
+    matrix(a, b, "one.txt")
+    matrix(b, a, "two.txt")
+
+    # A writes (sharing read and write): B's open that denies writing fails.
+    f = a.open("three.txt", R | W, SR | SW)
+    check("A: open three.txt to write, sharing read and write", opened(f))
+    if opened(f):
+        expect_violation("B: open of three.txt denying writing while A writes -> "
+                         "SHARING_VIOLATION", b, "three.txt", R, SR)
+        expect_open("B: read open of three.txt sharing read and write succeeds",
+                    b, "three.txt", R, SR | SW)
+        a.close(f)
+        expect_open("B: after A's close, an open denying writing succeeds",
+                    b, "three.txt", R, SR)
+
+    # Two opens on A: the node's aggregate goes with the last one only.
+    f1 = a.open("four.txt", R, SR)
+    f2 = a2.open("four.txt", R, SR | SW)
+    check("A: two read opens of four.txt, one denying writing",
+          opened(f1) and opened(f2))
+    if opened(f1) and opened(f2):
+        a2.close(f2)
+        expect_violation("B: write open of four.txt while A's other open denies writing",
+                         b, "four.txt", R | W, SR | SW)
+        a.close(f1)
+        expect_open("B: write open of four.txt after A closed both", b, "four.txt",
+                    R | W, SR | SW)
+
+    # CREATE + CLOSE latency through A: the slow path (the node's first
+    # open and last close of the file: a read and a guarded write in
+    # RADOS, then a write), and the fast path (another open of a file the
+    # node has open with the same access and sharing: no round trip).
+    n = 100
+    slow = []
+    for _ in range(n):
+        t = time.perf_counter()
+        f = a.open("lat.txt", R, SR | SW)
+        a.close(f)
+        slow.append(time.perf_counter() - t)
+    held = a2.open("lat.txt", R, SR | SW)
+    fast = []
+    for _ in range(n):
+        t = time.perf_counter()
+        f = a.open("lat.txt", R, SR | SW)
+        a.close(f)
+        fast.append(time.perf_counter() - t)
+    a2.close(held)
+    print("latency CREATE+CLOSE, node's first open and last close: median %.2f ms"
+          % (statistics.median(slow) * 1000))
+    print("latency CREATE+CLOSE, node holds an open already: median %.2f ms"
+          % (statistics.median(fast) * 1000))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def hold(port, share, path):
+    n = Node("holder", port, share)
+    f = n.open(path, R, SR, s3.FILE_OVERWRITE_IF)
+    if not opened(f):
+        print("cannot open: 0x%08x" % f, flush=True)
+        return 1
+    print("HELD", flush=True)
+    while True:
+        time.sleep(60)
+
+
+def wait(port, share, path, secs):
+    """Node a was killed just now, holding @path open denying writes."""
+    n = Node("B", port, share)
+    t0 = time.monotonic()
+    r = None
+    while time.monotonic() - t0 < secs:
+        r = n.open(path, R | W, SR | SW | SD)
+        if opened(r):
+            n.close(r)
+            break
+        if r != SHARING_VIOLATION:
+            break
+        time.sleep(1)
+    took = time.monotonic() - t0
+    why = ""
+    if not opened(r):
+        why = "no try" if r is None else "status 0x%08x after %.1f s" % (r, took)
+    check("B: the dead node's share mode on %s is gone within %d s (took %.1f s)"
+          % (path, secs, took), opened(r), why)
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if opened(r) else 1
+
+
+def probe(port, share, path):
+    """While node a is alive: B's write open must fail."""
+    n = Node("B", port, share)
+    expect_violation("B: write open of %s while a client of A holds it denying writes"
+                     % path, n, path, R | W, SR | SW | SD)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "hold":
+        sys.exit(hold(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
+    if sys.argv[1] == "probe":
+        sys.exit(probe(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
+    if sys.argv[1] == "wait":
+        sys.exit(wait(int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])))
+    sys.exit(main())

@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cluster.hpp"
+
+#include <dlfcn.h>
+#include <rados/librados.h>
+#include <sys/eventfd.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include <linux/smbsrv.h>
+
+#include "log.hpp"
+#include "ntstatus.hpp"
+
+namespace smbsrv::cluster {
+
+// librados' C API, loaded by name: the types are the header's.
+struct Rados {
+	void *lib = nullptr;
+	decltype(&::rados_create2) rados_create2 = nullptr;
+	decltype(&::rados_conf_read_file) rados_conf_read_file = nullptr;
+	decltype(&::rados_conf_set) rados_conf_set = nullptr;
+	decltype(&::rados_connect) rados_connect = nullptr;
+	decltype(&::rados_shutdown) rados_shutdown = nullptr;
+	decltype(&::rados_ioctx_create) rados_ioctx_create = nullptr;
+	decltype(&::rados_ioctx_destroy) rados_ioctx_destroy = nullptr;
+	decltype(&::rados_ioctx_set_namespace) rados_ioctx_set_namespace = nullptr;
+	decltype(&::rados_get_last_version) rados_get_last_version = nullptr;
+	decltype(&::rados_lock_exclusive) rados_lock_exclusive = nullptr;
+	decltype(&::rados_unlock) rados_unlock = nullptr;
+	decltype(&::rados_watch3) rados_watch3 = nullptr;
+	decltype(&::rados_unwatch2) rados_unwatch2 = nullptr;
+	decltype(&::rados_notify_ack) rados_notify_ack = nullptr;
+	decltype(&::rados_create_read_op) rados_create_read_op = nullptr;
+	decltype(&::rados_release_read_op) rados_release_read_op = nullptr;
+	decltype(&::rados_read_op_omap_get_vals2) rados_read_op_omap_get_vals2 = nullptr;
+	decltype(&::rados_read_op_operate) rados_read_op_operate = nullptr;
+	decltype(&::rados_omap_get_next2) rados_omap_get_next2 = nullptr;
+	decltype(&::rados_omap_get_end) rados_omap_get_end = nullptr;
+	decltype(&::rados_create_write_op) rados_create_write_op = nullptr;
+	decltype(&::rados_release_write_op) rados_release_write_op = nullptr;
+	decltype(&::rados_write_op_assert_version) rados_write_op_assert_version = nullptr;
+	decltype(&::rados_write_op_create) rados_write_op_create = nullptr;
+	decltype(&::rados_write_op_omap_set2) rados_write_op_omap_set2 = nullptr;
+	decltype(&::rados_write_op_omap_rm_keys2) rados_write_op_omap_rm_keys2 = nullptr;
+	decltype(&::rados_write_op_operate) rados_write_op_operate = nullptr;
+	decltype(&::rados_nobjects_list_open) rados_nobjects_list_open = nullptr;
+	decltype(&::rados_nobjects_list_next) rados_nobjects_list_next = nullptr;
+	decltype(&::rados_nobjects_list_close) rados_nobjects_list_close = nullptr;
+	decltype(&::rados_list_lockers) rados_list_lockers = nullptr;
+
+	Rados()
+	{
+		lib = dlopen("librados.so.2", RTLD_NOW | RTLD_LOCAL);
+		if (!lib)
+			throw Error(std::string("cannot load librados: ") + dlerror(), ENOENT);
+		load(rados_create2, "rados_create2");
+		load(rados_conf_read_file, "rados_conf_read_file");
+		load(rados_conf_set, "rados_conf_set");
+		load(rados_connect, "rados_connect");
+		load(rados_shutdown, "rados_shutdown");
+		load(rados_ioctx_create, "rados_ioctx_create");
+		load(rados_ioctx_destroy, "rados_ioctx_destroy");
+		load(rados_ioctx_set_namespace, "rados_ioctx_set_namespace");
+		load(rados_get_last_version, "rados_get_last_version");
+		load(rados_lock_exclusive, "rados_lock_exclusive");
+		load(rados_unlock, "rados_unlock");
+		load(rados_watch3, "rados_watch3");
+		load(rados_unwatch2, "rados_unwatch2");
+		load(rados_notify_ack, "rados_notify_ack");
+		load(rados_create_read_op, "rados_create_read_op");
+		load(rados_release_read_op, "rados_release_read_op");
+		load(rados_read_op_omap_get_vals2, "rados_read_op_omap_get_vals2");
+		load(rados_read_op_operate, "rados_read_op_operate");
+		load(rados_omap_get_next2, "rados_omap_get_next2");
+		load(rados_omap_get_end, "rados_omap_get_end");
+		load(rados_create_write_op, "rados_create_write_op");
+		load(rados_release_write_op, "rados_release_write_op");
+		load(rados_write_op_assert_version, "rados_write_op_assert_version");
+		load(rados_write_op_create, "rados_write_op_create");
+		load(rados_write_op_omap_set2, "rados_write_op_omap_set2");
+		load(rados_write_op_omap_rm_keys2, "rados_write_op_omap_rm_keys2");
+		load(rados_write_op_operate, "rados_write_op_operate");
+		load(rados_nobjects_list_open, "rados_nobjects_list_open");
+		load(rados_nobjects_list_next, "rados_nobjects_list_next");
+		load(rados_nobjects_list_close, "rados_nobjects_list_close");
+		load(rados_list_lockers, "rados_list_lockers");
+	}
+	// Not unloaded: librados' threads and atexit handlers may outlive
+	// the handle.
+	~Rados() = default;
+	Rados(const Rados &) = delete;
+	Rados &operator=(const Rados &) = delete;
+
+private:
+	template <class F> void load(F &fn, const char *name)
+	{
+		fn = reinterpret_cast<F>(dlsym(lib, name));
+		if (!fn)
+			throw Error(std::string("librados.so.2 lacks ") + name, ENOSYS);
+	}
+};
+
+namespace {
+
+constexpr int lock_seconds = 15;	// the lock's duration D
+constexpr auto renew_every = std::chrono::seconds(3);
+constexpr uint32_t watch_timeout = 10;	// seconds
+constexpr const char *lock_name = "alive";
+constexpr const char *reaper_lock = "reaper";
+constexpr auto sweep_every = std::chrono::seconds(5);
+constexpr int max_tries = 16;		// guarded writes that lost a race
+
+rados_t cl(void *p) { return static_cast<rados_t>(p); }
+rados_ioctx_t io(void *p) { return static_cast<rados_ioctx_t>(p); }
+
+void watch_cb(void *arg, uint64_t notify_id, uint64_t handle, uint64_t /*notifier*/,
+	      void * /*data*/, size_t /*len*/);
+void watch_err(void * /*arg*/, uint64_t /*cookie*/, int err)
+{
+	log::warning("cluster: the watch on this node's object failed: " +
+		     std::string(std::strerror(-err)));
+}
+
+struct WatchCtx {
+	Rados *r;
+	rados_ioctx_t io;
+	std::string oid;
+};
+
+// Notifies are acknowledged; nothing sends any yet (breaks across nodes
+// will).
+void watch_cb(void *arg, uint64_t notify_id, uint64_t handle, uint64_t, void *, size_t)
+{
+	auto *w = static_cast<WatchCtx *>(arg);
+	w->r->rados_notify_ack(w->io, w->oid.c_str(), notify_id, handle, nullptr, 0);
+}
+
+} // namespace
+
+Error::Error(const std::string &what, int err)
+	: std::runtime_error(what + (err ? std::string(": ") + std::strerror(err) : "")),
+	  err_(err)
+{
+}
+
+Options options_from(const ParamSet &g)
+{
+	Options o;
+	o.ns = g.str("cluster name");
+	const std::string &store = g.str("cluster state store");
+	if (store.rfind("rados:", 0) != 0 || store.size() == 6)
+		throw std::runtime_error("cluster state store: 'rados:POOL', not '" + store + "'");
+	o.pool = store.substr(6);
+	o.ceph_conf = g.str("cluster ceph conf");
+	o.user = g.str("cluster ceph user");
+	o.node = g.str("cluster node name");
+	if (o.node.empty()) {
+		char host[256] = {};
+		if (gethostname(host, sizeof(host) - 1) == 0)
+			o.node = host;
+		if (auto dot = o.node.find('.'); dot != std::string::npos)
+			o.node.resize(dot);
+	}
+	if (!valid_node_name(o.node))
+		throw std::runtime_error("cluster node name: '" + o.node +
+					 "' (1 to 64 letters, digits, '_' or '-')");
+	if (o.ns.empty())
+		throw std::runtime_error("cluster name: empty");
+	return o;
+}
+
+Node::Node(Options o) : opt_(std::move(o)), r_(std::make_unique<Rados>())
+{
+	rados_t c = nullptr;
+	std::string who = "client." + opt_.user;
+	int err = r_->rados_create2(&c, "ceph", who.c_str(), 0);
+	if (err < 0)
+		throw Error("cluster: rados_create2", -err);
+	cluster_ = c;
+	auto fail = [&](const std::string &what, int e) {
+		if (io_)
+			r_->rados_ioctx_destroy(io(io_));
+		if (lock_io_)
+			r_->rados_ioctx_destroy(io(lock_io_));
+		r_->rados_shutdown(c);
+		throw Error("cluster: " + what, -e);
+	};
+	if ((err = r_->rados_conf_read_file(c, opt_.ceph_conf.c_str())) < 0)
+		fail("reading " + opt_.ceph_conf, err);
+	if ((err = r_->rados_connect(c)) < 0)
+		fail("connecting to the Ceph cluster", err);
+	rados_ioctx_t a = nullptr, b = nullptr;
+	if ((err = r_->rados_ioctx_create(c, opt_.pool.c_str(), &a)) < 0)
+		fail("pool " + opt_.pool, err);
+	io_ = a;
+	if ((err = r_->rados_ioctx_create(c, opt_.pool.c_str(), &b)) < 0)
+		fail("pool " + opt_.pool, err);
+	lock_io_ = b;
+	r_->rados_ioctx_set_namespace(a, opt_.ns.c_str());
+	r_->rados_ioctx_set_namespace(b, opt_.ns.c_str());
+
+	std::random_device rd;
+	cookie_ = std::to_string((uint64_t(rd()) << 32) | rd());
+	try {
+		// A previous incarnation's lock expires within its duration.
+		auto deadline = std::chrono::steady_clock::now() +
+				std::chrono::seconds(2 * lock_seconds + 5);
+		for (;;) {
+			try {
+				join();
+				break;
+			} catch (const Error &e) {
+				if (e.err() != EBUSY && e.err() != EEXIST)
+					throw;
+				if (std::chrono::steady_clock::now() > deadline)
+					throw;
+				log::notice("cluster: node " + opt_.node +
+					    " is locked (another incarnation?); waiting");
+				std::this_thread::sleep_for(std::chrono::seconds(1));
+			}
+		}
+	} catch (const Error &e) {
+		fail(std::string(e.what()), 0);
+	}
+	auto *w = new WatchCtx{r_.get(), b, node_object(opt_.node)};
+	uint64_t h = 0;
+	err = r_->rados_watch3(b, w->oid.c_str(), &h, watch_cb, watch_err, watch_timeout, w);
+	if (err < 0) {
+		delete w;
+		fail("watching " + node_object(opt_.node), err);
+	}
+	watch_ = h;
+	watch_ctx_ = w;
+	efd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (efd_ < 0)
+		fail("eventfd", -errno);
+	worker_ = std::thread([this] { worker(); });
+	renewer_ = std::thread([this] { renewer(); });
+	reaper_ = std::thread([this] { reaper(); });
+	log::notice("cluster: node " + opt_.node + " joined (pool " + opt_.pool +
+		    ", namespace " + opt_.ns + ")");
+}
+
+Node::~Node()
+{
+	{
+		std::lock_guard<std::mutex> l(mu_);
+		stop_ = true;
+	}
+	cv_.notify_all();
+	if (worker_.joinable())
+		worker_.join();
+	if (renewer_.joinable())
+		renewer_.join();
+	if (reaper_.joinable())
+		reaper_.join();
+	r_->rados_unwatch2(io(lock_io_), watch_);
+	delete static_cast<WatchCtx *>(watch_ctx_);
+	// Leaving cleanly: the lock goes now, not at its expiry.
+	r_->rados_unlock(io(lock_io_), node_object(opt_.node).c_str(), lock_name,
+			 cookie_.c_str());
+	r_->rados_ioctx_destroy(io(io_));
+	r_->rados_ioctx_destroy(io(lock_io_));
+	r_->rados_shutdown(cl(cluster_));
+	if (efd_ >= 0)
+		::close(efd_);
+}
+
+// Take "alive" and announce this incarnation while holding our own
+// "reaper" lock, so that no survivor reaps a previous incarnation's
+// records while this one writes its own.
+void Node::join()
+{
+	timeval d{lock_seconds, 0};
+	std::string oid = node_object(opt_.node);
+	int err = r_->rados_lock_exclusive(io(lock_io_), oid.c_str(), reaper_lock, cookie_.c_str(),
+					   "smbsrvd joining", &d, 0);
+	if (err < 0)
+		throw Error("cluster: lock " + std::string(reaper_lock) + " on " + oid, -err);
+	try {
+		lock_alive(false);
+		announce();
+	} catch (...) {
+		r_->rados_unlock(io(lock_io_), oid.c_str(), reaper_lock, cookie_.c_str());
+		throw;
+	}
+	r_->rados_unlock(io(lock_io_), oid.c_str(), reaper_lock, cookie_.c_str());
+}
+
+void Node::lock_alive(bool renew)
+{
+	timeval d{lock_seconds, 0};
+	int err = r_->rados_lock_exclusive(io(lock_io_), node_object(opt_.node).c_str(),
+					   lock_name, cookie_.c_str(), "smbsrvd", &d,
+					   renew ? LIBRADOS_LOCK_FLAG_MAY_RENEW : 0);
+	if (err < 0)
+		throw Error("cluster: lock " + std::string(lock_name) + " on " +
+				    node_object(opt_.node),
+			    -err);
+}
+
+void Node::renewer()
+{
+	std::unique_lock<std::mutex> l(mu_);
+	while (!cv_.wait_for(l, renew_every, [this] { return stop_; })) {
+		l.unlock();
+		try {
+			lock_alive(true);
+		} catch (const Error &e) {
+			log::error(e.what());
+		}
+		l.lock();
+	}
+}
+
+void Node::submit(Request r)
+{
+	{
+		std::lock_guard<std::mutex> l(mu_);
+		queue_.push_back(std::move(r));
+	}
+	cv_.notify_all();
+}
+
+std::vector<Reply> Node::take_replies()
+{
+	uint64_t n = 0;
+	if (read(efd_, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		log::warning(std::string("cluster: eventfd: ") + std::strerror(errno));
+	std::lock_guard<std::mutex> l(mu_);
+	std::vector<Reply> out;
+	out.swap(replies_);
+	return out;
+}
+
+void Node::worker()
+{
+	std::unique_lock<std::mutex> l(mu_);
+	for (;;) {
+		cv_.wait(l, [this] { return stop_ || !queue_.empty(); });
+		if (stop_)
+			return;
+		Request r = std::move(queue_.front());
+		queue_.pop_front();
+		l.unlock();
+		uint32_t status = serve(r);
+		l.lock();
+		replies_.push_back({r.handle, status});
+		uint64_t one = 1;
+		if (write(efd_, &one, sizeof(one)) < 0)
+			log::warning(std::string("cluster: eventfd: ") + std::strerror(errno));
+	}
+}
+
+uint32_t Node::serve(const Request &r)
+{
+	try {
+		return r.op == SMBSRV_CLUSTER_OP_OPEN ? open(r) : close(r);
+	} catch (const Error &e) {
+		log::error(e.what());
+		return nt::INSUFFICIENT_RESOURCES;
+	}
+}
+
+// Read an object's omap keys starting with @prefix and the object's
+// version; false: no object.
+static bool read_omap(Rados &R, rados_ioctx_t io, const std::string &oid,
+		      const std::string &prefix, std::map<std::string, Bytes> &omap,
+		      uint64_t &version)
+{
+	omap.clear();
+	std::string after;
+	for (;;) {
+		rados_read_op_t op = R.rados_create_read_op();
+		rados_omap_iter_t it = nullptr;
+		unsigned char more = 0;
+		int rval = 0;
+		R.rados_read_op_omap_get_vals2(op, after.c_str(), prefix.c_str(), 512, &it, &more,
+					       &rval);
+		int err = R.rados_read_op_operate(op, io, oid.c_str(), 0);
+		version = R.rados_get_last_version(io);
+		if (err == -ENOENT) {
+			R.rados_release_read_op(op);
+			return false;
+		}
+		if (err < 0 || rval < 0) {
+			R.rados_release_read_op(op);
+			throw Error("cluster: reading " + oid, -(err < 0 ? err : rval));
+		}
+		char *k = nullptr, *v = nullptr;
+		size_t kl = 0, vl = 0;
+		while (R.rados_omap_get_next2(it, &k, &v, &kl, &vl) == 0 && k) {
+			after.assign(k, kl);
+			omap[after] = Bytes(reinterpret_cast<uint8_t *>(v),
+					    reinterpret_cast<uint8_t *>(v) + vl);
+		}
+		R.rados_omap_get_end(it);
+		R.rados_release_read_op(op);
+		if (!more)
+			return true;
+	}
+}
+
+uint32_t Node::open(const Request &r)
+{
+	const std::string oid = file_object(r.ino);
+	const std::string key = open_key(opt_.node, r.stream);
+	const Bytes val = open_value({r.node_access, r.node_share});
+	for (int t = 0; t < max_tries; t++) {
+		std::map<std::string, Bytes> omap;
+		uint64_t version = 0;
+		bool exists = read_omap(*r_, io(io_), oid, "o.", omap, version);
+		uint32_t st = check_open(omap, opt_.node, r.stream, r.access, r.share);
+		if (st != nt::SUCCESS)
+			return st;
+		// Guarded by what was read: a change meanwhile fails it whole.
+		rados_write_op_t op = r_->rados_create_write_op();
+		if (exists)
+			r_->rados_write_op_assert_version(op, version);
+		else
+			r_->rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE, nullptr);
+		const char *keys[] = {key.c_str()};
+		const char *vals[] = {reinterpret_cast<const char *>(val.data())};
+		size_t kls[] = {key.size()}, vls[] = {val.size()};
+		if (r.node_access)
+			r_->rados_write_op_omap_set2(op, keys, vals, kls, vls, 1);
+		else
+			r_->rados_write_op_omap_rm_keys2(op, keys, kls, 1);
+		int err = r_->rados_write_op_operate(op, io(io_), oid.c_str(), nullptr, 0);
+		r_->rados_release_write_op(op);
+		if (err == 0)
+			return nt::SUCCESS;
+		if (err != -ERANGE && err != -EOVERFLOW && err != -EEXIST && err != -ENOENT)
+			throw Error("cluster: writing " + oid, -err);
+	}
+	throw Error("cluster: " + oid + " changed under every try", EAGAIN);
+}
+
+uint32_t Node::close(const Request &r)
+{
+	const std::string oid = file_object(r.ino);
+	const std::string key = open_key(opt_.node, r.stream);
+	const Bytes val = open_value({r.node_access, r.node_share});
+	const char *keys[] = {key.c_str()};
+	const char *vals[] = {reinterpret_cast<const char *>(val.data())};
+	size_t kls[] = {key.size()}, vls[] = {val.size()};
+	// Only this node writes its key: no guard needed to narrow it.
+	rados_write_op_t op = r_->rados_create_write_op();
+	r_->rados_write_op_create(op, LIBRADOS_CREATE_IDEMPOTENT, nullptr);
+	if (r.node_access)
+		r_->rados_write_op_omap_set2(op, keys, vals, kls, vls, 1);
+	else
+		r_->rados_write_op_omap_rm_keys2(op, keys, kls, 1);
+	int err = r_->rados_write_op_operate(op, io(io_), oid.c_str(), nullptr, 0);
+	r_->rados_release_write_op(op);
+	if (err < 0)
+		throw Error("cluster: writing " + oid, -err);
+	return nt::SUCCESS;
+}
+
+} // namespace smbsrv::cluster
+
+namespace smbsrv::cluster {
+
+namespace {
+
+// Set one omap key of @oid (made if missing).
+void set_key(Rados &R, rados_ioctx_t io, const std::string &oid, const std::string &key,
+	     const std::string &value)
+{
+	const char *keys[] = {key.c_str()};
+	const char *vals[] = {value.c_str()};
+	size_t kls[] = {key.size()}, vls[] = {value.size()};
+	rados_write_op_t op = R.rados_create_write_op();
+	R.rados_write_op_create(op, LIBRADOS_CREATE_IDEMPOTENT, nullptr);
+	R.rados_write_op_omap_set2(op, keys, vals, kls, vls, 1);
+	int err = R.rados_write_op_operate(op, io, oid.c_str(), nullptr, 0);
+	R.rados_release_write_op(op);
+	if (err < 0)
+		throw Error("cluster: writing " + oid, -err);
+}
+
+std::string value_of(const std::map<std::string, Bytes> &m, const std::string &k)
+{
+	auto it = m.find(k);
+	return it == m.end() ? std::string() : std::string(it->second.begin(), it->second.end());
+}
+
+} // namespace
+
+// How many hold @lock on @oid now (cls_lock drops expired lockers).
+static ssize_t lockers(Rados &R, rados_ioctx_t io, const std::string &oid, const char *lock)
+{
+	int excl = 0;
+	char tag[256], clients[1024], cookies[1024], addrs[1024];
+	size_t tl = sizeof(tag), cl = sizeof(clients), kl = sizeof(cookies), al = sizeof(addrs);
+	ssize_t n = R.rados_list_lockers(io, oid.c_str(), lock, &excl, tag, &tl, clients, &cl,
+					 cookies, &kl, addrs, &al);
+	if (n == -ENOENT)
+		return 0;
+	if (n == -ERANGE) // more than fit: held
+		return 1;
+	if (n < 0)
+		throw Error("cluster: lockers of " + oid, int(-n));
+	return n;
+}
+
+void Node::announce()
+{
+	set_key(*r_, io(lock_io_), node_object(opt_.node), "inc", cookie_);
+}
+
+// One sweep: every other node whose lock "alive" is gone (expired: the
+// node died, or lost the store for longer than the lock's duration) has
+// its keys removed from every file's record, once per incarnation, by
+// whichever survivor takes that node's "reaper" lock first.
+void Node::sweep()
+{
+	rados_ioctx_t x = io(lock_io_);
+	std::vector<std::string> nodes, files;
+	rados_list_ctx_t ctx = nullptr;
+	if (int err = r_->rados_nobjects_list_open(x, &ctx); err < 0)
+		throw Error("cluster: listing the records", -err);
+	const char *entry = nullptr;
+	while (r_->rados_nobjects_list_next(ctx, &entry, nullptr, nullptr) == 0) {
+		std::string e(entry);
+		if (e.rfind("node.", 0) == 0 && e != node_object(opt_.node))
+			nodes.push_back(e);
+		else if (e.rfind("f.", 0) == 0)
+			files.push_back(e);
+	}
+	r_->rados_nobjects_list_close(ctx);
+	for (const auto &n : nodes) {
+		if (lockers(*r_, x, n, lock_name) > 0)
+			continue;
+		std::map<std::string, Bytes> m;
+		uint64_t v = 0;
+		read_omap(*r_, x, n, "", m, v);
+		std::string inc = value_of(m, "inc");
+		if (inc.empty() || value_of(m, "reaped") == inc)
+			continue;
+		timeval d{60, 0};
+		if (r_->rados_lock_exclusive(x, n.c_str(), reaper_lock, cookie_.c_str(), "smbsrvd reaper",
+					     &d, 0) < 0)
+			continue; // another survivor reaps it
+		// Under the reaper lock a starting node waits: look again.
+		read_omap(*r_, x, n, "", m, v);
+		if (lockers(*r_, x, n, lock_name) == 0 && value_of(m, "inc") == inc) {
+			std::string dead = n.substr(5), prefix = "o." + dead + ".";
+			size_t removed = 0;
+			for (const auto &f : files) {
+				std::map<std::string, Bytes> keys;
+				if (!read_omap(*r_, x, f, prefix, keys, v) || keys.empty())
+					continue;
+				std::vector<const char *> names;
+				std::vector<size_t> lens;
+				for (const auto &[k, val] : keys) {
+					names.push_back(k.c_str());
+					lens.push_back(k.size());
+				}
+				rados_write_op_t op = r_->rados_create_write_op();
+				r_->rados_write_op_omap_rm_keys2(op, names.data(), lens.data(),
+								 names.size());
+				int err = r_->rados_write_op_operate(op, x, f.c_str(), nullptr, 0);
+				r_->rados_release_write_op(op);
+				if (err == 0)
+					removed += names.size();
+			}
+			set_key(*r_, x, n, "reaped", inc);
+			log::notice("cluster: node " + dead + " is gone (its lock expired): " +
+				    std::to_string(removed) + " of its records removed");
+		}
+		r_->rados_unlock(x, n.c_str(), reaper_lock, cookie_.c_str());
+	}
+}
+
+void Node::reaper()
+{
+	std::unique_lock<std::mutex> l(mu_);
+	while (!cv_.wait_for(l, sweep_every, [this] { return stop_; })) {
+		l.unlock();
+		try {
+			sweep();
+		} catch (const Error &e) {
+			log::warning(e.what());
+		}
+		l.lock();
+	}
+}
+
+} // namespace smbsrv::cluster

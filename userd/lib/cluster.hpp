@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+//
+// Cluster mode's node (Documentation/design-cluster.md): this daemon's
+// connection to the cluster state store in Ceph RADOS.  librados is loaded
+// when a node starts (dlopen of librados.so.2), so a server without
+// clustering neither needs nor loads it.
+//
+// A node holds cls_lock "alive" on its object node.NAME (exclusive,
+// renewed every 3 s for 15 s), records its incarnation there ("inc"),
+// and watches that object; every 5 s it looks for nodes whose lock
+// expired and removes their keys from the files' records (the reaper); it answers the
+// module's cluster-req upcalls on a worker thread (RADOS round trips must
+// not hold up logons), the answers going out on the main thread, as the
+// session setups of the AuthPool do.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cluster_rec.hpp"
+#include "netlink.hpp"
+#include "params.hpp"
+
+namespace smbsrv::cluster {
+
+struct Options {
+	std::string ns;	       // cluster name: the RADOS namespace
+	std::string pool;      // cluster state store = rados:POOL
+	std::string ceph_conf; // cluster ceph conf
+	std::string user;      // cluster ceph user (cephx id, no "client.")
+	std::string node;      // cluster node name
+};
+
+// The [global] options, checked; throws std::runtime_error with the reason.
+Options options_from(const ParamSet &global);
+
+class Error : public std::runtime_error {
+public:
+	Error(const std::string &what, int err);
+	[[nodiscard]] int err() const { return err_; }
+
+private:
+	int err_;
+};
+
+using Request = ClusterReq;
+
+struct Reply {
+	uint32_t handle;
+	uint32_t status;
+};
+
+struct Rados; // the librados entry points, loaded
+
+class Node {
+public:
+	// Connects, takes the node's lock (waiting up to twice its duration
+	// for a previous incarnation's to expire) and watches its object.
+	// Throws Error.
+	explicit Node(Options o);
+	~Node();
+	Node(const Node &) = delete;
+	Node &operator=(const Node &) = delete;
+
+	// Queue a request; its reply is ready when fd() is readable.
+	void submit(Request r);
+	[[nodiscard]] int fd() const { return efd_; }
+	std::vector<Reply> take_replies();
+
+	// Answer one request now (the worker's work; tests).
+	uint32_t serve(const Request &r);
+
+	[[nodiscard]] const Options &options() const { return opt_; }
+
+private:
+	uint32_t open(const Request &r);
+	uint32_t close(const Request &r);
+	void join();
+	void lock_alive(bool renew);
+	void announce();
+	void sweep();
+	void reaper();
+	void worker();
+	void renewer();
+
+	Options opt_;
+	std::unique_ptr<Rados> r_;
+	void *cluster_ = nullptr;  // rados_t
+	void *io_ = nullptr;	   // rados_ioctx_t: the worker's
+	void *lock_io_ = nullptr;  // rados_ioctx_t: the renewer's and the watch's
+	uint64_t watch_ = 0;
+	void *watch_ctx_ = nullptr;
+	std::string cookie_;	   // this incarnation's lock cookie
+	int efd_ = -1;
+
+	std::mutex mu_;
+	std::condition_variable cv_;
+	std::deque<Request> queue_;
+	std::vector<Reply> replies_;
+	bool stop_ = false;
+	std::thread worker_, renewer_, reaper_;
+};
+
+} // namespace smbsrv::cluster
