@@ -135,6 +135,27 @@ int smbsrv_channel_derive_key(struct smbsrv_channel *ch, const u8 *key,
 	return err;
 }
 
+/*
+ * The session a TRANSFORM header names, referenced, if it can decrypt:
+ * -ENOENT when there is none, -EACCES when it has no keys yet.
+ */
+static int smbsrv_decrypt_session(struct smbsrv_conn *conn,
+				  const struct smb2_transform *t,
+				  struct smbsrv_session **sessp)
+{
+	struct smbsrv_session *sess;
+
+	sess = smbsrv_session_lookup(conn, t->session_id);
+	if (!sess)
+		return -ENOENT;
+	if (!smbsrv_session_has_keys(sess) || !sess->decryptor) {
+		smbsrv_session_put(sess);
+		return -EACCES;
+	}
+	*sessp = sess;
+	return 0;
+}
+
 int smbsrv_decrypt_msg(struct smbsrv_conn *conn, u8 *buf, u32 len,
 		       struct smbsrv_session **sessp, u8 **plain,
 		       u32 *plain_len)
@@ -146,13 +167,9 @@ int smbsrv_decrypt_msg(struct smbsrv_conn *conn, u8 *buf, u32 len,
 
 	if (smb2_transform_decode(buf, len, &t))
 		return -EPROTO;
-	sess = smbsrv_session_lookup(conn, t.session_id);
-	if (!sess)
-		return -ENOENT;
-	if (!smbsrv_session_has_keys(sess) || !sess->decryptor) {
-		smbsrv_session_put(sess);
-		return -EACCES;
-	}
+	err = smbsrv_decrypt_session(conn, &t, &sess);
+	if (err)
+		return err;
 	iov[0].iov_base = buf;
 	iov[0].iov_len = SMB2_TRANSFORM_HDR_SIZE;
 	iov[1].iov_base = buf + SMB2_TRANSFORM_HDR_SIZE;
@@ -183,13 +200,9 @@ int smbsrv_decrypt_msg_pages(struct smbsrv_conn *conn, u8 *head,
 	if (rx->got != rx->len ||
 	    smb2_transform_decode(head, SMB2_SEALED_HEAD_SIZE + rx->len, &t))
 		return -EPROTO;
-	sess = smbsrv_session_lookup(conn, t.session_id);
-	if (!sess)
-		return -ENOENT;
-	if (!smbsrv_session_has_keys(sess) || !sess->decryptor) {
-		smbsrv_session_put(sess);
-		return -EACCES;
-	}
+	err = smbsrv_decrypt_session(conn, &t, &sess);
+	if (err)
+		return err;
 	out = smbsrv_rxpages_alloc(rx->len);
 	if (!out) {
 		smbsrv_session_put(sess);
