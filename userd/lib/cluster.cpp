@@ -406,6 +406,20 @@ static bool read_omap(Rados &R, rados_ioctx_t io, const std::string &oid,
 	}
 }
 
+// Set this node's key of a file record to @val, or remove it when the
+// node has no open left (@present false), in @op.
+static void put_node_key(const Rados &R, rados_write_op_t op,
+			 const std::string &key, const Bytes &val, bool present)
+{
+	const char *keys[] = {key.c_str()};
+	const char *vals[] = {reinterpret_cast<const char *>(val.data())};
+	size_t kls[] = {key.size()}, vls[] = {val.size()};
+	if (present)
+		R.rados_write_op_omap_set2(op, keys, vals, kls, vls, 1);
+	else
+		R.rados_write_op_omap_rm_keys2(op, keys, kls, 1);
+}
+
 uint32_t Node::open(const Request &r)
 {
 	const std::string oid = file_object(r.ino);
@@ -424,13 +438,7 @@ uint32_t Node::open(const Request &r)
 			r_->rados_write_op_assert_version(op, version);
 		else
 			r_->rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE, nullptr);
-		const char *keys[] = {key.c_str()};
-		const char *vals[] = {reinterpret_cast<const char *>(val.data())};
-		size_t kls[] = {key.size()}, vls[] = {val.size()};
-		if (r.node_access)
-			r_->rados_write_op_omap_set2(op, keys, vals, kls, vls, 1);
-		else
-			r_->rados_write_op_omap_rm_keys2(op, keys, kls, 1);
+		put_node_key(*r_, op, key, val, r.node_access != 0);
 		int err = r_->rados_write_op_operate(op, io(io_), oid.c_str(), nullptr, 0);
 		r_->rados_release_write_op(op);
 		if (err == 0)
@@ -446,16 +454,10 @@ uint32_t Node::close(const Request &r)
 	const std::string oid = file_object(r.ino);
 	const std::string key = open_key(opt_.node, r.stream);
 	const Bytes val = open_value({r.node_access, r.node_share});
-	const char *keys[] = {key.c_str()};
-	const char *vals[] = {reinterpret_cast<const char *>(val.data())};
-	size_t kls[] = {key.size()}, vls[] = {val.size()};
 	// Only this node writes its key: no guard needed to narrow it.
 	rados_write_op_t op = r_->rados_create_write_op();
 	r_->rados_write_op_create(op, LIBRADOS_CREATE_IDEMPOTENT, nullptr);
-	if (r.node_access)
-		r_->rados_write_op_omap_set2(op, keys, vals, kls, vls, 1);
-	else
-		r_->rados_write_op_omap_rm_keys2(op, keys, kls, 1);
+	put_node_key(*r_, op, key, val, r.node_access != 0);
 	int err = r_->rados_write_op_operate(op, io(io_), oid.c_str(), nullptr, 0);
 	r_->rados_release_write_op(op);
 	if (err < 0)
