@@ -7,20 +7,53 @@
  * locks each open holds on its own struct file, so that what local
  * processes see always matches the SMB locks.  Waiters are told they are
  * done after the mutex is dropped.
+ *
+ * Cluster mode (design-cluster.md): the other nodes' locks of the file
+ * are kept here too, as they pushed them (smbsrv_brl_remote()), so that
+ * READ and WRITE check them without a round trip; a lock or unlock that
+ * changed this node's locks records the node's list in the store (one
+ * upcall, under the mutex) before it answers, and the daemon pushes it
+ * to the other nodes with the file open before its answer.
  */
 #include <linux/filelock.h>
 #include <linux/fs.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <uapi/linux/smbsrv.h>
 
 #include "brl.h"
+#include "cluster.h"
 #include "file.h"
+#include "fnode.h"
+#include "upcall.h"
 #include "wire/lock.h"
 #include "wire/ntstatus.h"
 
 /* How often a request blocked by a local process's lock looks again. */
 #define SMBSRV_BRL_RETRY	(HZ / 10)
+/*
+ * How often one the store refused looks again (the other node's push,
+ * which wakes it, normally comes first).
+ */
+#define SMBSRV_BRL_CLUSTER_RETRY	HZ
+
+/* Another node's locks of the file, as it last pushed them. */
+struct smbsrv_brl_rnode {
+	struct list_head node;		/* smbsrv_brl_cluster.nodes */
+	u64 version;
+	size_t n;
+	char name[SMB_CLUSTER_NODE_MAX + 1];
+	u8 locks[];			/* n entries, wire/cluster.h */
+};
+
+struct smbsrv_brl_cluster {
+	spinlock_t lock;		/* nodes, nr_locks */
+	struct list_head nodes;		/* struct smbsrv_brl_rnode */
+	unsigned int nr_locks;		/* over all nodes */
+	struct work_struct wake;	/* waiters look again */
+	struct smbsrv_brl_state *s;
+};
 
 struct smbsrv_brl {
 	struct list_head node;		/* state->locks */
@@ -43,6 +76,34 @@ static struct smbsrv_brl_state *brl_of(struct smbsrv_file *f)
 	return &f->fnode->brl;
 }
 
+/* Whether other nodes hold locks of the file (cluster mode). */
+static bool brl_remote_any(struct smbsrv_brl_state *s)
+{
+	struct smbsrv_brl_cluster *c = READ_ONCE(s->cluster);
+
+	return c && READ_ONCE(c->nr_locks);
+}
+
+static bool brl_remote_conflict(struct smbsrv_brl_state *s, u64 offset,
+				u64 length, bool exclusive, bool lock_intent)
+{
+	struct smbsrv_brl_cluster *c = READ_ONCE(s->cluster);
+	struct smbsrv_brl_rnode *r;
+	bool conflict = false;
+
+	if (!c || !READ_ONCE(c->nr_locks))
+		return false;
+	spin_lock(&c->lock);
+	list_for_each_entry(r, &c->nodes, node)
+		if (smb_cluster_locks_conflict(r->locks, r->n, offset, length,
+					       exclusive, lock_intent)) {
+			conflict = true;
+			break;
+		}
+	spin_unlock(&c->lock);
+	return conflict;
+}
+
 static bool brl_conflict(struct smbsrv_brl_state *s, struct smbsrv_file *f,
 			 u64 offset, u64 length, bool exclusive,
 			 bool lock_intent)
@@ -54,7 +115,8 @@ static bool brl_conflict(struct smbsrv_brl_state *s, struct smbsrv_file *f,
 					l->owner == f, offset, length,
 					exclusive, lock_intent))
 			return true;
-	return false;
+	return smbsrv_cluster_on() &&
+	       brl_remote_conflict(s, offset, length, exclusive, lock_intent);
 }
 
 /* ---- POSIX mirror ------------------------------------------------------- */
@@ -251,6 +313,146 @@ static struct smbsrv_brl *brl_find(struct smbsrv_brl_state *s,
 	return found;
 }
 
+/* ---- cluster mode ------------------------------------------------------- */
+
+static struct smbsrv_fnode *brl_fnode(struct smbsrv_brl_state *s)
+{
+	return container_of(s, struct smbsrv_fnode, brl);
+}
+
+/* Whether this file's locks are the cluster's business. */
+static bool brl_clustered(struct smbsrv_brl_state *s)
+{
+	return smbsrv_cluster_on() && READ_ONCE(brl_fnode(s)->cview);
+}
+
+/*
+ * Record this node's locks of the file in the store (@op lock: checked
+ * against the other nodes' first), under the mutex.  STATUS_SUCCESS,
+ * STATUS_LOCK_NOT_GRANTED (another node's lock conflicts: nothing
+ * recorded), or STATUS_INSUFFICIENT_RESOURCES.
+ */
+static u32 brl_cluster_put(struct smbsrv_brl_state *s, u32 op)
+{
+	struct smbsrv_fnode *fn = brl_fnode(s);
+	struct smbsrv_cluster_q q = {
+		.op = op,
+		.ino = fn->inode->i_ino,
+		.stream = fn->stream,
+	};
+	struct smb_cluster_lock cl;
+	struct smbsrv_brl *l;
+	u32 status = STATUS_SUCCESS;
+	size_t i = 0;
+	u8 *buf;
+	int err;
+
+	if (s->nr_locks > SMB_CLUSTER_LOCKS_MAX)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	buf = kmalloc_array(max(s->nr_locks, 1U), SMB_CLUSTER_LOCK_LEN,
+			    GFP_KERNEL);
+	if (!buf)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	list_for_each_entry(l, &s->locks, node) {
+		cl.offset = l->offset;
+		cl.length = l->length;
+		cl.exclusive = l->exclusive;
+		smb_cluster_lock_encode(&cl, buf + i++ * SMB_CLUSTER_LOCK_LEN);
+	}
+	q.locks = buf;
+	q.locks_len = i * SMB_CLUSTER_LOCK_LEN;
+	err = smbsrv_upcall_cluster(&q, &status);
+	kfree(buf);
+	if (err) {
+		pr_warn_ratelimited("smbsrv: cluster state store unreachable (%d)\n",
+				    err);
+		return STATUS_INSUFFICIENT_RESOURCES;
+	}
+	return status;
+}
+
+static void brl_wake(struct smbsrv_brl_state *s);
+
+static void brl_cluster_wake_work(struct work_struct *work)
+{
+	brl_wake(container_of(work, struct smbsrv_brl_cluster, wake)->s);
+}
+
+static struct smbsrv_brl_cluster *brl_cluster_of(struct smbsrv_brl_state *s)
+{
+	struct smbsrv_brl_cluster *c = READ_ONCE(s->cluster), *old;
+
+	if (c)
+		return c;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return NULL;
+	spin_lock_init(&c->lock);
+	INIT_LIST_HEAD(&c->nodes);
+	INIT_WORK(&c->wake, brl_cluster_wake_work);
+	c->s = s;
+	old = cmpxchg(&s->cluster, NULL, c);
+	if (old) {
+		kfree(c);
+		return old;
+	}
+	return c;
+}
+
+int smbsrv_brl_remote(struct smbsrv_brl_state *s, const char *node,
+		      u64 version, const void *locks, size_t n)
+{
+	struct smbsrv_brl_cluster *c = brl_cluster_of(s);
+	struct smbsrv_brl_rnode *r, *o, *old = NULL;
+
+	if (!c)
+		return -ENOMEM;
+	r = kmalloc(struct_size(r, locks, n * SMB_CLUSTER_LOCK_LEN),
+		    GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	strscpy(r->name, node, sizeof(r->name));
+	r->version = version;
+	r->n = n;
+	memcpy(r->locks, locks, n * SMB_CLUSTER_LOCK_LEN);
+	spin_lock(&c->lock);
+	list_for_each_entry(o, &c->nodes, node)
+		if (!strcmp(o->name, r->name)) {
+			old = o;
+			break;
+		}
+	if (old && old->version > version) {
+		/* Stale: a later push arrived first. */
+		spin_unlock(&c->lock);
+		kfree(r);
+		return 0;
+	}
+	if (old) {
+		list_replace(&old->node, &r->node);
+		c->nr_locks -= old->n;
+	} else {
+		list_add_tail(&r->node, &c->nodes);
+	}
+	c->nr_locks += n;
+	spin_unlock(&c->lock);
+	kfree(old);
+	schedule_work(&c->wake);
+	return 0;
+}
+
+void smbsrv_brl_exit(struct smbsrv_brl_state *s)
+{
+	struct smbsrv_brl_cluster *c = s->cluster;
+	struct smbsrv_brl_rnode *r, *tmp;
+
+	if (!c)
+		return;
+	cancel_work_sync(&c->wake);
+	list_for_each_entry_safe(r, tmp, &c->nodes, node)
+		kfree(r);
+	kfree(c);
+}
+
 /* ---- waiting requests --------------------------------------------------- */
 
 /*
@@ -268,10 +470,22 @@ static void brl_grant(struct smbsrv_brl_state *s, struct list_head *granted)
 			schedule_delayed_work(&w->retry, SMBSRV_BRL_RETRY);
 		if (err)
 			continue;
+		/* Cluster mode: the store has the last word. */
+		if (brl_clustered(s) &&
+		    brl_cluster_put(s, SMBSRV_CLUSTER_OP_LOCK) !=
+		    STATUS_SUCCESS) {
+			brl_remove(s, list_last_entry(&s->locks,
+						      struct smbsrv_brl, node));
+			schedule_delayed_work(&w->retry,
+					      SMBSRV_BRL_CLUSTER_RETRY);
+			continue;
+		}
 		if (!w->ops->grant(w)) {
 			/* Not now: the lock goes back, the request waits. */
 			brl_remove(s, list_last_entry(&s->locks,
 						      struct smbsrv_brl, node));
+			if (brl_clustered(s))
+				brl_cluster_put(s, SMBSRV_CLUSTER_OP_UNLOCK);
 			continue;
 		}
 		w->waiting = false;
@@ -382,10 +596,47 @@ u32 smbsrv_brl_unlock(struct smbsrv_file *f, const struct smb2_lock_req *r)
 		brl_remove(s, l);
 		changed = true;
 	}
+	/* The store and the other nodes learn it before the answer. */
+	if (changed && brl_clustered(s))
+		brl_cluster_put(s, SMBSRV_CLUSTER_OP_UNLOCK);
 	if (changed)
 		brl_grant(s, &granted);
 	mutex_unlock(&s->mutex);
 	brl_complete(&granted, STATUS_SUCCESS);
+	return status;
+}
+
+/*
+ * Cluster mode, under the mutex: record the locks of @r @f just took
+ * (the last of the list) in the store.  When another node's lock that
+ * this node did not know yet conflicts, they go again, and a single lock
+ * that may wait waits (its holder's push, or the retry, wakes it).
+ */
+static u32 brl_cluster_lock(struct smbsrv_brl_state *s, struct smbsrv_file *f,
+			    const struct smb2_lock_req *r,
+			    const struct smb2_lock_elem *e,
+			    smbsrv_brl_wait_fn wait, void *arg)
+{
+	struct smbsrv_brl_waiter *w = NULL;
+	u16 added = r->count;
+	u32 status;
+
+	status = brl_cluster_put(s, SMBSRV_CLUSTER_OP_LOCK);
+	if (status == STATUS_SUCCESS)
+		return status;
+	while (added--)
+		brl_remove(s, list_last_entry(&s->locks, struct smbsrv_brl,
+					      node));
+	if (status != STATUS_LOCK_NOT_GRANTED || r->count != 1 ||
+	    (e->flags & SMB2_LOCKFLAG_FAIL_IMMEDIATELY))
+		return status;
+	status = wait(arg, f, e,
+		      smb2_lock_kind(e->flags) == SMB2_LOCK_KIND_EXCLUSIVE, &w);
+	if (status == STATUS_PENDING) {
+		w->waiting = true;
+		list_add_tail(&w->node, &s->waiters);
+		schedule_delayed_work(&w->retry, SMBSRV_BRL_CLUSTER_RETRY);
+	}
 	return status;
 }
 
@@ -457,6 +708,9 @@ u32 smbsrv_brl_lock(struct smbsrv_file *f, const struct smb2_lock_req *r,
 		while (added--)
 			brl_remove(s, list_last_entry(&s->locks,
 						      struct smbsrv_brl, node));
+	/* Cluster mode: what this node's view allowed, the store decides. */
+	if (status == STATUS_SUCCESS && added && brl_clustered(s))
+		status = brl_cluster_lock(s, f, r, &e, wait, arg);
 	mutex_unlock(&s->mutex);
 	return status;
 }
@@ -467,7 +721,8 @@ u32 smbsrv_brl_check_io(struct smbsrv_file *f, u64 offset, u64 len,
 	struct smbsrv_brl_state *s = brl_of(f);
 	bool conflict;
 
-	if (!len || !READ_ONCE(s->nr_locks))
+	if (!len || (!READ_ONCE(s->nr_locks) &&
+		     !(smbsrv_cluster_on() && brl_remote_any(s))))
 		return STATUS_SUCCESS;
 	mutex_lock(&s->mutex);
 	conflict = brl_conflict(s, f, offset, len, write, false);
@@ -497,6 +752,8 @@ void smbsrv_brl_close(struct smbsrv_file *f)
 	/* Its POSIX locks go before anyone else may take the ranges. */
 	if (changed && !(f->flags & (SMBSRV_FILE_REPARSE | SMBSRV_FILE_STREAM)))
 		locks_remove_posix(f->filp, f->filp);
+	if (changed && brl_clustered(s))
+		brl_cluster_put(s, SMBSRV_CLUSTER_OP_UNLOCK);
 	list_for_each_entry_safe(w, wtmp, &s->waiters, node) {
 		if (w->f != f)
 			continue;

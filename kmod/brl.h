@@ -37,15 +37,35 @@ struct smbsrv_brl_waiter;
  */
 #define SMBSRV_BRL_MAX_PER_SESSION	16384
 
+struct smbsrv_brl_cluster;
+
 /* Embedded in struct smbsrv_fnode. */
 struct smbsrv_brl_state {
 	struct mutex mutex;		/* everything below, and the waiters */
 	struct list_head locks;		/* struct smbsrv_brl */
 	struct list_head waiters;	/* struct smbsrv_brl_wait, FIFO */
 	unsigned int nr_locks;		/* written under mutex */
+	/*
+	 * Cluster mode: the other nodes' locks of the file (made at the
+	 * first one, never in single-node mode).
+	 */
+	struct smbsrv_brl_cluster *cluster;
 };
 
 void smbsrv_brl_init(struct smbsrv_brl_state *s);
+/* The fnode goes: what cluster mode kept goes with it. */
+void smbsrv_brl_exit(struct smbsrv_brl_state *s);
+
+/*
+ * Cluster mode (cluster-view): @node's locks of the file are now the
+ * @n entries of @locks (wire/cluster.h, checked), as of the record's
+ * @version; an older version than the one held is ignored.  Never
+ * sleeps on the table's mutex (the request that changed the locks on
+ * @node may be waiting for this one's answer); the requests waiting here
+ * look again from a work item.  0 or -ENOMEM.
+ */
+int smbsrv_brl_remote(struct smbsrv_brl_state *s, const char *node,
+		      u64 version, const void *locks, size_t n);
 
 struct smbsrv_brl_waiter_ops {
 	/*

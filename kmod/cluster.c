@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smbsrv: cluster mode, share modes across nodes (see cluster.h).
+ * smbsrv: cluster mode, share modes across nodes and the other nodes'
+ * pushes (see cluster.h).
  */
 #include <linux/slab.h>
+#include <net/genetlink.h>
 #include <uapi/linux/smbsrv.h>
 
+#include "brl.h"
 #include "cluster.h"
 #include "file.h"
 #include "fnode.h"
+#include "netlink-gen.h"
 #include "upcall.h"
 #include "wire/ntstatus.h"
 
@@ -135,4 +139,47 @@ void smbsrv_cluster_closed(struct smbsrv_fnode *fn,
 	    STATUS_SUCCESS)
 		v->rec = a;
 	mutex_unlock(&v->lock);
+}
+
+/*
+ * cluster-view: another node's byte-range locks of a file, applied before
+ * the daemon acknowledges the notify that brought them.  A file not open
+ * here has nothing to keep.
+ */
+int smbsrv_nl_cluster_view_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	const char *stream = NULL;
+	struct smbsrv_fnode *fn;
+	const void *locks = NULL;
+	int n = 0, err;
+
+	if (!smbsrv_cluster_on())
+		return -EOPNOTSUPP;
+	if (GENL_REQ_ATTR_CHECK(info, SMBSRV_A_CLUSTER_INO) ||
+	    GENL_REQ_ATTR_CHECK(info, SMBSRV_A_CLUSTER_NODE) ||
+	    GENL_REQ_ATTR_CHECK(info, SMBSRV_A_CLUSTER_VERSION))
+		return -EINVAL;
+	if (a[SMBSRV_A_CLUSTER_LOCKS]) {
+		locks = nla_data(a[SMBSRV_A_CLUSTER_LOCKS]);
+		n = smb_cluster_locks_check(locks,
+					    nla_len(a[SMBSRV_A_CLUSTER_LOCKS]));
+		if (n < 0) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    a[SMBSRV_A_CLUSTER_LOCKS],
+					    "malformed lock list");
+			return -EINVAL;
+		}
+	}
+	if (a[SMBSRV_A_CLUSTER_STREAM])
+		stream = nla_data(a[SMBSRV_A_CLUSTER_STREAM]);
+	fn = smbsrv_fnode_find_ino(nla_get_u64(a[SMBSRV_A_CLUSTER_INO]),
+				   stream);
+	if (!fn)
+		return 0;
+	err = smbsrv_brl_remote(&fn->brl, nla_data(a[SMBSRV_A_CLUSTER_NODE]),
+				nla_get_u64(a[SMBSRV_A_CLUSTER_VERSION]), locks,
+				n);
+	smbsrv_fnode_put(fn);
+	return err;
 }

@@ -91,6 +91,24 @@ struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode, const char *stream)
 	return NULL;
 }
 
+struct smbsrv_fnode *smbsrv_fnode_find_ino(u64 ino, const char *stream)
+{
+	struct smbsrv_fnode *fn;
+	int bkt;
+
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each(smbsrv_fnodes, bkt, fn, hash) {
+		if (fn->cview && fn->inode->i_ino == ino &&
+		    smbsrv_fnode_is(fn, fn->inode, stream)) {
+			refcount_inc(&fn->ref);
+			spin_unlock(&smbsrv_fnodes_lock);
+			return fn;
+		}
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	return NULL;
+}
+
 void smbsrv_fnode_hold(struct smbsrv_fnode *fn)
 {
 	refcount_inc(&fn->ref);
@@ -108,6 +126,7 @@ void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 	smbsrv_fnode_ops->exit(fn);
 	/* Cluster mode's view (cluster.h): nothing in it outlives it. */
 	kfree(fn->cview);
+	smbsrv_brl_exit(&fn->brl);
 	if (fn->delete_cred)
 		put_cred(fn->delete_cred);
 	if (fn->base_delete_cred)

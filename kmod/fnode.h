@@ -88,6 +88,12 @@ void smbsrv_fnode_put(struct smbsrv_fnode *fn);
  * NULL when it has none (no open); hold another reference.
  */
 struct smbsrv_fnode *smbsrv_fnode_find(struct inode *inode, const char *stream);
+/*
+ * Cluster mode: the fnode with a cluster view of inode number @ino (the
+ * same on every node) and @stream, held; NULL if none.  Walks every
+ * fnode: for the pushes of other nodes only.
+ */
+struct smbsrv_fnode *smbsrv_fnode_find_ino(u64 ino, const char *stream);
 void smbsrv_fnode_hold(struct smbsrv_fnode *fn);
 
 /*

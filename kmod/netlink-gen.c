@@ -158,6 +158,15 @@ static const struct nla_policy smbsrv_cluster_done_nl_policy[SMBSRV_A_CLUSTER_ST
 	[SMBSRV_A_CLUSTER_STATUS] = { .type = NLA_U32, },
 };
 
+/* SMBSRV_CMD_CLUSTER_VIEW - do */
+static const struct nla_policy smbsrv_cluster_view_nl_policy[SMBSRV_A_CLUSTER_VERSION + 1] = {
+	[SMBSRV_A_CLUSTER_INO] = { .type = NLA_U64, },
+	[SMBSRV_A_CLUSTER_STREAM] = { .type = NLA_NUL_STRING, .len = 255, },
+	[SMBSRV_A_CLUSTER_NODE] = { .type = NLA_NUL_STRING, .len = 64, },
+	[SMBSRV_A_CLUSTER_VERSION] = { .type = NLA_U64, },
+	[SMBSRV_A_CLUSTER_LOCKS] = { .type = NLA_BINARY, },
+};
+
 /* Ops table for smbsrv */
 static const struct genl_split_ops smbsrv_nl_ops[] = {
 	{
@@ -254,6 +263,13 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.doit		= smbsrv_nl_cluster_done_doit,
 		.policy		= smbsrv_cluster_done_nl_policy,
 		.maxattr	= SMBSRV_A_CLUSTER_STATUS,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= SMBSRV_CMD_CLUSTER_VIEW,
+		.doit		= smbsrv_nl_cluster_view_doit,
+		.policy		= smbsrv_cluster_view_nl_policy,
+		.maxattr	= SMBSRV_A_CLUSTER_VERSION,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };

@@ -477,7 +477,7 @@ int smbsrv_upcall_cluster(const struct smbsrv_cluster_q *q, u32 *status)
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = smbsrv_upcall_msg(SMBSRV_CMD_CLUSTER_REQ, 0, &hdr);
+	msg = smbsrv_upcall_msg(SMBSRV_CMD_CLUSTER_REQ, q->locks_len, &hdr);
 	if (!msg)
 		return -ENOMEM;
 	if (nla_put_u32(msg, SMBSRV_A_CLUSTER_OP, q->op) ||
@@ -487,7 +487,10 @@ int smbsrv_upcall_cluster(const struct smbsrv_cluster_q *q, u32 *status)
 	    nla_put_u32(msg, SMBSRV_A_CLUSTER_ACCESS, q->access) ||
 	    nla_put_u32(msg, SMBSRV_A_CLUSTER_SHARE, q->share) ||
 	    nla_put_u32(msg, SMBSRV_A_CLUSTER_NODE_ACCESS, q->node_access) ||
-	    nla_put_u32(msg, SMBSRV_A_CLUSTER_NODE_SHARE, q->node_share)) {
+	    nla_put_u32(msg, SMBSRV_A_CLUSTER_NODE_SHARE, q->node_share) ||
+	    ((q->op == SMBSRV_CLUSTER_OP_LOCK ||
+	      q->op == SMBSRV_CLUSTER_OP_UNLOCK) &&
+	     nla_put(msg, SMBSRV_A_CLUSTER_LOCKS, q->locks_len, q->locks))) {
 		nlmsg_free(msg);
 		return -EINVAL;
 	}

@@ -153,7 +153,8 @@ void smbsrv_upcall_cancel_all(void);
 
 /*
  * Cluster mode: ask the daemon to check and record this node's aggregate
- * of its opens of a file in the cluster state store (cluster.c).  On 0,
+ * of its opens of a file (cluster.c), or its byte-range locks of it
+ * (brl.c), in the cluster state store.  On 0,
  * *@status is the daemon's verdict (STATUS_SUCCESS: recorded).
  */
 struct smbsrv_cluster_q {
@@ -162,6 +163,8 @@ struct smbsrv_cluster_q {
 	const char *stream;		/* NULL: the file itself */
 	u32 access, share;		/* the new open's (op open) */
 	u32 node_access, node_share;	/* the node's aggregate after it */
+	const void *locks;		/* ops lock, unlock: the node's */
+	size_t locks_len;		/* byte-range locks (wire/cluster.h) */
 };
 
 int smbsrv_upcall_cluster(const struct smbsrv_cluster_q *q, u32 *status);

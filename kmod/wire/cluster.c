@@ -3,6 +3,7 @@
  * Cluster mode's pure rules (see cluster.h).
  */
 #include "cluster.h"
+#include "lock.h"
 
 bool smb_share_conflict(u32 access, u32 share, u32 o_access, u32 o_share)
 {
@@ -66,9 +67,17 @@ int smb_cluster_rec_decode(const void *buf, size_t len,
 int smb_cluster_okey_split(const char *key, size_t len, size_t *node_len,
 			   size_t *stream_off, size_t *stream_len)
 {
+	return smb_cluster_key_split(key, len, 'o', node_len, stream_off,
+				     stream_len);
+}
+
+int smb_cluster_key_split(const char *key, size_t len, char kind,
+			  size_t *node_len, size_t *stream_off,
+			  size_t *stream_len)
+{
 	size_t i;
 
-	if (len < 4 || key[0] != 'o' || key[1] != '.')
+	if (len < 4 || key[0] != kind || key[1] != '.')
 		return -EINVAL;
 	for (i = 2; i < len; i++)
 		if (key[i] == '.')
@@ -78,5 +87,110 @@ int smb_cluster_okey_split(const char *key, size_t len, size_t *node_len,
 	*node_len = i - 2;
 	*stream_off = i + 1;
 	*stream_len = len - i - 1;
+	return 0;
+}
+
+void smb_cluster_lock_encode(const struct smb_cluster_lock *l,
+			     u8 out[SMB_CLUSTER_LOCK_LEN])
+{
+	put_unaligned_le64(l->offset, out);
+	put_unaligned_le64(l->length, out + 8);
+	put_unaligned_le32(l->exclusive ? SMB_CLUSTER_LOCK_EXCL : 0, out + 16);
+}
+
+void smb_cluster_lock_get(const void *buf, size_t i,
+			  struct smb_cluster_lock *l)
+{
+	const u8 *b = (const u8 *)buf + i * SMB_CLUSTER_LOCK_LEN;
+
+	l->offset = get_unaligned_le64(b);
+	l->length = get_unaligned_le64(b + 8);
+	l->exclusive = get_unaligned_le32(b + 16) & SMB_CLUSTER_LOCK_EXCL;
+}
+
+int smb_cluster_locks_check(const void *buf, size_t len)
+{
+	const u8 *b = (const u8 *)buf;
+	size_t n = len / SMB_CLUSTER_LOCK_LEN, i;
+
+	if (len % SMB_CLUSTER_LOCK_LEN || n > SMB_CLUSTER_LOCKS_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++, b += SMB_CLUSTER_LOCK_LEN)
+		if ((get_unaligned_le32(b + 16) & ~SMB_CLUSTER_LOCK_EXCL) ||
+		    !smb2_lock_range_valid(get_unaligned_le64(b),
+					   get_unaligned_le64(b + 8)))
+			return -EINVAL;
+	return (int)n;
+}
+
+bool smb_cluster_locks_conflict(const void *buf, size_t n, u64 offset,
+				u64 length, bool exclusive, bool lock_intent)
+{
+	struct smb_cluster_lock l;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		smb_cluster_lock_get(buf, i, &l);
+		if (smb2_lock_conflicts(l.offset, l.length, l.exclusive, false,
+					offset, length, exclusive,
+					lock_intent))
+			return true;
+	}
+	return false;
+}
+
+static bool smb_cluster_node_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+void smb_cluster_push_encode(const struct smb_cluster_push *p, u8 *out)
+{
+	out[0] = SMB_CLUSTER_PUSH_V1;
+	out[1] = (u8)p->node_len;
+	out[2] = (u8)p->stream_len;
+	out[3] = (u8)(p->stream_len >> 8);
+	put_unaligned_le64(p->ino, out + 4);
+	put_unaligned_le64(p->version, out + 12);
+	out += SMB_CLUSTER_PUSH_HDR;
+	memcpy(out, p->node, p->node_len);
+	out += p->node_len;
+	memcpy(out, p->stream, p->stream_len);
+	out += p->stream_len;
+	memcpy(out, p->locks, p->nr_locks * SMB_CLUSTER_LOCK_LEN);
+}
+
+int smb_cluster_push_decode(const void *buf, size_t len,
+			    struct smb_cluster_push *p)
+{
+	const u8 *b = (const u8 *)buf;
+	size_t nl, sl, i;
+	int n;
+
+	if (len < SMB_CLUSTER_PUSH_HDR || b[0] != SMB_CLUSTER_PUSH_V1)
+		return -EINVAL;
+	nl = b[1];
+	sl = b[2] | ((size_t)b[3] << 8);
+	if (!nl || nl > SMB_CLUSTER_NODE_MAX || sl > 255 ||
+	    len - SMB_CLUSTER_PUSH_HDR < nl + sl)
+		return -EINVAL;
+	p->ino = get_unaligned_le64(b + 4);
+	p->version = get_unaligned_le64(b + 12);
+	p->node = (const char *)b + SMB_CLUSTER_PUSH_HDR;
+	p->node_len = nl;
+	p->stream = p->node + nl;
+	p->stream_len = sl;
+	for (i = 0; i < nl; i++)
+		if (!smb_cluster_node_char(p->node[i]))
+			return -EINVAL;
+	if (memchr(p->stream, 0, sl))
+		return -EINVAL;
+	p->locks = b + SMB_CLUSTER_PUSH_HDR + nl + sl;
+	n = smb_cluster_locks_check(p->locks,
+				    len - SMB_CLUSTER_PUSH_HDR - nl - sl);
+	if (n < 0)
+		return -EINVAL;
+	p->nr_locks = (size_t)n;
 	return 0;
 }

@@ -77,6 +77,81 @@ int smb_cluster_rec_decode(const void *buf, size_t len,
  */
 int smb_cluster_okey_split(const char *key, size_t len, size_t *node_len,
 			   size_t *stream_off, size_t *stream_len);
+/* The same for keys "KIND.NODE.S" of any one-letter @kind ('b': locks). */
+int smb_cluster_key_split(const char *key, size_t len, char kind,
+			  size_t *node_len, size_t *stream_off,
+			  size_t *stream_len);
+
+/*
+ * A node's byte-range locks of one file or stream: the value of its
+ * `b.NODE.S` key and the locks of a cluster-view.  Entries of
+ * SMB_CLUSTER_LOCK_LEN bytes: offset and length (little-endian 64-bit),
+ * flags (little-endian 32-bit: SMB_CLUSTER_LOCK_EXCL, other bits zero).
+ * At most SMB_CLUSTER_LOCKS_MAX entries per node and file.
+ */
+#define SMB_CLUSTER_NODE_MAX	64	/* a node name's bytes */
+#define SMB_CLUSTER_LOCK_LEN	20
+#define SMB_CLUSTER_LOCK_EXCL	1
+#define SMB_CLUSTER_LOCKS_MAX	512
+
+struct smb_cluster_lock {
+	u64 offset;
+	u64 length;
+	bool exclusive;
+};
+
+void smb_cluster_lock_encode(const struct smb_cluster_lock *l,
+			     u8 out[SMB_CLUSTER_LOCK_LEN]);
+/*
+ * The number of entries of the list @buf (@len bytes), or -EINVAL (a
+ * length not a multiple of the entry, more than SMB_CLUSTER_LOCKS_MAX,
+ * unknown flags, a range beyond 2^64 - 1).
+ */
+int smb_cluster_locks_check(const void *buf, size_t len);
+/* Entry @i of a list that passed smb_cluster_locks_check(). */
+void smb_cluster_lock_get(const void *buf, size_t i,
+			  struct smb_cluster_lock *l);
+/*
+ * Whether an access or lock request over [@offset, @offset + @length)
+ * conflicts with one of the @n locks of the checked list @buf, all held
+ * by another node's opens (never the requester's own).
+ */
+bool smb_cluster_locks_conflict(const void *buf, size_t n, u64 offset,
+				u64 length, bool exclusive, bool lock_intent);
+
+/*
+ * What a node's notify carries to the nodes with a file open (and the
+ * daemon hands its module as a cluster-view): @node's locks of file @ino,
+ * stream @stream, as of the record's @version.  A version byte (1), the
+ * node name's length (1 to SMB_CLUSTER_NODE_MAX), the stream's (le16, up
+ * to 255), ino and version (le64), the node name (letters, digits, '_',
+ * '-'), the stream (no NUL), then the lock list (the rest).
+ */
+#define SMB_CLUSTER_PUSH_V1	1
+#define SMB_CLUSTER_PUSH_HDR	20
+
+struct smb_cluster_push {
+	u64 ino;
+	u64 version;
+	const char *node;
+	size_t node_len;
+	const char *stream;
+	size_t stream_len;
+	const u8 *locks;
+	size_t nr_locks;
+};
+
+static inline size_t smb_cluster_push_len(const struct smb_cluster_push *p)
+{
+	return SMB_CLUSTER_PUSH_HDR + p->node_len + p->stream_len +
+	       p->nr_locks * SMB_CLUSTER_LOCK_LEN;
+}
+
+/* Into @out, smb_cluster_push_len() bytes; @p as decode would accept. */
+void smb_cluster_push_encode(const struct smb_cluster_push *p, u8 *out);
+/* 0 with @p pointing into @buf, or -EINVAL. */
+int smb_cluster_push_decode(const void *buf, size_t len,
+			    struct smb_cluster_push *p);
 
 #ifdef __cplusplus
 }

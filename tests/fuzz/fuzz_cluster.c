@@ -5,13 +5,44 @@
  * is an omap key, a NUL, then a value.  A key that splits has its parts
  * inside it; a value that decodes encodes back to its first 12 bytes, and
  * an aggregate with it conflicts with a new open exactly when one open
- * with its access and share would.
+ * with its access and share would.  The whole input is also a lock list
+ * (a `b.` value) and a push (a notify's payload): one that decodes
+ * encodes back to itself.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster.h"
+
+static void fuzz_locks(const uint8_t *data, size_t size)
+{
+	struct smb_cluster_push p;
+	struct smb_cluster_lock l;
+	int n = smb_cluster_locks_check(data, size);
+	uint8_t *out;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		smb_cluster_lock_get(data, (size_t)i, &l);
+		/* Every entry conflicts with a write over its first byte. */
+		if (l.length && !smb_cluster_locks_conflict(data, (size_t)n,
+							    l.offset, 1, true,
+							    false))
+			abort();
+	}
+	if (smb_cluster_push_decode(data, size, &p))
+		return;
+	if (smb_cluster_push_len(&p) != size)
+		abort();
+	out = malloc(size);
+	if (!out)
+		return;
+	smb_cluster_push_encode(&p, out);
+	if (memcmp(out, data, size))
+		abort();
+	free(out);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -43,5 +74,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		}
 	}
+	fuzz_locks(data, size);
 	return 0;
 }

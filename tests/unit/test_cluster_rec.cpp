@@ -76,3 +76,73 @@ TEST_CASE("the record's other keys and bad values", "[cluster]")
 	rec[open_key("c", "")] = open_value({0, 0});
 	CHECK(check_open(rec, "a", "", R | W, 0) == nt::SUCCESS);
 }
+
+namespace {
+
+Bytes locks_of(std::initializer_list<smb_cluster_lock> ls)
+{
+	Bytes out(ls.size() * SMB_CLUSTER_LOCK_LEN);
+	size_t i = 0;
+	for (const auto &l : ls)
+		smb_cluster_lock_encode(&l, out.data() + i++ * SMB_CLUSTER_LOCK_LEN);
+	return out;
+}
+
+} // namespace
+
+TEST_CASE("a node's locks are checked against the other nodes' lock keys", "[cluster]")
+{
+	CHECK(lock_key("a", "") == "b.a.");
+	CHECK(lock_key("a", "s.x") == "b.a.s.x");
+	std::map<std::string, Bytes> rec;
+	rec[open_key("b", "")] = open_value({R | W, SR | SW});
+	rec[lock_key("b", "")] = locks_of({{0, 10, true}, {100, 10, false}});
+	// Exclusive against exclusive, and shared against exclusive.
+	CHECK(check_locks(rec, "a", "", locks_of({{5, 1, true}})) == nt::LOCK_NOT_GRANTED);
+	CHECK(check_locks(rec, "a", "", locks_of({{5, 1, false}})) == nt::LOCK_NOT_GRANTED);
+	// Shared against shared: granted; exclusive over a shared one: not.
+	CHECK(check_locks(rec, "a", "", locks_of({{100, 10, false}})) == nt::SUCCESS);
+	CHECK(check_locks(rec, "a", "", locks_of({{105, 1, true}})) == nt::LOCK_NOT_GRANTED);
+	// Outside every range; no locks at all (an unlock of everything).
+	CHECK(check_locks(rec, "a", "", locks_of({{10, 90, true}})) == nt::SUCCESS);
+	CHECK(check_locks(rec, "a", "", Bytes{}) == nt::SUCCESS);
+	// Any one of the list conflicting refuses the list.
+	CHECK(check_locks(rec, "a", "", locks_of({{10, 1, true}, {0, 1, true}})) ==
+	      nt::LOCK_NOT_GRANTED);
+	// The node's own key is its own; another stream's locks are not ours.
+	CHECK(check_locks(rec, "b", "", locks_of({{5, 1, true}})) == nt::SUCCESS);
+	CHECK(check_locks(rec, "a", "s", locks_of({{5, 1, true}})) == nt::SUCCESS);
+	// A list that does not decode: a bad request, or another node's value
+	// that counts as a lock of everything.
+	CHECK(check_locks(rec, "a", "", Bytes{1, 2, 3}) == nt::INVALID_PARAMETER);
+	rec[lock_key("c", "")] = Bytes{1, 2, 3};
+	CHECK(check_locks(rec, "a", "", locks_of({{5000, 1, false}})) == nt::LOCK_NOT_GRANTED);
+	CHECK(check_locks(rec, "a", "", Bytes{}) == nt::SUCCESS);
+}
+
+TEST_CASE("the nodes a lock change is pushed to", "[cluster]")
+{
+	std::map<std::string, Bytes> rec;
+	rec[open_key("a", "")] = open_value({R, SR});
+	rec[open_key("b", "s")] = open_value({R, SR});
+	rec[open_key("c", "")] = open_value({R, SR});
+	rec[lock_key("d", "")] = Bytes{};
+	rec["o.bad"] = Bytes{};
+	CHECK(nodes_with_opens(rec, "a") == std::set<std::string>{"b", "c"});
+	CHECK(nodes_with_opens(rec, "z") == std::set<std::string>{"a", "b", "c"});
+}
+
+TEST_CASE("a push round-trips through its notify payload", "[cluster]")
+{
+	Push p{0xabc, "s", "node-b", 7, locks_of({{1, 2, true}})};
+	Bytes b = encode_push(p);
+	auto q = decode_push(b.data(), b.size());
+	REQUIRE(q);
+	CHECK(q->ino == p.ino);
+	CHECK(q->stream == p.stream);
+	CHECK(q->node == p.node);
+	CHECK(q->version == p.version);
+	CHECK(q->locks == p.locks);
+	CHECK_FALSE(decode_push(b.data(), b.size() - 1));
+	CHECK_FALSE(decode_push(b.data(), 3));
+}

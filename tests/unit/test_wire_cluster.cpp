@@ -133,3 +133,109 @@ TEST_CASE("o.NODE.S keys split into node and stream", "[wire][cluster]")
 	for (const char *bad : {"", "o", "o.", "o..", "o..x", "o.abc", "x.a.b", "O.a.b", "dp."})
 		CHECK(split(bad, n, s) == -EINVAL);
 }
+
+namespace {
+
+std::vector<uint8_t> lock_list(std::initializer_list<smb_cluster_lock> ls)
+{
+	std::vector<uint8_t> out(ls.size() * SMB_CLUSTER_LOCK_LEN);
+	size_t i = 0;
+	for (const auto &l : ls)
+		smb_cluster_lock_encode(&l, out.data() + i++ * SMB_CLUSTER_LOCK_LEN);
+	return out;
+}
+
+} // namespace
+
+TEST_CASE("lock lists round-trip and bad ones are refused", "[wire][cluster]")
+{
+	auto b = lock_list({{0, 10, true}, {100, 0, false}, {~0ULL - 5, 5, false}});
+	REQUIRE(smb_cluster_locks_check(b.data(), b.size()) == 3);
+	smb_cluster_lock l{};
+	smb_cluster_lock_get(b.data(), 1, &l);
+	CHECK(l.offset == 100);
+	CHECK(l.length == 0);
+	CHECK_FALSE(l.exclusive);
+	smb_cluster_lock_get(b.data(), 0, &l);
+	CHECK(l.exclusive);
+	CHECK(smb_cluster_locks_check(nullptr, 0) == 0);
+	// Not a whole entry.
+	CHECK(smb_cluster_locks_check(b.data(), b.size() - 1) == -EINVAL);
+	// Unknown flags.
+	auto f = b;
+	f[16] = 2;
+	CHECK(smb_cluster_locks_check(f.data(), f.size()) == -EINVAL);
+	// A range past 2^64 - 1.
+	auto r = lock_list({{~0ULL - 5, 7, false}});
+	CHECK(smb_cluster_locks_check(r.data(), r.size()) == -EINVAL);
+	// Too many.
+	std::vector<uint8_t> many((SMB_CLUSTER_LOCKS_MAX + 1) * SMB_CLUSTER_LOCK_LEN);
+	CHECK(smb_cluster_locks_check(many.data(), many.size()) == -EINVAL);
+	CHECK(smb_cluster_locks_check(many.data(), many.size() - SMB_CLUSTER_LOCK_LEN) ==
+	      SMB_CLUSTER_LOCKS_MAX);
+}
+
+TEST_CASE("another node's locks conflict as another open's would", "[wire][cluster]")
+{
+	auto b = lock_list({{100, 10, true}, {200, 10, false}});
+	const size_t n = 2;
+	// Locks.
+	CHECK(smb_cluster_locks_conflict(b.data(), n, 105, 1, false, true));
+	CHECK(smb_cluster_locks_conflict(b.data(), n, 95, 10, true, true));
+	CHECK_FALSE(smb_cluster_locks_conflict(b.data(), n, 110, 10, true, true));
+	CHECK_FALSE(smb_cluster_locks_conflict(b.data(), n, 200, 10, false, true));
+	CHECK(smb_cluster_locks_conflict(b.data(), n, 205, 1, true, true));
+	// I/O: a read under a shared lock is fine, a write is not.
+	CHECK(smb_cluster_locks_conflict(b.data(), n, 100, 1, false, false));
+	CHECK_FALSE(smb_cluster_locks_conflict(b.data(), n, 200, 5, false, false));
+	CHECK(smb_cluster_locks_conflict(b.data(), n, 200, 5, true, false));
+	CHECK_FALSE(smb_cluster_locks_conflict(b.data(), 0, 100, 1, true, true));
+}
+
+TEST_CASE("pushes round-trip and bad ones are refused", "[wire][cluster]")
+{
+	auto locks = lock_list({{1, 2, true}});
+	const std::string node = "node-a_1", stream = "user.DosStream.x:$DATA";
+	smb_cluster_push p{0x1234567890, 42, node.data(), node.size(), stream.data(),
+			   stream.size(), locks.data(), 1};
+	std::vector<uint8_t> buf(smb_cluster_push_len(&p));
+	smb_cluster_push_encode(&p, buf.data());
+	smb_cluster_push q{};
+	REQUIRE(smb_cluster_push_decode(buf.data(), buf.size(), &q) == 0);
+	CHECK(q.ino == 0x1234567890);
+	CHECK(q.version == 42);
+	CHECK(std::string(q.node, q.node_len) == node);
+	CHECK(std::string(q.stream, q.stream_len) == stream);
+	CHECK(q.nr_locks == 1);
+	// No locks: the node holds none now.
+	p.nr_locks = 0;
+	std::vector<uint8_t> empty(smb_cluster_push_len(&p));
+	smb_cluster_push_encode(&p, empty.data());
+	REQUIRE(smb_cluster_push_decode(empty.data(), empty.size(), &q) == 0);
+	CHECK(q.nr_locks == 0);
+	// Truncated anywhere.
+	for (size_t len = 0; len < buf.size(); len++)
+		CHECK(smb_cluster_push_decode(buf.data(), len, &q) == -EINVAL);
+	auto bad = buf;
+	bad[0] = 2; // version
+	CHECK(smb_cluster_push_decode(bad.data(), bad.size(), &q) == -EINVAL);
+	bad = buf;
+	bad[1] = 0; // no node
+	CHECK(smb_cluster_push_decode(bad.data(), bad.size(), &q) == -EINVAL);
+	bad = buf;
+	bad[SMB_CLUSTER_PUSH_HDR] = '.'; // not a node name
+	CHECK(smb_cluster_push_decode(bad.data(), bad.size(), &q) == -EINVAL);
+	bad = buf;
+	bad[SMB_CLUSTER_PUSH_HDR + node.size()] = 0; // NUL in the stream
+	CHECK(smb_cluster_push_decode(bad.data(), bad.size(), &q) == -EINVAL);
+}
+
+TEST_CASE("b.NODE.S keys split like o. keys", "[wire][cluster]")
+{
+	size_t nl = 0, so = 0, sl = 0;
+	const std::string k = "b.nodeA.s.x";
+	REQUIRE(smb_cluster_key_split(k.data(), k.size(), 'b', &nl, &so, &sl) == 0);
+	CHECK(k.substr(2, nl) == "nodeA");
+	CHECK(k.substr(so, sl) == "s.x");
+	CHECK(smb_cluster_okey_split(k.data(), k.size(), &nl, &so, &sl) == -EINVAL);
+}

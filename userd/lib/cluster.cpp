@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <set>
 
 #include <linux/smbsrv.h>
 
@@ -35,6 +37,8 @@ struct Rados {
 	decltype(&::rados_watch3) rados_watch3 = nullptr;
 	decltype(&::rados_unwatch2) rados_unwatch2 = nullptr;
 	decltype(&::rados_notify_ack) rados_notify_ack = nullptr;
+	decltype(&::rados_notify2) rados_notify2 = nullptr;
+	decltype(&::rados_buffer_free) rados_buffer_free = nullptr;
 	decltype(&::rados_create_read_op) rados_create_read_op = nullptr;
 	decltype(&::rados_release_read_op) rados_release_read_op = nullptr;
 	decltype(&::rados_read_op_omap_get_vals2) rados_read_op_omap_get_vals2 = nullptr;
@@ -72,6 +76,8 @@ struct Rados {
 		load(rados_watch3, "rados_watch3");
 		load(rados_unwatch2, "rados_unwatch2");
 		load(rados_notify_ack, "rados_notify_ack");
+		load(rados_notify2, "rados_notify2");
+		load(rados_buffer_free, "rados_buffer_free");
 		load(rados_create_read_op, "rados_create_read_op");
 		load(rados_release_read_op, "rados_release_read_op");
 		load(rados_read_op_omap_get_vals2, "rados_read_op_omap_get_vals2");
@@ -130,15 +136,26 @@ struct WatchCtx {
 	Rados *r;
 	rados_ioctx_t io;
 	std::string oid;
+	Node *node;
 };
 
-// Notifies are acknowledged; nothing sends any yet (breaks across nodes
-// will).
-void watch_cb(void *arg, uint64_t notify_id, uint64_t handle, uint64_t, void *, size_t)
+// A notify is another node's push: handed to the module, then
+// acknowledged, so that the notifier answers its client only once this
+// node applied it.  One that does not decode is acknowledged and logged.
+void watch_cb(void *arg, uint64_t notify_id, uint64_t handle, uint64_t, void *data, size_t len)
 {
 	auto *w = static_cast<WatchCtx *>(arg);
+	if (len) {
+		auto p = decode_push(static_cast<const uint8_t *>(data), len);
+		if (p)
+			w->node->deliver(*p);
+		else
+			log::warning("cluster: a notify that does not decode, ignored");
+	}
 	w->r->rados_notify_ack(w->io, w->oid.c_str(), notify_id, handle, nullptr, 0);
 }
+
+constexpr uint64_t notify_timeout_ms = 5000;
 
 } // namespace
 
@@ -187,6 +204,8 @@ Node::Node(Options o) : opt_(std::move(o)), r_(std::make_unique<Rados>())
 			r_->rados_ioctx_destroy(io(io_));
 		if (lock_io_)
 			r_->rados_ioctx_destroy(io(lock_io_));
+		if (reap_io_)
+			r_->rados_ioctx_destroy(io(reap_io_));
 		r_->rados_shutdown(c);
 		throw Error("cluster: " + what, -e);
 	};
@@ -201,8 +220,13 @@ Node::Node(Options o) : opt_(std::move(o)), r_(std::make_unique<Rados>())
 	if ((err = r_->rados_ioctx_create(c, opt_.pool.c_str(), &b)) < 0)
 		fail("pool " + opt_.pool, err);
 	lock_io_ = b;
+	rados_ioctx_t c3 = nullptr;
+	if ((err = r_->rados_ioctx_create(c, opt_.pool.c_str(), &c3)) < 0)
+		fail("pool " + opt_.pool, err);
+	reap_io_ = c3;
 	r_->rados_ioctx_set_namespace(a, opt_.ns.c_str());
 	r_->rados_ioctx_set_namespace(b, opt_.ns.c_str());
+	r_->rados_ioctx_set_namespace(c3, opt_.ns.c_str());
 
 	std::random_device rd;
 	cookie_ = std::to_string((uint64_t(rd()) << 32) | rd());
@@ -227,7 +251,7 @@ Node::Node(Options o) : opt_(std::move(o)), r_(std::make_unique<Rados>())
 	} catch (const Error &e) {
 		fail(std::string(e.what()), 0);
 	}
-	auto *w = new WatchCtx{r_.get(), b, node_object(opt_.node)};
+	auto *w = new WatchCtx{r_.get(), b, node_object(opt_.node), this};
 	uint64_t h = 0;
 	err = r_->rados_watch3(b, w->oid.c_str(), &h, watch_cb, watch_err, watch_timeout, w);
 	if (err < 0) {
@@ -266,6 +290,7 @@ Node::~Node()
 			 cookie_.c_str());
 	r_->rados_ioctx_destroy(io(io_));
 	r_->rados_ioctx_destroy(io(lock_io_));
+	r_->rados_ioctx_destroy(io(reap_io_));
 	r_->rados_shutdown(cl(cluster_));
 	if (efd_ >= 0)
 		::close(efd_);
@@ -357,10 +382,40 @@ void Node::worker()
 	}
 }
 
+void Node::on_view(std::function<void(const ClusterView &)> sink)
+{
+	std::lock_guard<std::mutex> l(view_mu_);
+	view_sink_ = std::move(sink);
+}
+
+void Node::deliver(const Push &p)
+{
+	std::lock_guard<std::mutex> l(view_mu_);
+	if (!view_sink_)
+		return;
+	try {
+		view_sink_({p.ino, p.stream, p.node, p.version, p.locks});
+	} catch (const std::exception &e) {
+		log::warning(std::string("cluster: handing smbsrv.ko another node's locks: ") +
+			     e.what());
+	}
+}
+
 uint32_t Node::serve(const Request &r)
 {
 	try {
-		return r.op == SMBSRV_CLUSTER_OP_OPEN ? open(r) : close(r);
+		switch (r.op) {
+		case SMBSRV_CLUSTER_OP_OPEN:
+			return open(r);
+		case SMBSRV_CLUSTER_OP_CLOSE:
+			return close(r);
+		case SMBSRV_CLUSTER_OP_LOCK:
+			return locks(r, true);
+		case SMBSRV_CLUSTER_OP_UNLOCK:
+			return locks(r, false);
+		default:
+			return nt::INVALID_PARAMETER;
+		}
 	} catch (const Error &e) {
 		log::error(e.what());
 		return nt::INSUFFICIENT_RESOURCES;
@@ -420,6 +475,62 @@ static void put_node_key(const Rados &R, rados_write_op_t op,
 		R.rados_write_op_omap_rm_keys2(op, keys, kls, 1);
 }
 
+// Push @p to each of @nodes and wait for their acknowledgements (each
+// applied it), or the notify's timeout (a dead node: its keys go with the
+// reaper).
+void Node::push(const Push &p, const std::set<std::string> &nodes)
+{
+	const Bytes payload = encode_push(p);
+	for (const auto &n : nodes) {
+		char *reply = nullptr;
+		size_t reply_len = 0;
+		int err = r_->rados_notify2(io(io_), node_object(n).c_str(),
+					    reinterpret_cast<const char *>(payload.data()),
+					    payload.size(), notify_timeout_ms, &reply, &reply_len);
+		if (reply)
+			r_->rados_buffer_free(reply);
+		if (err < 0)
+			log::warning("cluster: node " + n + " did not acknowledge the locks of " +
+				     file_object(p.ino) + ": " + std::strerror(-err));
+	}
+}
+
+// This node's lock list of a file: checked against the other nodes'
+// (@check: a lock; an unlock only narrows), recorded guarded by the
+// version read, and pushed to the nodes with the file open.
+uint32_t Node::locks(const Request &r, bool check)
+{
+	const std::string oid = file_object(r.ino);
+	const std::string key = lock_key(opt_.node, r.stream);
+	for (int t = 0; t < max_tries; t++) {
+		std::map<std::string, Bytes> omap;
+		uint64_t version = 0;
+		bool exists = read_omap(*r_, io(io_), oid, "", omap, version);
+		if (check) {
+			uint32_t st = check_locks(omap, opt_.node, r.stream, r.locks);
+			if (st != nt::SUCCESS)
+				return st;
+		}
+		rados_write_op_t op = r_->rados_create_write_op();
+		if (exists)
+			r_->rados_write_op_assert_version(op, version);
+		else
+			r_->rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE, nullptr);
+		put_node_key(*r_, op, key, r.locks, !r.locks.empty());
+		int err = r_->rados_write_op_operate(op, io(io_), oid.c_str(), nullptr, 0);
+		r_->rados_release_write_op(op);
+		if (err == 0) {
+			uint64_t now = r_->rados_get_last_version(io(io_));
+			push({r.ino, r.stream, opt_.node, now, r.locks},
+			     nodes_with_opens(omap, opt_.node));
+			return nt::SUCCESS;
+		}
+		if (err != -ERANGE && err != -EOVERFLOW && err != -EEXIST && err != -ENOENT)
+			throw Error("cluster: writing " + oid, -err);
+	}
+	throw Error("cluster: " + oid + " changed under every try", EAGAIN);
+}
+
 uint32_t Node::open(const Request &r)
 {
 	const std::string oid = file_object(r.ino);
@@ -428,7 +539,7 @@ uint32_t Node::open(const Request &r)
 	for (int t = 0; t < max_tries; t++) {
 		std::map<std::string, Bytes> omap;
 		uint64_t version = 0;
-		bool exists = read_omap(*r_, io(io_), oid, "o.", omap, version);
+		bool exists = read_omap(*r_, io(io_), oid, "", omap, version);
 		uint32_t st = check_open(omap, opt_.node, r.stream, r.access, r.share);
 		if (st != nt::SUCCESS)
 			return st;
@@ -441,8 +552,21 @@ uint32_t Node::open(const Request &r)
 		put_node_key(*r_, op, key, val, r.node_access != 0);
 		int err = r_->rados_write_op_operate(op, io(io_), oid.c_str(), nullptr, 0);
 		r_->rados_release_write_op(op);
-		if (err == 0)
+		if (err == 0) {
+			// The other nodes' locks of the file, as of this record,
+			// for the module before it grants the open: from now on
+			// they push their changes here.
+			uint64_t now = r_->rados_get_last_version(io(io_));
+			for (const auto &[k, v] : omap) {
+				size_t nl = 0, so = 0, sl = 0;
+				if (smb_cluster_key_split(k.data(), k.size(), 'b', &nl, &so, &sl) ||
+				    k.compare(2, nl, opt_.node) == 0 ||
+				    k.compare(so, sl, r.stream) != 0)
+					continue;
+				deliver({r.ino, r.stream, k.substr(2, nl), now, v});
+			}
 			return nt::SUCCESS;
+		}
 		if (err != -ERANGE && err != -EOVERFLOW && err != -EEXIST && err != -ENOENT)
 			throw Error("cluster: writing " + oid, -err);
 	}
@@ -553,32 +677,62 @@ void Node::sweep()
 		// Under the reaper lock a starting node waits: look again.
 		read_omap(*r_, x, n, "", m, v);
 		if (lockers(*r_, x, n, lock_name) == 0 && value_of(m, "inc") == inc) {
-			std::string dead = n.substr(5), prefix = "o." + dead + ".";
+			std::string dead = n.substr(5);
 			size_t removed = 0;
-			for (const auto &f : files) {
-				std::map<std::string, Bytes> keys;
-				if (!read_omap(*r_, x, f, prefix, keys, v) || keys.empty())
-					continue;
-				std::vector<const char *> names;
-				std::vector<size_t> lens;
-				for (const auto &[k, val] : keys) {
-					names.push_back(k.c_str());
-					lens.push_back(k.size());
-				}
-				rados_write_op_t op = r_->rados_create_write_op();
-				r_->rados_write_op_omap_rm_keys2(op, names.data(), lens.data(),
-								 names.size());
-				int err = r_->rados_write_op_operate(op, x, f.c_str(), nullptr, 0);
-				r_->rados_release_write_op(op);
-				if (err == 0)
-					removed += names.size();
-			}
+			for (const auto &f : files)
+				removed += reap_file(f, dead);
 			set_key(*r_, x, n, "reaped", inc);
 			log::notice("cluster: node " + dead + " is gone (its lock expired): " +
 				    std::to_string(removed) + " of its records removed");
 		}
 		r_->rados_unlock(x, n.c_str(), reaper_lock, cookie_.c_str());
 	}
+}
+
+// Remove node @dead's keys ("o." and "b.") from file record @oid; the
+// nodes with the file open learn that its locks are gone. How many keys
+// went.
+size_t Node::reap_file(const std::string &oid, const std::string &dead)
+{
+	rados_ioctx_t x = io(reap_io_);
+	std::map<std::string, Bytes> keys;
+	uint64_t v = 0;
+	if (!read_omap(*r_, x, oid, "", keys, v))
+		return 0;
+	std::vector<const char *> names;
+	std::vector<size_t> lens;
+	std::vector<std::string> streams; // of its lock keys
+	for (const auto &[k, val] : keys) {
+		size_t nl = 0, so = 0, sl = 0;
+		for (char kind : {'o', 'b'}) {
+			if (smb_cluster_key_split(k.data(), k.size(), kind, &nl, &so, &sl) ||
+			    k.compare(2, nl, dead) != 0)
+				continue;
+			names.push_back(k.c_str());
+			lens.push_back(k.size());
+			if (kind == 'b')
+				streams.push_back(k.substr(so, sl));
+		}
+	}
+	if (names.empty())
+		return 0;
+	rados_write_op_t op = r_->rados_create_write_op();
+	r_->rados_write_op_omap_rm_keys2(op, names.data(), lens.data(), names.size());
+	int err = r_->rados_write_op_operate(op, x, oid.c_str(), nullptr, 0);
+	r_->rados_release_write_op(op);
+	if (err < 0)
+		return 0;
+	uint64_t now = r_->rados_get_last_version(x);
+	uint64_t ino = std::strtoull(oid.c_str() + 2, nullptr, 16);
+	auto others = nodes_with_opens(keys, dead);
+	for (const auto &s : streams) {
+		Push p{ino, s, dead, now, {}};
+		if (others.count(opt_.node))
+			deliver(p);
+		others.erase(opt_.node);
+		push(p, others);
+	}
+	return names.size();
 }
 
 void Node::reaper()

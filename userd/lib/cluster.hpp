@@ -18,8 +18,10 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -80,9 +82,19 @@ public:
 
 	[[nodiscard]] const Options &options() const { return opt_; }
 
+	// Where other nodes' locks go (the module, cluster-view): @sink
+	// returns once applied; called from librados' and the worker's
+	// threads, one at a time.
+	void on_view(std::function<void(const ClusterView &)> sink);
+	// Hand @p to the sink (a notify arrived, or a record was read).
+	void deliver(const Push &p);
+
 private:
 	uint32_t open(const Request &r);
 	uint32_t close(const Request &r);
+	uint32_t locks(const Request &r, bool check);
+	void push(const Push &p, const std::set<std::string> &nodes);
+	size_t reap_file(const std::string &oid, const std::string &dead);
 	void join();
 	void lock_alive(bool renew);
 	void announce();
@@ -96,6 +108,7 @@ private:
 	void *cluster_ = nullptr;  // rados_t
 	void *io_ = nullptr;	   // rados_ioctx_t: the worker's
 	void *lock_io_ = nullptr;  // rados_ioctx_t: the renewer's and the watch's
+	void *reap_io_ = nullptr;  // rados_ioctx_t: the reaper's file records
 	uint64_t watch_ = 0;
 	void *watch_ctx_ = nullptr;
 	std::string cookie_;	   // this incarnation's lock cookie
@@ -107,6 +120,8 @@ private:
 	std::vector<Reply> replies_;
 	bool stop_ = false;
 	std::thread worker_, renewer_, reaper_;
+	std::mutex view_mu_; // view_sink_, and one delivery at a time
+	std::function<void(const ClusterView &)> view_sink_;
 };
 
 } // namespace smbsrv::cluster

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <optional>
+#include <set>
 #include <string_view>
 
 #include "bytes.hpp"
@@ -40,5 +42,33 @@ bool valid_node_name(std::string_view node);
 // everything: refusing is safe, ignoring it is not.
 uint32_t check_open(const std::map<std::string, Bytes> &omap, std::string_view node,
 		    std::string_view stream, uint32_t access, uint32_t share);
+
+// The key of a node's byte-range locks of a file: "b.NODE.STREAM"; its
+// value is the node's lock list (kmod/wire/cluster.h).
+std::string lock_key(std::string_view node, std::string_view stream);
+
+// Node @node's lock list @mine for @stream (what it holds after a LOCK),
+// against the other nodes' "b." keys of the record @omap: SUCCESS,
+// LOCK_NOT_GRANTED when one of them conflicts (a value that does not
+// decode counts as a lock of everything), INVALID_PARAMETER when @mine is
+// not a valid list.
+uint32_t check_locks(const std::map<std::string, Bytes> &omap, std::string_view node,
+		     std::string_view stream, const Bytes &mine);
+
+// The nodes other than @node with an "o." key in @omap (the file open).
+std::set<std::string> nodes_with_opens(const std::map<std::string, Bytes> &omap,
+				       std::string_view node);
+
+// Another node's locks of a file, as a notify carries them.
+struct Push {
+	uint64_t ino = 0;
+	std::string stream;
+	std::string node;
+	uint64_t version = 0;
+	Bytes locks;
+};
+Bytes encode_push(const Push &p);
+// std::nullopt for anything smb_cluster_push_decode() refuses.
+std::optional<Push> decode_push(const uint8_t *data, size_t len);
 
 } // namespace smbsrv::cluster

@@ -415,6 +415,7 @@ void GenlChannel::handle_event(ByteView msg)
 		get_u32(tb[SMBSRV_A_CLUSTER_SHARE], r.share);
 		get_u32(tb[SMBSRV_A_CLUSTER_NODE_ACCESS], r.node_access);
 		get_u32(tb[SMBSRV_A_CLUSTER_NODE_SHARE], r.node_share);
+		r.locks = get_binary(tb[SMBSRV_A_CLUSTER_LOCKS]);
 		// Without a handler (a daemon without clustering under a
 		// module in cluster mode) nobody answers: the module's
 		// upcall times out and refuses what it asked about.
@@ -536,6 +537,18 @@ void GenlChannel::cluster_done(uint32_t handle, uint32_t status)
 	request(SMBSRV_CMD_CLUSTER_DONE, [&](nl_msg *m) {
 		return nla_put_u32(m, SMBSRV_A_CLUSTER_HANDLE, handle) == 0 &&
 		       nla_put_u32(m, SMBSRV_A_CLUSTER_STATUS, status) == 0;
+	});
+}
+
+void GenlChannel::cluster_view(const ClusterView &v)
+{
+	request(SMBSRV_CMD_CLUSTER_VIEW, [&](nl_msg *m) {
+		return nla_put_u64(m, SMBSRV_A_CLUSTER_INO, v.ino) == 0 &&
+		       (v.stream.empty() ||
+			nla_put_string(m, SMBSRV_A_CLUSTER_STREAM, v.stream.c_str()) == 0) &&
+		       nla_put_string(m, SMBSRV_A_CLUSTER_NODE, v.node.c_str()) == 0 &&
+		       nla_put_u64(m, SMBSRV_A_CLUSTER_VERSION, v.version) == 0 &&
+		       put_binary(m, SMBSRV_A_CLUSTER_LOCKS, v.locks);
 	});
 }
 

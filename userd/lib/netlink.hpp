@@ -184,6 +184,16 @@ struct ClusterReq {
 	std::string stream; // "": the file itself
 	uint32_t access = 0, share = 0;		// the new open's
 	uint32_t node_access = 0, node_share = 0; // the node's aggregate after
+	Bytes locks; // lock, unlock: the node's locks (wire/cluster.h)
+};
+
+// Cluster mode: another node's byte-range locks of a file, for the module.
+struct ClusterView {
+	uint64_t ino = 0;
+	std::string stream;
+	std::string node;
+	uint64_t version = 0;
+	Bytes locks;
 };
 
 class KernelChannel {
@@ -278,6 +288,8 @@ public:
 		cluster_handler_ = std::move(handler);
 	}
 	void cluster_done(uint32_t handle, uint32_t status);
+	// Hand the module another node's locks; returns once it applied them.
+	void cluster_view(const ClusterView &v);
 	// Read and handle whatever the kernel sent, without blocking; false
 	// if the socket failed.
 	bool process_input();

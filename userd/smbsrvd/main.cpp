@@ -142,6 +142,7 @@ private:
 	void on_audit_record(ByteView msg);
 	// Cluster mode (clustering = yes): this daemon's node of the
 	// cluster, joined before the module is told.
+	std::unique_ptr<GenlChannel> view_nl_; // cluster-view, from Node's threads
 	std::unique_ptr<cluster::Node> cluster_;
 	void answer_cluster();
 };
@@ -437,6 +438,17 @@ int Daemon::run()
 			return 1;
 		}
 		nl_->on_cluster([this](ClusterReq r) { cluster_->submit(std::move(r)); });
+		// Other nodes' pushes reach the module on a socket of their
+		// own, from librados' threads: the main loop's socket is this
+		// thread's.
+		try {
+			view_nl_ = std::make_unique<GenlChannel>();
+		} catch (const std::exception &e) {
+			log::error(std::string("clustering = yes: ") + e.what());
+			notify(1);
+			return 1;
+		}
+		cluster_->on_view([this](const ClusterView &v) { view_nl_->cluster_view(v); });
 	}
 	try {
 		attach();

@@ -18,10 +18,18 @@
  *   aggregate.
  * @SMBSRV_CLUSTER_OP_CLOSE: A close changed this node's aggregate: record it
  *   (an empty one removes the node's record of the file).
+ * @SMBSRV_CLUSTER_OP_LOCK: This node took byte-range locks of a file: check
+ *   its list of locks (locks) against the other nodes' and record it; the
+ *   other nodes with the file open get it (cluster-view) before the answer.
+ * @SMBSRV_CLUSTER_OP_UNLOCK: This node released byte-range locks of a file:
+ *   record its list (empty: none left) and push it to the other nodes with the
+ *   file open before the answer.
  */
 enum smbsrv_cluster_op {
 	SMBSRV_CLUSTER_OP_OPEN,
 	SMBSRV_CLUSTER_OP_CLOSE,
+	SMBSRV_CLUSTER_OP_LOCK,
+	SMBSRV_CLUSTER_OP_UNLOCK,
 };
 
 /**
@@ -526,6 +534,9 @@ enum {
 	SMBSRV_A_CLUSTER_NODE_ACCESS,
 	SMBSRV_A_CLUSTER_NODE_SHARE,
 	SMBSRV_A_CLUSTER_STATUS,
+	SMBSRV_A_CLUSTER_LOCKS,
+	SMBSRV_A_CLUSTER_NODE,
+	SMBSRV_A_CLUSTER_VERSION,
 
 	__SMBSRV_A_CLUSTER_MAX,
 	SMBSRV_A_CLUSTER_MAX = (__SMBSRV_A_CLUSTER_MAX - 1)
@@ -553,6 +564,7 @@ enum {
 	SMBSRV_CMD_WRITE_STATS_GET,
 	SMBSRV_CMD_CLUSTER_REQ,
 	SMBSRV_CMD_CLUSTER_DONE,
+	SMBSRV_CMD_CLUSTER_VIEW,
 
 	__SMBSRV_CMD_MAX,
 	SMBSRV_CMD_MAX = (__SMBSRV_CMD_MAX - 1)
