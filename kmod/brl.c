@@ -447,7 +447,9 @@ void smbsrv_brl_exit(struct smbsrv_brl_state *s)
 
 	if (!c)
 		return;
-	cancel_work_sync(&c->wake);
+	/* The last reference may go in the wake itself. */
+	if (current_work() != &c->wake)
+		cancel_work_sync(&c->wake);
 	list_for_each_entry_safe(r, tmp, &c->nodes, node)
 		kfree(r);
 	kfree(c);

@@ -126,7 +126,8 @@ void smbsrv_fnode_put(struct smbsrv_fnode *fn)
 	smbsrv_fnode_ops->exit(fn);
 	/* Cluster mode's view (cluster.h): nothing in it outlives it. */
 	kfree(fn->cview);
-	smbsrv_brl_exit(&fn->brl);
+	if (fn->brl.cluster)
+		smbsrv_brl_exit(&fn->brl);
 	if (fn->delete_cred)
 		put_cred(fn->delete_cred);
 	if (fn->base_delete_cred)
