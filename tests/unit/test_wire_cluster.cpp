@@ -169,7 +169,7 @@ TEST_CASE("lock lists round-trip and bad ones are refused", "[wire][cluster]")
 	auto r = lock_list({{~0ULL - 5, 7, false}});
 	CHECK(smb_cluster_locks_check(r.data(), r.size()) == -EINVAL);
 	// Too many.
-	std::vector<uint8_t> many((SMB_CLUSTER_LOCKS_MAX + 1) * SMB_CLUSTER_LOCK_LEN);
+	std::vector<uint8_t> many(size_t{SMB_CLUSTER_LOCKS_MAX + 1} * SMB_CLUSTER_LOCK_LEN);
 	CHECK(smb_cluster_locks_check(many.data(), many.size()) == -EINVAL);
 	CHECK(smb_cluster_locks_check(many.data(), many.size() - SMB_CLUSTER_LOCK_LEN) ==
 	      SMB_CLUSTER_LOCKS_MAX);
