@@ -69,6 +69,8 @@
 #       [--extra "SERVER read BS QD JOBS, ..."] (more cells)
 #       [--verify meta|crc32c] [--out DIR | --resume DIR]
 #       [--meta-files N] [--meta-servers "smbsrv ksmbd ..."]
+#       [--small-servers "smbsrv-d0 smbsrv-d1"] (more servers in section
+#       small's cells, beside smbsrv and ksmbd)
 #
 # --quick: 4K and 1M READ at QD1 and QD8 (1 job) and the latency cells at
 # 4K/1M QD1, smbsrv vs ksmbd vs nfsd, 3 s runs: a few minutes.
@@ -77,7 +79,9 @@
 # (the instruction-count clock's known double fault, VM-NOTES.md) is
 # booted again, once per crash up to 5 times; its console log is kept in
 # DIR/crash-N.log and the crash counted in DIR/meta.
-# Servers: smbsrv (default knobs), smbsrv-wcopy (min receivefile size 0),
+# Servers: smbsrv (default knobs), smbsrv-d0 and smbsrv-d1 (the module's
+# inline_depth switch at 0 and 1: no request at depth inline but READs,
+# and small WRITEs too but no response held), smbsrv-wcopy (min receivefile size 0),
 # smbsrv-splice (splice threshold 4K),
 # smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
 # no), smbsrv-sign and ksmbd-sign (signed mounts), smbsrv-sign-wcopy
@@ -115,6 +119,7 @@ extra=""
 jobs_opt=""
 meta_files=500
 meta_servers=""
+small_servers=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
@@ -134,6 +139,7 @@ while [ $# -gt 0 ]; do
 	--extra) extra=$2; shift ;;
 	--meta-files) meta_files=$2; shift ;;
 	--meta-servers) meta_servers=$2; shift ;;
+	--small-servers) small_servers=$2; shift ;;
 	*) sed -n '3,50s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
@@ -239,8 +245,8 @@ for sec in $sections; do
 		done ;;
 	small)
 		for rw in read write; do
-			add_cell "smbsrv ksmbd" "$rw" 4k 1 1
-			add_cell "smbsrv ksmbd" "$rw" 4k 8 4
+			add_cell "smbsrv ksmbd $small_servers" "$rw" 4k 1 1
+			add_cell "smbsrv ksmbd $small_servers" "$rw" 4k 8 4
 		done ;;
 	write-sealed)
 		for bs in ${sizes_opt:-1m}; do
@@ -297,6 +303,15 @@ grep -q '^qemu ' "$out/meta" || echo "qemu $(cat "$(vm_dir "$vm")/clock")" >> "$
 # The knob settings of an smbsrv variant, applied before each of its runs
 # (splice threshold 0: never splice).
 variant() {
+	# The module's inline_depth switch (testing.md, "Same-boot
+	# comparisons"): smbsrv-d0 neither path, smbsrv-d1 small WRITEs at
+	# depth inline but no response held; every other variant both (3).
+	local d=/sys/module/smbsrv/parameters/inline_depth
+	case $1 in
+	smbsrv-d0) echo "$(variant smbsrv) && echo 0 > $d"; return ;;
+	smbsrv-d1) echo "$(variant smbsrv) && echo 1 > $d"; return ;;
+	smbsrv*) printf 'echo 3 > %s && ' "$d" ;;
+	esac
 	case $1 in
 	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 64K" ;;
 	smbsrv-wcopy) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 0" ;;
