@@ -80,7 +80,8 @@
 #       [--verify meta|crc32c] [--out DIR | --resume DIR]
 #       [--meta-files N] [--meta-servers "smbsrv ksmbd ..."]
 #       [--small-servers "smbsrv-d0 smbsrv-d1"] (more servers in section
-#       small's cells, beside smbsrv and ksmbd)
+#       small's cells, beside smbsrv and ksmbd) [--small-cells "1x1 8x4"]
+#       (its QDxJOBS cells)
 #
 # --quick: 4K and 1M READ at QD1 and QD8 (1 job) and the latency cells at
 # 4K/1M QD1, smbsrv vs ksmbd vs nfsd, 3 s runs: a few minutes.
@@ -130,6 +131,7 @@ jobs_opt=""
 meta_files=500
 meta_servers=""
 small_servers=""
+small_cells="1x1 8x4"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
@@ -150,6 +152,7 @@ while [ $# -gt 0 ]; do
 	--meta-files) meta_files=$2; shift ;;
 	--meta-servers) meta_servers=$2; shift ;;
 	--small-servers) small_servers=$2; shift ;;
+	--small-cells) small_cells=$2; shift ;;
 	*) sed -n '3,50s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
@@ -254,10 +257,9 @@ for sec in $sections; do
 			add_cell "smbsrv-sign smbsrv-sign-wcopy ksmbd-sign" write "$bs" 8 4
 		done ;;
 	small)
-		for rw in read write; do
-			add_cell "smbsrv ksmbd $small_servers" "$rw" 4k 1 1
-			add_cell "smbsrv ksmbd $small_servers" "$rw" 4k 8 4
-		done ;;
+		for rw in read write; do for c in $small_cells; do
+			add_cell "smbsrv ksmbd $small_servers" "$rw" 4k "${c%x*}" "${c#*x}"
+		done; done ;;
 	write-sealed)
 		for bs in ${sizes_opt:-1m}; do
 			add_cell "smbsrv-seal smbsrv-seal-wcopy ksmbd-seal" write "$bs" 1 1
@@ -328,9 +330,11 @@ variant() {
 	# depth inline but no response held; every other variant both (3).
 	local d=/sys/module/smbsrv/parameters/inline_depth
 	case ${1%.*} in
-	smbsrv-d0) echo "$(variant smbsrv) && echo 0 > $d"; return ;;
-	smbsrv-d1) echo "$(variant smbsrv) && echo 1 > $d"; return ;;
-	smbsrv*) printf 'echo 3 > %s && ' "$d" ;;
+	# (In a subshell: the caller sends the whole command's output to
+	# /dev/null, which would override a bare echo's redirection.)
+	smbsrv-d0) echo "$(variant smbsrv) && (echo 0 > $d)"; return ;;
+	smbsrv-d1) echo "$(variant smbsrv) && (echo 1 > $d)"; return ;;
+	smbsrv*) printf '(echo 3 > %s) && ' "$d" ;;
 	esac
 	case ${1%.*} in
 	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 64K" ;;
