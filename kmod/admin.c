@@ -415,6 +415,11 @@ int smbsrv_nl_write_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 		[SMBSRV_WCOPY_STREAM] = SMBSRV_A_WRITE_STATS_COPY_STREAM,
 		[SMBSRV_WCOPY_OTHER] = SMBSRV_A_WRITE_STATS_COPY_OTHER,
 	};
+	static const int inline_attr[SMBSRV_NR_WINLINE_EVENTS] = {
+		[SMBSRV_WINLINE_ALONE] = SMBSRV_A_WRITE_STATS_INLINE,
+		[SMBSRV_WINLINE_DEPTH] = SMBSRV_A_WRITE_STATS_INLINE_DEPTH,
+		[SMBSRV_WINLINE_DEFERRED] = SMBSRV_A_WRITE_STATS_INLINE_DEFERRED,
+	};
 	struct smbsrv_write_stats st;
 	struct sk_buff *msg;
 	void *hdr;
@@ -441,6 +446,9 @@ int smbsrv_nl_write_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto too_big;
 	for (i = 0; i < SMBSRV_NR_WCOPY_REASONS; i++)
 		if (nla_put_u64_64bit(msg, copy_attr[i], st.copy[i], 0))
+			goto too_big;
+	for (i = 0; i < SMBSRV_NR_WINLINE_EVENTS; i++)
+		if (nla_put_u64_64bit(msg, inline_attr[i], st.inl[i], 0))
 			goto too_big;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);

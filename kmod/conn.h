@@ -80,6 +80,9 @@ struct smbsrv_conn {
 	bool recv_unbound;
 	bool recv_run_unbound;
 	bool recv_inline_write;
+	bool recv_inline_depth;		/* ... or if it cannot wait */
+	/* A response went out with MSG_MORE: smbsrv_send_push() owes a push. */
+	bool send_held;
 	struct timer_list frame_timer;	/* a started frame must complete */
 	u8 frame_hdr[SMB2_FRAME_HDR_SIZE];
 	u32 frame_hdr_got;

@@ -40,6 +40,7 @@
 #include "recv.h"
 #include "rxpages.h"
 #include "sched.h"
+#include "send.h"
 #include "smbsrv.h"
 #include "trace.h"
 #include "wire/pdu.h"
@@ -347,6 +348,7 @@ static void smbsrv_recv_place(struct smbsrv_conn *conn,
 
 	smb2_recv_place(&f, &p);
 	conn->recv_inline_write = p.inline_write;
+	conn->recv_inline_depth = p.inline_depth;
 	WRITE_ONCE(conn->recv_unbound, p.unbound);
 }
 
@@ -488,6 +490,8 @@ static void smbsrv_recv_owned(struct smbsrv_conn *conn, bool unbound)
 	}
 	conn->recv_run_unbound = unbound;
 	again = smbsrv_recv_run(conn);
+	/* Responses held back while it read on (send.c) go now. */
+	smbsrv_send_push(conn);
 	clear_bit_unlock(SMBSRV_CONN_RECV_OWNED, &conn->flags);
 	/* Pairs with the barrier above. */
 	smp_mb__after_atomic();

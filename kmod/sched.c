@@ -7,8 +7,10 @@
  */
 #include <linux/atomic.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/workqueue.h>
+#include <net/sock.h>
 
 #include "conn.h"
 #include "readstats.h"
@@ -31,6 +33,13 @@ struct smbsrv_qstat {
 struct smbsrv_qstats {
 	struct smbsrv_qstat q[SMBSRV_NR_QUEUES];
 };
+
+/* See sched.h; 0644 so that a benchmark switches it between runs. */
+unsigned int smbsrv_inline_depth = SMBSRV_INLINE_DEPTH_WRITES |
+				   SMBSRV_INLINE_DEPTH_HOLD;
+module_param_named(inline_depth, smbsrv_inline_depth, uint, 0644);
+MODULE_PARM_DESC(inline_depth,
+		 "for measurements: bit 0 small WRITEs inline at depth, bit 1 hold inline responses (default 3)");
 
 static DEFINE_PER_CPU(struct smbsrv_qstats, smbsrv_qstats);
 static atomic_t smbsrv_q_inflight[SMBSRV_NR_QUEUES];
@@ -248,12 +257,44 @@ static bool smbsrv_sched_inline_write(struct smbsrv_conn *conn,
 	return true;
 }
 
+/*
+ * A small WRITE at depth the receive placement lets try inline
+ * (smb2_recv_place()): only where the route policy would queue it on the
+ * per-CPU queue, so that it takes the place of that hop and no other.
+ */
+static bool smbsrv_sched_inline_write_depth(struct smbsrv_conn *conn,
+					    const struct smb2_route_info *ri)
+{
+	u32 policy = READ_ONCE(smbsrv_server.knobs.route_policy);
+
+	if (!conn->recv_inline_depth ||
+	    !(READ_ONCE(smbsrv_inline_depth) & SMBSRV_INLINE_DEPTH_WRITES) ||
+	    policy == SMBSRV_ROUTE_POLICY_UNBOUND ||
+	    (policy == SMBSRV_ROUTE_POLICY_ADAPTIVE &&
+	     smb2_route_adaptive(ri, atomic_read(&conn->inflight))))
+		return false;
+	if (!conn->inline_left || ri->length > conn->inline_bytes_left)
+		return false;
+	conn->inline_left--;
+	conn->inline_bytes_left -= ri->length;
+	return true;
+}
+
+bool smbsrv_sched_inline_hold(struct smbsrv_conn *conn)
+{
+	return (READ_ONCE(smbsrv_inline_depth) & SMBSRV_INLINE_DEPTH_HOLD) &&
+	       conn->inline_left &&
+	       !skb_queue_empty_lockless(&conn->sock->sk->sk_receive_queue);
+}
+
 enum smbsrv_inline smbsrv_sched_inline(struct smbsrv_conn *conn,
 				       const struct smb2_route_info *ri)
 {
+	if (ri->write && smbsrv_sched_inline_write(conn, ri))
+		return SMBSRV_INLINE_WRITE;
 	if (ri->write)
-		return smbsrv_sched_inline_write(conn, ri) ?
-		       SMBSRV_INLINE_WRITE : SMBSRV_INLINE_NO;
+		return smbsrv_sched_inline_write_depth(conn, ri) ?
+		       SMBSRV_INLINE_WRITE_DEPTH : SMBSRV_INLINE_NO;
 	if (!READ_ONCE(smbsrv_server.knobs.inline_reads))
 		return SMBSRV_INLINE_NO;
 	if (ri->read)

@@ -94,8 +94,18 @@ void smbsrv_sched_msg(struct smbsrv_conn *conn, struct smbsrv_sched_work *sw,
  * SMBSRV_INLINE_BYTES ever is.  A READ of cached data is (with the inline
  * reads knob), and a plain WRITE when it is all its connection has in
  * flight and the receive placement allows it (smb2_recv_place()), unless
- * the route policy is "unbound".
+ * the route policy is "unbound".  A small plain WRITE at depth is tried
+ * too, where the route policy would have queued it per-CPU: its handler
+ * writes it only if that cannot wait (rw.c), else a worker does.
+ *
+ * smbsrv_inline_depth, a module parameter for measuring (testing.md,
+ * "Same-boot comparisons"), switches the two depth paths: bit 0 small
+ * WRITEs at depth, bit 1 responses held (MSG_MORE) while more requests
+ * wait in the socket.  Both on by default.
  */
+#define SMBSRV_INLINE_DEPTH_WRITES	BIT(0)
+#define SMBSRV_INLINE_DEPTH_HOLD	BIT(1)
+extern unsigned int smbsrv_inline_depth;
 #define SMBSRV_INLINE_BUDGET	8
 #define SMBSRV_INLINE_BYTES	SZ_1M
 
@@ -103,6 +113,7 @@ enum smbsrv_inline {
 	SMBSRV_INLINE_NO,		/* queue it */
 	SMBSRV_INLINE_READ,		/* a plain READ, charged to the budget */
 	SMBSRV_INLINE_WRITE,		/* a plain WRITE alone in flight, too */
+	SMBSRV_INLINE_WRITE_DEPTH,	/* a small one at depth, if it can't wait */
 	SMBSRV_INLINE_SEALED,		/* decrypt it, then ask _charge() */
 };
 
@@ -114,6 +125,12 @@ enum smbsrv_inline smbsrv_sched_inline(struct smbsrv_conn *conn,
 				       const struct smb2_route_info *ri);
 /* Charge a READ of @length bytes to the budget; false: queue it. */
 bool smbsrv_sched_inline_charge(struct smbsrv_conn *conn, u32 length);
+/*
+ * The response of an inline request may be held back (MSG_MORE): more
+ * requests wait in the socket and this run of the receive will read
+ * them, then push (smbsrv_send_push()) before it ends.
+ */
+bool smbsrv_sched_inline_hold(struct smbsrv_conn *conn);
 
 /*
  * Queue other work (async completions, teardown steps, breaks); false

@@ -17,6 +17,12 @@
  * connection is closed, failing every frame still queued: a client never
  * sees half a frame followed by another one.
  *
+ * A receive run that answers requests inline while more wait in the
+ * socket may send its frames with SMBSRV_SEND_MORE: the last frame of its
+ * batch goes out with MSG_MORE too, and TCP keeps a partial segment back
+ * until a later send without it, or smbsrv_send_push() at the end of the
+ * run, pushes the lot: several responses, one segment.
+ *
  * A frame is kvecs (copied into the socket) or, for a spliced READ, a
  * bio_vec array of page-allocator memory written with MSG_SPLICE_PAGES:
  * TCP then takes its own references on the pages instead of copying
@@ -28,6 +34,7 @@
 #include <linux/net.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
+#include <linux/tcp.h>
 
 #include "conn.h"
 #include "sched.h"
@@ -43,6 +50,7 @@ struct smbsrv_send {
 	unsigned int n;
 	size_t len;			/* with the transport header */
 	u8 queue;
+	bool more;			/* SMBSRV_SEND_MORE */
 	int err;
 	bool done;			/* sent, or failed: err says */
 	struct completion wake;		/* done, or now the sender */
@@ -103,6 +111,7 @@ static void smbsrv_send_batch(struct smbsrv_conn *conn, struct smbsrv_send *me)
 	struct smbsrv_send *s, *tmp, *next = NULL;
 	unsigned int frames = 0;
 	LIST_HEAD(batch);
+	bool more;
 	int err = 0;
 
 	spin_lock(&conn->send_queue_lock);
@@ -122,8 +131,11 @@ static void smbsrv_send_batch(struct smbsrv_conn *conn, struct smbsrv_send *me)
 			continue;
 		}
 		s->err = 0;
-		if (!smbsrv_send_one(conn, s, !list_is_last(&s->node, &batch)))
+		more = !list_is_last(&s->node, &batch) || (s == me && me->more);
+		if (!smbsrv_send_one(conn, s, more))
 			err = s->err;
+		else if (s == me && me->more)
+			WRITE_ONCE(conn->send_held, true);
 		else if (trace_smbsrv_frame_written_enabled())
 			smbsrv_trace_frame_written(conn, s, frames);
 	}
@@ -179,7 +191,8 @@ int smbsrv_send_frame(struct smbsrv_conn *conn, u8 queue, struct kvec *iov,
 		.iov = iov,
 		.n = n,
 		.len = len + SMB2_FRAME_HDR_SIZE,
-		.queue = queue,
+		.queue = queue & ~SMBSRV_SEND_MORE,
+		.more = queue & SMBSRV_SEND_MORE,
 	};
 	u8 hdr[SMB2_FRAME_HDR_SIZE];
 
@@ -199,7 +212,8 @@ int smbsrv_send_pages(struct smbsrv_conn *conn, u8 queue, struct bio_vec *bv,
 		.bv = bv,
 		.n = n,
 		.len = len + SMB2_FRAME_HDR_SIZE,
-		.queue = queue,
+		.queue = queue & ~SMBSRV_SEND_MORE,
+		.more = queue & SMBSRV_SEND_MORE,
 	};
 
 	if (len > SMB2_FRAME_MAX || !n ||
@@ -217,4 +231,13 @@ int smbsrv_send_pages(struct smbsrv_conn *conn, u8 queue, struct bio_vec *bv,
 		trace_smbsrv_rsp_queued(conn->id, iov, 2, len);
 	}
 	return smbsrv_send_queue(conn, &me);
+}
+
+void smbsrv_send_push(struct smbsrv_conn *conn)
+{
+	if (!READ_ONCE(conn->send_held))
+		return;
+	WRITE_ONCE(conn->send_held, false);
+	/* Uncorking pushes the pending segments (no cork is left set). */
+	tcp_sock_set_cork(conn->sock->sk, false);
 }

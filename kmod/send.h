@@ -12,6 +12,14 @@
 struct smbsrv_conn;
 
 /*
+ * Or'ed into @queue below: the sender reads and answers more requests
+ * before it calls smbsrv_send_push(), so its frame may wait in the socket
+ * (MSG_MORE) to go out with theirs.  Only a receive run running requests
+ * inline sends so (sched.h).
+ */
+#define SMBSRV_SEND_MORE	0x80
+
+/*
  * Send one frame: the 4-byte transport header, then the message in
  * iov[1..n-1] (@len bytes; iov[0] is filled in here).  The frame goes out
  * whole or the connection is closed: a short or failed send never looks
@@ -32,5 +40,8 @@ int smbsrv_send_frame(struct smbsrv_conn *conn, u8 queue, struct kvec *iov,
  */
 int smbsrv_send_pages(struct smbsrv_conn *conn, u8 queue, struct bio_vec *bv,
 		      unsigned int n, u32 len);
+
+/* Push what frames sent with SMBSRV_SEND_MORE left in the socket.  Sleeps. */
+void smbsrv_send_push(struct smbsrv_conn *conn);
 
 #endif /* _SMBSRV_SEND_H */

@@ -27,6 +27,12 @@ void smbsrv_writestats_copied(enum smbsrv_wcopy_reason why, size_t bytes)
 		this_cpu_inc(smbsrv_wstats.copy[why]);
 }
 
+void smbsrv_writestats_inline(enum smbsrv_winline_event e)
+{
+	if (e < SMBSRV_NR_WINLINE_EVENTS)
+		this_cpu_inc(smbsrv_wstats.inl[e]);
+}
+
 void smbsrv_writestats_get(struct smbsrv_write_stats *st)
 {
 	const struct smbsrv_write_stats *c;
@@ -43,5 +49,7 @@ void smbsrv_writestats_get(struct smbsrv_write_stats *st)
 		st->copied_bytes += READ_ONCE(c->copied_bytes);
 		for (i = 0; i < SMBSRV_NR_WCOPY_REASONS; i++)
 			st->copy[i] += READ_ONCE(c->copy[i]);
+		for (i = 0; i < SMBSRV_NR_WINLINE_EVENTS; i++)
+			st->inl[i] += READ_ONCE(c->inl[i]);
 	}
 }

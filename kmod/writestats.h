@@ -28,6 +28,14 @@ enum smbsrv_wcopy_reason {
 	SMBSRV_NR_WCOPY_REASONS,
 };
 
+/* Where a WRITE run by the receiver went (sched.h, "Inline requests"). */
+enum smbsrv_winline_event {
+	SMBSRV_WINLINE_ALONE,		/* written inline, alone in flight */
+	SMBSRV_WINLINE_DEPTH,		/* written inline at depth */
+	SMBSRV_WINLINE_DEFERRED,	/* could wait: handed to a worker */
+	SMBSRV_NR_WINLINE_EVENTS,
+};
+
 struct smbsrv_write_stats {
 	u64 one_copy;
 	u64 one_copy_bytes;
@@ -36,6 +44,7 @@ struct smbsrv_write_stats {
 	u64 copied;
 	u64 copied_bytes;
 	u64 copy[SMBSRV_NR_WCOPY_REASONS];
+	u64 inl[SMBSRV_NR_WINLINE_EVENTS];
 };
 
 /*
@@ -46,6 +55,7 @@ struct smbsrv_write_stats {
 void smbsrv_writestats_one_copy(size_t bytes, bool signed_in, bool sealed);
 /* A WRITE of @bytes written from a message buffer, for @why. */
 void smbsrv_writestats_copied(enum smbsrv_wcopy_reason why, size_t bytes);
+void smbsrv_writestats_inline(enum smbsrv_winline_event e);
 void smbsrv_writestats_get(struct smbsrv_write_stats *st);
 
 #endif /* _SMBSRV_WRITESTATS_H */

@@ -29,6 +29,7 @@
 #include "../splice.h"
 #include "../trace.h"
 #include "../wire/route.h"
+#include "../writestats.h"
 #include "credits.h"
 #include "smb2.h"
 
@@ -44,6 +45,7 @@ struct smbsrv_msg {
 	bool decrypted;			/* plain is set (in buf or plain_buf) */
 	u8 *plain_buf;			/* plain, decrypted out of @rx */
 	bool inline_run;		/* run by the receiver (inline reads) */
+	bool inline_depth;		/* ... a WRITE at depth (sched.h) */
 	/* Handed to a worker after an inline READ would have blocked. */
 	struct smbsrv_req *resume;
 	bool encrypted;
@@ -63,6 +65,18 @@ struct smbsrv_msg {
 };
 
 /* An NTSTATUS of severity error (and not an internal marker). */
+/*
+ * The queue a message's response is sent for (send.h), and whether it
+ * may be held back: an inline request's while the receive that runs it
+ * reads on (smbsrv_sched_inline_hold()).
+ */
+static u8 smbsrv_msg_send_queue(struct smbsrv_msg *msg)
+{
+	if (msg->inline_run && smbsrv_sched_inline_hold(msg->conn))
+		return msg->sw.queue | SMBSRV_SEND_MORE;
+	return msg->sw.queue;
+}
+
 static bool smbsrv_status_error(u32 status)
 {
 	return (status >> 30) == 3 && status != SMBSRV_DISCONNECT &&
@@ -269,7 +283,8 @@ static int smbsrv_reply_pages(struct smbsrv_msg *msg, struct smbsrv_req *req)
 	memcpy(rsp, req->rsp, req->rsp_len);
 	crypt = smbsrv_rsp_crypt_sess(req, msg->enc_sess);
 	if (crypt)
-		return smbsrv_encrypt_send_pages(msg->conn, msg->sw.queue,
+		return smbsrv_encrypt_send_pages(msg->conn,
+						 smbsrv_msg_send_queue(msg),
 						 crypt, p, req->rsp_len);
 	if (smbsrv_rsp_should_sign(req, false)) {
 		iov_iter_bvec(&data, ITER_SOURCE, p->bv + 1, p->nr - 1,
@@ -281,8 +296,8 @@ static int smbsrv_reply_pages(struct smbsrv_msg *msg, struct smbsrv_req *req)
 	}
 	bvec_set_virt(&p->bv[0], p->head + SMBSRV_HEAD_PLAIN,
 		      SMB2_FRAME_HDR_SIZE + req->rsp_len);
-	return smbsrv_send_pages(msg->conn, msg->sw.queue, p->bv, p->nr,
-				 req->rsp_len + p->len);
+	return smbsrv_send_pages(msg->conn, smbsrv_msg_send_queue(msg), p->bv,
+				 p->nr, req->rsp_len + p->len);
 }
 
 /* Send the responses of a chain as one frame; false: drop the connection. */
@@ -352,10 +367,11 @@ static bool smbsrv_msg_reply(struct smbsrv_msg *msg)
 		n++;
 	}
 	if (crypt)
-		err = smbsrv_encrypt_send(msg->conn, msg->sw.queue, crypt,
-					  iov, n, len);
+		err = smbsrv_encrypt_send(msg->conn, smbsrv_msg_send_queue(msg),
+					  crypt, iov, n, len);
 	else
-		err = smbsrv_send_frame(msg->conn, msg->sw.queue, iov, n, len);
+		err = smbsrv_send_frame(msg->conn, smbsrv_msg_send_queue(msg),
+					iov, n, len);
 	ok = !err || err == -ENOTCONN;
 out:
 	if (iov != iov_short)
@@ -640,6 +656,7 @@ static bool smbsrv_msg_run(struct smbsrv_msg *msg, const u8 *m, u32 len)
 		req->nowait = msg->inline_run && !req->compound &&
 			      (req->hdr.command == SMB2_READ ||
 			       req->hdr.command == SMB2_WRITE);
+		req->nowait_depth = req->nowait && msg->inline_depth;
 		list_add_tail(&req->node, &msg->reqs);
 
 		status = smbsrv_req_run(req, prev);
@@ -828,6 +845,7 @@ static void smbsrv_msg_resume(struct smbsrv_msg *msg)
 
 	msg->resume = NULL;
 	req->nowait = false;
+	req->nowait_depth = false;
 	if (smbsrv_conn_closing(conn))
 		goto drop;
 	req->status = smbsrv_cmds[req->hdr.command].handler(req);
@@ -893,6 +911,10 @@ static void smbsrv_msg_defer(struct smbsrv_msg *msg, struct smbsrv_req *req)
 {
 	if (req->hdr.command == SMB2_READ)
 		smbsrv_readstats_inline(SMBSRV_INLINE_MISS);
+	else
+		smbsrv_writestats_inline(SMBSRV_WINLINE_DEFERRED);
+	/* A worker sends its response: nothing to hold back there. */
+	msg->inline_run = false;
 	msg->resume = req;
 	smbsrv_sched_msg(msg->conn, &msg->sw, msg->buf, msg->len, &msg->route);
 }
@@ -925,6 +947,7 @@ static bool smbsrv_msg_inline(struct smbsrv_msg *msg, enum smbsrv_inline kind)
 			return false;
 	}
 	msg->inline_run = true;
+	msg->inline_depth = kind == SMBSRV_INLINE_WRITE_DEPTH;
 	if (trace_smbsrv_worker_start_enabled()) {
 		u64 mid;
 		u16 cmd;

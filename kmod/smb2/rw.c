@@ -10,6 +10,7 @@
  * FILE_WRITE_THROUGH) and FLUSH are on stable storage before the answer
  * (vfs_fsync_range(), vfs_fsync()).
  */
+#include <linux/backing-dev.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/uio.h>
@@ -24,6 +25,7 @@
 #include "../rxpages.h"
 #include "../session.h"
 #include "../smbsrv.h"
+#include "../splice.h"
 #include "../status.h"
 #include "../stream.h"
 #include "../vfs.h"
@@ -97,6 +99,28 @@ static ssize_t smbsrv_write_stream(struct smbsrv_file *f, loff_t *pos,
 	return n;
 }
 
+/*
+ * Whether a WRITE the receiver runs at depth (req->nowait_depth) may go
+ * ahead: only if nothing in it can wait.  A regular file, not a named
+ * stream, the bytes within the file as it is (no growth, no block to
+ * allocate), every page of them in memory and up to date (smbsrv_pages_
+ * resident(); a look, not a hold: a page reclaimed after it makes the
+ * write wait, as a READ's does), on a file system that does not write
+ * back (no dirty throttling, no journal to wait for: tmpfs).
+ */
+static bool smbsrv_write_may_inline(struct smbsrv_file *f,
+				    const struct smb2_write_req *r)
+{
+	struct inode *inode = file_inode(f->filp);
+	loff_t size = i_size_read(inode);
+
+	if (smbsrv_file_is_stream(f) || !S_ISREG(inode->i_mode) ||
+	    mapping_can_writeback(f->filp->f_mapping) ||
+	    r->offset > size || r->length > size - r->offset)
+		return false;
+	return smbsrv_pages_resident(f->filp, r->offset, r->length);
+}
+
 u32 smbsrv_smb2_write(struct smbsrv_req *req)
 {
 	struct smb2_write_req r;
@@ -137,7 +161,9 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 	 * which waits for the disk, goes to a worker, having done nothing.
 	 */
 	if (req->nowait && ((r.flags & SMB2_WRITEFLAG_WRITE_THROUGH) ||
-			    (f->options & FILE_WRITE_THROUGH))) {
+			    (f->options & FILE_WRITE_THROUGH) ||
+			    (req->nowait_depth &&
+			     !smbsrv_write_may_inline(f, &r)))) {
 		status = SMBSRV_WOULD_BLOCK;
 		goto out;
 	}
@@ -219,6 +245,10 @@ u32 smbsrv_smb2_write(struct smbsrv_req *req)
 		f->position = pos;
 	}
 	smb2_write_rsp_encode(body, n);
+	if (req->nowait)
+		smbsrv_writestats_inline(req->nowait_depth ?
+					 SMBSRV_WINLINE_DEPTH :
+					 SMBSRV_WINLINE_ALONE);
 out:
 	if (status)
 		smbsrv_rsp_free(req);

@@ -125,6 +125,7 @@ struct smbsrv_req {
 	bool last;			/* last PDU of the message */
 	bool compound;			/* the message holds more than this PDU */
 	bool nowait;			/* run inline: SMBSRV_WOULD_BLOCK, not wait */
+	bool nowait_depth;		/* ... at depth: not even a short wait */
 	bool related;			/* SMB2_FLAGS_RELATED_OPERATIONS */
 	bool signed_in;			/* the request was signed and verified */
 	bool encrypted;			/* the message came encrypted */

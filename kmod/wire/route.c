@@ -85,15 +85,18 @@ void smb2_recv_place(const struct smb2_recv_facts *f,
 {
 	bool alone;
 
+	bool small = f->write && f->frame_len < SMB2_RECV_WAIT_MIN;
+
 	if (f->inflight == 1 && !f->behind) {
 		p->unbound = f->unbound;
 		p->inline_write = f->write && f->unbound && f->run_unbound;
+		p->inline_depth = small && !p->inline_write && !f->run_unbound;
 		return;
 	}
 	alone = !f->inflight && !f->behind && f->write;
 	p->unbound = alone && f->frame_len >= SMB2_RECV_WAIT_MIN;
-	p->inline_write = alone && (f->frame_len < SMB2_RECV_WAIT_MIN ||
-				    f->run_unbound);
+	p->inline_write = alone && (small || f->run_unbound);
+	p->inline_depth = small && !alone && !f->run_unbound;
 }
 
 bool smb2_route_adaptive(const struct smb2_route_info *ri, u32 depth)

@@ -77,6 +77,12 @@ void smb2_route_peek(const u8 *msg, u32 len, struct smb2_route_info *ri);
  * messages in flight alone would find none every time.
  * Documentation/decisions/2026-12-03-receive-placement.md has the
  * measurements behind both rules.
+ *
+ * A small plain WRITE (below SMB2_RECV_WAIT_MIN) that is not alone, with
+ * messages in flight or bytes behind it, may run in a per-CPU run too
+ * (inline_depth), but only if it cannot wait: the handler checks that
+ * before it writes anything (kmod/smb2/rw.c), and hands it to a worker
+ * otherwise.  Documentation/decisions/2026-12-07-small-writes-inline.md.
  */
 #define SMB2_RECV_WAIT_MIN		(64u * 1024)
 
@@ -93,6 +99,7 @@ struct smb2_recv_facts {
 struct smb2_recv_placement {
 	bool unbound;		/* where the receive runs from the next run on */
 	bool inline_write;	/* the WRITE may run in the run that got it */
+	bool inline_depth;	/* ... if it cannot wait (not alone, small) */
 };
 
 void smb2_recv_place(const struct smb2_recv_facts *f,

@@ -177,7 +177,10 @@ void fake_module(ByteView req, FakeSocket &k)
 			.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_BYTES, 1ULL << 41)
 			.u64(SMBSRV_A_WRITE_STATS_COPIED, 22)
 			.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_SIGNED, 23)
-			.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_SEALED, 24);
+			.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_SEALED, 24)
+			.u64(SMBSRV_A_WRITE_STATS_INLINE, 25)
+			.u64(SMBSRV_A_WRITE_STATS_INLINE_DEPTH, 26)
+			.u64(SMBSRV_A_WRITE_STATS_INLINE_DEFERRED, 27);
 		k.reply_and_ack(req, &r);
 		return;
 	}
@@ -455,6 +458,9 @@ TEST_CASE("smbsrvctl -j stats: values and the documented schema")
 	CHECK(j["write"]["copied"] == 22);
 	CHECK(j["write"]["one_copy_signed"] == 23);
 	CHECK(j["write"]["one_copy_sealed"] == 24);
+	CHECK(j["write"]["inline"] == 25);
+	CHECK(j["write"]["inline_depth"] == 26);
+	CHECK(j["write"]["inline_deferred"] == 27);
 	CHECK_FALSE(j["write"]["copy_reasons"].contains("signed"));
 	CHECK(j["write"]["copy_reasons"]["small"] == 0);
 	CHECK(j["write_bytes"] == 1ULL << 36);

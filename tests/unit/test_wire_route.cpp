@@ -254,15 +254,16 @@ namespace {
 struct Place {
 	bool unbound;
 	bool inline_write;
+	bool inline_depth;
 };
 
 Place place(uint32_t inflight, bool behind, bool write, uint32_t len, bool unbound,
 	    bool run_unbound)
 {
 	smb2_recv_facts f{inflight, behind, write, len, unbound, run_unbound};
-	smb2_recv_placement p{!unbound, true};
+	smb2_recv_placement p{!unbound, true, true};
 	smb2_recv_place(&f, &p);
-	return {p.unbound, p.inline_write};
+	return {p.unbound, p.inline_write, p.inline_depth};
 }
 
 } // namespace
@@ -279,6 +280,7 @@ TEST_CASE("receive placement: large WRITEs sent one at a time go unbound", "[wir
 				CHECK(p.unbound);
 				// Run inline only where the unbound run got it.
 				CHECK(p.inline_write == run);
+				CHECK_FALSE(p.inline_depth);
 			}
 		}
 	}
@@ -293,6 +295,8 @@ TEST_CASE("receive placement: a small WRITE sent alone runs inline, per-CPU", "[
 				Place p = place(0, false, true, len, unbound, run);
 				CHECK_FALSE(p.unbound);
 				CHECK(p.inline_write);
+				// Alone: the inline path without the may-it-wait test.
+				CHECK_FALSE(p.inline_depth);
 			}
 }
 
@@ -318,7 +322,44 @@ TEST_CASE("receive placement: depth, bytes behind or another command go per-CPU"
 			Place p = place(0, false, false, 1u << 20, unbound, run);
 			CHECK_FALSE(p.unbound);
 			CHECK_FALSE(p.inline_write);
+			CHECK_FALSE(p.inline_depth);
+			// A large WRITE at depth goes to a worker.
+			for (uint32_t n : {0u, 2u, 8u}) {
+				Place q = place(n, n == 0, true, SMB2_RECV_WAIT_MIN,
+						unbound, run);
+				CHECK_FALSE(q.inline_depth);
+			}
 		}
+}
+
+TEST_CASE("receive placement: a small WRITE at depth may run inline, per-CPU only",
+	  "[wire][route]")
+{
+	for (uint32_t len : {4096u, SMB2_RECV_WAIT_MIN - 1})
+		for (bool unbound : {false, true})
+			for (bool run : {false, true}) {
+				CAPTURE(len, unbound, run);
+				// Messages in flight, bytes behind, or both.
+				for (uint32_t n : {2u, 8u, 255u})
+					for (bool behind : {false, true}) {
+						Place p = place(n, behind, true, len, unbound, run);
+						CHECK_FALSE(p.unbound);
+						CHECK_FALSE(p.inline_write);
+						// Never in the unbound run: it may wait in
+						// the socket, and that is not this path's.
+						CHECK(p.inline_depth == !run);
+					}
+				Place p = place(0, true, true, len, unbound, run);
+				CHECK_FALSE(p.inline_write);
+				CHECK(p.inline_depth == !run);
+				// Nothing behind, one in flight: not alone either.
+				p = place(1, false, true, len, unbound, run);
+				CHECK(p.inline_write == (unbound && run));
+				CHECK(p.inline_depth == !run);
+				// Not a WRITE: never.
+				p = place(8, true, false, len, unbound, run);
+				CHECK_FALSE(p.inline_depth);
+			}
 }
 
 TEST_CASE("receive placement: one in flight and nothing behind decides nothing",

@@ -79,6 +79,9 @@
 #       [--extra "SERVER read BS QD JOBS, ..."] (more cells)
 #       [--verify meta|crc32c] [--out DIR | --resume DIR]
 #       [--meta-files N] [--meta-servers "smbsrv ksmbd ..."]
+#       [--small-servers "smbsrv-d0 smbsrv-d1"] (more servers in section
+#       small's cells, beside smbsrv and ksmbd) [--small-cells "1x1 8x4"]
+#       (its QDxJOBS cells)
 #
 # --quick: 4K and 1M READ at QD1 and QD8 (1 job) and the latency cells at
 # 4K/1M QD1, smbsrv vs ksmbd vs nfsd, 3 s runs: a few minutes.
@@ -87,7 +90,9 @@
 # (the instruction-count clock's known double fault, VM-NOTES.md) is
 # booted again, once per crash up to 5 times; its console log is kept in
 # DIR/crash-N.log and the crash counted in DIR/meta.
-# Servers: smbsrv (default knobs), smbsrv-wcopy (min receivefile size 0),
+# Servers: smbsrv (default knobs), smbsrv-d0 and smbsrv-d1 (the module's
+# inline_depth switch at 0 and 1: no request at depth inline but READs,
+# and small WRITEs too but no response held), smbsrv-wcopy (min receivefile size 0),
 # smbsrv-splice (splice threshold 4K),
 # smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
 # no), smbsrv-sign and ksmbd-sign (signed mounts), smbsrv-sign-wcopy
@@ -125,6 +130,8 @@ extra=""
 jobs_opt=""
 meta_files=500
 meta_servers=""
+small_servers=""
+small_cells="1x1 8x4"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
@@ -144,6 +151,8 @@ while [ $# -gt 0 ]; do
 	--extra) extra=$2; shift ;;
 	--meta-files) meta_files=$2; shift ;;
 	--meta-servers) meta_servers=$2; shift ;;
+	--small-servers) small_servers=$2; shift ;;
+	--small-cells) small_cells=$2; shift ;;
 	*) sed -n '3,50s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 	shift
@@ -248,10 +257,9 @@ for sec in $sections; do
 			add_cell "smbsrv-sign smbsrv-sign-wcopy ksmbd-sign" write "$bs" 8 4
 		done ;;
 	small)
-		for rw in read write; do
-			add_cell "smbsrv ksmbd" "$rw" 4k 1 1
-			add_cell "smbsrv ksmbd" "$rw" 4k 8 4
-		done ;;
+		for rw in read write; do for c in $small_cells; do
+			add_cell "smbsrv ksmbd $small_servers" "$rw" 4k "${c%x*}" "${c#*x}"
+		done; done ;;
 	write-sealed)
 		for bs in ${sizes_opt:-1m}; do
 			add_cell "smbsrv-seal smbsrv-seal-wcopy ksmbd-seal" write "$bs" 1 1
@@ -317,6 +325,17 @@ grep -q '^qemu ' "$out/meta" || echo "qemu $(cat "$(vm_dir "$vm")/clock")" >> "$
 # (splice threshold 0: never splice).  SERVER.cN and SERVER.mcN (section
 # conns) are SERVER on N connections or channels.
 variant() {
+	# The module's inline_depth switch (testing.md, "Same-boot
+	# comparisons"): smbsrv-d0 neither path, smbsrv-d1 small WRITEs at
+	# depth inline but no response held; every other variant both (3).
+	local d=/sys/module/smbsrv/parameters/inline_depth
+	case ${1%.*} in
+	# (In a subshell: the caller sends the whole command's output to
+	# /dev/null, which would override a bare echo's redirection.)
+	smbsrv-d0) echo "$(variant smbsrv) && (echo 0 > $d)"; return ;;
+	smbsrv-d1) echo "$(variant smbsrv) && (echo 1 > $d)"; return ;;
+	smbsrv*) printf '(echo 3 > %s) && ' "$d" ;;
+	esac
 	case ${1%.*} in
 	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 64K" ;;
 	smbsrv-wcopy) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 0" ;;

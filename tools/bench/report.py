@@ -705,6 +705,30 @@ def small_table(meta, agg, d, w):
         w(f"| {rw.upper()} | {qd} x {j} | {fmt(a['mibs'])} | {fmt(k['mibs'])} | {rt} | "
           f"{1e9 / a['iops'] / 1000:.1f}k | {1e9 / k['iops'] / 1000:.1f}k |")
     w('')
+    # The module's inline_depth switch in the same boot (bench.sh
+    # --small-servers): smbsrv-d0 neither depth path, smbsrv-d1 small
+    # WRITEs inline at depth, no response held.
+    variants = [v for v in ('smbsrv-d0', 'smbsrv-d1')
+                if any((v, rw, bs, qd, j) in agg for rw, bs, qd, j in cells)]
+    if not variants:
+        return
+    w('The same cells with the module\'s `inline_depth` switch at 0 (no request at depth '
+      'inline but READs) and 1 (small WRITEs at depth inline, no response held); smbsrv '
+      'is 3 (both).\n')
+    w(f'| op | QD x jobs | smbsrv | MiB/s | smbsrv/ksmbd | {unit}/req | smbsrv (3) / this |')
+    w('|---|---|---|---|---|---|---|')
+    for rw, bs, qd, j in cells:
+        a = agg[('smbsrv', rw, bs, qd, j)]
+        for v in variants:
+            b = agg.get((v, rw, bs, qd, j))
+            if not b:
+                continue
+            r = b['ratios'].get('ksmbd')
+            rt = f'{r[0]:.3f} ({r[1]:.3f}-{r[2]:.3f})' if r else '-'
+            own = f"{a['mibs'] / b['mibs']:.3f}" if b['mibs'] else '-'
+            w(f"| {rw.upper()} | {qd} x {j} | {v} | {fmt(b['mibs'])} | {rt} | "
+              f"{1e9 / b['iops'] / 1000:.1f}k | {own} |")
+    w('')
 
 
 def conns_cell(name):

@@ -212,6 +212,9 @@ WriteStats parse_write_stats(ByteView msg)
 	w.one_copy_bytes = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_BYTES);
 	w.one_copy_signed = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_SIGNED);
 	w.one_copy_sealed = a.u64(SMBSRV_A_WRITE_STATS_ONE_COPY_SEALED);
+	w.inline_alone = a.u64(SMBSRV_A_WRITE_STATS_INLINE);
+	w.inline_depth = a.u64(SMBSRV_A_WRITE_STATS_INLINE_DEPTH);
+	w.inline_deferred = a.u64(SMBSRV_A_WRITE_STATS_INLINE_DEFERRED);
 	w.copied = a.u64(SMBSRV_A_WRITE_STATS_COPIED);
 	w.copied_bytes = a.u64(SMBSRV_A_WRITE_STATS_COPIED_BYTES);
 	w.copy_off = a.u64(SMBSRV_A_WRITE_STATS_COPY_OFF);

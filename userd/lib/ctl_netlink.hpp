@@ -74,13 +74,15 @@ struct ReadStats {
 // The WRITE path's counters (write-stats-get).  one_copy_signed and
 // one_copy_sealed: of the one-copy WRITEs, the signed and the encrypted
 // ones; copy_* break "copied" down by the first reason that kept a
-// WRITE's data out of pages.
+// WRITE's data out of pages; inline*: WRITEs the receiver ran itself,
+// alone in flight or at depth, and those it tried and handed to a worker.
 struct WriteStats {
 	uint64_t one_copy = 0, one_copy_bytes = 0, one_copy_signed = 0,
 		 one_copy_sealed = 0;
 	uint64_t copied = 0, copied_bytes = 0;
 	uint64_t copy_off = 0, copy_small = 0, copy_sealed = 0,
 		 copy_compound = 0, copy_stream = 0, copy_other = 0;
+	uint64_t inline_alone = 0, inline_depth = 0, inline_deferred = 0;
 };
 
 // One SMB2 command's counters (stats-get): requests ended, of them with

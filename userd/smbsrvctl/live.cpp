@@ -90,6 +90,9 @@ void print_write_stats(const WriteStats &w)
 		{"write copy compound", w.copy_compound},
 		{"write copy stream", w.copy_stream},
 		{"write copy other", w.copy_other},
+		{"write inline", w.inline_alone},
+		{"write inline depth", w.inline_depth},
+		{"write inline deferred", w.inline_deferred},
 	};
 	std::printf("\n");
 	for (const auto &[name, v] : rows)

@@ -37,7 +37,7 @@ show() { for k in one_copy copied copy_off copy_small one_copy_signed one_copy_s
 # one_copy_signed, one_copy_sealed, copied, copied_bytes, copy_off,
 # copy_small, ...).
 ws() { smbsrvctl stats | sed -n \"s/^write \$(echo \$1 | tr _ ' '): //p\" | grep . ; }
-note() { for k in one_copy one_copy_bytes copied copy_off copy_small one_copy_signed one_copy_sealed copy_sealed copy_compound copy_stream copy_other; do echo \$k=\$(ws \$k); done > /tmp/ws.before; }
+note() { for k in one_copy one_copy_bytes copied copy_off copy_small one_copy_signed one_copy_sealed copy_sealed copy_compound copy_stream copy_other inline inline_depth inline_deferred; do echo \$k=\$(ws \$k); done > /tmp/ws.before; }
 # delta KEY: how much KEY grew since note.
 delta() { echo \$((\$(ws \$1) - \$(sed -n \"s/^\$1=//p\" /tmp/ws.before))); }
 EOF
@@ -301,6 +301,87 @@ echo 3 > /proc/sys/vm/drop_caches
 [ \"\$(rmd5 /mnt/t2/wrace)\" = \"\$(lmd5 /tmp/orig)\" ] || { echo 'read back differs'; ok=0; }
 umount /mnt/t2
 test \$ok = 1"
+
+# Small WRITEs at depth (sched.h, "Inline requests"): 4 KiB WRITEs
+# submitted 16 at a time (fio, libaio, --direct) at random offsets of a
+# 4 MiB file, verified by fio reading them back through the mount and by
+# the md5 of the server's file after drop_caches against the mount's.
+# Over a tmpfs file's own pages the receiver writes some itself
+# (inline_depth) and hands none to a worker after trying; a new file
+# (every WRITE grows it or lands in a hole) and the ext4 share (it writes
+# back) are tried and handed to workers (inline_deferred), never written
+# inline at depth; nor with route policy unbound, nor with the module's
+# inline_depth switch at 0.  Each is repeated up to 3 times when the
+# server never saw two WRITEs at once (a loaded host can answer each
+# before the next arrives).
+t_guest_check "small WRITEs at depth: helper" "
+cat > /tmp/wd.sh <<'WD'
+# wd NAME SHARE EXISTS: one fio run; sets d_inl d_depth d_def.
+wd() {
+	. /tmp/rd.sh
+	. /tmp/ws.sh
+	rm -f /mnt/\$2/\$1
+	if [ \$3 = yes ]; then
+		head -c 4194304 /tmp/src > /srv/\$2/\$1
+		chown demo:demo /srv/\$2/\$1
+	fi
+	note
+	fio --name=\$1 --filename=/mnt/\$2/\$1 --rw=randwrite --bs=4k --size=4M \
+		--ioengine=libaio --iodepth=16 --iodepth_batch_submit=16 \
+		--iodepth_batch_complete_min=16 --direct=1 --verify=crc32c \
+		--do_verify=1 --output=/tmp/fio.out ||
+		{ cat /tmp/fio.out; echo 'FAIL: fio (or its verify)'; return 1; }
+	echo 3 > /proc/sys/vm/drop_caches
+	[ \"\$(lmd5 /srv/\$2/\$1)\" = \"\$(rmd5 /mnt/\$2/\$1)\" ] ||
+		{ echo 'FAIL: the server file and the read back differ'; return 1; }
+	d_inl=\$(delta inline) d_depth=\$(delta inline_depth) d_def=\$(delta inline_deferred)
+	echo \"\$1 on \$2: inline +\$d_inl, at depth +\$d_depth, deferred +\$d_def\"
+}
+WD"
+rd_mount e ""
+t_guest_check "small WRITEs at depth on tmpfs, over the file's pages: some written by the receiver (inline_depth), none deferred; fio-verified, md5-exact" "
+. /tmp/wd.sh
+for run in 1 2 3; do
+	wd wd.t t yes || exit 1
+	[ \$d_def = 0 ] || { echo 'FAIL: deferred'; exit 1; }
+	[ \$d_depth -ge 1 ] && exit 0
+done
+echo 'FAIL: no WRITE ran inline at depth'; exit 1"
+t_guest_check "... a new tmpfs file that grows: tried, handed to workers, none written inline at depth; verified" "
+. /tmp/wd.sh
+for run in 1 2 3; do
+	wd wd.n t no || exit 1
+	[ \$d_depth = 0 ] || { echo 'FAIL: written inline at depth'; exit 1; }
+	[ \$d_def -ge 1 ] && exit 0
+done
+echo 'FAIL: no WRITE was tried at depth'; exit 1"
+t_guest_check "... on ext4 (it writes back): tried, handed to workers, none written inline at depth; verified" "
+. /tmp/wd.sh
+for run in 1 2 3; do
+	wd wd.e e yes || exit 1
+	[ \$d_depth = 0 ] || { echo 'FAIL: written inline at depth'; exit 1; }
+	[ \$d_def -ge 1 ] && exit 0
+done
+echo 'FAIL: no WRITE was tried at depth'; exit 1"
+t_guest_check "... route policy unbound: none tried inline (queued unbound); verified" "
+. /tmp/wd.sh
+smbsrvctl set route-policy unbound >/dev/null
+wd wd.u t yes; rc=\$?
+smbsrvctl set route-policy percpu >/dev/null
+[ \$rc = 0 ] && [ \$d_depth = 0 ] && [ \$d_def = 0 ]"
+t_guest_check "... module switch inline_depth=0: none written inline at depth; 3 again: some; verified" "
+. /tmp/wd.sh
+p=/sys/module/smbsrv/parameters/inline_depth
+[ \$(cat \$p) = 3 ] || { echo \"FAIL: inline_depth is \$(cat \$p)\"; exit 1; }
+echo 0 > \$p
+wd wd.z t yes; rc=\$?
+echo 3 > \$p
+[ \$rc = 0 ] && [ \$d_depth = 0 ] && [ \$d_def = 0 ] || exit 1
+for run in 1 2 3; do
+	wd wd.t t yes || exit 1
+	[ \$d_depth -ge 1 ] && exit 0
+done
+exit 1"
 
 # smbtorture's WRITE tests through the one-copy path.
 tt_log=$(mktemp)
