@@ -83,7 +83,13 @@ struct smbsrv_conn {
 	bool recv_inline_depth;		/* ... or if it cannot wait */
 	/* A response went out with MSG_MORE: smbsrv_send_push() owes a push. */
 	bool send_held;
-	struct timer_list frame_timer;	/* a started frame must complete */
+	/*
+	 * A started frame must complete by frame_deadline (jiffies); the
+	 * timer is armed only when a receive run ends, or waits, before it
+	 * did (recv.c), not for every frame.
+	 */
+	struct timer_list frame_timer;
+	unsigned long frame_deadline;
 	u8 frame_hdr[SMB2_FRAME_HDR_SIZE];
 	u32 frame_hdr_got;
 	u8 *frame;			/* message being received, or NULL */

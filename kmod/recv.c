@@ -142,6 +142,39 @@ static void smbsrv_frame_timeout(struct timer_list *t)
 	smbsrv_conn_close(conn);
 }
 
+/*
+ * A frame starts: it must complete within the frame-timeout knob.  Only
+ * the deadline is taken here; most frames complete within the run that
+ * started them, and arming and deleting a timer for each of them costs
+ * more than the rest of their framing.
+ */
+static void smbsrv_frame_start_timer(struct smbsrv_conn *conn)
+{
+	u32 secs = READ_ONCE(smbsrv_server.knobs.frame_timeout);
+
+	conn->frame_deadline = jiffies + secs * HZ;
+}
+
+/*
+ * A receive run ends, or waits in the socket, with a frame started and
+ * not complete: the timer enforces the frame's deadline from now on (at
+ * once if it passed).  Only the receive arms it, so a pending timer has
+ * this frame's deadline already.
+ */
+static void smbsrv_frame_arm_timer(struct smbsrv_conn *conn)
+{
+	if ((conn->frame || conn->frame_hdr_got) &&
+	    !timer_pending(&conn->frame_timer) && !smbsrv_conn_closing(conn))
+		mod_timer(&conn->frame_timer, conn->frame_deadline);
+}
+
+/* The frame completed (or was a keepalive): no deadline any more. */
+static void smbsrv_frame_stop_timer(struct smbsrv_conn *conn)
+{
+	if (timer_pending(&conn->frame_timer))
+		del_timer(&conn->frame_timer);
+}
+
 /* Largest message this connection may send now. */
 static u32 smbsrv_frame_limit(struct smbsrv_conn *conn)
 {
@@ -211,6 +244,8 @@ static int smbsrv_recv_frame_rest(struct smbsrv_conn *conn)
 		    smbsrv_recv_waiter_get();
 	int n;
 
+	if (wait)
+		smbsrv_frame_arm_timer(conn);
 	if (conn->frame_rx)
 		n = smbsrv_rxpages_recv(conn->sock, conn->frame_rx, wait);
 	else if (wait)
@@ -280,13 +315,6 @@ static bool smbsrv_recv_write_head(struct smbsrv_conn *conn)
 	return true;
 }
 
-static void smbsrv_frame_start_timer(struct smbsrv_conn *conn)
-{
-	u32 secs = READ_ONCE(smbsrv_server.knobs.frame_timeout);
-
-	mod_timer(&conn->frame_timer, jiffies + secs * HZ);
-}
-
 /* A frame header is complete: returns false if the stream is unusable. */
 static bool smbsrv_frame_header(struct smbsrv_conn *conn)
 {
@@ -295,7 +323,7 @@ static bool smbsrv_frame_header(struct smbsrv_conn *conn)
 	switch (smb2_frame_decode(conn->frame_hdr, &len)) {
 	case SMB2_FRAME_KEEPALIVE:
 		conn->frame_hdr_got = 0;
-		del_timer(&conn->frame_timer);
+		smbsrv_frame_stop_timer(conn);
 		return true;
 	case SMB2_FRAME_MESSAGE:
 		break;
@@ -312,7 +340,7 @@ static bool smbsrv_frame_header(struct smbsrv_conn *conn)
 	}
 	if (!len) {
 		conn->frame_hdr_got = 0;
-		del_timer(&conn->frame_timer);
+		smbsrv_frame_stop_timer(conn);
 		return true;
 	}
 	/* Paged: room for the head of an encrypted message as well. */
@@ -370,7 +398,7 @@ static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 	else
 		smb2_route_peek(conn->frame, conn->frame_len, &ri);
 	smbsrv_recv_place(conn, &ri);
-	del_timer(&conn->frame_timer);
+	smbsrv_frame_stop_timer(conn);
 	conn->frame_hdr_got = 0;
 	WRITE_ONCE(conn->last_active, jiffies);
 	trace_smbsrv_pdu_complete(conn->id, conn->frame, conn->frame_len,
@@ -389,6 +417,16 @@ static bool smbsrv_recv_frame_done(struct smbsrv_conn *conn)
 		return false;
 	}
 	return true;
+}
+
+/* Nothing waits in the socket, and nothing but data would end the stream. */
+static bool smbsrv_recv_drained(struct smbsrv_conn *conn)
+{
+	struct sock *sk = conn->sock->sk;
+
+	return skb_queue_empty_lockless(&sk->sk_receive_queue) &&
+	       !READ_ONCE(sk->sk_err) &&
+	       !(READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN);
 }
 
 /*
@@ -450,6 +488,15 @@ static bool smbsrv_recv_run(struct smbsrv_conn *conn)
 		if (smbsrv_sched_inline_spent(conn) ||
 		    conn->recv_unbound != conn->recv_run_unbound)
 			return true;
+		/*
+		 * Nothing more in the socket: the run ends here rather than
+		 * in a receive that finds nothing (one per request at queue
+		 * depth 1).  What arrives from now on calls data-ready, which
+		 * queues the next run (this one is no longer pending); an
+		 * error or the peer's close is left to a receive to report.
+		 */
+		if (smbsrv_recv_drained(conn))
+			return false;
 	}
 	if (n == -EAGAIN || smbsrv_conn_closing(conn))
 		return false;
@@ -490,6 +537,7 @@ static void smbsrv_recv_owned(struct smbsrv_conn *conn, bool unbound)
 	}
 	conn->recv_run_unbound = unbound;
 	again = smbsrv_recv_run(conn);
+	smbsrv_frame_arm_timer(conn);
 	/* Responses held back while it read on (send.c) go now. */
 	smbsrv_send_push(conn);
 	clear_bit_unlock(SMBSRV_CONN_RECV_OWNED, &conn->flags);

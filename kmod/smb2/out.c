@@ -21,8 +21,14 @@ void *smbsrv_rsp_body_data(struct smbsrv_req *req, u32 fixed, u32 data)
 	if (fixed > SMB2_FRAME_MAX || data > SMB2_FRAME_MAX ||
 	    size > SMB2_FRAME_MAX - SMB2_HDR_SIZE)
 		return NULL;
-	/* 8 more bytes: room to pad it inside a compound response. */
-	p = kvmalloc(SMB2_HDR_SIZE + size + 8, GFP_KERNEL);
+	/*
+	 * 8 more bytes: room to pad it inside a compound response.  A small
+	 * response goes into the request itself (replacing one there, too).
+	 */
+	if (SMB2_HDR_SIZE + size + 8 <= sizeof(req->rsp_small))
+		p = req->rsp_small;
+	else
+		p = kvmalloc(SMB2_HDR_SIZE + size + 8, GFP_KERNEL);
 	if (!p)
 		return NULL;
 	memset(p, 0, SMB2_HDR_SIZE + fixed);
@@ -45,7 +51,8 @@ void smbsrv_rsp_free(struct smbsrv_req *req)
 {
 	smbsrv_pages_free(req->pages);
 	req->pages = NULL;
-	kvfree(req->rsp);
+	if (req->rsp != req->rsp_small)
+		kvfree(req->rsp);
 	req->rsp = NULL;
 }
 

@@ -53,6 +53,9 @@ struct smbsrv_req;
 /* Called when CANCEL names a pending async request, or on teardown. */
 typedef void (*smbsrv_cancel_fn)(struct smbsrv_req *req);
 
+/* A response up to this size (with its 8 bytes of slack) needs no allocation. */
+#define SMBSRV_RSP_SMALL	136
+
 struct smbsrv_req {
 	struct smbsrv_conn *conn;	/* always valid (a reference) */
 	struct smbsrv_msg *msg;		/* the message; NULL once async */
@@ -103,7 +106,11 @@ struct smbsrv_req {
 	 */
 	struct smbsrv_durable_pending *dur_pending;
 
-	/* The response: 64-byte header followed by the body. */
+	/*
+	 * The response: 64-byte header followed by the body; a small one
+	 * (a WRITE's, a spliced READ's head, an error) in rsp_small, saving
+	 * an allocation per request (out.c).
+	 */
 	u8 *rsp;
 	u32 rsp_len;			/* header + body */
 	/*
@@ -149,6 +156,7 @@ struct smbsrv_req {
 	void (*priv_free)(struct smbsrv_req *req);
 	/* Async in the middle of a chain: the message that goes on after it. */
 	struct smbsrv_msg *chain;
+	u8 rsp_small[SMBSRV_RSP_SMALL] __aligned(8);
 };
 
 struct smbsrv_cmd {
