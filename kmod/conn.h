@@ -32,6 +32,12 @@
 #include "wire/smb2.h"
 
 struct socket;
+
+/*
+ * What a receive reads beyond a frame header at most (recv.c): a READ
+ * request and its header (4 + 113 bytes) in one receive.
+ */
+#define SMBSRV_RECV_CARRY	124
 struct sock;
 struct smbsrv_peer;
 struct smbsrv_rxpages;
@@ -92,6 +98,13 @@ struct smbsrv_conn {
 	unsigned long frame_deadline;
 	u8 frame_hdr[SMB2_FRAME_HDR_SIZE];
 	u32 frame_hdr_got;
+	/*
+	 * Bytes read with a frame header, past it (recv.c): the start of
+	 * its frame (a small request whole), maybe of the next ones.
+	 */
+	u8 carry[SMBSRV_RECV_CARRY];
+	u8 carry_off;
+	u8 carry_len;
 	u8 *frame;			/* message being received, or NULL */
 	u32 frame_len;
 	u32 frame_got;

@@ -197,6 +197,70 @@ static int smbsrv_recv_some(struct smbsrv_conn *conn, void *buf, u32 len)
 	return kernel_recvmsg(conn->sock, &msg, &iov, 1, len, msg.msg_flags);
 }
 
+/* Bytes in the carry not yet taken. */
+static u32 smbsrv_carry_left(const struct smbsrv_conn *conn)
+{
+	return conn->carry_len - conn->carry_off;
+}
+
+/*
+ * The next bytes of the frame header.  A header is read together with up
+ * to SMBSRV_RECV_CARRY bytes after it, kept in the carry: a small request
+ * then takes one receive, not two; what the carry holds is taken before
+ * the socket is read again (the rest of the frame, the next frames).
+ * >0 header bytes, 0 EOF, -EAGAIN, -err.
+ */
+static int smbsrv_recv_hdr(struct smbsrv_conn *conn)
+{
+	u32 want = SMB2_FRAME_HDR_SIZE - conn->frame_hdr_got, n;
+	struct kvec iov[2] = {
+		{ .iov_base = conn->frame_hdr + conn->frame_hdr_got,
+		  .iov_len = want },
+		{ .iov_base = conn->carry, .iov_len = SMBSRV_RECV_CARRY },
+	};
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+	int got;
+
+	if (smbsrv_carry_left(conn)) {
+		n = min(want, smbsrv_carry_left(conn));
+		memcpy(iov[0].iov_base, conn->carry + conn->carry_off, n);
+		conn->carry_off += n;
+		return n;
+	}
+	got = kernel_recvmsg(conn->sock, &msg, iov, 2,
+			     want + SMBSRV_RECV_CARRY, msg.msg_flags);
+	if (got <= (int)want)
+		return got;
+	conn->carry_off = 0;
+	conn->carry_len = got - want;
+	return want;
+}
+
+/* The next bytes of the frame from the carry: >0 taken, -err. */
+static int smbsrv_recv_carried(struct smbsrv_conn *conn)
+{
+	struct smbsrv_rxpages *rx = conn->frame_rx;
+	const u8 *src = conn->carry + conn->carry_off;
+	u32 n;
+	int err;
+
+	if (rx) {
+		n = min(smbsrv_carry_left(conn), rx->len - rx->got);
+		err = smbsrv_rxpages_put(rx, src, n);
+		if (err)
+			return err;
+	} else {
+		n = min(smbsrv_carry_left(conn),
+			conn->frame_cap - conn->frame_got);
+		memcpy(conn->frame + conn->frame_got, src, n);
+	}
+	/* Never 0 (that would read as the end of the stream). */
+	if (WARN_ON_ONCE(!n))
+		return -EPROTO;
+	conn->carry_off += n;
+	return n;
+}
+
 /* A receive may wait for the rest of this frame: large, logged on. */
 static bool smbsrv_recv_may_wait(struct smbsrv_conn *conn)
 {
@@ -240,9 +304,13 @@ static int smbsrv_recv_frame_wait(struct smbsrv_conn *conn)
  */
 static int smbsrv_recv_frame_rest(struct smbsrv_conn *conn)
 {
-	bool wait = conn->recv_run_unbound && smbsrv_recv_may_wait(conn) &&
-		    smbsrv_recv_waiter_get();
+	bool wait;
 	int n;
+
+	if (smbsrv_carry_left(conn))
+		return smbsrv_recv_carried(conn);
+	wait = conn->recv_run_unbound && smbsrv_recv_may_wait(conn) &&
+	       smbsrv_recv_waiter_get();
 
 	if (wait)
 		smbsrv_frame_arm_timer(conn);
@@ -366,7 +434,8 @@ static void smbsrv_recv_place(struct smbsrv_conn *conn,
 {
 	struct smb2_recv_facts f = {
 		.inflight = atomic_read(&conn->inflight),
-		.behind = !skb_queue_empty_lockless(&conn->sock->sk->sk_receive_queue),
+		.behind = smbsrv_carry_left(conn) ||
+			  !skb_queue_empty_lockless(&conn->sock->sk->sk_receive_queue),
 		.write = ri->write,
 		.frame_len = conn->frame_len,
 		.unbound = conn->recv_unbound,
@@ -424,7 +493,8 @@ static bool smbsrv_recv_drained(struct smbsrv_conn *conn)
 {
 	struct sock *sk = conn->sock->sk;
 
-	return skb_queue_empty_lockless(&sk->sk_receive_queue) &&
+	return !smbsrv_carry_left(conn) &&
+	       skb_queue_empty_lockless(&sk->sk_receive_queue) &&
 	       !READ_ONCE(sk->sk_err) &&
 	       !(READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN);
 }
@@ -449,10 +519,7 @@ static bool smbsrv_recv_run(struct smbsrv_conn *conn)
 			clear_bit(SMBSRV_CONN_RECV_STOPPED, &conn->flags);
 		}
 		if (!conn->frame) {
-			n = smbsrv_recv_some(conn,
-					     conn->frame_hdr + conn->frame_hdr_got,
-					     SMB2_FRAME_HDR_SIZE -
-					     conn->frame_hdr_got);
+			n = smbsrv_recv_hdr(conn);
 			if (n <= 0)
 				break;
 			if (!conn->frame_hdr_got) {

@@ -231,6 +231,18 @@ static int smbsrv_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
 	return n;
 }
 
+int smbsrv_rxpages_put(struct smbsrv_rxpages *rx, const void *src, u32 len)
+{
+	int err;
+
+	if (len > rx->len - rx->got)
+		return -EINVAL;
+	err = smbsrv_rx_copy(rx, src, len);
+	if (!err)
+		rx->got += len;
+	return err;
+}
+
 int smbsrv_rxpages_recv(struct socket *sock, struct smbsrv_rxpages *rx,
 			bool wait)
 {

@@ -49,6 +49,12 @@ void smbsrv_rxpages_free(struct smbsrv_rxpages *rx);
 int smbsrv_rxpages_recv(struct socket *sock, struct smbsrv_rxpages *rx,
 			bool wait);
 
+/*
+ * @len more bytes of @rx's data from @src, read from the socket before
+ * (copied): 0 or -ENOMEM.
+ */
+int smbsrv_rxpages_put(struct smbsrv_rxpages *rx, const void *src, u32 len);
+
 /* Whether @sock can be read this way (its protocol has ->read_sock). */
 bool smbsrv_rxpages_can(const struct socket *sock);
 

@@ -284,7 +284,8 @@ bool smbsrv_sched_inline_hold(struct smbsrv_conn *conn)
 {
 	return (READ_ONCE(smbsrv_inline_depth) & SMBSRV_INLINE_DEPTH_HOLD) &&
 	       conn->inline_left &&
-	       !skb_queue_empty_lockless(&conn->sock->sk->sk_receive_queue);
+	       (conn->carry_off < conn->carry_len ||
+		!skb_queue_empty_lockless(&conn->sock->sk->sk_receive_queue));
 }
 
 enum smbsrv_inline smbsrv_sched_inline(struct smbsrv_conn *conn,

@@ -93,6 +93,7 @@
 # Servers: smbsrv (default knobs), smbsrv-d0 and smbsrv-d1 (the module's
 # inline_depth switch at 0 and 1: no request at depth inline but READs,
 # and small WRITEs too but no response held), smbsrv-wcopy (min receivefile size 0),
+# smbsrv-r4k (min receivefile size 4K: 4 KiB WRITEs received into pages),
 # smbsrv-splice (splice threshold 4K),
 # smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
 # no), smbsrv-sign and ksmbd-sign (signed mounts), smbsrv-sign-wcopy
@@ -339,6 +340,7 @@ variant() {
 	case ${1%.*} in
 	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 64K" ;;
 	smbsrv-wcopy) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 0" ;;
+	smbsrv-r4k) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 4K" ;;
 	smbsrv-copy) echo "smbsrvctl set splice-threshold 0 && smbsrvctl set inline-reads yes" ;;
 	smbsrv-splice) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes" ;;
 	smbsrv-noinline) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads no" ;;
