@@ -29,6 +29,7 @@
  */
 #include <linux/jiffies.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
@@ -57,6 +58,23 @@
  * from either allocator, is freed with kvfree().
  */
 #define SMBSRV_FRAME_SMALL	(4096 + 512)
+
+/*
+ * For measuring, not for administrators (testing.md, "Same-boot
+ * comparisons"): bit 0 ends a run when the socket is empty after a frame
+ * (no receive that finds nothing), bit 1 reads a frame header with the
+ * carry, bit 2 arms the frame timer only when a run ends or waits
+ * mid-frame.  All on by default; 0 is the receive as it was before them.
+ */
+#define SMBSRV_RECV_LEAN_DRAINED	BIT(0)
+#define SMBSRV_RECV_LEAN_CARRY		BIT(1)
+#define SMBSRV_RECV_LEAN_TIMER		BIT(2)
+static unsigned int smbsrv_recv_lean = SMBSRV_RECV_LEAN_DRAINED |
+				       SMBSRV_RECV_LEAN_CARRY |
+				       SMBSRV_RECV_LEAN_TIMER;
+module_param_named(recv_lean, smbsrv_recv_lean, uint, 0644);
+MODULE_PARM_DESC(recv_lean,
+		 "for measurements: bit 0 no empty receive, bit 1 header read with what follows, bit 2 lazy frame timer (default 7)");
 static struct kmem_cache *smbsrv_frame_cache;
 
 static void smbsrv_frame_ctor(void *buf)
@@ -153,6 +171,8 @@ static void smbsrv_frame_start_timer(struct smbsrv_conn *conn)
 	u32 secs = READ_ONCE(smbsrv_server.knobs.frame_timeout);
 
 	conn->frame_deadline = jiffies + secs * HZ;
+	if (!(READ_ONCE(smbsrv_recv_lean) & SMBSRV_RECV_LEAN_TIMER))
+		mod_timer(&conn->frame_timer, conn->frame_deadline);
 }
 
 /*
@@ -227,6 +247,9 @@ static int smbsrv_recv_hdr(struct smbsrv_conn *conn)
 		conn->carry_off += n;
 		return n;
 	}
+	if (!(READ_ONCE(smbsrv_recv_lean) & SMBSRV_RECV_LEAN_CARRY))
+		return kernel_recvmsg(conn->sock, &msg, iov, 1, want,
+				      msg.msg_flags);
 	got = kernel_recvmsg(conn->sock, &msg, iov, 2,
 			     want + SMBSRV_RECV_CARRY, msg.msg_flags);
 	if (got <= (int)want)
@@ -562,7 +585,8 @@ static bool smbsrv_recv_run(struct smbsrv_conn *conn)
 		 * queues the next run (this one is no longer pending); an
 		 * error or the peer's close is left to a receive to report.
 		 */
-		if (smbsrv_recv_drained(conn))
+		if ((READ_ONCE(smbsrv_recv_lean) & SMBSRV_RECV_LEAN_DRAINED) &&
+		    smbsrv_recv_drained(conn))
 			return false;
 	}
 	if (n == -EAGAIN || smbsrv_conn_closing(conn))

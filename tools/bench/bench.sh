@@ -94,6 +94,7 @@
 # inline_depth switch at 0 and 1: no request at depth inline but READs,
 # and small WRITEs too but no response held), smbsrv-wcopy (min receivefile size 0),
 # smbsrv-r4k (min receivefile size 4K: 4 KiB WRITEs received into pages),
+# smbsrv-l0 (the module's recv_lean switch at 0),
 # smbsrv-splice (splice threshold 4K),
 # smbsrv-copy (splice threshold 0: off), smbsrv-noinline (inline reads
 # no), smbsrv-sign and ksmbd-sign (signed mounts), smbsrv-sign-wcopy
@@ -329,13 +330,18 @@ variant() {
 	# The module's inline_depth switch (testing.md, "Same-boot
 	# comparisons"): smbsrv-d0 neither path, smbsrv-d1 small WRITEs at
 	# depth inline but no response held; every other variant both (3).
+	# And its recv_lean switch: smbsrv-l0 the receive without the
+	# carry, the lazy frame timer and the end of a run on an empty
+	# socket; every other variant all three (7).
 	local d=/sys/module/smbsrv/parameters/inline_depth
+	local l=/sys/module/smbsrv/parameters/recv_lean
 	case ${1%.*} in
 	# (In a subshell: the caller sends the whole command's output to
 	# /dev/null, which would override a bare echo's redirection.)
 	smbsrv-d0) echo "$(variant smbsrv) && (echo 0 > $d)"; return ;;
 	smbsrv-d1) echo "$(variant smbsrv) && (echo 1 > $d)"; return ;;
-	smbsrv*) printf '(echo 3 > %s) && ' "$d" ;;
+	smbsrv-l0) echo "$(variant smbsrv) && (echo 0 > $l)"; return ;;
+	smbsrv*) printf '(echo 3 > %s) && (echo 7 > %s) && ' "$d" "$l" ;;
 	esac
 	case ${1%.*} in
 	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 64K" ;;
