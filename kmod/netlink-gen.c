@@ -158,6 +158,12 @@ static const struct nla_policy smbsrv_cluster_done_nl_policy[SMBSRV_A_CLUSTER_ST
 	[SMBSRV_A_CLUSTER_STATUS] = { .type = NLA_U32, },
 };
 
+/* SMBSRV_CMD_CLUSTER_ALIVE - do */
+static const struct nla_policy smbsrv_cluster_alive_nl_policy[SMBSRV_A_CLUSTER_INCARNATION + 1] = {
+	[SMBSRV_A_CLUSTER_DEADLINE] = { .type = NLA_U64, },
+	[SMBSRV_A_CLUSTER_INCARNATION] = { .type = NLA_U64, },
+};
+
 /* Ops table for smbsrv */
 static const struct genl_split_ops smbsrv_nl_ops[] = {
 	{
@@ -254,6 +260,13 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.doit		= smbsrv_nl_cluster_done_doit,
 		.policy		= smbsrv_cluster_done_nl_policy,
 		.maxattr	= SMBSRV_A_CLUSTER_STATUS,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= SMBSRV_CMD_CLUSTER_ALIVE,
+		.doit		= smbsrv_nl_cluster_alive_doit,
+		.policy		= smbsrv_cluster_alive_nl_policy,
+		.maxattr	= SMBSRV_A_CLUSTER_INCARNATION,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };

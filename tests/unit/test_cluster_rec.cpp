@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "cluster_rec.hpp"
 #include "ntstatus.hpp"
@@ -75,4 +76,49 @@ TEST_CASE("the record's other keys and bad values", "[cluster]")
 	rec.erase(open_key("c", ""));
 	rec[open_key("c", "")] = open_value({0, 0});
 	CHECK(check_open(rec, "a", "", R | W, 0) == nt::SUCCESS);
+}
+
+TEST_CASE("Ceph client addresses for fencing", "[cluster]")
+{
+	CHECK(valid_client_addr("10.0.2.15:0/3725689"));
+	CHECK(valid_client_addr("[fe80::1]:6800/12"));
+	CHECK(valid_client_addr("255.255.255.255:65535/4294967295"));
+	CHECK_FALSE(valid_client_addr(""));
+	CHECK_FALSE(valid_client_addr("10.0.2.15:0"));
+	CHECK_FALSE(valid_client_addr("10.0.2.15/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2.256:0/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2:0/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2.1.5:0/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2.15:65536/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2.15:0/"));
+	CHECK_FALSE(valid_client_addr("10.0.2.15:0/12345678901"));
+	CHECK_FALSE(valid_client_addr("v2:10.0.2.15:0/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2.15:0/3\", \"x\": \"y"));
+	CHECK_FALSE(valid_client_addr("[fe80::1\"]:0/3"));
+	CHECK_FALSE(valid_client_addr("[]:0/3"));
+
+	CHECK(rados_addrs("[v2:10.0.2.100:0/2716,v1:10.0.2.100:0/2716]") ==
+	      std::vector<std::string>{"10.0.2.100:0/2716", "10.0.2.100:0/2716"});
+	CHECK(rados_addrs("v2:10.0.2.100:0/1") == std::vector<std::string>{"10.0.2.100:0/1"});
+	CHECK(rados_addrs("10.0.2.100:0/1") == std::vector<std::string>{"10.0.2.100:0/1"});
+	CHECK(rados_addrs("[v2:10.0.2.100:0/1,bad]").empty());
+	CHECK(rados_addrs("").empty());
+
+	CHECK(cephfs_status_addr("instance: client.4161 10.0.2.15:0/3725689\nblocklisted: false\n") ==
+	      "10.0.2.15:0/3725689");
+	CHECK(cephfs_status_addr("instance: client.4161 10.0.2.15:0/3725689") ==
+	      "10.0.2.15:0/3725689");
+	CHECK(cephfs_status_addr("instance: client.4161\n").empty());
+	CHECK(cephfs_status_addr("blocklisted: false\n").empty());
+	CHECK(cephfs_status_addr("instance: client.1 10.0.2.15:0\n").empty());
+
+	std::vector<std::string> a{"10.0.2.100:0/2716", "10.0.2.15:0/3725689"};
+	CHECK(addrs_value(a) == "10.0.2.100:0/2716 10.0.2.15:0/3725689");
+	CHECK(addrs_of(addrs_value(a)) == a);
+	CHECK(addrs_of("").empty());
+	CHECK(addrs_of("x 10.0.2.15:0/1  ;rm") == std::vector<std::string>{"10.0.2.15:0/1"});
+	std::string many;
+	for (int i = 0; i < 40; i++)
+		many += "10.0.0.1:0/" + std::to_string(i) + " ";
+	CHECK(addrs_of(many).size() == max_client_addrs);
 }

@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bytes.hpp"
 
@@ -40,5 +41,24 @@ bool valid_node_name(std::string_view node);
 // everything: refusing is safe, ignoring it is not.
 uint32_t check_open(const std::map<std::string, Bytes> &omap, std::string_view node,
 		    std::string_view stream, uint32_t access, uint32_t share);
+
+// Fencing (design-cluster.md, "Liveness, node loss, partitions"): the
+// addresses of a node's Ceph clients, which the survivor that reaps the
+// node blocklists.  An address is a Ceph entity address without its type,
+// "IPV4:PORT/NONCE" or "[IPV6]:PORT/NONCE", all decimal but the IP.
+bool valid_client_addr(std::string_view addr);
+// The addresses in what rados_getaddrs() returns ("[v2:1.2.3.4:0/5,...]"
+// or one address), without their "v1:"/"v2:"/"any:" types; none on any
+// malformed one.
+std::vector<std::string> rados_addrs(std::string_view getaddrs);
+// The CephFS kernel client's address in its debugfs "status" file
+// ("instance: client.4161 10.0.2.15:0/3725 ..."); empty if none.
+std::string cephfs_status_addr(std::string_view status);
+// The value of a node's "addrs" key: the addresses, space-separated (at
+// most max_client_addrs of them), and back: the valid ones of a value,
+// which another node wrote (a malformed entry is skipped).
+constexpr size_t max_client_addrs = 16;
+std::string addrs_value(const std::vector<std::string> &addrs);
+std::vector<std::string> addrs_of(std::string_view value);
 
 } // namespace smbsrv::cluster
