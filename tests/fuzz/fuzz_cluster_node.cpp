@@ -3,7 +3,8 @@
 // libFuzzer target: cluster mode's node records (userd/lib/cluster_rec.*)
 // that a survivor reads from the state store, written by another node:
 // the "addrs" value it blocklists, and the address parsers behind it
-// (rados_getaddrs() output, the CephFS client's debugfs status).  Every
+// (rados_getaddrs() output, the CephFS client's debugfs status), and the
+// "fs" value of the cluster's "meta" object.  Every
 // address that comes out is valid (nothing else reaches a monitor
 // command), at most max_client_addrs of them, and a value written from
 // them reads back the same.
@@ -36,6 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	std::string s = cephfs_status_addr(in);
 	if (!s.empty() && !valid_client_addr(s))
+		abort();
+	// meta's "fs": what reads writes back the same.
+	if (auto f = fs_of(in); f && fs_value(*f) != in)
 		abort();
 	return 0;
 }

@@ -108,6 +108,12 @@ TEST_CASE("Ceph client addresses for fencing", "[cluster]")
 	      "10.0.2.15:0/3725689");
 	CHECK(cephfs_status_addr("instance: client.4161 10.0.2.15:0/3725689") ==
 	      "10.0.2.15:0/3725689");
+	CHECK(cephfs_status_addr("instance: client.4138 (2)10.0.2.15:0/3725689\nblocklisted: false\n") ==
+	      "10.0.2.15:0/3725689");
+	CHECK(cephfs_status_addr("instance: client.1 (2)[fe80::1]:0/9\n") == "[fe80::1]:0/9");
+	CHECK(cephfs_status_addr("instance: client.1 (2\n").empty());
+	CHECK(cephfs_status_addr("instance: client.1 (x)10.0.2.15:0/1\n").empty());
+	CHECK(cephfs_status_addr("instance: client.1 ()10.0.2.15:0/1\n").empty());
 	CHECK(cephfs_status_addr("instance: client.4161\n").empty());
 	CHECK(cephfs_status_addr("blocklisted: false\n").empty());
 	CHECK(cephfs_status_addr("instance: client.1 10.0.2.15:0\n").empty());
@@ -121,4 +127,23 @@ TEST_CASE("Ceph client addresses for fencing", "[cluster]")
 	for (int i = 0; i < 40; i++)
 		many += "10.0.0.1:0/" + std::to_string(i) + " ";
 	CHECK(addrs_of(many).size() == max_client_addrs);
+}
+
+TEST_CASE("the cluster's file system in meta", "[cluster]")
+{
+	FsIdent f{0xdeadbeef, 7};
+	CHECK(fs_value(f) == "1 deadbeef 7");
+	CHECK(fs_of("1 deadbeef 7") == f);
+	CHECK(fs_of(fs_value({0, 0})) == FsIdent{0, 0});
+	CHECK(fs_of(fs_value({0xffffffff, 4294967295U})) == FsIdent{0xffffffff, 4294967295U});
+	CHECK_FALSE(fs_of(""));
+	CHECK_FALSE(fs_of("1 deadbeef"));
+	CHECK_FALSE(fs_of("1 deadbeef "));
+	CHECK_FALSE(fs_of("2 deadbeef 7"));
+	CHECK_FALSE(fs_of("1 DEADBEEF 7"));
+	CHECK_FALSE(fs_of("1 deadbee 7"));
+	CHECK_FALSE(fs_of("1 deadbeef 07"));
+	CHECK_FALSE(fs_of("1 deadbeef 4294967296"));
+	CHECK_FALSE(fs_of("1 deadbeef 7 "));
+	CHECK_FALSE(fs_of("1 deadbeef -7"));
 }

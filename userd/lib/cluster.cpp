@@ -3,7 +3,9 @@
 
 #include <dlfcn.h>
 #include <rados/librados.h>
+#include <linux/magic.h>
 #include <sys/eventfd.h>
+#include <sys/statfs.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -59,6 +61,7 @@ struct Rados {
 	decltype(&::rados_getaddrs) rados_getaddrs = nullptr;
 	decltype(&::rados_blocklist_add) rados_blocklist_add = nullptr;
 	decltype(&::rados_cluster_fsid) rados_cluster_fsid = nullptr;
+	decltype(&::rados_write_op_omap_cmp) rados_write_op_omap_cmp = nullptr;
 
 	Rados()
 	{
@@ -100,6 +103,7 @@ struct Rados {
 		load(rados_getaddrs, "rados_getaddrs");
 		load(rados_blocklist_add, "rados_blocklist_add");
 		load(rados_cluster_fsid, "rados_cluster_fsid");
+		load(rados_write_op_omap_cmp, "rados_write_op_omap_cmp");
 	}
 	// Not unloaded: librados' threads and atexit handlers may outlive
 	// the handle.
@@ -129,6 +133,7 @@ constexpr int max_tries = 16;		// guarded writes that lost a race
 // starts D when the request arrives, by its own clock).
 constexpr uint64_t alive_margin_ns = uint64_t(lock_seconds - 3) * 1000000000ULL;
 constexpr const char *addrs_key = "addrs";
+constexpr const char *meta_object = "meta";
 constexpr const char *ceph_debugfs = "/sys/kernel/debug/ceph";
 
 uint64_t now_ns()
@@ -314,6 +319,7 @@ void Node::join()
 		throw Error("cluster: lock " + std::string(reaper_lock) + " on " + oid, -err);
 	const std::string reaper_cookie = cookie_;
 	try {
+		check_fs();
 		if (opt_.resume)
 			resume();
 		auto sent = now_ns();
@@ -772,6 +778,67 @@ void Node::fence_node(const std::string &node, const std::string &value)
 	log::notice("cluster: node " + node + " fenced: " + std::to_string(done) + " of " +
 		    std::to_string(list.size()) + " Ceph clients blocklisted (" +
 		    value + ") in " + std::to_string(ms) + " ms");
+}
+
+// Every share must be on the CephFS the cluster serves (the "fs" key of
+// "meta", set by the first node to join): inode numbers name files in
+// the records, and are the same on every node only there.  A share that
+// is not on CephFS, shares on two file systems, or another file system
+// than the cluster's: the node does not join.
+void Node::check_fs()
+{
+	std::optional<FsIdent> mine;
+	std::string first;
+	for (const auto &p : opt_.paths) {
+		struct statfs st {};
+		if (::statfs(p.c_str(), &st) != 0)
+			throw Error("cluster: share path " + p, errno);
+		if (st.f_type != CEPH_SUPER_MAGIC)
+			throw Error("cluster: share path " + p + " is not on CephFS", EXDEV);
+		FsIdent f{uint32_t(st.f_fsid.__val[0]), uint32_t(st.f_fsid.__val[1])};
+		if (mine && !(*mine == f))
+			throw Error("cluster: share paths " + first + " and " + p +
+					    " are on two file systems",
+				    EXDEV);
+		if (!mine)
+			first = p;
+		mine = f;
+	}
+	if (!mine)
+		return; // no share yet: nothing to check
+	const std::string want = fs_value(*mine);
+	for (int t = 0; t < max_tries; t++) {
+		std::map<std::string, Bytes> m;
+		uint64_t v = 0;
+		read_omap(*r_, io(lock_io_), meta_object, "fs", m, v);
+		auto it = m.find("fs");
+		if (it != m.end()) {
+			std::string have(it->second.begin(), it->second.end());
+			if (have != want)
+				throw Error("cluster: the cluster serves file system '" + have +
+						    "', this node's shares are on '" + want + "'",
+					    EXDEV);
+			return;
+		}
+		// The first node names it, guarded: "fs" still absent.
+		const char *keys[] = {"fs"};
+		const char *vals[] = {want.c_str()};
+		size_t kls[] = {2}, vls[] = {want.size()};
+		int prval = 0;
+		rados_write_op_t op = r_->rados_create_write_op();
+		r_->rados_write_op_create(op, LIBRADOS_CREATE_IDEMPOTENT, nullptr);
+		r_->rados_write_op_omap_cmp(op, "fs", LIBRADOS_CMPXATTR_OP_EQ, "", 0, &prval);
+		r_->rados_write_op_omap_set2(op, keys, vals, kls, vls, 1);
+		int err = r_->rados_write_op_operate(op, io(lock_io_), meta_object, nullptr, 0);
+		r_->rados_release_write_op(op);
+		if (err == 0) {
+			log::notice("cluster: this cluster serves file system " + want);
+			return;
+		}
+		if (err != -ECANCELED)
+			throw Error("cluster: writing meta", -err);
+	}
+	throw Error("cluster: meta changed under every try", EAGAIN);
 }
 
 void Node::reaper()

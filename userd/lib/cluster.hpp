@@ -39,6 +39,7 @@ struct Options {
 	std::string user;      // cluster ceph user (cephx id, no "client.")
 	std::string node;      // cluster node name
 	uint64_t resume = 0;   // the incarnation the module still serves (0: none)
+	std::vector<std::string> paths; // the shares' paths: all on the cluster's CephFS
 };
 
 // The [global] options, checked; throws std::runtime_error with the reason.
@@ -109,6 +110,7 @@ private:
 	std::vector<std::string> client_addrs();
 	void record_addrs();
 	void fence_node(const std::string &node, const std::string &value);
+	void check_fs();
 
 	Options opt_;
 	std::unique_ptr<Rados> r_;

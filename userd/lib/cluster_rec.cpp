@@ -152,6 +152,11 @@ std::string cephfs_status_addr(std::string_view status)
 	if (sp == std::string_view::npos)
 		return {};
 	status.remove_prefix(sp + 1);
+	// The kernel prints the address's type first: "(2)" for msgr2.
+	if (size_t close = status.find(')');
+	    !status.empty() && status[0] == '(' && close != std::string_view::npos &&
+	    close <= 3 && decimal(status.substr(1, close - 1), 2))
+		status.remove_prefix(close + 1);
 	std::string_view a = status.substr(0, status.find_first_of(" \n"));
 	return valid_client_addr(a) ? std::string(a) : std::string();
 }
@@ -162,6 +167,32 @@ std::string addrs_value(const std::vector<std::string> &addrs)
 	for (size_t i = 0; i < addrs.size() && i < max_client_addrs; i++)
 		v += (v.empty() ? "" : " ") + addrs[i];
 	return v;
+}
+
+std::string fs_value(const FsIdent &f)
+{
+	char buf[32];
+	std::snprintf(buf, sizeof(buf), "1 %08x %u", f.fsid_xor, f.fscid);
+	return buf;
+}
+
+std::optional<FsIdent> fs_of(std::string_view v)
+{
+	if (v.size() < 12 || v.substr(0, 2) != "1 " || v[10] != ' ')
+		return std::nullopt;
+	FsIdent f;
+	for (char c : v.substr(2, 8)) {
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (d < 0)
+			return std::nullopt;
+		f.fsid_xor = f.fsid_xor << 4 | uint32_t(d);
+	}
+	std::string_view id = v.substr(11);
+	if (!decimal(id, 10) || (id.size() > 1 && id[0] == '0') ||
+	    std::stoull(std::string(id)) > UINT32_MAX)
+		return std::nullopt;
+	f.fscid = uint32_t(std::stoull(std::string(id)));
+	return f;
 }
 
 std::vector<std::string> addrs_of(std::string_view value)

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,7 +53,8 @@ bool valid_client_addr(std::string_view addr);
 // malformed one.
 std::vector<std::string> rados_addrs(std::string_view getaddrs);
 // The CephFS kernel client's address in its debugfs "status" file
-// ("instance: client.4161 10.0.2.15:0/3725 ..."); empty if none.
+// ("instance: client.4161 (2)10.0.2.15:0/3725 ...", the address's type
+// in parentheses), without the type; empty if none.
 std::string cephfs_status_addr(std::string_view status);
 // The value of a node's "addrs" key: the addresses, space-separated (at
 // most max_client_addrs of them), and back: the valid ones of a value,
@@ -60,5 +62,17 @@ std::string cephfs_status_addr(std::string_view status);
 constexpr size_t max_client_addrs = 16;
 std::string addrs_value(const std::vector<std::string> &addrs);
 std::vector<std::string> addrs_of(std::string_view value);
+
+// The file system a cluster serves, as statfs() of a CephFS mount
+// reports it (f_fsid: the cluster fsid's 32-bit words xored, and the
+// file system's fscid), in the "fs" key of the "meta" object: "1 %08x %u"
+// (format 1).  fs_of: nothing unless the value is exactly that.
+struct FsIdent {
+	uint32_t fsid_xor = 0;
+	uint32_t fscid = 0;
+	bool operator==(const FsIdent &) const = default;
+};
+std::string fs_value(const FsIdent &f);
+std::optional<FsIdent> fs_of(std::string_view value);
 
 } // namespace smbsrv::cluster

@@ -482,6 +482,9 @@ int Daemon::run()
 		try {
 			auto copt = cluster::options_from(cfg_.global);
 			copt.resume = cluster_resume();
+			for (const auto &sh : cfg_.shares)
+				if (sh.name != "IPC$" && !sh.params.str("path").empty())
+					copt.paths.push_back(sh.params.str("path"));
 			cluster_ = std::make_unique<cluster::Node>(copt);
 		} catch (const std::exception &e) {
 			log::error(std::string("clustering = yes: ") + e.what());

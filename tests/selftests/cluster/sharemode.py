@@ -11,7 +11,9 @@ CLOSE latencies it measured as plain lines.
                                            every 0.5 s; print DROPPED when
                                            that fails (the node closed it)
     sharemode.py refused PORT SHARE        a new tree connect must fail
-                                           with STATUS_BAD_NETWORK_NAME
+                                           with STATUS_BAD_NETWORK_NAME (or
+                                           the logon, daemon stopped, with
+                                           STATUS_NO_LOGON_SERVERS)
     sharemode.py serves PORT SHARE FILE    a write open of FILE works
     sharemode.py probe PORT SHARE FILE     a write open of FILE must fail
     sharemode.py wait PORT SHARE FILE SECS try a write open of FILE until it
@@ -29,6 +31,7 @@ from impacket.smbconnection import SMBConnection, SessionError
 
 SHARING_VIOLATION = 0xC0000043
 BAD_NETWORK_NAME = 0xC00000CC
+NO_LOGON_SERVERS = 0xC000005E
 R = s3.FILE_READ_DATA
 W = s3.FILE_WRITE_DATA
 SR = s3.FILE_SHARE_READ
@@ -219,17 +222,22 @@ def wait(port, share, path, secs):
 
 
 def refused(port, share):
-    """A fenced node: logon works, its share is refused."""
+    """A fenced node: its share is refused, at the tree connect, or at the
+    logon already when its daemon is stopped (nobody answers logons)."""
     conn = SMBConnection("127.0.0.1", "127.0.0.1", sess_port=port, timeout=60)
     r = None
+    step = "logon"
     try:
         conn.login("", "")
+        step = "tree connect"
         conn.connectTree(share)
     except SessionError as e:
         r = e.getErrorCode()
-    check("a fenced node refuses a tree connect to %s" % share,
-          r == BAD_NETWORK_NAME,
-          "it worked" if r is None else "status 0x%08x" % r)
+    ok = (step == "tree connect" and r == BAD_NETWORK_NAME) or \
+        (step == "logon" and r == NO_LOGON_SERVERS)
+    check("a fenced node refuses %s (at the %s: %s)"
+          % (share, step, "worked" if r is None else "0x%08x" % r),
+          ok, "it worked" if r is None else "status 0x%08x" % r)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -235,6 +235,32 @@ else
 fi
 hold_stop
 
+# The cluster's file system: the first node to join names it in meta; a
+# node with a share elsewhere, or whose CephFS is another file system,
+# does not join.
+t_check_output "meta names the file system the cluster serves" '1 [0-9a-f]{8} [0-9]+' \
+	rados_ns getomapval meta fs /dev/stdout
+t0=$(date +%s)
+t_check "node b's smbsrvd stops when asked to (SIGTERM)" vm_exec c-b '
+pkill smbsrvd
+for i in $(seq 1 120); do pidof smbsrvd >/dev/null || exit 0; sleep 0.5; done
+tail -n 5 /tmp/smbsrvd.log; kill -9 $(pidof smbsrvd); sleep 1; exit 1'
+t_diag "node b's smbsrvd stopped in $(($(date +%s) - t0)) s"
+t_check_output "node b's module fenced itself as its daemon left" 'smbsrv: cluster: .* fenced' \
+	vm_exec c-b 'dmesg'
+refuses_join() {
+	vm_exec c-b "
+out=\$(timeout 120 smbsrvd -F -c $1 2>&1); rc=\$?
+echo \"\$out\" | tail -n 5
+[ \$rc -ne 0 ] && echo \"\$out\" | grep -q '$2'"
+}
+vm_exec c-b '{ cat /etc/smbsrv/cluster.conf; printf "[t]\n\tpath = /tmp\n\tguest ok = yes\n"; } > /etc/smbsrv/cluster-tmp.conf'
+t_check "a node with a share outside CephFS does not join" \
+	refuses_join /etc/smbsrv/cluster-tmp.conf 'is not on CephFS'
+rados_ns setomapval meta fs "1 00000000 99" >/dev/null 2>&1
+t_check "a node whose CephFS is not the cluster's file system does not join" \
+	refuses_join /etc/smbsrv/cluster.conf 'the cluster serves file system'
+
 vm_exec c-b 'pkill smbsrvd; sleep 1; umount /mnt/cephfs' >/dev/null 2>&1
 vm_stop c-a
 T_VM=c-b
