@@ -242,7 +242,7 @@ t_check_output "meta names the file system the cluster serves" '1 [0-9a-f]{8} [0
 	rados_ns getomapval meta fs /dev/stdout
 t0=$(date +%s)
 t_check "node b's smbsrvd stops when asked to (SIGTERM)" vm_exec c-b '
-pkill smbsrvd
+kill $(pidof smbsrvd)
 for i in $(seq 1 120); do pidof smbsrvd >/dev/null || exit 0; sleep 0.5; done
 tail -n 5 /tmp/smbsrvd.log; kill -9 $(pidof smbsrvd); sleep 1; exit 1'
 t_diag "node b's smbsrvd stopped in $(($(date +%s) - t0)) s"
@@ -261,7 +261,7 @@ rados_ns setomapval meta fs "1 00000000 99" >/dev/null 2>&1
 t_check "a node whose CephFS is not the cluster's file system does not join" \
 	refuses_join /etc/smbsrv/cluster.conf 'the cluster serves file system'
 
-vm_exec c-b 'pkill smbsrvd; sleep 1; umount /mnt/cephfs' >/dev/null 2>&1
+vm_exec c-b 'kill $(pidof smbsrvd) 2>/dev/null; sleep 1; umount /mnt/cephfs' >/dev/null 2>&1
 vm_stop c-a
 T_VM=c-b
 t_done
