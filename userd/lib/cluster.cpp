@@ -766,11 +766,17 @@ void Node::fence_node(const std::string &node, const std::string &value)
 	auto list = addrs_of(value);
 	for (auto &a : list) {
 		int err = r_->rados_blocklist_add(cl(cluster_), a.data(), 0);
-		if (err < 0)
-			log::error("cluster: blocklisting " + a + " of node " + node + ": " +
-				   std::strerror(-err));
-		else
+		if (err < 0) {
+			std::string msg = "cluster: blocklisting ";
+			msg += a;
+			msg += " of node ";
+			msg += node;
+			msg += ": ";
+			msg += std::strerror(-err);
+			log::error(msg);
+		} else {
 			done++;
+		}
 	}
 	auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
 			  std::chrono::steady_clock::now() - t0)
@@ -796,10 +802,14 @@ void Node::check_fs()
 		if (st.f_type != CEPH_SUPER_MAGIC)
 			throw Error("cluster: share path " + p + " is not on CephFS", EXDEV);
 		FsIdent f{uint32_t(st.f_fsid.__val[0]), uint32_t(st.f_fsid.__val[1])};
-		if (mine && !(*mine == f))
-			throw Error("cluster: share paths " + first + " and " + p +
-					    " are on two file systems",
-				    EXDEV);
+		if (mine && !(*mine == f)) {
+			std::string msg = "cluster: share paths ";
+			msg += first;
+			msg += " and ";
+			msg += p;
+			msg += " are on two file systems";
+			throw Error(msg, EXDEV);
+		}
 		if (!mine)
 			first = p;
 		mine = f;
@@ -814,10 +824,14 @@ void Node::check_fs()
 		auto it = m.find("fs");
 		if (it != m.end()) {
 			std::string have(it->second.begin(), it->second.end());
-			if (have != want)
-				throw Error("cluster: the cluster serves file system '" + have +
-						    "', this node's shares are on '" + want + "'",
-					    EXDEV);
+			if (have != want) {
+				std::string msg = "cluster: the cluster serves file system '";
+				msg += have;
+				msg += "', this node's shares are on '";
+				msg += want;
+				msg += "'";
+				throw Error(msg, EXDEV);
+			}
 			return;
 		}
 		// The first node names it, guarded: "fs" still absent.
