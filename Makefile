@@ -24,7 +24,7 @@
 #                make bench-logon: Kerberos vs NTLMv2 logons, minutes)
 #   make fuzz    the long fuzzing campaign: every libFuzzer target for 10^7
 #                runs or an hour (FUZZ_RUNS, FUZZ_SECONDS), new coverage
-#                merged into tests/fuzz/corpus (make check: 10 s each)
+#                merged into tests/fuzz/corpus (make check: 5 s each)
 #   make torture-cache  smbtorture's oplock, lease, durable handle and
 #                session suites whole, beside ksmbd (16 minutes under load)
 #   make torture-replay  smbtorture's replay and async compound suites

@@ -13,7 +13,7 @@
 #          netlink code up to date, clang-tidy on the C++
 #   install  make install DESTDIR=...: files, man pages, unit, DKMS sources
 #   fuzz   a short run of every libFuzzer target (tests/fuzz/) over its
-#          seed corpus: FUZZ_SECONDS (default 10) each
+#          seed corpus: FUZZ_SECONDS (default 5) each
 #   vm     selftests in the test VM: guest-side scripts
 #          (tests/selftests/guest/*.sh, run by vm_run) and host-side
 #          scripts driving real clients (tests/selftests/host/*.sh)
@@ -180,7 +180,7 @@ lint_job() {
 }
 
 suite_fuzz() {
-	local log="$logs/fuzz.tap" n=0 t name out secs=${FUZZ_SECONDS:-10}
+	local log="$logs/fuzz.tap" n=0 t name out secs=${FUZZ_SECONDS:-5}
 	: > "$log"
 	if ! out=$(make -s -C "$top/tests/fuzz" 2>&1); then
 		echo "not ok 1 - building the fuzz targets" >> "$log"
@@ -220,13 +220,13 @@ kreports() {
 	failed=$((failed + 1))
 }
 
-# VM suites run SMBSRV_TEST_JOBS at a time (default 2), each in its own
-# guest, and lint runs beside them in a full run: a suite spends much of
-# its time with the guest waiting (timeouts, sleeps, host-side clients);
-# Documentation/testing.md has the measured saving.  Results are tallied
-# as the suites finish.  SMBSRV_TEST_JOBS=1 runs them
+# VM suites run SMBSRV_TEST_JOBS at a time (default 3), each in its own
+# guest, and in a full run lint takes one of those slots from the start: a
+# suite spends much of its time with the guest waiting (timeouts, sleeps,
+# host-side clients); Documentation/testing.md has the measured saving.
+# Results are tallied as the suites finish.  SMBSRV_TEST_JOBS=1 runs them
 # one after the other.
-njobs=${SMBSRV_TEST_JOBS:-2}
+njobs=${SMBSRV_TEST_JOBS:-3}
 [ -z "${SMBSRV_VM_KERNEL:-}" ] || njobs=1
 declare -A pool=()	# pid -> "name start-time log"
 

@@ -55,6 +55,16 @@
 #            ksmbd: the per-request cost of small I/O, with guest
 #            instructions per request under the instruction clock (not in
 #            the default sections: --sections small)
+#   conns    the seeds' table: 4K, 64K and 1M x READ, WRITE and 50/50
+#            mixed (half the jobs READ, half WRITE) x 1, 2 and 4
+#            connections, 4 jobs at QD8 spread over the connections:
+#            smbsrv and ksmbd (cifs mounts of their own, nosharesock,
+#            SERVER.cN), nfsd (one mount with nconnect=N, nfsd.cN), and
+#            one multichannel mount of 2 channels (SERVER.mc2) (not in the
+#            default sections: --sections conns; --sizes as above)
+#   conns-sealed  the same through sealed mounts (AES-128-GCM), READ and
+#            WRITE, 1 and 4 connections: smbsrv-seal.cN, ksmbd-seal.cN
+#            (not in the default sections: --sections conns-sealed)
 #
 # Every run checks its data (tools/bench/guest/run.sh).  smbsrv's
 # variants (default knobs, copy only, no inline reads) are switched live
@@ -247,6 +257,15 @@ for sec in $sections; do
 			add_cell "smbsrv-seal smbsrv-seal-wcopy ksmbd-seal" write "$bs" 1 1
 			add_cell "smbsrv-seal smbsrv-seal-wcopy ksmbd-seal" write "$bs" 8 4
 		done ;;
+	conns)
+		for bs in ${sizes_opt:-4k 64k 1m}; do for rw in read write mixed; do
+			add_cell "smbsrv.c1 ksmbd.c1 nfsd.c1 smbsrv.c2 ksmbd.c2 nfsd.c2
+				smbsrv.c4 ksmbd.c4 nfsd.c4 smbsrv.mc2 ksmbd.mc2" "$rw" "$bs" 8 4
+		done; done ;;
+	conns-sealed)
+		for bs in ${sizes_opt:-4k 64k 1m}; do for rw in read write; do
+			add_cell "smbsrv-seal.c1 ksmbd-seal.c1 smbsrv-seal.c4 ksmbd-seal.c4" "$rw" "$bs" 8 4
+		done; done ;;
 	audit)
 		for rw in read write; do for bs in 4k 1m; do
 			add_cell "smbsrv smbsrv-audit" "$rw" "$bs" 1 1
@@ -295,9 +314,10 @@ boot || exit 1
 grep -q '^qemu ' "$out/meta" || echo "qemu $(cat "$(vm_dir "$vm")/clock")" >> "$out/meta"
 
 # The knob settings of an smbsrv variant, applied before each of its runs
-# (splice threshold 0: never splice).
+# (splice threshold 0: never splice).  SERVER.cN and SERVER.mcN (section
+# conns) are SERVER on N connections or channels.
 variant() {
-	case $1 in
+	case ${1%.*} in
 	smbsrv) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 64K" ;;
 	smbsrv-wcopy) echo "smbsrvctl set splice-threshold 4K && smbsrvctl set inline-reads yes && smbsrvctl set min-receivefile-size 0" ;;
 	smbsrv-copy) echo "smbsrvctl set splice-threshold 0 && smbsrvctl set inline-reads yes" ;;
@@ -313,7 +333,17 @@ variant() {
 }
 
 mount_of() {
+	set -- "${1%.*}"
 	case $1 in smbsrv-sign*) echo smbsrv-sign ;; smbsrv-seal*) echo smbsrv-seal ;; *-sign | *-seal | smbsrv-audit) echo "$1" ;; smbsrv*) echo smbsrv ;; *) echo "$1" ;; esac
+}
+
+# run.sh's CONNS [MC] of a server name: SERVER.cN, SERVER.mcN, SERVER.
+conns_of() {
+	case $1 in
+	*.c[0-9]*) echo "${1##*.c}" ;;
+	*.mc[0-9]*) echo "${1##*.mc} mc" ;;
+	*) echo 1 ;;
+	esac
 }
 
 # The guest's command for one run.
@@ -321,7 +351,7 @@ run_cmd() {	# SERVER RW BS QD JOBS
 	case $2 in
 	reread) echo "sh /usr/share/smbsrv/bench/reread.sh $1 $3" ;;
 	meta) echo "sh /usr/share/smbsrv/bench/meta.sh $1 $3 $4 $5 4096" ;;
-	*) echo "sh /usr/share/smbsrv/bench/run.sh $(mount_of "$1") $2 $3 $4 $5 $secs" ;;
+	*) echo "sh /usr/share/smbsrv/bench/run.sh $(mount_of "$1") $2 $3 $4 $5 $secs $(conns_of "$1")" ;;
 	esac
 }
 
@@ -384,7 +414,7 @@ for r in $(seq 1 "$rounds"); do
 done
 # The whole file once more, byte for byte, through every mount.
 vm_exec "$vm" 'for s in smbsrv ksmbd nfsd smbsrv-sign ksmbd-sign smbsrv-lease ksmbd-lease smbsrv-nolease smbsrv-audit; do
-	[ "$(md5sum /mnt/$s/read.bin | cut -d" " -f1)" = "$(cat /tmp/read.md5)" ] ||
+	[ "$(dd if=/mnt/$s/read.bin bs=1M 2>/dev/null | md5sum | cut -d" " -f1)" = "$(cat /tmp/read.md5)" ] ||
 		{ echo "read.bin differs through /mnt/$s"; exit 1; }
 done; dmesg | grep -E "BUG|WARNING|Oops" || true' > "$out/final.log" 2>&1 ||
 	{ cat "$out/final.log" >&2; failed=$((failed + 1)); }

@@ -152,6 +152,8 @@ def parse_run(path):
             tag, _, rest = line[2:].partition(' ')
             if tag in ('stat0', 'stat1'):
                 r[tag] = [int(x) for x in rest.split()[1:]]
+            elif tag == 'conns':
+                r[tag] = int(rest) if rest.strip().isdigit() else None
             elif tag in ('fio-rc', 'verify-rc'):
                 r[tag] = int(rest)
             elif tag == 'err':
@@ -166,9 +168,15 @@ def parse_run(path):
     job = fio['jobs'][0]
     base = os.path.basename(path)
     rnd, rest = base.split('-', 1)
-    m = re.match(r'^(.*)-(read|write)-(\w+)-(\d+)-(\d+)$', rest)
+    m = re.match(r'^(.*)-(read|write|mixed)-(\w+)-(\d+)-(\d+)$', rest)
     server, rw, bs, qd, jobs = m.groups()
-    d = job[rw]
+    if rw == 'mixed':
+        # Both directions together; the latencies are the READs'.
+        d = dict(job['read'])
+        for k in ('bw_bytes', 'iops', 'io_bytes'):
+            d[k] = job['read'][k] + job['write'][k]
+    else:
+        d = job[rw]
     busy = sum(b - a for i, (a, b) in enumerate(zip(r['stat0'], r['stat1']))
                if i in (0, 1, 2, 5, 6, 7)) / USER_HZ
     pct = d['clat_ns'].get('percentile', {})
@@ -183,6 +191,7 @@ def parse_run(path):
         'p50_us': pct.get('50.000000', 0) / 1000,
         'p99_us': pct.get('99.000000', 0) / 1000,
         'clat_mean_us': d['clat_ns']['mean'] / 1000,
+        'conns': r.get('conns'),
         'counters': stats_delta(parse_stats(body['stats0']),
                                 parse_stats(body['stats1'])),
     }
@@ -236,6 +245,7 @@ def load(d):
             'p99_min': min(x['p99_us'] for x in rs),
             'p99_max': max(x['p99_us'] for x in rs),
             'counters': {k: statistics.median(v) for k, v in cnt.items()},
+            'conns': sorted({x['conns'] for x in rs if x.get('conns') is not None}),
             'ratios': {},
         }
     # Per-round ratios to the rivals, for the spread of a ratio.
@@ -533,9 +543,11 @@ def report(d):
 
     # READ matrix: every cell with more than the latency trio's servers,
     # or any 4-job cell.
-    mcells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg if rw == 'read'},
+    mcells = sorted({(bs, qd, j) for (s, rw, bs, qd, j) in agg
+                     if rw == 'read' and not conns_cell(s)},
                     key=lambda c: (size_bytes(c[0]), c[1], c[2]))
-    msrv = [s for s in servers if not s.endswith(('-sign', '-seal')) and s != 'smbsrv-audit']
+    msrv = [s for s in servers if not s.endswith(('-sign', '-seal')) and s != 'smbsrv-audit'
+            and not conns_cell(s)]
     mcells = [c for c in mcells if not (c[1] == 8 and c[2] == 1) or
               size_bytes(c[0]) in (4 << 10, 64 << 10, 1 << 20)]
     meta_med = meta_table(meta, metas, w)
@@ -548,6 +560,7 @@ def report(d):
     write_signed_table(meta, agg, spread, w)
     write_signed_table(meta, agg, spread, w, 'seal')
     small_table(meta, agg, d, w)
+    conns_table(meta, agg, d, w)
     if failed:
         w('Failed runs (fio error or data check): ' + ', '.join(failed) + '\n')
     text = '\n'.join(out)
@@ -692,6 +705,99 @@ def small_table(meta, agg, d, w):
         w(f"| {rw.upper()} | {qd} x {j} | {fmt(a['mibs'])} | {fmt(k['mibs'])} | {rt} | "
           f"{1e9 / a['iops'] / 1000:.1f}k | {1e9 / k['iops'] / 1000:.1f}k |")
     w('')
+
+
+def conns_cell(name):
+    """('smbsrv', 'c', 2) for smbsrv.c2, ('ksmbd', 'mc', 2) for ksmbd.mc2."""
+    m = re.match(r'^(.*)\.(c|mc)(\d+)$', name)
+    return (m.group(1), m.group(2), int(m.group(3))) if m else None
+
+
+def conns_table(meta, agg, d, w):
+    """The connection cells (sections conns, conns-sealed): MiB/s per size,
+    operation and number of connections, smbsrv against ksmbd and nfsd
+    (ratios of the medians), the connections that carried the run, and
+    one PNG per size."""
+    keys = [(s, rw, bs, qd, j) for (s, rw, bs, qd, j) in agg if conns_cell(s)]
+    if not keys:
+        return
+    sizes = sorted({k[2] for k in keys}, key=size_bytes)
+    ops = [o for o in ('read', 'write', 'mixed') if any(k[1] == o for k in keys)]
+    qd, jobs = keys[0][3], keys[0][4]
+    w('### Connections\n')
+    w(header(meta, 'Connections') + '\n')
+    w(f'{jobs} jobs at QD{qd} spread over the connections; MiB/s (median over rounds; mixed: '
+      'READ and WRITE together). cN: N connections (cifs: N mounts with nosharesock; '
+      'NFS: nconnect=N); mc2: one cifs mount with 2 channels. In brackets: the '
+      'connections that carried more than 1 MiB, where that differs from N.\n')
+    for prefix, rivals in (('', ('ksmbd', 'nfsd')), ('-seal', ('ksmbd',))):
+        mine = 'smbsrv' + prefix
+        variants = sorted({(c[1], c[2]) for c in map(conns_cell, (k[0] for k in keys))
+                           if c and c[0] == mine}, key=lambda v: (v[0] == 'mc', v[1]))
+        if not variants:
+            continue
+        srvs = [mine] + [r + prefix for r in rivals]
+        w(f"| size | op | conns | {' | '.join(srvs)} | "
+          + ' | '.join(f'{mine}/{r}' for r in srvs[1:]) + ' |')
+        w('|' + '---|' * (3 + len(srvs) + len(srvs) - 1))
+        rows = {}
+        for bs in sizes:
+            for rw in ops:
+                for kind, n in variants:
+                    cells = [agg.get((f'{s}.{kind}{n}', rw, bs, qd, jobs)) for s in srvs]
+                    if not cells[0]:
+                        continue
+                    txt = []
+                    for a in cells:
+                        if not a:
+                            txt.append('-')
+                            continue
+                        t = fmt(a['mibs'])
+                        if a['conns'] and a['conns'] != [n]:
+                            t += f" ({'/'.join(map(str, a['conns']))})"
+                        txt.append(t)
+                    rat = [f"{cells[0]['mibs'] / a['mibs']:.2f}" if a and a['mibs'] else '-'
+                           for a in cells[1:]]
+                    w(f"| {bs.upper()} | {rw.upper()} | {kind}{n} | " + ' | '.join(txt) +
+                      ' | ' + ' | '.join(rat) + ' |')
+                    rows.setdefault(bs, []).append((f'{rw.upper()} {kind}{n}',
+                                                    [a['mibs'] if a else None for a in cells]))
+        w('')
+        for bs, r in rows.items():
+            conns_plot(d, meta, f'conns{prefix}-{bs}', f'{bs.upper()}{" sealed" if prefix else ""}',
+                       srvs, r, qd, jobs)
+
+
+def conns_plot(d, meta, name, what, srvs, rows, qd, jobs):
+    """NAME.png: clustered bars, MiB/s per operation and connections, one
+    bar per server (gnuplot)."""
+    dat = os.path.join(d, name + '.dat')
+    with open(dat, 'w') as f:
+        f.write('# cell ' + ' '.join(srvs) + '\n')
+        for label, v in rows:
+            f.write(f'"{label}" ' + ' '.join(f'{x:.3f}' if x else '?' for x in v) + '\n')
+    cols = ', '.join(f"'{dat}' using {i + 2}{':xtic(1)' if i == 0 else ''} title '{s}'"
+                     for i, s in enumerate(srvs))
+    title = (f"{what}, {jobs} jobs x QD{qd} over N connections; commit {meta.get('commit')}, "
+             f"clock {meta.get('clock')}, -cpu {meta.get('cpu')}")
+    script = f"""set terminal pngcairo size 1200,500 font ',10'
+set output '{os.path.join(d, name + '.png')}'
+set datafile missing '?'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set xtics rotate by -30
+set yrange [0:*]
+set ylabel 'MiB/s ({'instruction clock' if meta.get('clock') == 'icount' else 'real time'})'
+set title "{title}"
+set key left top
+set grid ytics
+plot {cols}
+"""
+    try:
+        subprocess.run(['gnuplot'], input=script, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f'report: no plot ({e})', file=sys.stderr)
 
 
 def audit_table(meta, agg, spread, w):

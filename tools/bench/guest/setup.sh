@@ -29,7 +29,14 @@
 #
 #   smbsrv  smbsrv-audit    -> /mnt/smbsrv-audit    (vfs objects = full_audit)
 #
-# Both servers run with `smb2 leases = yes` (ksmbd's default is no);
+# and, for the connection cells (section conns), /mnt/S-x2 .. /mnt/S-x4
+# for S in smbsrv, ksmbd, smbsrv-seal and ksmbd-seal: the same share on
+# connections of their own (nosharesock), and /mnt/smbsrv-mc and
+# /mnt/ksmbd-mc: one mount with multichannel, max_channels=2 (the second
+# channel to the guest's 10.0.2.15, from the server's interface list).
+#
+# Both servers run with `smb2 leases = yes` (ksmbd's default is no) and
+# with multichannel on (a mount without `multichannel` uses one channel);
 # over the cache=none mounts a lease changes nothing (the client caches
 # nothing there).
 #
@@ -65,6 +72,7 @@ cat > /etc/smbsrv/bench.conf <<EOC
 [global]
 	tcp port = 445
 	smb2 leases = yes
+	server multi channel support = yes
 [bench]
 	path = /srv/b-smbsrv
 	read only = no
@@ -92,6 +100,7 @@ cat > /etc/ksmbd/ksmbd.conf <<EOC
 [global]
 	tcp port = 1445
 	smb2 leases = yes
+	server multi channel support = yes
 [bench]
 	path = /srv/b-ksmbd
 	read only = no
@@ -164,6 +173,16 @@ mount -t cifs //127.0.0.1/ksmbd-lease /mnt/ksmbd-lease -o "$strict,port=1445"
 mount -t cifs //127.0.0.1/smbsrv-nolease /mnt/smbsrv-nolease -o "$strict"
 mkdir -p /mnt/smbsrv-audit
 mount -t cifs //127.0.0.1/smbsrv-audit /mnt/smbsrv-audit -o "$cifs,nosharesock"
+for k in 2 3 4; do
+	for s in smbsrv smbsrv-seal ksmbd ksmbd-seal; do mkdir -p /mnt/$s-x$k; done
+	mount -t cifs //127.0.0.1/bench /mnt/smbsrv-x$k -o "$cifs,nosharesock"
+	mount -t cifs //127.0.0.1/bench /mnt/ksmbd-x$k -o "$cifs,nosharesock,port=1445"
+	mount -t cifs //127.0.0.1/bench /mnt/smbsrv-seal-x$k -o "$cifs,seal,nosharesock"
+	mount -t cifs //127.0.0.1/bench /mnt/ksmbd-seal-x$k -o "$cifs,seal,nosharesock,port=1445"
+done
+mkdir -p /mnt/smbsrv-mc /mnt/ksmbd-mc
+mount -t cifs //127.0.0.1/bench /mnt/smbsrv-mc -o "$cifs,nosharesock,multichannel,max_channels=2"
+mount -t cifs //127.0.0.1/bench /mnt/ksmbd-mc -o "$cifs,nosharesock,multichannel,max_channels=2,port=1445"
 # run.sh checks a WRITE's file on the server under /srv/b-SERVER.
 ln -sfn /srv/b-smbsrv /srv/b-smbsrv-audit
 ln -sfn /srv/b-smbsrv /srv/b-smbsrv-sign
