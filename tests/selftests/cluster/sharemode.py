@@ -7,7 +7,14 @@ CLOSE latencies it measured as plain lines.
 
     sharemode.py PORT_A PORT_B SHARE
     sharemode.py hold PORT SHARE FILE      open FILE to read denying writes,
-                                           print HELD, keep it open
+                                           print HELD, keep it open reading it
+                                           every 0.5 s; print DROPPED when
+                                           that fails (the node closed it)
+    sharemode.py refused PORT SHARE        a new tree connect must fail
+                                           with STATUS_BAD_NETWORK_NAME (or
+                                           the logon, daemon stopped, with
+                                           STATUS_NO_LOGON_SERVERS)
+    sharemode.py serves PORT SHARE FILE    a write open of FILE works
     sharemode.py probe PORT SHARE FILE     a write open of FILE must fail
     sharemode.py wait PORT SHARE FILE SECS try a write open of FILE until it
                                            works; PASS with the time it took
@@ -23,6 +30,8 @@ from impacket import smb3structs as s3
 from impacket.smbconnection import SMBConnection, SessionError
 
 SHARING_VIOLATION = 0xC0000043
+BAD_NETWORK_NAME = 0xC00000CC
+NO_LOGON_SERVERS = 0xC000005E
 R = s3.FILE_READ_DATA
 W = s3.FILE_WRITE_DATA
 SR = s3.FILE_SHARE_READ
@@ -181,7 +190,12 @@ def hold(port, share, path):
         return 1
     print("HELD", flush=True)
     while True:
-        time.sleep(60)
+        time.sleep(0.5)
+        try:
+            n.conn.readFile(n.tid, f, 0, 1)
+        except Exception as e:  # the connection went: any error
+            print("DROPPED %s" % str(e).replace("\n", " ")[:80], flush=True)
+            return 0
 
 
 def wait(port, share, path, secs):
@@ -207,6 +221,38 @@ def wait(port, share, path, secs):
     return 0 if opened(r) else 1
 
 
+def refused(port, share):
+    """A fenced node: its share is refused, at the tree connect, or at the
+    logon already when its daemon is stopped (nobody answers logons)."""
+    conn = SMBConnection("127.0.0.1", "127.0.0.1", sess_port=port, timeout=60)
+    r = None
+    step = "logon"
+    try:
+        conn.login("", "")
+        step = "tree connect"
+        conn.connectTree(share)
+    except SessionError as e:
+        r = e.getErrorCode()
+    ok = (step == "tree connect" and r == BAD_NETWORK_NAME) or \
+        (step == "logon" and r == NO_LOGON_SERVERS)
+    check("a fenced node refuses %s (at the %s: %s)"
+          % (share, step, "worked" if r is None else "0x%08x" % r),
+          ok, "it worked" if r is None else "status 0x%08x" % r)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def serves(port, share, path):
+    n = Node("A", port, share)
+    r = n.open(path, R | W, SR | SW | SD)
+    if opened(r):
+        n.close(r)
+    check("the node serves %s again (a write open of %s)" % (share, path),
+          opened(r), "" if opened(r) else "status 0x%08x" % r)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
 def probe(port, share, path):
     """While node a is alive: B's write open must fail."""
     n = Node("B", port, share)
@@ -219,6 +265,10 @@ def probe(port, share, path):
 if __name__ == "__main__":
     if sys.argv[1] == "hold":
         sys.exit(hold(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
+    if sys.argv[1] == "refused":
+        sys.exit(refused(int(sys.argv[2]), sys.argv[3]))
+    if sys.argv[1] == "serves":
+        sys.exit(serves(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
     if sys.argv[1] == "probe":
         sys.exit(probe(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
     if sys.argv[1] == "wait":
