@@ -220,13 +220,13 @@ kreports() {
 	failed=$((failed + 1))
 }
 
-# VM suites run SMBSRV_TEST_JOBS at a time (default 3), each in its own
+# VM suites run SMBSRV_TEST_JOBS at a time (default 2), each in its own
 # guest, and in a full run lint takes one of those slots from the start: a
 # suite spends much of its time with the guest waiting (timeouts, sleeps,
 # host-side clients); Documentation/testing.md has the measured saving.
 # Results are tallied as the suites finish.  SMBSRV_TEST_JOBS=1 runs them
 # one after the other.
-njobs=${SMBSRV_TEST_JOBS:-3}
+njobs=${SMBSRV_TEST_JOBS:-2}
 [ -z "${SMBSRV_VM_KERNEL:-}" ] || njobs=1
 declare -A pool=()	# pid -> "name start-time log"
 
