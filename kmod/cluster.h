@@ -58,4 +58,28 @@ void smbsrv_cluster_closed(struct smbsrv_fnode *fn,
 
 /* The fnode's view goes with it (fnode.c frees it: kfree()). */
 
+/*
+ * Liveness (design-cluster.md, "Liveness, node loss, partitions"): the
+ * daemon renews the node's lease in the store and passes on a deadline
+ * (cluster-alive); one that passes unrenewed fences the node: every
+ * connection is closed, disconnected durable opens expire, tree connects
+ * to disk shares and opens that need the store are refused, and closes
+ * no longer ask the store (its records of this node are about to be
+ * reaped), until the next cluster-alive.  A deadline already past fences
+ * at once (the daemon leaving cleanly).
+ */
+void smbsrv_cluster_alive(u64 deadline_ns, u64 incarnation);
+/* The deadline and incarnation in force (0, 0: none, or fenced). */
+void smbsrv_cluster_alive_get(u64 *deadline_ns, u64 *incarnation);
+
+extern bool smbsrv_cluster_fenced_flag;
+
+static inline bool smbsrv_cluster_fenced(void)
+{
+	return smbsrv_cluster_on() && READ_ONCE(smbsrv_cluster_fenced_flag);
+}
+
+/* Module exit: no fence runs after this. */
+void smbsrv_cluster_exit(void);
+
 #endif /* _SMBSRV_CLUSTER_H */

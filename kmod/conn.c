@@ -414,7 +414,7 @@ u32 smbsrv_conn_count(void)
 	return atomic_read(&smbsrv_nr_conns);
 }
 
-void smbsrv_conns_exit(void)
+void smbsrv_conns_close_all(void)
 {
 	struct smbsrv_conn *conn;
 	unsigned long id;
@@ -423,6 +423,11 @@ void smbsrv_conns_exit(void)
 	xa_for_each(&smbsrv_conns, id, conn)
 		smbsrv_conn_close(conn);
 	rcu_read_unlock();
+}
+
+void smbsrv_conns_exit(void)
+{
+	smbsrv_conns_close_all();
 	flush_workqueue(smbsrv_ctl_wq);
 	wait_var_event(&smbsrv_nr_alive, !atomic_read(&smbsrv_nr_alive));
 	xa_destroy(&smbsrv_conns);

@@ -203,6 +203,8 @@ struct smbsrv_conn {
 
 /* Close every connection and wait until all of them are freed. */
 void smbsrv_conns_exit(void);
+/* Close every connection there is now (their close works are queued). */
+void smbsrv_conns_close_all(void);
 
 /* Take over an accepted socket; closes it when limits forbid it. */
 /*

@@ -583,6 +583,17 @@ void smbsrv_durable_init(void)
 	INIT_DELAYED_WORK(&smbsrv_durable_work, smbsrv_durable_scavenge);
 }
 
+void smbsrv_durable_expire_all(void)
+{
+	struct smbsrv_durable *d;
+
+	spin_lock(&smbsrv_durable_lock);
+	list_for_each_entry(d, &smbsrv_durable_disc, node)
+		d->deadline = jiffies;
+	smbsrv_durable_schedule();
+	spin_unlock(&smbsrv_durable_lock);
+}
+
 void smbsrv_durable_exit(void)
 {
 	struct smbsrv_durable *d;

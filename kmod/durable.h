@@ -41,6 +41,8 @@ struct smbsrv_durable_req {
 void smbsrv_durable_init(void);
 /* Close every disconnected durable open (module exit). */
 void smbsrv_durable_exit(void);
+/* Close every disconnected durable open now (cluster mode's fence). */
+void smbsrv_durable_expire_all(void);
 
 /*
  * Make the new open @f durable as @d asks, if its caching allows it (a

@@ -7,6 +7,7 @@
 
 #include "budget.h"
 #include "cache.h"
+#include "cluster.h"
 #include "conn.h"
 #include "crypto.h"
 #include "durable.h"
@@ -85,6 +86,7 @@ static void __exit smbsrv_exit(void)
 	 * every upcall fails.
 	 */
 	smbsrv_netlink_exit();
+	smbsrv_cluster_exit();
 
 	mutex_lock(&smbsrv_server.lock);
 	smbsrv_listener_stop(smbsrv_server.listener);

@@ -167,6 +167,12 @@ static const struct nla_policy smbsrv_cluster_view_nl_policy[SMBSRV_A_CLUSTER_VE
 	[SMBSRV_A_CLUSTER_LOCKS] = { .type = NLA_BINARY, },
 };
 
+/* SMBSRV_CMD_CLUSTER_ALIVE - do */
+static const struct nla_policy smbsrv_cluster_alive_nl_policy[SMBSRV_A_CLUSTER_INCARNATION + 1] = {
+	[SMBSRV_A_CLUSTER_DEADLINE] = { .type = NLA_U64, },
+	[SMBSRV_A_CLUSTER_INCARNATION] = { .type = NLA_U64, },
+};
+
 /* Ops table for smbsrv */
 static const struct genl_split_ops smbsrv_nl_ops[] = {
 	{
@@ -270,6 +276,13 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.doit		= smbsrv_nl_cluster_view_doit,
 		.policy		= smbsrv_cluster_view_nl_policy,
 		.maxattr	= SMBSRV_A_CLUSTER_VERSION,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= SMBSRV_CMD_CLUSTER_ALIVE,
+		.doit		= smbsrv_nl_cluster_alive_doit,
+		.policy		= smbsrv_cluster_alive_nl_policy,
+		.maxattr	= SMBSRV_A_CLUSTER_INCARNATION,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };

@@ -37,6 +37,7 @@ int smbsrv_nl_audit_subscribe_doit(struct sk_buff *skb, struct genl_info *info);
 int smbsrv_nl_write_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
 int smbsrv_nl_cluster_done_doit(struct sk_buff *skb, struct genl_info *info);
 int smbsrv_nl_cluster_view_doit(struct sk_buff *skb, struct genl_info *info);
+int smbsrv_nl_cluster_alive_doit(struct sk_buff *skb, struct genl_info *info);
 
 extern struct genl_family smbsrv_nl_family;
 

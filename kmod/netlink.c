@@ -339,3 +339,44 @@ int smbsrv_nl_audit_subscribe_doit(struct sk_buff *skb, struct genl_info *info)
 			       sess ? nla_get_u32(sess) : 0);
 	return 0;
 }
+
+/* Cluster mode's liveness (cluster.h): the daemon's renewals. */
+int smbsrv_nl_cluster_alive_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct smbsrv_server *srv = &smbsrv_server;
+	struct nlattr **a = info->attrs;
+	u64 deadline, inc;
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (a[SMBSRV_A_CLUSTER_DEADLINE]) {
+		if (!smbsrv_cluster_on()) {
+			NL_SET_ERR_MSG(info->extack, "cluster mode is off");
+			return -EOPNOTSUPP;
+		}
+		mutex_lock(&srv->lock);
+		if (!srv->daemon_attached ||
+		    srv->daemon_portid != info->snd_portid) {
+			mutex_unlock(&srv->lock);
+			NL_SET_ERR_MSG(info->extack, "only the attached daemon renews");
+			return -EPERM;
+		}
+		smbsrv_cluster_alive(nla_get_u64(a[SMBSRV_A_CLUSTER_DEADLINE]),
+				     a[SMBSRV_A_CLUSTER_INCARNATION] ?
+				     nla_get_u64(a[SMBSRV_A_CLUSTER_INCARNATION]) : 0);
+		mutex_unlock(&srv->lock);
+	}
+	smbsrv_cluster_alive_get(&deadline, &inc);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_iput(msg, info);
+	if (!hdr ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_CLUSTER_DEADLINE, deadline, 0) ||
+	    nla_put_u64_64bit(msg, SMBSRV_A_CLUSTER_INCARNATION, inc, 0)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 
 #include "../audit.h"
+#include "../cluster.h"
 #include "../conn.h"
 #include "../session.h"
 #include "../share.h"
@@ -101,6 +102,11 @@ u32 smbsrv_smb2_tree_connect(struct smbsrv_req *req)
 
 	ipc = share->flags & SMBSRV_SHARE_FLAGS_IPC;
 	encrypt = share->flags & SMBSRV_SHARE_FLAGS_ENCRYPT;
+	/* Cluster mode: a fenced node serves no share (cluster.h). */
+	if (!ipc && smbsrv_cluster_fenced()) {
+		status = STATUS_BAD_NETWORK_NAME;
+		goto out;
+	}
 	/* A share that must be encrypted needs a client that can. */
 	if (encrypt && (conn->dialect < SMB2_DIALECT_300 ||
 			conn->cipher == SMB2_CIPHER_NONE ||

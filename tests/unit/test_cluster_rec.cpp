@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "cluster_rec.hpp"
 #include "ntstatus.hpp"
@@ -145,4 +146,74 @@ TEST_CASE("a push round-trips through its notify payload", "[cluster]")
 	CHECK(q->locks == p.locks);
 	CHECK_FALSE(decode_push(b.data(), b.size() - 1));
 	CHECK_FALSE(decode_push(b.data(), 3));
+}
+
+TEST_CASE("Ceph client addresses for fencing", "[cluster]")
+{
+	CHECK(valid_client_addr("10.0.2.15:0/3725689"));
+	CHECK(valid_client_addr("[fe80::1]:6800/12"));
+	CHECK(valid_client_addr("255.255.255.255:65535/4294967295"));
+	CHECK_FALSE(valid_client_addr(""));
+	CHECK_FALSE(valid_client_addr("10.0.2.15:0"));
+	CHECK_FALSE(valid_client_addr("10.0.2.15/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2.256:0/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2:0/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2.1.5:0/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2.15:65536/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2.15:0/"));
+	CHECK_FALSE(valid_client_addr("10.0.2.15:0/12345678901"));
+	CHECK_FALSE(valid_client_addr("v2:10.0.2.15:0/3"));
+	CHECK_FALSE(valid_client_addr("10.0.2.15:0/3\", \"x\": \"y"));
+	CHECK_FALSE(valid_client_addr("[fe80::1\"]:0/3"));
+	CHECK_FALSE(valid_client_addr("[]:0/3"));
+
+	CHECK(rados_addrs("[v2:10.0.2.100:0/2716,v1:10.0.2.100:0/2716]") ==
+	      std::vector<std::string>{"10.0.2.100:0/2716", "10.0.2.100:0/2716"});
+	CHECK(rados_addrs("v2:10.0.2.100:0/1") == std::vector<std::string>{"10.0.2.100:0/1"});
+	CHECK(rados_addrs("10.0.2.100:0/1") == std::vector<std::string>{"10.0.2.100:0/1"});
+	CHECK(rados_addrs("[v2:10.0.2.100:0/1,bad]").empty());
+	CHECK(rados_addrs("").empty());
+
+	CHECK(cephfs_status_addr("instance: client.4161 10.0.2.15:0/3725689\nblocklisted: false\n") ==
+	      "10.0.2.15:0/3725689");
+	CHECK(cephfs_status_addr("instance: client.4161 10.0.2.15:0/3725689") ==
+	      "10.0.2.15:0/3725689");
+	CHECK(cephfs_status_addr("instance: client.4138 (2)10.0.2.15:0/3725689\nblocklisted: false\n") ==
+	      "10.0.2.15:0/3725689");
+	CHECK(cephfs_status_addr("instance: client.1 (2)[fe80::1]:0/9\n") == "[fe80::1]:0/9");
+	CHECK(cephfs_status_addr("instance: client.1 (2\n").empty());
+	CHECK(cephfs_status_addr("instance: client.1 (x)10.0.2.15:0/1\n").empty());
+	CHECK(cephfs_status_addr("instance: client.1 ()10.0.2.15:0/1\n").empty());
+	CHECK(cephfs_status_addr("instance: client.4161\n").empty());
+	CHECK(cephfs_status_addr("blocklisted: false\n").empty());
+	CHECK(cephfs_status_addr("instance: client.1 10.0.2.15:0\n").empty());
+
+	std::vector<std::string> a{"10.0.2.100:0/2716", "10.0.2.15:0/3725689"};
+	CHECK(addrs_value(a) == "10.0.2.100:0/2716 10.0.2.15:0/3725689");
+	CHECK(addrs_of(addrs_value(a)) == a);
+	CHECK(addrs_of("").empty());
+	CHECK(addrs_of("x 10.0.2.15:0/1  ;rm") == std::vector<std::string>{"10.0.2.15:0/1"});
+	std::string many;
+	for (int i = 0; i < 40; i++)
+		many += "10.0.0.1:0/" + std::to_string(i) + " ";
+	CHECK(addrs_of(many).size() == max_client_addrs);
+}
+
+TEST_CASE("the cluster's file system in meta", "[cluster]")
+{
+	FsIdent f{0xdeadbeef, 7};
+	CHECK(fs_value(f) == "1 deadbeef 7");
+	CHECK(fs_of("1 deadbeef 7") == f);
+	CHECK(fs_of(fs_value({0, 0})) == FsIdent{0, 0});
+	CHECK(fs_of(fs_value({0xffffffff, 4294967295U})) == FsIdent{0xffffffff, 4294967295U});
+	CHECK_FALSE(fs_of(""));
+	CHECK_FALSE(fs_of("1 deadbeef"));
+	CHECK_FALSE(fs_of("1 deadbeef "));
+	CHECK_FALSE(fs_of("2 deadbeef 7"));
+	CHECK_FALSE(fs_of("1 DEADBEEF 7"));
+	CHECK_FALSE(fs_of("1 deadbee 7"));
+	CHECK_FALSE(fs_of("1 deadbeef 07"));
+	CHECK_FALSE(fs_of("1 deadbeef 4294967296"));
+	CHECK_FALSE(fs_of("1 deadbeef 7 "));
+	CHECK_FALSE(fs_of("1 deadbeef -7"));
 }

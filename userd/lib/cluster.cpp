@@ -3,13 +3,18 @@
 
 #include <dlfcn.h>
 #include <rados/librados.h>
+#include <linux/magic.h>
 #include <sys/eventfd.h>
+#include <sys/statfs.h>
 #include <sys/time.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <set>
 
@@ -56,6 +61,11 @@ struct Rados {
 	decltype(&::rados_nobjects_list_next) rados_nobjects_list_next = nullptr;
 	decltype(&::rados_nobjects_list_close) rados_nobjects_list_close = nullptr;
 	decltype(&::rados_list_lockers) rados_list_lockers = nullptr;
+	decltype(&::rados_break_lock) rados_break_lock = nullptr;
+	decltype(&::rados_getaddrs) rados_getaddrs = nullptr;
+	decltype(&::rados_blocklist_add) rados_blocklist_add = nullptr;
+	decltype(&::rados_cluster_fsid) rados_cluster_fsid = nullptr;
+	decltype(&::rados_write_op_omap_cmp) rados_write_op_omap_cmp = nullptr;
 
 	Rados()
 	{
@@ -95,6 +105,11 @@ struct Rados {
 		load(rados_nobjects_list_next, "rados_nobjects_list_next");
 		load(rados_nobjects_list_close, "rados_nobjects_list_close");
 		load(rados_list_lockers, "rados_list_lockers");
+		load(rados_break_lock, "rados_break_lock");
+		load(rados_getaddrs, "rados_getaddrs");
+		load(rados_blocklist_add, "rados_blocklist_add");
+		load(rados_cluster_fsid, "rados_cluster_fsid");
+		load(rados_write_op_omap_cmp, "rados_write_op_omap_cmp");
 	}
 	// Not unloaded: librados' threads and atexit handlers may outlive
 	// the handle.
@@ -120,6 +135,19 @@ constexpr const char *lock_name = "alive";
 constexpr const char *reaper_lock = "reaper";
 constexpr auto sweep_every = std::chrono::seconds(5);
 constexpr int max_tries = 16;		// guarded writes that lost a race
+// The kernel's deadline: the renewal's send time + D - 3 s (the OSD
+// starts D when the request arrives, by its own clock).
+constexpr uint64_t alive_margin_ns = uint64_t(lock_seconds - 3) * 1000000000ULL;
+constexpr const char *addrs_key = "addrs";
+constexpr const char *meta_object = "meta";
+constexpr const char *ceph_debugfs = "/sys/kernel/debug/ceph";
+
+uint64_t now_ns()
+{
+	return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+				std::chrono::steady_clock::now().time_since_epoch())
+				.count());
+}
 
 rados_t cl(void *p) { return static_cast<rados_t>(p); }
 rados_ioctx_t io(void *p) { return static_cast<rados_ioctx_t>(p); }
@@ -228,8 +256,14 @@ Node::Node(Options o) : opt_(std::move(o)), r_(std::make_unique<Rados>())
 	r_->rados_ioctx_set_namespace(b, opt_.ns.c_str());
 	r_->rados_ioctx_set_namespace(c3, opt_.ns.c_str());
 
-	std::random_device rd;
-	cookie_ = std::to_string((uint64_t(rd()) << 32) | rd());
+	if (opt_.resume) {
+		inc_ = opt_.resume;
+	} else {
+		std::random_device rd;
+		while (!inc_)
+			inc_ = (uint64_t(rd()) << 32) | rd();
+	}
+	cookie_ = std::to_string(inc_);
 	try {
 		// A previous incarnation's lock expires within its duration.
 		auto deadline = std::chrono::steady_clock::now() +
@@ -263,6 +297,7 @@ Node::Node(Options o) : opt_(std::move(o)), r_(std::make_unique<Rados>())
 	efd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (efd_ < 0)
 		fail("eventfd", -errno);
+	wake(); // the first deadline, from join()
 	worker_ = std::thread([this] { worker(); });
 	renewer_ = std::thread([this] { renewer(); });
 	reaper_ = std::thread([this] { reaper(); });
@@ -307,14 +342,23 @@ void Node::join()
 					   "smbsrvd joining", &d, 0);
 	if (err < 0)
 		throw Error("cluster: lock " + std::string(reaper_lock) + " on " + oid, -err);
+	const std::string reaper_cookie = cookie_;
 	try {
+		check_fs();
+		if (opt_.resume)
+			resume();
+		auto sent = now_ns();
 		lock_alive(false);
 		announce();
+		record_addrs();
+		std::lock_guard<std::mutex> l(mu_);
+		deadline_ns_ = sent + alive_margin_ns;
+		alive_pending_ = true;
 	} catch (...) {
-		r_->rados_unlock(io(lock_io_), oid.c_str(), reaper_lock, cookie_.c_str());
+		r_->rados_unlock(io(lock_io_), oid.c_str(), reaper_lock, reaper_cookie.c_str());
 		throw;
 	}
-	r_->rados_unlock(io(lock_io_), oid.c_str(), reaper_lock, cookie_.c_str());
+	r_->rados_unlock(io(lock_io_), oid.c_str(), reaper_lock, reaper_cookie.c_str());
 }
 
 void Node::lock_alive(bool renew)
@@ -332,13 +376,9 @@ void Node::lock_alive(bool renew)
 void Node::renewer()
 {
 	std::unique_lock<std::mutex> l(mu_);
-	while (!cv_.wait_for(l, renew_every, [this] { return stop_; })) {
+	while (!cv_.wait_for(l, renew_every, [this] { return stop_ || lost_; })) {
 		l.unlock();
-		try {
-			lock_alive(true);
-		} catch (const Error &e) {
-			log::error(e.what());
-		}
+		renew();
 		l.lock();
 	}
 }
@@ -678,6 +718,7 @@ void Node::sweep()
 		read_omap(*r_, x, n, "", m, v);
 		if (lockers(*r_, x, n, lock_name) == 0 && value_of(m, "inc") == inc) {
 			std::string dead = n.substr(5);
+			fence_node(dead, value_of(m, addrs_key));
 			size_t removed = 0;
 			for (const auto &f : files)
 				removed += reap_file(f, dead);
@@ -735,12 +776,246 @@ size_t Node::reap_file(const std::string &oid, const std::string &dead)
 	return names.size();
 }
 
+// Liveness (design-cluster.md, "Liveness, node loss, partitions").
+
+void Node::wake()
+{
+	uint64_t one = 1;
+	if (efd_ >= 0 && write(efd_, &one, sizeof(one)) < 0)
+		log::warning(std::string("cluster: eventfd: ") + std::strerror(errno));
+}
+
+// One renewal.  A renewal sent after the kernel's deadline (the daemon
+// stood still, or the store was out of reach that long) or refused
+// because another holds the lock or this client is blocklisted ends the
+// incarnation: survivors may have reaped it, and the kernel fenced.
+void Node::renew()
+{
+	uint64_t sent = now_ns();
+	int err = 0;
+	try {
+		lock_alive(true);
+	} catch (const Error &e) {
+		err = e.err();
+		log::error(e.what());
+	}
+	std::lock_guard<std::mutex> l(mu_);
+	if (sent >= deadline_ns_ || err == EBUSY || err == EEXIST || err == ESHUTDOWN) {
+		if (!lost_)
+			log::error("cluster: node " + opt_.node +
+				   " lost its lease in the store (" +
+				   (err ? std::string(std::strerror(err))
+					: std::to_string((sent - deadline_ns_) / 1000000) +
+						  " ms past its deadline") +
+				   "): the module fences; this daemon stops");
+		lost_ = true;
+	} else if (!err) {
+		deadline_ns_ = sent + alive_margin_ns;
+		alive_pending_ = true;
+	}
+	wake();
+}
+
+std::optional<Node::Alive> Node::take_alive()
+{
+	std::lock_guard<std::mutex> l(mu_);
+	if (!alive_pending_ || lost_)
+		return std::nullopt;
+	alive_pending_ = false;
+	return Alive{deadline_ns_, inc_};
+}
+
+bool Node::lost()
+{
+	std::lock_guard<std::mutex> l(mu_);
+	return lost_;
+}
+
+// A restart within the deadline: the module still serves this
+// incarnation's opens, whose records are in the store under our lock,
+// held by the previous process's client.  Break that lock (ours: same
+// cookie) and take it again.  If it is gone, the node may have been
+// reaped: start a new incarnation.
+void Node::resume()
+{
+	std::string oid = node_object(opt_.node);
+	int excl = 0;
+	char tag[256], clients[1024], cookies[1024], addrs[1024];
+	size_t tl = sizeof(tag), cl = sizeof(clients), kl = sizeof(cookies), al = sizeof(addrs);
+	ssize_t n = r_->rados_list_lockers(io(lock_io_), oid.c_str(), lock_name, &excl, tag, &tl,
+					   clients, &cl, cookies, &kl, addrs, &al);
+	const char *c = clients, *k = cookies;
+	for (ssize_t i = 0; i < n; i++) {
+		if (cookie_ == k &&
+		    r_->rados_break_lock(io(lock_io_), oid.c_str(), lock_name, c, k) == 0) {
+			log::notice("cluster: node " + opt_.node + " resumes incarnation " +
+				    cookie_ + " (the lock of " + c + ")");
+			return;
+		}
+		c += std::strlen(c) + 1;
+		k += std::strlen(k) + 1;
+	}
+	std::random_device rd;
+	inc_ = 0;
+	while (!inc_ || std::to_string(inc_) == cookie_)
+		inc_ = (uint64_t(rd()) << 32) | rd();
+	log::notice("cluster: node " + opt_.node + ": incarnation " + cookie_ +
+		    " cannot be resumed (its lock is gone); a new one starts");
+	cookie_ = std::to_string(inc_);
+	opt_.resume = 0;
+}
+
+// This node's Ceph clients, as survivors will blocklist them: librados'
+// and each CephFS kernel mount of this cluster (debugfs, as root).
+std::vector<std::string> Node::client_addrs()
+{
+	std::vector<std::string> out;
+	char *a = nullptr;
+	if (r_->rados_getaddrs(cl(cluster_), &a) == 0 && a) {
+		out = rados_addrs(a);
+		free(a); // NOLINT(cppcoreguidelines-no-malloc): librados' strdup()
+	}
+	char fsid[64] = {};
+	if (r_->rados_cluster_fsid(cl(cluster_), fsid, sizeof(fsid) - 1) < 0)
+		return out;
+	std::string prefix = std::string(fsid) + ".client";
+	std::error_code ec;
+	for (const auto &d : std::filesystem::directory_iterator(ceph_debugfs, ec)) {
+		if (d.path().filename().string().rfind(prefix, 0) != 0)
+			continue;
+		std::ifstream f(d.path() / "status");
+		std::string status((std::istreambuf_iterator<char>(f)),
+				   std::istreambuf_iterator<char>());
+		if (std::string addr = cephfs_status_addr(status); !addr.empty())
+			out.push_back(addr);
+	}
+	return out;
+}
+
+// Record them in node.NAME (at join, and at each sweep: a mount may come
+// later or change).
+void Node::record_addrs()
+{
+	std::string v = addrs_value(client_addrs());
+	if (v == addrs_)
+		return;
+	set_key(*r_, io(lock_io_), node_object(opt_.node), addrs_key, v);
+	if (v.find(' ') == std::string::npos && !cephfs_warned_) {
+		log::warning("cluster: no CephFS mount of this cluster found in " +
+			     std::string(ceph_debugfs) +
+			     " (debugfs mounted?): survivors can fence only librados");
+		cephfs_warned_ = true;
+	}
+	log::notice("cluster: node " + opt_.node + "'s Ceph clients: " + v);
+	addrs_ = v;
+}
+
+// Before a dead node's records go: blocklist its clients, so that a node
+// that was only cut off writes neither records nor file data any more,
+// and the MDS drops its CephFS session (and capabilities, locks) now.
+void Node::fence_node(const std::string &node, const std::string &value)
+{
+	auto t0 = std::chrono::steady_clock::now();
+	size_t done = 0;
+	auto list = addrs_of(value);
+	for (auto &a : list) {
+		int err = r_->rados_blocklist_add(cl(cluster_), a.data(), 0);
+		if (err < 0) {
+			std::string msg = "cluster: blocklisting ";
+			msg += a;
+			msg += " of node ";
+			msg += node;
+			msg += ": ";
+			msg += std::strerror(-err);
+			log::error(msg);
+		} else {
+			done++;
+		}
+	}
+	auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+			  std::chrono::steady_clock::now() - t0)
+			  .count();
+	log::notice("cluster: node " + node + " fenced: " + std::to_string(done) + " of " +
+		    std::to_string(list.size()) + " Ceph clients blocklisted (" +
+		    value + ") in " + std::to_string(ms) + " ms");
+}
+
+// Every share must be on the CephFS the cluster serves (the "fs" key of
+// "meta", set by the first node to join): inode numbers name files in
+// the records, and are the same on every node only there.  A share that
+// is not on CephFS, shares on two file systems, or another file system
+// than the cluster's: the node does not join.
+void Node::check_fs()
+{
+	std::optional<FsIdent> mine;
+	std::string first;
+	for (const auto &p : opt_.paths) {
+		struct statfs st {};
+		if (::statfs(p.c_str(), &st) != 0)
+			throw Error("cluster: share path " + p, errno);
+		if (st.f_type != CEPH_SUPER_MAGIC)
+			throw Error("cluster: share path " + p + " is not on CephFS", EXDEV);
+		FsIdent f{uint32_t(st.f_fsid.__val[0]), uint32_t(st.f_fsid.__val[1])};
+		if (mine && !(*mine == f)) {
+			std::string msg = "cluster: share paths ";
+			msg += first;
+			msg += " and ";
+			msg += p;
+			msg += " are on two file systems";
+			throw Error(msg, EXDEV);
+		}
+		if (!mine)
+			first = p;
+		mine = f;
+	}
+	if (!mine)
+		return; // no share yet: nothing to check
+	const std::string want = fs_value(*mine);
+	for (int t = 0; t < max_tries; t++) {
+		std::map<std::string, Bytes> m;
+		uint64_t v = 0;
+		read_omap(*r_, io(lock_io_), meta_object, "fs", m, v);
+		auto it = m.find("fs");
+		if (it != m.end()) {
+			std::string have(it->second.begin(), it->second.end());
+			if (have != want) {
+				std::string msg = "cluster: the cluster serves file system '";
+				msg += have;
+				msg += "', this node's shares are on '";
+				msg += want;
+				msg += "'";
+				throw Error(msg, EXDEV);
+			}
+			return;
+		}
+		// The first node names it, guarded: "fs" still absent.
+		const char *keys[] = {"fs"};
+		const char *vals[] = {want.c_str()};
+		size_t kls[] = {2}, vls[] = {want.size()};
+		int prval = 0;
+		rados_write_op_t op = r_->rados_create_write_op();
+		r_->rados_write_op_create(op, LIBRADOS_CREATE_IDEMPOTENT, nullptr);
+		r_->rados_write_op_omap_cmp(op, "fs", LIBRADOS_CMPXATTR_OP_EQ, "", 0, &prval);
+		r_->rados_write_op_omap_set2(op, keys, vals, kls, vls, 1);
+		int err = r_->rados_write_op_operate(op, io(lock_io_), meta_object, nullptr, 0);
+		r_->rados_release_write_op(op);
+		if (err == 0) {
+			log::notice("cluster: this cluster serves file system " + want);
+			return;
+		}
+		if (err != -ECANCELED)
+			throw Error("cluster: writing meta", -err);
+	}
+	throw Error("cluster: meta changed under every try", EAGAIN);
+}
+
 void Node::reaper()
 {
 	std::unique_lock<std::mutex> l(mu_);
 	while (!cv_.wait_for(l, sweep_every, [this] { return stop_; })) {
 		l.unlock();
 		try {
+			record_addrs();
 			sweep();
 		} catch (const Error &e) {
 			log::warning(e.what());

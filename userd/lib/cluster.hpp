@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,8 @@ struct Options {
 	std::string ceph_conf; // cluster ceph conf
 	std::string user;      // cluster ceph user (cephx id, no "client.")
 	std::string node;      // cluster node name
+	uint64_t resume = 0;   // the incarnation the module still serves (0: none)
+	std::vector<std::string> paths; // the shares' paths: all on the cluster's CephFS
 };
 
 // The [global] options, checked; throws std::runtime_error with the reason.
@@ -77,6 +80,17 @@ public:
 	[[nodiscard]] int fd() const { return efd_; }
 	std::vector<Reply> take_replies();
 
+	// Liveness: after each renewal, the deadline to pass to the module
+	// (cluster-alive) and this incarnation; lost() once the lease is
+	// lost (the daemon must stop: the module fences).  fd() becomes
+	// readable for these too.
+	struct Alive {
+		uint64_t deadline_ns; // CLOCK_MONOTONIC
+		uint64_t incarnation;
+	};
+	std::optional<Alive> take_alive();
+	bool lost();
+
 	// Answer one request now (the worker's work; tests).
 	uint32_t serve(const Request &r);
 
@@ -102,6 +116,13 @@ private:
 	void reaper();
 	void worker();
 	void renewer();
+	void renew();
+	void wake();
+	void resume();
+	std::vector<std::string> client_addrs();
+	void record_addrs();
+	void fence_node(const std::string &node, const std::string &value);
+	void check_fs();
 
 	Options opt_;
 	std::unique_ptr<Rados> r_;
@@ -112,6 +133,12 @@ private:
 	uint64_t watch_ = 0;
 	void *watch_ctx_ = nullptr;
 	std::string cookie_;	   // this incarnation's lock cookie
+	uint64_t inc_ = 0;	   // the same, as a number
+	std::string addrs_;	   // the "addrs" recorded (reaper thread)
+	bool cephfs_warned_ = false;
+	uint64_t deadline_ns_ = 0; // the module's deadline (under mu_)
+	bool alive_pending_ = false;
+	bool lost_ = false;
 	int efd_ = -1;
 
 	std::mutex mu_;

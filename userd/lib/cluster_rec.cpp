@@ -113,6 +113,85 @@ std::set<std::string> nodes_with_opens(const std::map<std::string, Bytes> &omap,
 	return out;
 }
 
+namespace {
+
+bool decimal(std::string_view s, size_t max_digits)
+{
+	if (s.empty() || s.size() > max_digits)
+		return false;
+	for (char c : s)
+		if (c < '0' || c > '9')
+			return false;
+	return true;
+}
+
+bool valid_ipv4(std::string_view s)
+{
+	for (int i = 0; i < 4; i++) {
+		size_t dot = s.find('.');
+		std::string_view part = i < 3 ? s.substr(0, dot) : s;
+		if ((i < 3 && dot == std::string_view::npos) || !decimal(part, 3) ||
+		    std::stoi(std::string(part)) > 255)
+			return false;
+		if (i < 3)
+			s.remove_prefix(dot + 1);
+	}
+	return true;
+}
+
+bool valid_ipv6(std::string_view s)
+{
+	if (s.size() < 2 || s.size() > 45)
+		return false;
+	for (char c : s)
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+		      (c >= 'A' && c <= 'F') || c == ':' || c == '.'))
+			return false;
+	return s.find(':') != std::string_view::npos;
+}
+
+std::string_view untyped(std::string_view a)
+{
+	for (std::string_view t : {"v1:", "v2:", "any:"})
+		if (a.substr(0, t.size()) == t)
+			return a.substr(t.size());
+	return a;
+}
+
+} // namespace
+
+bool valid_client_addr(std::string_view a)
+{
+	size_t slash = a.rfind('/');
+	if (slash == std::string_view::npos || !decimal(a.substr(slash + 1), 10))
+		return false;
+	std::string_view hostport = a.substr(0, slash);
+	size_t colon = hostport.rfind(':');
+	if (colon == std::string_view::npos || !decimal(hostport.substr(colon + 1), 5) ||
+	    std::stoul(std::string(hostport.substr(colon + 1))) > 65535)
+		return false;
+	std::string_view host = hostport.substr(0, colon);
+	if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+		return valid_ipv6(host.substr(1, host.size() - 2));
+	return valid_ipv4(host);
+}
+
+std::vector<std::string> rados_addrs(std::string_view s)
+{
+	if (s.size() >= 2 && s.front() == '[' && s.back() == ']')
+		s = s.substr(1, s.size() - 2);
+	std::vector<std::string> out;
+	while (!s.empty()) {
+		size_t comma = s.find(',');
+		std::string_view a = untyped(s.substr(0, comma));
+		if (!valid_client_addr(a) || out.size() == max_client_addrs)
+			return {};
+		out.emplace_back(a);
+		s = comma == std::string_view::npos ? std::string_view() : s.substr(comma + 1);
+	}
+	return out;
+}
+
 Bytes encode_push(const Push &p)
 {
 	smb_cluster_push m{};
@@ -141,6 +220,72 @@ std::optional<Push> decode_push(const uint8_t *data, size_t len)
 	p.stream.assign(m.stream, m.stream_len);
 	p.locks.assign(m.locks, m.locks + m.nr_locks * SMB_CLUSTER_LOCK_LEN);
 	return p;
+}
+
+std::string cephfs_status_addr(std::string_view status)
+{
+	constexpr std::string_view tag = "instance: ";
+	if (status.substr(0, tag.size()) != tag)
+		return {};
+	status.remove_prefix(tag.size());
+	size_t sp = status.find(' ');
+	if (sp == std::string_view::npos)
+		return {};
+	status.remove_prefix(sp + 1);
+	// The kernel prints the address's type first: "(2)" for msgr2.
+	if (size_t close = status.find(')');
+	    !status.empty() && status[0] == '(' && close != std::string_view::npos &&
+	    close <= 3 && decimal(status.substr(1, close - 1), 2))
+		status.remove_prefix(close + 1);
+	std::string_view a = status.substr(0, status.find_first_of(" \n"));
+	return valid_client_addr(a) ? std::string(a) : std::string();
+}
+
+std::string addrs_value(const std::vector<std::string> &addrs)
+{
+	std::string v;
+	for (size_t i = 0; i < addrs.size() && i < max_client_addrs; i++)
+		v += (v.empty() ? "" : " ") + addrs[i];
+	return v;
+}
+
+std::string fs_value(const FsIdent &f)
+{
+	char buf[32];
+	std::snprintf(buf, sizeof(buf), "1 %08x %u", f.fsid_xor, f.fscid);
+	return buf;
+}
+
+std::optional<FsIdent> fs_of(std::string_view v)
+{
+	if (v.size() < 12 || v.substr(0, 2) != "1 " || v[10] != ' ')
+		return std::nullopt;
+	FsIdent f;
+	for (char c : v.substr(2, 8)) {
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (d < 0)
+			return std::nullopt;
+		f.fsid_xor = f.fsid_xor << 4 | uint32_t(d);
+	}
+	std::string_view id = v.substr(11);
+	if (!decimal(id, 10) || (id.size() > 1 && id[0] == '0') ||
+	    std::stoull(std::string(id)) > UINT32_MAX)
+		return std::nullopt;
+	f.fscid = uint32_t(std::stoull(std::string(id)));
+	return f;
+}
+
+std::vector<std::string> addrs_of(std::string_view value)
+{
+	std::vector<std::string> out;
+	while (!value.empty() && out.size() < max_client_addrs) {
+		size_t sp = value.find(' ');
+		std::string_view a = value.substr(0, sp);
+		if (valid_client_addr(a))
+			out.emplace_back(a);
+		value = sp == std::string_view::npos ? std::string_view() : value.substr(sp + 1);
+	}
+	return out;
 }
 
 } // namespace smbsrv::cluster

@@ -8,10 +8,11 @@
 
 #include <cstdint>
 #include <map>
-#include <string>
 #include <optional>
 #include <set>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "bytes.hpp"
 
@@ -70,5 +71,37 @@ struct Push {
 Bytes encode_push(const Push &p);
 // std::nullopt for anything smb_cluster_push_decode() refuses.
 std::optional<Push> decode_push(const uint8_t *data, size_t len);
+
+// Fencing (design-cluster.md, "Liveness, node loss, partitions"): the
+// addresses of a node's Ceph clients, which the survivor that reaps the
+// node blocklists.  An address is a Ceph entity address without its type,
+// "IPV4:PORT/NONCE" or "[IPV6]:PORT/NONCE", all decimal but the IP.
+bool valid_client_addr(std::string_view addr);
+// The addresses in what rados_getaddrs() returns ("[v2:1.2.3.4:0/5,...]"
+// or one address), without their "v1:"/"v2:"/"any:" types; none on any
+// malformed one.
+std::vector<std::string> rados_addrs(std::string_view getaddrs);
+// The CephFS kernel client's address in its debugfs "status" file
+// ("instance: client.4161 (2)10.0.2.15:0/3725 ...", the address's type
+// in parentheses), without the type; empty if none.
+std::string cephfs_status_addr(std::string_view status);
+// The value of a node's "addrs" key: the addresses, space-separated (at
+// most max_client_addrs of them), and back: the valid ones of a value,
+// which another node wrote (a malformed entry is skipped).
+constexpr size_t max_client_addrs = 16;
+std::string addrs_value(const std::vector<std::string> &addrs);
+std::vector<std::string> addrs_of(std::string_view value);
+
+// The file system a cluster serves, as statfs() of a CephFS mount
+// reports it (f_fsid: the cluster fsid's 32-bit words xored, and the
+// file system's fscid), in the "fs" key of the "meta" object: "1 %08x %u"
+// (format 1).  fs_of: nothing unless the value is exactly that.
+struct FsIdent {
+	uint32_t fsid_xor = 0;
+	uint32_t fscid = 0;
+	bool operator==(const FsIdent &) const = default;
+};
+std::string fs_value(const FsIdent &f);
+std::optional<FsIdent> fs_of(std::string_view value);
 
 } // namespace smbsrv::cluster

@@ -552,6 +552,25 @@ void GenlChannel::cluster_view(const ClusterView &v)
 	});
 }
 
+GenlChannel::ClusterAlive GenlChannel::cluster_alive(std::optional<uint64_t> deadline_ns,
+						     uint64_t incarnation)
+{
+	auto replies = request(SMBSRV_CMD_CLUSTER_ALIVE, [&](nl_msg *m) {
+		return !deadline_ns ||
+		       (nla_put_u64(m, SMBSRV_A_CLUSTER_DEADLINE, *deadline_ns) == 0 &&
+			nla_put_u64(m, SMBSRV_A_CLUSTER_INCARNATION, incarnation) == 0);
+	});
+	ClusterAlive a;
+	if (replies.empty())
+		throw NlError(EPROTO, "the module sent no reply");
+	nlattr *tb[SMBSRV_A_CLUSTER_MAX + 1] = {};
+	if (genlmsg_parse(hdr(replies.front()), 0, tb, SMBSRV_A_CLUSTER_MAX, nullptr) < 0)
+		throw NlError(EPROTO, "a malformed cluster-alive reply");
+	get_u64(tb[SMBSRV_A_CLUSTER_DEADLINE], a.deadline_ns);
+	get_u64(tb[SMBSRV_A_CLUSTER_INCARNATION], a.incarnation);
+	return a;
+}
+
 void GenlChannel::session_setup_done(const SessionSetupDone &d)
 {
 	request(SMBSRV_CMD_SESSION_SETUP_DONE, [&](nl_msg *m) {

@@ -290,6 +290,15 @@ public:
 	void cluster_done(uint32_t handle, uint32_t status);
 	// Hand the module another node's locks; returns once it applied them.
 	void cluster_view(const ClusterView &v);
+
+	// Cluster mode's liveness: pass the node's deadline (CLOCK_MONOTONIC
+	// ns; one already past fences now) and incarnation; without a
+	// deadline only ask.  Returns what the module holds then.
+	struct ClusterAlive {
+		uint64_t deadline_ns = 0;
+		uint64_t incarnation = 0;
+	};
+	ClusterAlive cluster_alive(std::optional<uint64_t> deadline_ns, uint64_t incarnation);
 	// Read and handle whatever the kernel sent, without blocking; false
 	// if the socket failed.
 	bool process_input();

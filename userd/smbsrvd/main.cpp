@@ -145,6 +145,9 @@ private:
 	std::unique_ptr<GenlChannel> view_nl_; // cluster-view, from Node's threads
 	std::unique_ptr<cluster::Node> cluster_;
 	void answer_cluster();
+	bool cluster_liveness();
+	void leave_cluster();
+	uint64_t cluster_resume();
 };
 
 // (Re)subscribe the audit socket with the configuration's rate and the
@@ -291,6 +294,54 @@ void Daemon::answer_cluster()
 	}
 }
 
+// Cluster mode's liveness: pass each renewal's deadline on to the
+// module; false once the node lost its lease (the daemon stops).
+bool Daemon::cluster_liveness()
+{
+	if (auto a = cluster_->take_alive()) {
+		try {
+			nl_->cluster_alive(a->deadline_ns, a->incarnation);
+		} catch (const NlError &e) {
+			log::warning(std::string("cluster: cluster-alive to smbsrv.ko: ") +
+				     e.what());
+		}
+	}
+	return !cluster_->lost();
+}
+
+// Leaving: the module fences now (a deadline already past), before the
+// lock goes and survivors reap this node's records.
+void Daemon::leave_cluster()
+{
+	if (!cluster_)
+		return;
+	try {
+		nl_->cluster_alive(1, 0);
+	} catch (const NlError &e) {
+		log::warning(std::string("cluster: fencing smbsrv.ko on the way out: ") +
+			     e.what());
+	}
+	cluster_.reset();
+}
+
+// The incarnation a restarted daemon resumes: the one the module still
+// serves, if its deadline has not passed (0: none).
+uint64_t Daemon::cluster_resume()
+{
+	try {
+		auto a = nl_->cluster_alive(std::nullopt, 0);
+		auto now = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+					    std::chrono::steady_clock::now().time_since_epoch())
+					    .count());
+		if (a.incarnation && a.deadline_ns > now)
+			return a.incarnation;
+	} catch (const NlError &e) {
+		log::notice(std::string("cluster: asking smbsrv.ko for a previous incarnation: ") +
+			    e.what());
+	}
+	return 0;
+}
+
 // Answer every upcall queued; answering may queue more.
 void Daemon::serve_upcalls()
 {
@@ -430,8 +481,12 @@ int Daemon::run()
 	}
 	if (cfg_.knobs.clustering) {
 		try {
-			cluster_ = std::make_unique<cluster::Node>(
-				cluster::options_from(cfg_.global));
+			auto copt = cluster::options_from(cfg_.global);
+			copt.resume = cluster_resume();
+			for (const auto &sh : cfg_.shares)
+				if (sh.name != "IPC$" && !sh.params.str("path").empty())
+					copt.paths.push_back(sh.params.str("path"));
+			cluster_ = std::make_unique<cluster::Node>(copt);
 		} catch (const std::exception &e) {
 			log::error(std::string("clustering = yes: ") + e.what());
 			notify(1);
@@ -514,8 +569,13 @@ int Daemon::run()
 		// one waits for the module's ack, and upcalls that arrive
 		// meanwhile are queued, not left on the socket: served below,
 		// or a tree connect would wait for the next datagram.
-		if (fds[3].revents & POLLIN)
+		if (fds[3].revents & POLLIN) {
 			answer_cluster();
+			if (!cluster_liveness()) {
+				rc = 1;
+				break;
+			}
+		}
 		if (fds[2].revents & POLLIN) {
 			try {
 				upcalls_->run_replies();
@@ -544,6 +604,7 @@ int Daemon::run()
 			}
 		}
 	}
+	leave_cluster();
 	if (!opts_.pidfile.empty())
 		unlink(opts_.pidfile.c_str());
 	return rc;

@@ -7,10 +7,19 @@ CLOSE latencies it measured as plain lines.
 
     sharemode.py PORT_A PORT_B SHARE
     sharemode.py hold PORT SHARE FILE      open FILE to read denying writes,
-                                           print HELD, keep it open
+                                           print HELD, keep it open reading it
+                                           every 0.5 s; print DROPPED when
+                                           that fails (the node closed it)
+    sharemode.py refused PORT SHARE        a new tree connect must fail
+                                           with STATUS_BAD_NETWORK_NAME (or
+                                           the logon, daemon stopped, with
+                                           STATUS_NO_LOGON_SERVERS)
+    sharemode.py serves PORT SHARE FILE    a write open of FILE works
     sharemode.py probe PORT SHARE FILE     a write open of FILE must fail
     sharemode.py wait PORT SHARE FILE SECS try a write open of FILE until it
                                            works; PASS with the time it took
+    sharemode.py latency PORT SHARE        CREATE + CLOSE latencies through
+                                           one node
 
 Mirrors smbtorture's smb2.sharemode idea (an open's share access against
 another's access) with the two opens on different nodes."""
@@ -22,7 +31,11 @@ import time
 from impacket import smb3structs as s3
 from impacket.smbconnection import SMBConnection, SessionError
 
+import cli
+
 SHARING_VIOLATION = 0xC0000043
+BAD_NETWORK_NAME = 0xC00000CC
+NO_LOGON_SERVERS = 0xC000005E
 R = s3.FILE_READ_DATA
 W = s3.FILE_WRITE_DATA
 SR = s3.FILE_SHARE_READ
@@ -146,29 +159,49 @@ def main():
         expect_open("B: write open of four.txt after A closed both", b, "four.txt",
                     R | W, SR | SW)
 
-    # CREATE + CLOSE latency through A: the slow path (the node's first
-    # open and last close of the file: a read and a guarded write in
-    # RADOS, then a write), and the fast path (another open of a file the
-    # node has open with the same access and sharing: no round trip).
-    n = 100
-    slow = []
-    for _ in range(n):
-        t = time.perf_counter()
-        f = a.open("lat.txt", R, SR | SW)
-        a.close(f)
-        slow.append(time.perf_counter() - t)
-    held = a2.open("lat.txt", R, SR | SW)
-    fast = []
-    for _ in range(n):
-        t = time.perf_counter()
-        f = a.open("lat.txt", R, SR | SW)
-        a.close(f)
-        fast.append(time.perf_counter() - t)
+    check("A: 200 CREATE + CLOSE pairs of lat.txt (its latencies)",
+          create_close_latency(a, a2, "lat.txt"), "an open failed")
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def create_close_latency(a, a2, path, n=100):
+    """CREATE + CLOSE through one node: the slow path (the node's first
+    open and last close of the file: in cluster mode a read and a guarded
+    write in RADOS, then a write), and the fast path (another open of a
+    file the node has open with the same access and sharing: no round
+    trip).  a and a2: two connections to the node.  True when every
+    open succeeded."""
+    def run():
+        took = []
+        for _ in range(n):
+            t = time.perf_counter()
+            f = a.open(path, R, SR | SW)
+            if not opened(f):
+                return None
+            a.close(f)
+            took.append(time.perf_counter() - t)
+        return statistics.median(took) * 1000
+    slow = run()
+    held = a2.open(path, R, SR | SW)
+    if slow is None or not opened(held):
+        return False
+    fast = run()
     a2.close(held)
+    if fast is None:
+        return False
     print("latency CREATE+CLOSE, node's first open and last close: median %.2f ms"
-          % (statistics.median(slow) * 1000))
+          % slow)
     print("latency CREATE+CLOSE, node holds an open already: median %.2f ms"
-          % (statistics.median(fast) * 1000))
+          % fast)
+    return True
+
+
+def latency(port, share):
+    """The CREATE + CLOSE latencies through one node alone."""
+    check("200 CREATE + CLOSE pairs of lat1.txt through the node (its latencies)",
+          create_close_latency(Node("A", port, share), Node("A2", port, share),
+                               "lat1.txt"), "an open failed")
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
@@ -181,7 +214,12 @@ def hold(port, share, path):
         return 1
     print("HELD", flush=True)
     while True:
-        time.sleep(60)
+        time.sleep(0.5)
+        try:
+            n.conn.readFile(n.tid, f, 0, 1)
+        except Exception as e:  # the connection went: any error
+            print("DROPPED %s" % str(e).replace("\n", " ")[:80], flush=True)
+            return 0
 
 
 def wait(port, share, path, secs):
@@ -207,6 +245,38 @@ def wait(port, share, path, secs):
     return 0 if opened(r) else 1
 
 
+def refused(port, share):
+    """A fenced node: its share is refused, at the tree connect, or at the
+    logon already when its daemon is stopped (nobody answers logons)."""
+    conn = SMBConnection("127.0.0.1", "127.0.0.1", sess_port=port, timeout=60)
+    r = None
+    step = "logon"
+    try:
+        conn.login("", "")
+        step = "tree connect"
+        conn.connectTree(share)
+    except SessionError as e:
+        r = e.getErrorCode()
+    ok = (step == "tree connect" and r == BAD_NETWORK_NAME) or \
+        (step == "logon" and r == NO_LOGON_SERVERS)
+    check("a fenced node refuses %s (at the %s: %s)"
+          % (share, step, "worked" if r is None else "0x%08x" % r),
+          ok, "it worked" if r is None else "status 0x%08x" % r)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def serves(port, share, path):
+    n = Node("A", port, share)
+    r = n.open(path, R | W, SR | SW | SD)
+    if opened(r):
+        n.close(r)
+    check("the node serves %s again (a write open of %s)" % (share, path),
+          opened(r), "" if opened(r) else "status 0x%08x" % r)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
 def probe(port, share, path):
     """While node a is alive: B's write open must fail."""
     n = Node("B", port, share)
@@ -217,10 +287,9 @@ def probe(port, share, path):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "hold":
-        sys.exit(hold(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
-    if sys.argv[1] == "probe":
-        sys.exit(probe(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
-    if sys.argv[1] == "wait":
-        sys.exit(wait(int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])))
-    sys.exit(main())
+    cli.run({"hold": (hold, int, str, str),
+             "refused": (refused, int, str),
+             "serves": (serves, int, str, str),
+             "probe": (probe, int, str, str),
+             "wait": (wait, int, str, str, int),
+             "latency": (latency, int, str)}, main)

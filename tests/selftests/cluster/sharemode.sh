@@ -47,7 +47,9 @@ modprobe libcrc32c
 insmod /usr/lib/smbsrv-cluster/libceph.ko
 insmod /usr/lib/smbsrv-cluster/ceph.ko
 mkdir -p /mnt/cephfs /etc/ceph
-mount -t ceph 10.0.2.100:$mon_port:/ /mnt/cephfs -o name=smbsrv,secret=$CEPH_SMBSRV_KEY,ms_mode=crc
+mount -t ceph 10.0.2.100:$mon_port:/ /mnt/cephfs -o name=smbsrv,secret=$CEPH_SMBSRV_KEY,ms_mode=crc,recover_session=clean
+# The daemon reads its CephFS client's address there (for fencing).
+[ -d /sys/kernel/debug/ceph ] || mount -t debugfs debugfs /sys/kernel/debug
 mkdir -p /mnt/cephfs/share
 chmod 777 /mnt/cephfs/share
 cat > /etc/ceph/ceph.conf <<EOF2
@@ -77,16 +79,21 @@ cat > /etc/smbsrv/cluster.conf <<EOF2
 	oplocks = no
 EOF2
 modprobe smbsrv
-smbsrvd -F -c /etc/smbsrv/cluster.conf > /tmp/smbsrvd.log 2>&1 &
-for i in \$(seq 1 120); do
-	grep -q 'attached to smbsrv' /tmp/smbsrvd.log && exit 0
-	kill -0 \$! 2>/dev/null || break
+$daemon_up
+"
+}
+
+# Start smbsrvd in a node and wait until it attached to the module.
+daemon_up='
+smbsrvd -F -c /etc/smbsrv/cluster.conf >> /tmp/smbsrvd.log 2>&1 &
+for i in $(seq 1 120); do
+	[ "$(grep -c "attached to smbsrv" /tmp/smbsrvd.log)" -gt "${1:-0}" ] && exit 0
+	kill -0 $! 2>/dev/null || break
 	sleep 0.5
 done
 cat /tmp/smbsrvd.log
 exit 1
-"
-}
+'
 
 for n in a b; do
 	t_check "node $n: mount CephFS, join the cluster, serve it" node_up "$n"
@@ -122,49 +129,174 @@ for v in c-a c-b; do
 	T_VM=$v t_dmesg_clean
 done
 
+# hold_start FD NODE FILE [CHECKER]: a client of node NODE holds FILE
+# (CHECKER's hold: sharemode.py, the default, opens it denying writes;
+# locks.py locks bytes 0-9) with its output on fd FD; 0 once it said
+# HELD.  hold_stop FD ends it.
+declare -A holders
+hold_start() {
+	local fd=$1 fifo line
+	fifo=$(mktemp -u)
+	mkfifo "$fifo"
+	"$py" "${4:-$checks}" hold "$(vm_port "c-$2" smb)" cl "$3" > "$fifo" 2>&1 &
+	holders[$fd]=$!
+	eval "exec $fd< \"\$fifo\""
+	rm -f "$fifo"
+	read -r -t 60 -u "$fd" line && [ "$line" = HELD ] && return 0
+	t_diag "holder of $3: ${line:-no answer}"
+	return 1
+}
+hold_stop() {
+	kill "${holders[$1]}" 2>/dev/null
+	eval "exec $1<&-"
+	wait "${holders[$1]}" 2>/dev/null
+}
+attached() { vm_exec "c-$1" 'grep -c "attached to smbsrv" /tmp/smbsrvd.log'; }
+
+# A daemon restarted within the module's deadline (12 s after its last
+# renewal) resumes its incarnation: the module keeps serving, the
+# records stay, nothing is fenced.
+if hold_start 7 a kept.txt; then
+	t_ok "a client of node a holds kept.txt open, denying writes"
+	n=$(attached a)
+	vm_exec c-a 'kill -9 $(pidof smbsrvd)'
+	t_check "node a: smbsrvd killed and started again" vm_exec c-a \
+		"set -- $n; $daemon_up"
+	sleep 15
+	t_check_output "node a's daemon resumed its incarnation" 'resumes incarnation' \
+		vm_exec c-a 'cat /tmp/smbsrvd.log'
+	t_check_fail "node a was not fenced" vm_exec c-a 'dmesg | grep -q "smbsrv: cluster: .* fenced"'
+	if read -r -t 1 line <&7; then
+		t_not_ok "the client's connection to node a survived the restart: $line"
+	else
+		t_ok "the client's connection to node a survived the restart"
+	fi
+	t_checks "$py" "$checks" probe "$(vm_port c-b smb)" cl kept.txt
+else
+	t_not_ok "a client of node a holds kept.txt open, denying writes"
+fi
+hold_stop 7
+
+# Node a stops renewing (its daemon stopped): its module fences at the
+# deadline (at most 12 s after the last renewal, renewals every 3 s),
+# closing its client's connection and refusing the share; node b reaps
+# node a (its lock expired), blocklisting its Ceph clients, and can open
+# what a's client held.
+if hold_start 7 a fence.txt; then
+	t_ok "a client of node a holds fence.txt open, denying writes"
+	t_checks "$py" "$checks" probe "$(vm_port c-b smb)" cl fence.txt
+	vm_exec c-a 'kill -STOP $(pidof smbsrvd)'
+	t0=$(date +%s.%N)
+	if read -r -t 40 line <&7 && [ "${line%% *}" = DROPPED ]; then
+		took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+		t_diag "node a's client was dropped ${took} s after its daemon stopped"
+		if awk -v t="$took" 'BEGIN { exit !(t <= 15) }'; then
+			t_ok "node a fenced: its client's connection dropped within the deadline (${took} s <= 15 s)"
+		else
+			t_not_ok "node a fenced: its client's connection dropped within the deadline (${took} s > 15 s)"
+		fi
+	else
+		t_not_ok "node a fenced: its client's connection dropped within the deadline: ${line:-nothing in 40 s}"
+	fi
+	t_check_output "node a's kernel log says it fenced itself" 'smbsrv: cluster: .* fenced' \
+		vm_exec c-a 'dmesg'
+	t_checks "$py" "$checks" refused "$(vm_port c-a smb)" cl
+	t_checks "$py" "$checks" wait "$(vm_port c-b smb)" cl fence.txt 60
+	t_diag "node b: $(vm_exec c-b 'grep "node-a fenced" /tmp/smbsrvd.log | tail -n 1')"
+	t_check_output "node b blocklisted node a's librados and CephFS clients" \
+		'node-a fenced: ([2-9]) of \1 Ceph clients' \
+		vm_exec c-b 'grep "node-a fenced" /tmp/smbsrvd.log | tail -n 1'
+	n=$(attached a)
+	vm_exec c-a 'kill -CONT $(pidof smbsrvd)'
+	t_check "node a's daemon, woken, finds its lease lost and stops" vm_exec c-a '
+for i in $(seq 1 40); do pidof smbsrvd >/dev/null || exit 0; sleep 0.5; done; exit 1'
+	t_check_output "node a's daemon said why" 'lost its lease' vm_exec c-a 'cat /tmp/smbsrvd.log'
+	t_check "node a: smbsrvd joins again as a new incarnation" vm_exec c-a \
+		"set -- $n; $daemon_up"
+	t_check_output "node a's module serves again" 'serving again' vm_exec c-a 'dmesg'
+	t_checks "$py" "$checks" serves "$(vm_port c-a smb)" cl again.txt
+else
+	t_not_ok "a client of node a holds fence.txt open, denying writes"
+fi
+hold_stop 7
+
 # Node loss: a client of node a holds an open denying writes; node a's
 # VM is killed; node b's reaper removes a's records once a's lock
 # expired (15 s) and a sweep (every 5 s) noticed: the documented bound
-# is 2 x 15 s + 5 s, 35 s.  CephFS itself keeps the dead client's
-# capabilities until its MDS session goes stale (session_timeout, 30 s
-# here, its minimum, 60 s by default; nothing blocklists the dead node
-# yet), and node b's CREATE waits for them first.  The check allows 60 s.
+# is 2 x 15 s + 5 s, 35 s.  The reaper first blocklists a's Ceph
+# clients, so the MDS drops a's CephFS capabilities at once instead of
+# when its session goes stale (session_timeout, 30 s here), which node
+# b's CREATE would wait for.  The check allows 60 s.
 # Its byte-range locks go the same way: another client of node a holds
 # bytes 0-9 of deadlock.txt locked (through a read-only handle: no POSIX
 # mirror on CephFS, so only the cluster's records say so).
-fifo=$(mktemp -u)
-mkfifo "$fifo"
-"$py" "$checks" hold "$(vm_port c-a smb)" cl dead.txt > "$fifo" 2>&1 &
-holder=$!
-exec 7< "$fifo"
-rm -f "$fifo"
-fifo=$(mktemp -u)
-mkfifo "$fifo"
-"$py" "$lchecks" hold "$(vm_port c-a smb)" cl deadlock.txt > "$fifo" 2>&1 &
-lholder=$!
-exec 8< "$fifo"
-rm -f "$fifo"
-if read -r -t 60 line <&7 && [ "$line" = HELD ] &&
-	read -r -t 60 line <&8 && [ "$line" = HELD ]; then
+if hold_start 7 a dead.txt && hold_start 8 a deadlock.txt "$lchecks"; then
 	t_ok "clients of node a hold dead.txt open denying writes and bytes 0-9 of deadlock.txt locked"
 	t_checks "$py" "$checks" probe "$(vm_port c-b smb)" cl dead.txt
 	t_checks "$py" "$lchecks" probe "$(vm_port c-b smb)" cl deadlock.txt
 	vm_kill c-a
-	kill "$holder" "$lholder" 2>/dev/null
+	hold_stop 8
 	t_checks "$py" "$checks" wait "$(vm_port c-b smb)" cl dead.txt 60
 	t_checks "$py" "$lchecks" wait "$(vm_port c-b smb)" cl deadlock.txt 60
 	t_check_output "node b's log says it reaped node a" 'node node-a is gone' \
 		vm_exec c-b 'cat /tmp/smbsrvd.log'
 	t_check_output "no b.node-a keys are left after the reap" '^none$' \
 		sh -c "k=\$($(declare -f rados_ns left_keys); left_keys | grep '^b\.node-a\.'); [ -z \"\$k\" ] && echo none || echo \"\$k\""
+	t_diag "node b: $(vm_exec c-b 'grep "node-a fenced" /tmp/smbsrvd.log | tail -n 1')"
 else
-	t_not_ok "clients of node a hold dead.txt open and deadlock.txt locked: ${line:-no answer}"
-	kill "$holder" "$lholder" 2>/dev/null
+	t_not_ok "clients of node a hold dead.txt open and deadlock.txt locked"
 fi
-exec 7<&- 8<&-
-wait "$holder" "$lholder" 2>/dev/null
+hold_stop 7
+hold_stop 8
 
-vm_exec c-b 'pkill smbsrvd; sleep 1; umount /mnt/cephfs' >/dev/null 2>&1
+# What cluster mode costs through one node, in one boot: CREATE + CLOSE
+# and LOCK + UNLOCK through node b, now alone in the cluster, here and
+# again with clustering off at the end (benchmarks.md).
+t_checks "$py" "$checks" latency "$(vm_port c-b smb)" cl
+t_checks "$py" "$lchecks" latency "$(vm_port c-b smb)" cl
+
+# The cluster's file system: the first node to join names it in meta; a
+# node with a share elsewhere, or whose CephFS is another file system,
+# does not join.
+t_check_output "meta names the file system the cluster serves" '1 [0-9a-f]{8} [0-9]+' \
+	rados_ns getomapval meta fs /dev/stdout
+t0=$(date +%s)
+t_check "node b's smbsrvd stops when asked to (SIGTERM)" vm_exec c-b '
+kill $(pidof smbsrvd)
+for i in $(seq 1 120); do pidof smbsrvd >/dev/null || exit 0; sleep 0.5; done
+tail -n 5 /tmp/smbsrvd.log; kill -9 $(pidof smbsrvd); sleep 1; exit 1'
+t_diag "node b's smbsrvd stopped in $(($(date +%s) - t0)) s"
+t_check_output "node b's module fenced itself as its daemon left" 'smbsrv: cluster: .* fenced' \
+	vm_exec c-b 'dmesg'
+refuses_join() {
+	vm_exec c-b "
+out=\$(timeout 120 smbsrvd -F -c $1 2>&1); rc=\$?
+echo \"\$out\" | tail -n 5
+[ \$rc -ne 0 ] && echo \"\$out\" | grep -q '$2'"
+}
+vm_exec c-b '{ cat /etc/smbsrv/cluster.conf; printf "[t]\n\tpath = /tmp\n\tguest ok = yes\n"; } > /etc/smbsrv/cluster-tmp.conf'
+t_check "a node with a share outside CephFS does not join" \
+	refuses_join /etc/smbsrv/cluster-tmp.conf 'is not on CephFS'
+rados_ns setomapval meta fs "1 00000000 99" >/dev/null 2>&1
+t_check "a node whose CephFS is not the cluster's file system does not join" \
+	refuses_join /etc/smbsrv/cluster.conf 'the cluster serves file system'
+
+# Clustering off in the same guest: the module reloaded (its cluster
+# branch goes with it), the same share on the same CephFS mount.
+t_check "node b serves cl with clustering off (module reloaded)" vm_exec c-b '
+rmmod smbsrv && modprobe smbsrv || exit 1
+grep -Ev "^[[:space:]]*(clustering|cluster )" /etc/smbsrv/cluster.conf > /etc/smbsrv/single.conf
+smbsrvd -F -c /etc/smbsrv/single.conf > /tmp/single.log 2>&1 &
+for i in $(seq 1 120); do
+	grep -q "attached to smbsrv" /tmp/single.log && exit 0
+	kill -0 $! 2>/dev/null || break
+	sleep 0.5
+done
+cat /tmp/single.log; exit 1'
+t_checks "$py" "$checks" latency "$(vm_port c-b smb)" cl
+t_checks "$py" "$lchecks" latency "$(vm_port c-b smb)" cl
+
+vm_exec c-b 'kill $(pidof smbsrvd) 2>/dev/null; sleep 1; umount /mnt/cephfs' >/dev/null 2>&1
 vm_stop c-a
 T_VM=c-b
 t_done

@@ -337,32 +337,33 @@ wd() {
 	d_inl=\$(delta inline) d_depth=\$(delta inline_depth) d_def=\$(delta inline_deferred)
 	echo \"\$1 on \$2: inline +\$d_inl, at depth +\$d_depth, deferred +\$d_def\"
 }
+# wd3 NAME SHARE EXISTS WANT: wd up to 3 times until WANT is seen.
+# WANT depth: some written inline at depth, none deferred; deferred:
+# some tried and handed to workers, none written inline at depth.
+wd3() {
+	for run in 1 2 3; do
+		wd \$1 \$2 \$3 || return 1
+		if [ \$4 = depth ]; then
+			[ \$d_def = 0 ] || { echo 'FAIL: deferred'; return 1; }
+			[ \$d_depth -ge 1 ] && return 0
+		else
+			[ \$d_depth = 0 ] || { echo 'FAIL: written inline at depth'; return 1; }
+			[ \$d_def -ge 1 ] && return 0
+		fi
+	done
+	echo \"FAIL: none \$4 in 3 runs\"; return 1
+}
 WD"
 rd_mount e ""
 t_guest_check "small WRITEs at depth on tmpfs, over the file's pages: some written by the receiver (inline_depth), none deferred; fio-verified, md5-exact" "
 . /tmp/wd.sh
-for run in 1 2 3; do
-	wd wd.t t yes || exit 1
-	[ \$d_def = 0 ] || { echo 'FAIL: deferred'; exit 1; }
-	[ \$d_depth -ge 1 ] && exit 0
-done
-echo 'FAIL: no WRITE ran inline at depth'; exit 1"
+wd3 wd.t t yes depth"
 t_guest_check "... a new tmpfs file that grows: tried, handed to workers, none written inline at depth; verified" "
 . /tmp/wd.sh
-for run in 1 2 3; do
-	wd wd.n t no || exit 1
-	[ \$d_depth = 0 ] || { echo 'FAIL: written inline at depth'; exit 1; }
-	[ \$d_def -ge 1 ] && exit 0
-done
-echo 'FAIL: no WRITE was tried at depth'; exit 1"
+wd3 wd.n t no deferred"
 t_guest_check "... on ext4 (it writes back): tried, handed to workers, none written inline at depth; verified" "
 . /tmp/wd.sh
-for run in 1 2 3; do
-	wd wd.e e yes || exit 1
-	[ \$d_depth = 0 ] || { echo 'FAIL: written inline at depth'; exit 1; }
-	[ \$d_def -ge 1 ] && exit 0
-done
-echo 'FAIL: no WRITE was tried at depth'; exit 1"
+wd3 wd.e e yes deferred"
 t_guest_check "... route policy unbound: none tried inline (queued unbound); verified" "
 . /tmp/wd.sh
 smbsrvctl set route-policy unbound >/dev/null
@@ -377,11 +378,7 @@ echo 0 > \$p
 wd wd.z t yes; rc=\$?
 echo 3 > \$p
 [ \$rc = 0 ] && [ \$d_depth = 0 ] && [ \$d_def = 0 ] || exit 1
-for run in 1 2 3; do
-	wd wd.t t yes || exit 1
-	[ \$d_depth -ge 1 ] && exit 0
-done
-exit 1"
+wd3 wd.t t yes depth"
 
 # smbtorture's WRITE tests through the one-copy path.
 tt_log=$(mktemp)
