@@ -433,7 +433,7 @@ for r in $(seq 1 "$rounds"); do
 		for s in "${who[@]}"; do
 			f="$out/runs/$r-$s-$rw-$bs-$qd-$jobs"
 			good "$f" || { echo "bench: $f: fio or its data check failed:" >&2
-				grep '^@@err' "$f" | tail -n 5 >&2; failed=$((failed + 1)); }
+				{ grep '^@@err' "$f" || true; } | tail -n 5 >&2; failed=$((failed + 1)); }
 		done
 		n=$((n + k))
 		ci=$((ci + 1))
