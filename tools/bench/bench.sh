@@ -316,6 +316,10 @@ if [ $resume = 1 ]; then
 	secs=$(sed -n 's/^secs //p' "$out/meta")
 	rounds=$(sed -n 's/^rounds //p' "$out/meta")
 	verify=$(sed -n 's/^verify //p' "$out/meta")
+	# The clock and CPU model the run began with, not this command's.
+	clock=$(sed -n 's/^clock //p' "$out/meta")
+	cpu=$(sed -n 's/^cpu //p' "$out/meta")
+	export SMBSRV_VM_CLOCK=$clock SMBSRV_VM_CPU=$cpu
 	[ "$(sed -n 's/^commit //p' "$out/meta")" = "$commit" ] ||
 		echo "bench: resuming a run of commit $(sed -n 's/^commit //p' "$out/meta") with $commit" >&2
 fi
