@@ -26,6 +26,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "host"))
+import cli  # noqa: E402
 import files  # noqa: E402
 from file3 import ST, send  # noqa: E402
 from files import (READ_DATA, WRITE_DATA, Client, check,  # noqa: E402
@@ -197,7 +198,8 @@ def breaks_and_waits(a, b, fname, holder, taken_to, ack, what):
     return took
 
 
-def main(port_a, port_b, share):
+def main():
+    port_a, port_b, share = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     a = Client(port_a, share)
     b = Client(port_b, share)
     waits = []
@@ -310,7 +312,7 @@ def main(port_a, port_b, share):
 
 
 def hold(port, share, fname):
-    c = Client(int(port), share)
+    c = Client(port, share)
     prepare(c, fname)
     h = open_cached(c, fname, lease=RWH, key=7)
     if h.status != 0 or h.lease != RWH:
@@ -324,7 +326,7 @@ def hold(port, share, fname):
 def wait(port, share, fname, secs):
     t0 = time.monotonic()
     end = t0 + float(secs)
-    c = Client(int(port), share)
+    c = Client(port, share)
     last = None
     while time.monotonic() < end:
         mid = send_open(c, fname)
@@ -343,8 +345,5 @@ def wait(port, share, fname, secs):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "hold":
-        sys.exit(hold(sys.argv[2], sys.argv[3], sys.argv[4]))
-    if sys.argv[1] == "wait":
-        sys.exit(wait(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]))
-    sys.exit(main(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]))
+    cli.run({"hold": (hold, int, str, str),
+             "wait": (wait, int, str, str, int)}, main)

@@ -13,6 +13,8 @@ plain lines.
     locks.py probe PORT SHARE FILE      that lock must be refused
     locks.py wait PORT SHARE FILE SECS  try the same lock until granted;
                                         PASS with the time it took
+    locks.py latency PORT SHARE         LOCK + UNLOCK latency through one
+                                        node
 
 Mirrors smbtorture's smb2.lock cases (conflicts, I/O against a lock,
 blocking locks, cancel) with the two opens on different nodes; the
@@ -26,6 +28,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "host"))
+import cli  # noqa: E402
 import files  # noqa: E402
 from file3 import (CANCEL, EX, FI, SH, ST, UN, lock, name,  # noqa: E402
                    nothing_pending, pending_lock, recv, send)
@@ -141,23 +144,44 @@ def blocking(a, a2, b, fa, fb, path):
     lock(b, fb, [(40, 10, UN)])
 
 
-def latency(a, b, fa, n=100):
+def lock_latency(c, f, n=100):
+    """Median LOCK + UNLOCK of one range through connection c, in ms;
+    None when one of them failed."""
+    t0 = []
+    for _ in range(n):
+        t = time.perf_counter()
+        if lock(c, f, [(1000, 10, EX | FI)]) or lock(c, f, [(1000, 10, UN)]):
+            return None
+        t0.append(time.perf_counter() - t)
+    return statistics.median(t0) * 1000
+
+
+def latency(a, b, fa):
     """LOCK + UNLOCK through A, with the file open on A only (one store
     write each) and open on both nodes (each also pushed to B)."""
-    def run(c, f):
-        t0 = []
-        for i in range(n):
-            t = time.perf_counter()
-            lock(c, f, [(1000, 10, EX | FI)])
-            lock(c, f, [(1000, 10, UN)])
-            t0.append(time.perf_counter() - t)
-        return statistics.median(t0) * 1000
-    only_a = run(a, fa)
+    only_a = lock_latency(a, fa)
     b_open = b.open("lat-lock.txt", disp=OPEN, share=SH_ALL)
-    both = run(a, fa)
+    both = lock_latency(a, fa)
     b.close(b_open)
-    print("latency LOCK+UNLOCK, file open on this node only: median %.2f ms" % only_a)
-    print("latency LOCK+UNLOCK, file open on both nodes: median %.2f ms" % both)
+    check("A: 200 LOCK + UNLOCK pairs of lat-lock.txt (their latencies)",
+          only_a is not None and both is not None, "a LOCK failed")
+    if only_a is not None and both is not None:
+        print("latency LOCK+UNLOCK, file open on this node only: median %.2f ms" % only_a)
+        print("latency LOCK+UNLOCK, file open on both nodes: median %.2f ms" % both)
+
+
+def one_node_latency(port, share):
+    """LOCK + UNLOCK through one node alone."""
+    c = Client(port, share)
+    f = c.open("lat-lock1.txt", disp=OPEN_IF, share=SH_ALL)
+    ms = lock_latency(c, f)
+    c.close(f)
+    check("100 LOCK + UNLOCK pairs of lat-lock1.txt through the node (their latency)",
+          ms is not None, "a LOCK failed")
+    if ms is not None:
+        print("latency LOCK+UNLOCK, file open on this node only: median %.2f ms" % ms)
+    print("%d failed" % files.failed)
+    return 1 if files.failed else 0
 
 
 def main():
@@ -232,10 +256,7 @@ def wait(port, share, path, secs):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "hold":
-        sys.exit(hold(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
-    if sys.argv[1] == "probe":
-        sys.exit(probe(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
-    if sys.argv[1] == "wait":
-        sys.exit(wait(int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])))
-    sys.exit(main())
+    cli.run({"hold": (hold, int, str, str),
+             "probe": (probe, int, str, str),
+             "wait": (wait, int, str, str, int),
+             "latency": (one_node_latency, int, str)}, main)

@@ -18,6 +18,8 @@ CLOSE latencies it measured as plain lines.
     sharemode.py probe PORT SHARE FILE     a write open of FILE must fail
     sharemode.py wait PORT SHARE FILE SECS try a write open of FILE until it
                                            works; PASS with the time it took
+    sharemode.py latency PORT SHARE        CREATE + CLOSE latencies through
+                                           one node
 
 Mirrors smbtorture's smb2.sharemode idea (an open's share access against
 another's access) with the two opens on different nodes."""
@@ -28,6 +30,8 @@ import time
 
 from impacket import smb3structs as s3
 from impacket.smbconnection import SMBConnection, SessionError
+
+import cli
 
 SHARING_VIOLATION = 0xC0000043
 BAD_NETWORK_NAME = 0xC00000CC
@@ -160,29 +164,49 @@ def main():
         expect_open("B: write open of four.txt after A closed both", b, "four.txt",
                     R | W, SR | SW)
 
-    # CREATE + CLOSE latency through A: the slow path (the node's first
-    # open and last close of the file: a read and a guarded write in
-    # RADOS, then a write), and the fast path (another open of a file the
-    # node has open with the same access and sharing: no round trip).
-    n = 100
-    slow = []
-    for _ in range(n):
-        t = time.perf_counter()
-        f = a.open("lat.txt", R, SR | SW)
-        a.close(f)
-        slow.append(time.perf_counter() - t)
-    held = a2.open("lat.txt", R, SR | SW)
-    fast = []
-    for _ in range(n):
-        t = time.perf_counter()
-        f = a.open("lat.txt", R, SR | SW)
-        a.close(f)
-        fast.append(time.perf_counter() - t)
+    check("A: 200 CREATE + CLOSE pairs of lat.txt (its latencies)",
+          create_close_latency(a, a2, "lat.txt"), "an open failed")
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def create_close_latency(a, a2, path, n=100):
+    """CREATE + CLOSE through one node: the slow path (the node's first
+    open and last close of the file: in cluster mode a read and a guarded
+    write in RADOS, then a write), and the fast path (another open of a
+    file the node has open with the same access and sharing: no round
+    trip).  a and a2: two connections to the node.  True when every
+    open succeeded."""
+    def run():
+        took = []
+        for _ in range(n):
+            t = time.perf_counter()
+            f = a.open(path, R, SR | SW)
+            if not opened(f):
+                return None
+            a.close(f)
+            took.append(time.perf_counter() - t)
+        return statistics.median(took) * 1000
+    slow = run()
+    held = a2.open(path, R, SR | SW)
+    if slow is None or not opened(held):
+        return False
+    fast = run()
     a2.close(held)
+    if fast is None:
+        return False
     print("latency CREATE+CLOSE, node's first open and last close: median %.2f ms"
-          % (statistics.median(slow) * 1000))
+          % slow)
     print("latency CREATE+CLOSE, node holds an open already: median %.2f ms"
-          % (statistics.median(fast) * 1000))
+          % fast)
+    return True
+
+
+def latency(port, share):
+    """The CREATE + CLOSE latencies through one node alone."""
+    check("200 CREATE + CLOSE pairs of lat1.txt through the node (its latencies)",
+          create_close_latency(Node("A", port, share), Node("A2", port, share),
+                               "lat1.txt"), "an open failed")
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
@@ -268,14 +292,9 @@ def probe(port, share, path):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "hold":
-        sys.exit(hold(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
-    if sys.argv[1] == "refused":
-        sys.exit(refused(int(sys.argv[2]), sys.argv[3]))
-    if sys.argv[1] == "serves":
-        sys.exit(serves(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
-    if sys.argv[1] == "probe":
-        sys.exit(probe(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
-    if sys.argv[1] == "wait":
-        sys.exit(wait(int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])))
-    sys.exit(main())
+    cli.run({"hold": (hold, int, str, str),
+             "refused": (refused, int, str),
+             "serves": (serves, int, str, str),
+             "probe": (probe, int, str, str),
+             "wait": (wait, int, str, str, int),
+             "latency": (latency, int, str)}, main)

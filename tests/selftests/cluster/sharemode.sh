@@ -137,32 +137,35 @@ for v in c-a c-b; do
 	T_VM=$v t_dmesg_clean
 done
 
-# A client of node $1 holds file $2 open denying writes (sharemode.py
-# hold): its output on fd 7; 0 once it said HELD.
-holder=""
+# hold_start FD NODE FILE [CHECKER [SHARE]]: a client of node NODE holds
+# FILE of SHARE (cl by default) (CHECKER's hold: sharemode.py, the
+# default, opens it denying writes; locks.py locks bytes 0-9; leases.py
+# takes an RWH lease and answers no break) with its output on fd FD; 0
+# once it said HELD.  hold_stop FD ends it.
+declare -A holders
 hold_start() {
-	local fifo line
+	local fd=$1 fifo line
 	fifo=$(mktemp -u)
 	mkfifo "$fifo"
-	"$py" "$checks" hold "$(vm_port "c-$1" smb)" cl "$2" > "$fifo" 2>&1 &
-	holder=$!
-	exec 7< "$fifo"
+	"$py" "${4:-$checks}" hold "$(vm_port "c-$2" smb)" "${5:-cl}" "$3" > "$fifo" 2>&1 &
+	holders[$fd]=$!
+	eval "exec $fd< \"\$fifo\""
 	rm -f "$fifo"
-	read -r -t 60 line <&7 && [ "$line" = HELD ] && return 0
-	t_diag "holder: ${line:-no answer}"
+	read -r -t 60 -u "$fd" line && [ "$line" = HELD ] && return 0
+	t_diag "holder of $3: ${line:-no answer}"
 	return 1
 }
 hold_stop() {
-	kill "$holder" 2>/dev/null
-	exec 7<&-
-	wait "$holder" 2>/dev/null
+	kill "${holders[$1]}" 2>/dev/null
+	eval "exec $1<&-"
+	wait "${holders[$1]}" 2>/dev/null
 }
 attached() { vm_exec "c-$1" 'grep -c "attached to smbsrv" /tmp/smbsrvd.log'; }
 
 # A daemon restarted within the module's deadline (12 s after its last
 # renewal) resumes its incarnation: the module keeps serving, the
 # records stay, nothing is fenced.
-if hold_start a kept.txt; then
+if hold_start 7 a kept.txt; then
 	t_ok "a client of node a holds kept.txt open, denying writes"
 	n=$(attached a)
 	vm_exec c-a 'kill -9 $(pidof smbsrvd)'
@@ -181,14 +184,14 @@ if hold_start a kept.txt; then
 else
 	t_not_ok "a client of node a holds kept.txt open, denying writes"
 fi
-hold_stop
+hold_stop 7
 
 # Node a stops renewing (its daemon stopped): its module fences at the
 # deadline (at most 12 s after the last renewal, renewals every 3 s),
 # closing its client's connection and refusing the share; node b reaps
 # node a (its lock expired), blocklisting its Ceph clients, and can open
 # what a's client held.
-if hold_start a fence.txt; then
+if hold_start 7 a fence.txt; then
 	t_ok "a client of node a holds fence.txt open, denying writes"
 	t_checks "$py" "$checks" probe "$(vm_port c-b smb)" cl fence.txt
 	vm_exec c-a 'kill -STOP $(pidof smbsrvd)'
@@ -224,7 +227,7 @@ for i in $(seq 1 40); do pidof smbsrvd >/dev/null || exit 0; sleep 0.5; done; ex
 else
 	t_not_ok "a client of node a holds fence.txt open, denying writes"
 fi
-hold_stop
+hold_stop 7
 
 # Node loss: a client of node a holds an open denying writes; node a's
 # VM is killed; node b's reaper removes a's records once a's lock
@@ -238,25 +241,14 @@ hold_stop
 # mirror on CephFS, so only the cluster's records say so); and its
 # caching: a third holds a read-write-handle lease of deadlease.txt and
 # never answers a break.
-fifo=$(mktemp -u)
-mkfifo "$fifo"
-"$py" "$lchecks" hold "$(vm_port c-a smb)" cl deadlock.txt > "$fifo" 2>&1 &
-lholder=$!
-exec 8< "$fifo"
-rm -f "$fifo"
-fifo=$(mktemp -u)
-mkfifo "$fifo"
-"$py" "$cchecks" hold "$(vm_port c-a smb)" lc deadlease.txt > "$fifo" 2>&1 &
-cholder=$!
-exec 9< "$fifo"
-rm -f "$fifo"
-if hold_start a dead.txt && read -r -t 60 line <&8 && [ "$line" = HELD ] &&
-	read -r -t 60 line <&9 && [ "$line" = HELD ]; then
+if hold_start 7 a dead.txt && hold_start 8 a deadlock.txt "$lchecks" &&
+	hold_start 9 a deadlease.txt "$cchecks" lc; then
 	t_ok "clients of node a hold dead.txt open denying writes, bytes 0-9 of deadlock.txt locked and an RWH lease of deadlease.txt"
 	t_checks "$py" "$checks" probe "$(vm_port c-b smb)" cl dead.txt
 	t_checks "$py" "$lchecks" probe "$(vm_port c-b smb)" cl deadlock.txt
 	vm_kill c-a
-	kill "$lholder" "$cholder" 2>/dev/null
+	hold_stop 8
+	hold_stop 9
 	t_checks "$py" "$checks" wait "$(vm_port c-b smb)" cl dead.txt 60
 	t_checks "$py" "$lchecks" wait "$(vm_port c-b smb)" cl deadlock.txt 60
 	t_checks "$py" "$cchecks" wait "$(vm_port c-b smb)" lc deadlease.txt 60
@@ -266,12 +258,17 @@ if hold_start a dead.txt && read -r -t 60 line <&8 && [ "$line" = HELD ] &&
 		sh -c "k=\$($(declare -f rados_ns left_keys); left_keys | grep '^b\.node-a\.'); [ -z \"\$k\" ] && echo none || echo \"\$k\""
 	t_diag "node b: $(vm_exec c-b 'grep "node-a fenced" /tmp/smbsrvd.log | tail -n 1')"
 else
-	t_not_ok "clients of node a hold dead.txt open, deadlock.txt locked and deadlease.txt leased: ${line:-no answer}"
+	t_not_ok "clients of node a hold dead.txt open, deadlock.txt locked and deadlease.txt leased"
 fi
-hold_stop
-kill "$lholder" "$cholder" 2>/dev/null
-exec 8<&- 9<&-
-wait "$lholder" "$cholder" 2>/dev/null
+hold_stop 7
+hold_stop 8
+hold_stop 9
+
+# What cluster mode costs through one node, in one boot: CREATE + CLOSE
+# and LOCK + UNLOCK through node b, now alone in the cluster, here and
+# again with clustering off at the end (benchmarks.md).
+t_checks "$py" "$checks" latency "$(vm_port c-b smb)" cl
+t_checks "$py" "$lchecks" latency "$(vm_port c-b smb)" cl
 
 # The cluster's file system: the first node to join names it in meta; a
 # node with a share elsewhere, or whose CephFS is another file system,
@@ -298,6 +295,21 @@ t_check "a node with a share outside CephFS does not join" \
 rados_ns setomapval meta fs "1 00000000 99" >/dev/null 2>&1
 t_check "a node whose CephFS is not the cluster's file system does not join" \
 	refuses_join /etc/smbsrv/cluster.conf 'the cluster serves file system'
+
+# Clustering off in the same guest: the module reloaded (its cluster
+# branch goes with it), the same share on the same CephFS mount.
+t_check "node b serves cl with clustering off (module reloaded)" vm_exec c-b '
+rmmod smbsrv && modprobe smbsrv || exit 1
+grep -Ev "^[[:space:]]*(clustering|cluster )" /etc/smbsrv/cluster.conf > /etc/smbsrv/single.conf
+smbsrvd -F -c /etc/smbsrv/single.conf > /tmp/single.log 2>&1 &
+for i in $(seq 1 120); do
+	grep -q "attached to smbsrv" /tmp/single.log && exit 0
+	kill -0 $! 2>/dev/null || break
+	sleep 0.5
+done
+cat /tmp/single.log; exit 1'
+t_checks "$py" "$checks" latency "$(vm_port c-b smb)" cl
+t_checks "$py" "$lchecks" latency "$(vm_port c-b smb)" cl
 
 vm_exec c-b 'kill $(pidof smbsrvd) 2>/dev/null; sleep 1; umount /mnt/cephfs' >/dev/null 2>&1
 vm_stop c-a
