@@ -80,13 +80,18 @@ def key_of(i):
     return struct.pack("<QQ", 0x6c62726b, i)
 
 
-def open_cached(c, fname, access=RW, lease=None, oplock=OPLOCK_NONE, key=1):
+def open_cached(c, fname, access=RW, lease=None, oplock=OPLOCK_NONE, key=1,
+                share=None):
     """CREATE asking for a lease in state @lease (with key_of(@key)) or
-    for oplock level @oplock; waits for the answer."""
+    for oplock level @oplock, sharing @share (None: all); waits for the
+    answer."""
     ctxs = [lease_ctx(key_of(key), lease)] if lease is not None else None
-    st, d = c.raw(CREATE, create_body(fname, access=access, ctxs=ctxs,
-                                      oplock=OPLOCK_LEASE if lease is not None
-                                      else oplock))
+    body = bytearray(create_body(fname, access=access, ctxs=ctxs,
+                                 oplock=OPLOCK_LEASE if lease is not None
+                                 else oplock))
+    if share is not None:
+        struct.pack_into("<I", body, 32, share)  # ShareAccess
+    st, d = c.raw(CREATE, bytes(body))
     return Opened(st, d)
 
 
@@ -282,7 +287,28 @@ def main():
         close(b, o.fid)
     close(a, h.fid)
 
-    # 5. Nobody answers: B waits one break timeout, not longer.
+    # 5. A sharing violation takes handle caching too: A's client may
+    # close what it keeps open; it does not, so B's open then fails.
+    f = "lease-violation.txt"
+    prepare(a, f)
+    h = open_cached(a, f, lease=RWH, key=8, share=0)
+    if h.status == 0 and h.lease == RWH:
+        mid = send_open(b, f, access=R)
+        note = break_note(a)
+        check("A (sharing nothing): B's open for reading breaks its RWH lease "
+              "to R", note == ("lease", RWH, LR, ACK_REQUIRED), "got %r" % (note,))
+        check("B: its conflicting open waits for the acknowledgement",
+              final(b, mid, 1.5) is None, "answered before it")
+        check("A: the break to R acknowledged", ack_lease(a, 8, LR) == 0)
+        done = final(b, mid, 15)
+        check("B: then its open fails with SHARING_VIOLATION (A kept its open)",
+              done is not None and done.status == ST["SHARING_VIOLATION"],
+              "got %s" % (name(done.status) if done else "nothing in 15 s"))
+    else:
+        check("A: RWH lease granted (sharing nothing)", False, "got %r" % h.lease)
+    close(a, h.fid)
+
+    # 6. Nobody answers: B waits one break timeout, not longer.
     f = "lease-silent.txt"
     prepare(a, f)
     mute = Client(port_a, share)
