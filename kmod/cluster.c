@@ -142,14 +142,20 @@ u32 smbsrv_cluster_add(struct smbsrv_fnode *fn, struct smbsrv_file *f,
 	if (status)
 		goto out;
 	smbsrv_cluster_agg_of(fn, &a);
-	/* Fast path: the store's record of this node stays right. */
-	if (smbsrv_cluster_covers(&v->rec, &a))
+	/*
+	 * Fast path: the store's record of this node stays right (an
+	 * overwrite also asks: it writes, whatever its access).
+	 */
+	if (smbsrv_cluster_covers(&v->rec, &a) &&
+	    !(f->flags & SMBSRV_FILE_OVERWRITE))
 		goto out;
 	/* Before the upcall: a wake that comes during it is not lost. */
 	spin_lock(&fn->lock);
 	g = fn->cache.gen;
 	spin_unlock(&fn->lock);
-	status = smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_OPEN, f->access,
+	status = smbsrv_cluster_ask(fn, f->flags & SMBSRV_FILE_OVERWRITE ?
+				    SMBSRV_CLUSTER_OP_OVERWRITE :
+				    SMBSRV_CLUSTER_OP_OPEN, f->access,
 				    f->share_access, &a, NULL);
 	if (status == STATUS_SUCCESS) {
 		v->rec = a;

@@ -46,6 +46,7 @@ struct smbsrv_watch;
 #define SMBSRV_FILE_AFPINFO		0x0080	/* AFP_AfpInfo (afp.h) */
 #define SMBSRV_FILE_AFP_NETATALK	0x0100	/* ... kept by netatalk */
 #define SMBSRV_FILE_AFPRESOURCE		0x0200	/* AFP_Resource on a fruit share */
+#define SMBSRV_FILE_OVERWRITE		0x0400	/* opened to be overwritten */
 
 struct smbsrv_file {
 	struct smbsrv_open open;	/* FileId and table entry: first */

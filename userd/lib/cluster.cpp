@@ -514,6 +514,7 @@ Reply Node::serve(const Request &r)
 	try {
 		switch (r.op) {
 		case SMBSRV_CLUSTER_OP_OPEN:
+		case SMBSRV_CLUSTER_OP_OVERWRITE:
 			a.status = open(r);
 			break;
 		case SMBSRV_CLUSTER_OP_CLOSE:
@@ -684,7 +685,11 @@ uint32_t Node::open(const Request &r)
 		file_object(r.ino),
 		[&](const Omap &omap, std::vector<Change> &w) {
 			uint32_t s = check_open(omap, opt_.node, r.stream, r.access, r.share);
-			auto breaks = caching_breaks(omap, opt_.node, r.stream, r.node_access,
+			// An overwrite writes, whatever its access.
+			uint32_t taker = r.node_access;
+			if (r.op == SMBSRV_CLUSTER_OP_OVERWRITE)
+				taker |= FILE_WRITE_DATA;
+			auto breaks = caching_breaks(omap, opt_.node, r.stream, taker,
 						     s == nt::SHARING_VIOLATION);
 			bool sent = false;
 			for (const auto &[n, bits] : breaks) {

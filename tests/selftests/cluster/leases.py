@@ -37,6 +37,7 @@ CREATE, CLOSE, WRITE, OPLOCK_BREAK = 5, 6, 9, 0x12
 LR, LH, LW = 1, 2, 4
 RWH = LR | LH | LW
 OPLOCK_NONE, OPLOCK_II, OPLOCK_BATCH, OPLOCK_LEASE = 0, 1, 9, 0xFF
+OVERWRITE_IF = 5
 ACK_REQUIRED = 1
 RW = READ_DATA | WRITE_DATA | 0x80  # and READ_ATTRIBUTES
 R = READ_DATA | 0x80
@@ -285,6 +286,31 @@ def main():
               h2.status == 0 and not h2.lease, "got %r" % h2.lease)
         close(a, h2.fid)
         close(b, o.fid)
+    close(a, h.fid)
+
+    # 4b. An overwrite through B without write access still writes: A's
+    # read lease goes to none before the data does.
+    f = "lease-overwrite.txt"
+    prepare(a, f)
+    w = open_cached(a, f)
+    st = a.write(w.fid, 0, b"0123456789")[0] if w.status == 0 else w.status
+    close(a, w.fid)
+    h = open_cached(a, f, lease=LR, key=9)
+    if st == 0 and h.status == 0 and h.lease == LR:
+        body = bytearray(create_body(f, access=R))
+        struct.pack_into("<I", body, 36, OVERWRITE_IF)  # CreateDisposition
+        o = final(b, send(b, CREATE, bytes(body)), 15)
+        check("B: a read-only open overwriting the file succeeds",
+              o is not None and o.status == 0,
+              "got %s" % (name(o.status) if o else "nothing"))
+        note = break_note(a, 5)
+        check("A: its read lease is broken to none by B's overwrite",
+              note == ("lease", LR, 0, 0), "got %r" % (note,))
+        if o is not None and o.status == 0:
+            close(b, o.fid)
+    else:
+        check("A: read lease granted (overwrite case)", False,
+              "write %s, lease %r" % (name(st), h.lease))
     close(a, h.fid)
 
     # 5. A sharing violation takes handle caching too: A's client may

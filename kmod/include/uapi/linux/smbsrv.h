@@ -28,6 +28,9 @@
  *   of a file beyond what its record says: record the aggregate with the
  *   caching (caching) that the other nodes' opens allow, and answer what they
  *   allow (caching).
+ * @SMBSRV_CLUSTER_OP_OVERWRITE: As open, for an open that overwrites or
+ *   supersedes the file: other nodes' caching is broken as for a writer,
+ *   whatever the open's access.
  */
 enum smbsrv_cluster_op {
 	SMBSRV_CLUSTER_OP_OPEN,
@@ -35,6 +38,7 @@ enum smbsrv_cluster_op {
 	SMBSRV_CLUSTER_OP_LOCK,
 	SMBSRV_CLUSTER_OP_UNLOCK,
 	SMBSRV_CLUSTER_OP_CACHING,
+	SMBSRV_CLUSTER_OP_OVERWRITE,
 };
 
 /**
