@@ -20,6 +20,7 @@
 #include <uapi/linux/smbsrv.h>
 
 #include "cache.h"
+#include "cluster.h"
 #include "conn.h"
 #include "file.h"
 #include "fnode.h"
@@ -209,8 +210,8 @@ static void smbsrv_cache_changed(struct smbsrv_fnode *fn,
 
 /* ---- changes made on the server itself (klease.c) ---------------------- */
 
-/* What the holders of @fn need covered, as a kernel lease type. */
-static int smbsrv_cache_want(struct smbsrv_fnode *fn)
+/* The strongest caching the holders of @fn have, as lease bits. */
+static u32 smbsrv_cache_bits(struct smbsrv_fnode *fn)
 {
 	struct smbsrv_lease *l;
 	struct smbsrv_file *o;
@@ -223,22 +224,36 @@ static int smbsrv_cache_want(struct smbsrv_fnode *fn)
 		if (o->cache.sm.level != SMB2_OPLOCK_LEVEL_LEASE)
 			bits |= smb2_oplock_to_lease(o->cache.sm.level);
 	spin_unlock(&fn->lock);
+	return bits;
+}
+
+/* What the holders of @fn need covered, as a kernel lease type. */
+static int smbsrv_cache_want(struct smbsrv_fnode *fn)
+{
+	u32 bits = smbsrv_cache_bits(fn);
+
 	if (bits & SMB2_LEASE_WRITE)
 		return F_WRLCK;
 	return bits & SMB2_LEASE_READ ? F_RDLCK : F_UNLCK;
 }
 
-/* A local process wants @fn: a reader takes away write caching, a writer everything. */
-static void smbsrv_cache_local_break(struct smbsrv_fnode *fn, bool writer)
+/*
+ * Someone outside this node's SMB opens wants @fn: its holders give up
+ * @drop (lease bits; R takes everything with it).  Breaks are sent, not
+ * waited for.
+ */
+static void smbsrv_cache_give_up(struct smbsrv_fnode *fn, u32 drop)
 {
 	struct smbsrv_lease *l;
 	struct smbsrv_file *o;
 	LIST_HEAD(notes);
 	u32 held, to;
 
+	if (drop & SMB2_LEASE_READ)
+		drop = SMB2_LEASE_RWH;
 	spin_lock(&fn->lock);
 	list_for_each_entry(l, &fn->cache.leases, fnode_node) {
-		to = writer ? 0 : l->sm.state & ~SMB2_LEASE_WRITE;
+		to = l->sm.state & ~drop;
 		if (l->sm.state & ~to)
 			smbsrv_lease_break_locked(l, to, &notes);
 	}
@@ -246,13 +261,55 @@ static void smbsrv_cache_local_break(struct smbsrv_fnode *fn, bool writer)
 		held = smb2_oplock_to_lease(o->cache.sm.level);
 		if (o->cache.sm.level == SMB2_OPLOCK_LEVEL_LEASE || !held)
 			continue;
-		to = writer ? 0 : held & ~SMB2_LEASE_WRITE;
+		to = held & ~drop;
 		if (held & ~to)
 			smbsrv_oplock_break_locked(o, to, &notes);
 	}
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
 }
+
+/* A local process wants @fn: a reader takes away write caching, a writer everything. */
+static void smbsrv_cache_local_break(struct smbsrv_fnode *fn, bool writer)
+{
+	smbsrv_cache_give_up(fn, writer ? SMB2_LEASE_RWH : SMB2_LEASE_WRITE);
+}
+
+/*
+ * Cluster mode: the file's record stands in for the kernel lease, which
+ * CephFS does not give (cluster.h).  After any change, both follow.
+ */
+static void smbsrv_cache_sync(struct smbsrv_fnode *fn)
+{
+	smbsrv_klease_sync(fn);
+	if (smbsrv_cluster_on())
+		smbsrv_cluster_sync(fn);
+}
+
+/* Another node opens @fn: as a local process would (above). */
+static void smbsrv_cache_remote_drop(struct smbsrv_fnode *fn, u32 bits)
+{
+	smbsrv_cache_give_up(fn, bits);
+	/* What needed no answer (level II, R) is lowered already. */
+	smbsrv_cache_sync(fn);
+}
+
+/* Another node's caching of @fn went down: the CREATEs parked run again. */
+static void smbsrv_cache_remote_wake(struct smbsrv_fnode *fn)
+{
+	LIST_HEAD(woken);
+
+	spin_lock(&fn->lock);
+	smbsrv_cache_changed(fn, &woken);
+	spin_unlock(&fn->lock);
+	smbsrv_cache_wait_run(&woken);
+}
+
+static const struct smbsrv_cluster_cache_ops smbsrv_cache_cluster_ops = {
+	.held = smbsrv_cache_bits,
+	.drop = smbsrv_cache_remote_drop,
+	.wake = smbsrv_cache_remote_wake,
+};
 
 /*
  * Directory @fn's listing changed: its leases break to none, but the one
@@ -404,7 +461,7 @@ out:
 	*gen = fn->cache.gen;
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
-	smbsrv_klease_sync(fn);
+	smbsrv_cache_sync(fn);
 	if (delay) {
 		*wait = fn;
 		return SMBSRV_CACHE_WAIT;
@@ -451,6 +508,7 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 	struct smbsrv_conn *conn = tree->sess->conn;
 	struct smbsrv_fnode *fn = f->fnode;
 	struct smbsrv_lease *nl = NULL, *l;
+	struct smbsrv_cluster_view *cv = NULL;
 	struct smb_grant_in in = {};
 	bool lease = r->lease && smbsrv_leases_on(conn);
 	u32 granted, held, cover = SMB2_LEASE_RWH;
@@ -496,14 +554,22 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 	in.level2 = true;
 	in.brlocks = READ_ONCE(fn->brl.nr_locks) > 0;
 
-	/* What the rules allow, then a kernel lease covering it. */
+	/*
+	 * What the rules allow, then a kernel lease covering it: in cluster
+	 * mode, for files and streams, the file's record (cluster.h), held
+	 * until the grant is made.
+	 */
 	spin_lock(&fn->lock);
 	granted = smbsrv_grant_compute(f, r, lease, conn, &in);
 	spin_unlock(&fn->lock);
 	if (granted & (SMB2_LEASE_READ | SMB2_LEASE_WRITE)) {
-		switch (smbsrv_klease_raise(fn, &f->filp->f_path,
-					    granted & SMB2_LEASE_WRITE ?
-					    F_WRLCK : F_RDLCK)) {
+		int type = granted & SMB2_LEASE_WRITE ? F_WRLCK : F_RDLCK;
+
+		if (smbsrv_cluster_on() && !r->dir)
+			cv = smbsrv_cluster_raise(fn, &type);
+		else
+			type = smbsrv_klease_raise(fn, &f->filp->f_path, type);
+		switch (type) {
 		case F_RDLCK:
 			cover &= ~SMB2_LEASE_WRITE;
 			break;
@@ -531,6 +597,7 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 		/* One lease key, one file (3.3.5.9.8). */
 		spin_unlock(&smbsrv_leases_lock);
 		spin_unlock(&fn->lock);
+		smbsrv_cluster_raised(fn, cv);
 		kfree(nl);
 		return STATUS_INVALID_PARAMETER;
 	}
@@ -579,6 +646,7 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 	a->rqls.epoch = l->sm.epoch;
 out:
 	spin_unlock(&fn->lock);
+	smbsrv_cluster_raised(fn, cv);
 	kfree(nl);
 	return STATUS_SUCCESS;
 }
@@ -626,7 +694,7 @@ void smbsrv_cache_close(struct smbsrv_file *f)
 	smbsrv_cache_wait_run(&woken);
 	if (drop)
 		smbsrv_lease_put(drop);
-	smbsrv_klease_sync(fn);
+	smbsrv_cache_sync(fn);
 	if (READ_ONCE(f->cache.wrote) && !fn->stream)
 		smbsrv_cache_break_parent(f, guid, spare ? pkey : NULL);
 }
@@ -657,7 +725,7 @@ void smbsrv_cache_break_write(struct smbsrv_file *f)
 out:
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
-	smbsrv_klease_sync(fn);
+	smbsrv_cache_sync(fn);
 }
 
 void smbsrv_cache_current(struct smbsrv_file *f, struct smbsrv_cache_answer *a)
@@ -732,7 +800,7 @@ u32 smbsrv_cache_oplock_ack(struct smbsrv_file *f, u8 level, u8 *granted)
 		smbsrv_cache_changed(fn, &woken);
 	spin_unlock(&fn->lock);
 	smbsrv_cache_wait_run(&woken);
-	smbsrv_klease_sync(fn);
+	smbsrv_cache_sync(fn);
 	return status;
 }
 
@@ -780,7 +848,7 @@ u32 smbsrv_cache_lease_ack(struct smbsrv_conn *conn, const u8 key[16],
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
 	smbsrv_cache_wait_run(&woken);
-	smbsrv_klease_sync(fn);
+	smbsrv_cache_sync(fn);
 	smbsrv_lease_put(l);
 	return status;
 }
@@ -841,7 +909,7 @@ out:
 	spin_unlock(&fn->lock);
 	smbsrv_notes_send(&notes);
 	smbsrv_cache_wait_run(&woken);
-	smbsrv_klease_sync(fn);
+	smbsrv_cache_sync(fn);
 }
 
 static const struct smbsrv_brk_ops smbsrv_cache_brk_ops = {
@@ -885,11 +953,13 @@ int smbsrv_cache_init(void)
 	if (err)
 		return err;
 	smbsrv_fnode_set_ops(&smbsrv_cache_fnode_ops);
+	smbsrv_cluster_set_cache_ops(&smbsrv_cache_cluster_ops);
 	return 0;
 }
 
 void smbsrv_cache_exit(void)
 {
+	smbsrv_cluster_set_cache_ops(NULL);
 	smbsrv_brk_exit();
 	smbsrv_fnode_set_ops(NULL);
 	smbsrv_klease_exit();

@@ -3,16 +3,15 @@
  * smbsrv: cluster mode, share modes across nodes and the other nodes'
  * pushes (see cluster.h).
  */
+#include <linux/filelock.h>
 #include <linux/slab.h>
-#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
 #include <uapi/linux/smbsrv.h>
 
 #include "brl.h"
+#include "cache.h"
 #include "cluster.h"
-#include "conn.h"
-#include "durable.h"
 #include "file.h"
 #include "fnode.h"
 #include "netlink-gen.h"
@@ -21,6 +20,15 @@
 #include "wire/ntstatus.h"
 
 DEFINE_STATIC_KEY_FALSE(smbsrv_clustering);
+
+static const struct smbsrv_cluster_cache_ops *smbsrv_cluster_cache;
+
+void smbsrv_cluster_set_cache_ops(const struct smbsrv_cluster_cache_ops *ops)
+{
+	smbsrv_cluster_cache = ops;
+}
+
+static void smbsrv_cluster_sync_work(struct work_struct *work);
 
 void smbsrv_cluster_enable(void)
 {
@@ -42,6 +50,8 @@ static struct smbsrv_cluster_view *smbsrv_cluster_view(struct smbsrv_fnode *fn)
 		return NULL;
 	mutex_init(&v->lock);
 	smb_cluster_agg_init(&v->rec);
+	v->fn = fn;
+	INIT_WORK(&v->sync, smbsrv_cluster_sync_work);
 	old = cmpxchg(&fn->cview, NULL, v);
 	if (old) {
 		kfree(v);
@@ -50,10 +60,14 @@ static struct smbsrv_cluster_view *smbsrv_cluster_view(struct smbsrv_fnode *fn)
 	return v;
 }
 
-/* The node's aggregate of @fn's opens now (snapshot opens take no part). */
+/*
+ * The node's aggregate of @fn's opens now (snapshot opens take no part)
+ * and its holders' caching.
+ */
 static void smbsrv_cluster_agg_of(struct smbsrv_fnode *fn,
 				  struct smb_cluster_agg *a)
 {
+	const struct smbsrv_cluster_cache_ops *ops = READ_ONCE(smbsrv_cluster_cache);
 	struct smbsrv_file *o;
 
 	smb_cluster_agg_init(a);
@@ -62,11 +76,26 @@ static void smbsrv_cluster_agg_of(struct smbsrv_fnode *fn,
 		if (!(o->flags & SMBSRV_FILE_SNAPSHOT))
 			smb_cluster_agg_add(a, o->access, o->share_access);
 	spin_unlock(&fn->lock);
+	if (ops)
+		a->caching = ops->held(fn) & SMB_CLUSTER_CACHING;
+}
+
+/*
+ * Whether the record's @rec stays right for the aggregate @a: the same
+ * opens, and no caching beyond what it says (less is recorded later, by
+ * smbsrv_cluster_sync()).
+ */
+static bool smbsrv_cluster_covers(const struct smb_cluster_agg *rec,
+				  const struct smb_cluster_agg *a)
+{
+	return a->access == rec->access && a->share == rec->share &&
+	       !(a->caching & ~rec->caching);
 }
 
 /* One upcall; the daemon's NTSTATUS, or a failure's. */
 static u32 smbsrv_cluster_ask(struct smbsrv_fnode *fn, u32 op, u32 access,
-			      u32 share, const struct smb_cluster_agg *a)
+			      u32 share, const struct smb_cluster_agg *a,
+			      u32 *allowed)
 {
 	struct smbsrv_cluster_q q = {
 		.op = op,
@@ -76,6 +105,8 @@ static u32 smbsrv_cluster_ask(struct smbsrv_fnode *fn, u32 op, u32 access,
 		.share = share,
 		.node_access = a->access,
 		.node_share = a->share,
+		.caching = a->caching,
+		.allowed = allowed,
 	};
 	u32 status = STATUS_SUCCESS;
 	int err;
@@ -97,11 +128,12 @@ static void smbsrv_cluster_unlink(struct smbsrv_fnode *fn,
 	spin_unlock(&fn->lock);
 }
 
-u32 smbsrv_cluster_add(struct smbsrv_fnode *fn, struct smbsrv_file *f)
+u32 smbsrv_cluster_add(struct smbsrv_fnode *fn, struct smbsrv_file *f,
+		       struct smbsrv_fnode **wait, u32 *gen)
 {
 	struct smbsrv_cluster_view *v = smbsrv_cluster_view(fn);
 	struct smb_cluster_agg a;
-	u32 status;
+	u32 status, g;
 
 	if (!v || smbsrv_cluster_fenced())
 		return STATUS_INSUFFICIENT_RESOURCES;
@@ -110,18 +142,119 @@ u32 smbsrv_cluster_add(struct smbsrv_fnode *fn, struct smbsrv_file *f)
 	if (status)
 		goto out;
 	smbsrv_cluster_agg_of(fn, &a);
-	/* Fast path: the store's record of this node stays right. */
-	if (smb_cluster_agg_eq(&a, &v->rec))
+	/*
+	 * Fast path: the store's record of this node stays right (an
+	 * overwrite also asks: it writes, whatever its access).
+	 */
+	if (smbsrv_cluster_covers(&v->rec, &a) &&
+	    !(f->flags & SMBSRV_FILE_OVERWRITE))
 		goto out;
-	status = smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_OPEN, f->access,
-				    f->share_access, &a);
-	if (status == STATUS_SUCCESS)
+	/* Before the upcall: a wake that comes during it is not lost. */
+	spin_lock(&fn->lock);
+	g = fn->cache.gen;
+	spin_unlock(&fn->lock);
+	status = smbsrv_cluster_ask(fn, f->flags & SMBSRV_FILE_OVERWRITE ?
+				    SMBSRV_CLUSTER_OP_OVERWRITE :
+				    SMBSRV_CLUSTER_OP_OPEN, f->access,
+				    f->share_access, &a, NULL);
+	if (status == STATUS_SUCCESS) {
 		v->rec = a;
-	else
-		smbsrv_cluster_unlink(fn, f);
+		goto out;
+	}
+	smbsrv_cluster_unlink(fn, f);
+	/* Another node's holders are breaking: wait for them, run again. */
+	if (status == STATUS_PENDING) {
+		smbsrv_fnode_hold(fn);
+		*wait = fn;
+		*gen = g;
+		status = SMBSRV_CACHE_WAIT;
+	}
 out:
 	mutex_unlock(&v->lock);
 	return status;
+}
+
+struct smbsrv_cluster_view *smbsrv_cluster_raise(struct smbsrv_fnode *fn,
+						 int *type)
+{
+	struct smbsrv_cluster_view *v = smbsrv_cluster_view(fn);
+	u32 want = SMB2_LEASE_READ | SMB2_LEASE_HANDLE, allowed = 0;
+	struct smb_cluster_agg a;
+
+	if (*type == F_WRLCK)
+		want |= SMB2_LEASE_WRITE;
+	if (!v) {
+		*type = F_UNLCK;
+		return NULL;
+	}
+	mutex_lock(&v->lock);
+	if (smbsrv_cluster_fenced()) {
+		*type = F_UNLCK;
+		return v;
+	}
+	/* Recorded already: the other nodes' opens were checked against it. */
+	if (!(want & ~v->rec.caching))
+		return v;
+	smbsrv_cluster_agg_of(fn, &a);
+	a.caching |= want | v->rec.caching;
+	if (smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_CACHING, 0, 0, &a,
+			       &allowed) != STATUS_SUCCESS) {
+		*type = F_UNLCK;
+		return v;
+	}
+	a.caching &= allowed;
+	v->rec = a;
+	if (!(allowed & SMB2_LEASE_READ))
+		*type = F_UNLCK;
+	else if (!(allowed & SMB2_LEASE_WRITE))
+		*type = F_RDLCK;
+	return v;
+}
+
+void smbsrv_cluster_raised(struct smbsrv_fnode *fn,
+			   struct smbsrv_cluster_view *v)
+{
+	if (!v)
+		return;
+	mutex_unlock(&v->lock);
+	/* What was recorded and not granted goes again. */
+	smbsrv_cluster_sync(fn);
+}
+
+void smbsrv_cluster_sync(struct smbsrv_fnode *fn)
+{
+	struct smbsrv_cluster_view *v = READ_ONCE(fn->cview);
+
+	if (!v || !READ_ONCE(v->rec.caching))
+		return;
+	smbsrv_fnode_hold(fn);
+	if (!queue_work(smbsrv_ctl_wq, &v->sync))
+		smbsrv_fnode_put(fn);
+}
+
+/*
+ * The holders' caching went down (an acknowledgment, a timeout, a
+ * close, a break for another node): the record follows, an unguarded
+ * write as a close's (only narrower), and the daemon wakes the nodes
+ * whose CREATEs wait for it.
+ */
+static void smbsrv_cluster_sync_work(struct work_struct *work)
+{
+	struct smbsrv_cluster_view *v = container_of(work,
+						     struct smbsrv_cluster_view,
+						     sync);
+	struct smbsrv_fnode *fn = v->fn;
+	struct smb_cluster_agg a;
+
+	mutex_lock(&v->lock);
+	smbsrv_cluster_agg_of(fn, &a);
+	if (!smbsrv_cluster_fenced() && !smb_cluster_agg_eq(&a, &v->rec) &&
+	    smbsrv_cluster_covers(&v->rec, &a) &&
+	    smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_CLOSE, 0, 0, &a, NULL) ==
+	    STATUS_SUCCESS)
+		v->rec = a;
+	mutex_unlock(&v->lock);
+	smbsrv_fnode_put(fn);
 }
 
 struct smbsrv_cluster_view *smbsrv_cluster_lock(struct smbsrv_fnode *fn)
@@ -143,7 +276,7 @@ void smbsrv_cluster_closed(struct smbsrv_fnode *fn,
 	if (smbsrv_cluster_fenced())
 		smb_cluster_agg_init(&v->rec);
 	else if (!smb_cluster_agg_eq(&a, &v->rec) &&
-		 smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_CLOSE, 0, 0, &a) ==
+		 smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_CLOSE, 0, 0, &a, NULL) ==
 	    STATUS_SUCCESS)
 		v->rec = a;
 	mutex_unlock(&v->lock);
@@ -151,16 +284,19 @@ void smbsrv_cluster_closed(struct smbsrv_fnode *fn,
 
 /*
  * cluster-view: another node's byte-range locks of a file, applied before
- * the daemon acknowledges the notify that brought them.  A file not open
- * here has nothing to keep.
+ * the daemon acknowledges the notify that brought them; or another node's
+ * break of this node's caching of it, or its wake.  A file not open here
+ * has nothing to keep, break or wake.
  */
 int smbsrv_nl_cluster_view_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct smbsrv_cluster_cache_ops *ops = READ_ONCE(smbsrv_cluster_cache);
+	u32 kind = SMBSRV_CLUSTER_PUSH_LOCKS;
 	struct nlattr **a = info->attrs;
 	const char *stream = NULL;
 	struct smbsrv_fnode *fn;
 	const void *locks = NULL;
-	int n = 0, err;
+	int n = 0, err = 0;
 
 	if (!smbsrv_cluster_on())
 		return -EOPNOTSUPP;
@@ -179,92 +315,33 @@ int smbsrv_nl_cluster_view_doit(struct sk_buff *skb, struct genl_info *info)
 			return -EINVAL;
 		}
 	}
+	if (a[SMBSRV_A_CLUSTER_PUSH])
+		kind = nla_get_u32(a[SMBSRV_A_CLUSTER_PUSH]);
+	if (kind == SMBSRV_CLUSTER_PUSH_BREAK &&
+	    GENL_REQ_ATTR_CHECK(info, SMBSRV_A_CLUSTER_CACHING))
+		return -EINVAL;
 	if (a[SMBSRV_A_CLUSTER_STREAM])
 		stream = nla_data(a[SMBSRV_A_CLUSTER_STREAM]);
 	fn = smbsrv_fnode_find_ino(nla_get_u64(a[SMBSRV_A_CLUSTER_INO]),
 				   stream);
 	if (!fn)
 		return 0;
-	err = smbsrv_brl_remote(&fn->brl, nla_data(a[SMBSRV_A_CLUSTER_NODE]),
-				nla_get_u64(a[SMBSRV_A_CLUSTER_VERSION]), locks,
-				n);
+	switch (kind) {
+	case SMBSRV_CLUSTER_PUSH_LOCKS:
+		err = smbsrv_brl_remote(&fn->brl,
+					nla_data(a[SMBSRV_A_CLUSTER_NODE]),
+					nla_get_u64(a[SMBSRV_A_CLUSTER_VERSION]),
+					locks, n);
+		break;
+	case SMBSRV_CLUSTER_PUSH_BREAK:
+		if (ops)
+			ops->drop(fn, nla_get_u32(a[SMBSRV_A_CLUSTER_CACHING]));
+		break;
+	case SMBSRV_CLUSTER_PUSH_WAKE:
+		if (ops)
+			ops->wake(fn);
+		break;
+	}
 	smbsrv_fnode_put(fn);
 	return err;
-}
-
-/* --- liveness and fence ------------------------------------------------ */
-
-bool smbsrv_cluster_fenced_flag;
-static DEFINE_SPINLOCK(smbsrv_cluster_live_lock);
-static u64 smbsrv_cluster_deadline;	/* CLOCK_MONOTONIC ns; 0: none */
-static u64 smbsrv_cluster_inc;
-static bool smbsrv_cluster_exiting;
-
-static void smbsrv_cluster_fence(struct work_struct *work);
-static DECLARE_DELAYED_WORK(smbsrv_cluster_fence_work, smbsrv_cluster_fence);
-
-static void smbsrv_cluster_fence(struct work_struct *work)
-{
-	u64 now = ktime_get_ns();
-
-	spin_lock(&smbsrv_cluster_live_lock);
-	if (!smbsrv_cluster_deadline || smbsrv_cluster_exiting) {
-		spin_unlock(&smbsrv_cluster_live_lock);
-		return;
-	}
-	if (now < smbsrv_cluster_deadline) {
-		/* Renewed meanwhile: wait for the new deadline. */
-		mod_delayed_work(system_wq, &smbsrv_cluster_fence_work,
-				 nsecs_to_jiffies(smbsrv_cluster_deadline - now));
-		spin_unlock(&smbsrv_cluster_live_lock);
-		return;
-	}
-	smbsrv_cluster_deadline = 0;
-	smbsrv_cluster_inc = 0;
-	WRITE_ONCE(smbsrv_cluster_fenced_flag, true);
-	spin_unlock(&smbsrv_cluster_live_lock);
-	pr_warn("smbsrv: cluster: the node's lease was not renewed in time: fenced (every connection closed, shares refused)\n");
-	smbsrv_conns_close_all();
-	/* Their durable opens were kept on the way out: not here. */
-	flush_workqueue(smbsrv_ctl_wq);
-	smbsrv_durable_expire_all();
-}
-
-void smbsrv_cluster_alive(u64 deadline_ns, u64 incarnation)
-{
-	u64 now = ktime_get_ns();
-	bool was;
-
-	spin_lock(&smbsrv_cluster_live_lock);
-	if (smbsrv_cluster_exiting) {
-		spin_unlock(&smbsrv_cluster_live_lock);
-		return;
-	}
-	was = smbsrv_cluster_fenced_flag;
-	smbsrv_cluster_deadline = deadline_ns ? deadline_ns : 1;
-	smbsrv_cluster_inc = incarnation;
-	if (deadline_ns > now)
-		WRITE_ONCE(smbsrv_cluster_fenced_flag, false);
-	mod_delayed_work(system_wq, &smbsrv_cluster_fence_work,
-			 deadline_ns > now ?
-			 nsecs_to_jiffies(deadline_ns - now) : 0);
-	spin_unlock(&smbsrv_cluster_live_lock);
-	if (was && deadline_ns > now)
-		pr_info("smbsrv: cluster: the node's lease is renewed: serving again\n");
-}
-
-void smbsrv_cluster_alive_get(u64 *deadline_ns, u64 *incarnation)
-{
-	spin_lock(&smbsrv_cluster_live_lock);
-	*deadline_ns = smbsrv_cluster_deadline;
-	*incarnation = smbsrv_cluster_inc;
-	spin_unlock(&smbsrv_cluster_live_lock);
-}
-
-void smbsrv_cluster_exit(void)
-{
-	spin_lock(&smbsrv_cluster_live_lock);
-	smbsrv_cluster_exiting = true;
-	spin_unlock(&smbsrv_cluster_live_lock);
-	cancel_delayed_work_sync(&smbsrv_cluster_fence_work);
 }

@@ -18,6 +18,7 @@
 #include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "wire/cluster.h"
 
@@ -37,14 +38,59 @@ void smbsrv_cluster_enable(void);
 struct smbsrv_cluster_view {
 	struct mutex lock;		/* orders changes of @rec */
 	struct smb_cluster_agg rec;	/* what the store has of this node */
+	struct smbsrv_fnode *fn;	/* whose view this is */
+	struct work_struct sync;	/* records the caching gone down */
 };
 
 /*
  * smbsrv_fnode_add() of @f to @fn, then the cluster's check when the
  * node's aggregate changes; @f is off @fn's opens again unless it
- * returns STATUS_SUCCESS.  May sleep (an upcall).
+ * returns STATUS_SUCCESS.  SMBSRV_CACHE_WAIT: another node's holders are
+ * breaking their caching, the CREATE parks on *@wait (referenced) until
+ * its generation moves on from *@gen (smbsrv_cache_wait_park()) and runs
+ * again.  May sleep (an upcall).
  */
-u32 smbsrv_cluster_add(struct smbsrv_fnode *fn, struct smbsrv_file *f);
+u32 smbsrv_cluster_add(struct smbsrv_fnode *fn, struct smbsrv_file *f,
+		       struct smbsrv_fnode **wait, u32 *gen);
+
+/*
+ * Client caching across nodes (design-cluster.md): the file's record
+ * stands in for the kernel lease (klease.c), which CephFS does not give.
+ * cache.c registers these at its init; cluster.c reaches it only through
+ * them.
+ */
+struct smbsrv_cluster_cache_ops {
+	/* The strongest caching @fn's holders have, as lease bits. */
+	u32 (*held)(struct smbsrv_fnode *fn);
+	/*
+	 * Another node opens @fn: its holders give up the lease bits @bits,
+	 * as for a local process's open (breaks sent, not waited for).
+	 */
+	void (*drop)(struct smbsrv_fnode *fn, u32 bits);
+	/* Another node's caching of @fn went down: its CREATEs run again. */
+	void (*wake)(struct smbsrv_fnode *fn);
+};
+
+void smbsrv_cluster_set_cache_ops(const struct smbsrv_cluster_cache_ops *ops);
+
+/*
+ * Before granting caching that needs *@type (F_RDLCK, F_WRLCK) on @fn, a
+ * file or stream: have the node's record carry it, as far as the other
+ * nodes' opens allow (0 RTT when it does already).  *@type becomes what
+ * is covered.  The view returned (NULL: none, *@type F_UNLCK) stays
+ * locked, so that no record of lower caching overtakes the grant, until
+ * smbsrv_cluster_raised().  May sleep.
+ */
+struct smbsrv_cluster_view *smbsrv_cluster_raise(struct smbsrv_fnode *fn,
+						 int *type);
+void smbsrv_cluster_raised(struct smbsrv_fnode *fn,
+			   struct smbsrv_cluster_view *v);
+/*
+ * The holders' caching of @fn may have gone down: record it (from a
+ * work item: never waits; the nodes waiting for it are woken by the
+ * daemon).
+ */
+void smbsrv_cluster_sync(struct smbsrv_fnode *fn);
 
 /*
  * Around taking an open off @fn's opens (under fn->lock, by the

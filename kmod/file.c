@@ -212,7 +212,8 @@ static const struct smbsrv_open_ops smbsrv_file_ops = {
 u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 		     const char *name, const char *stream, u32 access,
 		     u32 share_access, u32 options, u32 flags,
-		     struct smbsrv_file **out)
+		     struct smbsrv_file **out, struct smbsrv_fnode **wait,
+		     u32 *gen)
 {
 	struct smbsrv_cluster_view *cv;
 	struct smbsrv_file *f;
@@ -243,7 +244,7 @@ u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 	if (own)
 		atomic_inc(own);
 	if (smbsrv_cluster_on())
-		status = smbsrv_cluster_add(f->fnode, f);
+		status = smbsrv_cluster_add(f->fnode, f, wait, gen);
 	else
 		status = smbsrv_fnode_add(f->fnode, f);
 	if (status)

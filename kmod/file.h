@@ -46,6 +46,7 @@ struct smbsrv_watch;
 #define SMBSRV_FILE_AFPINFO		0x0080	/* AFP_AfpInfo (afp.h) */
 #define SMBSRV_FILE_AFP_NETATALK	0x0100	/* ... kept by netatalk */
 #define SMBSRV_FILE_AFPRESOURCE		0x0200	/* AFP_Resource on a fruit share */
+#define SMBSRV_FILE_OVERWRITE		0x0400	/* opened to be overwritten */
 
 struct smbsrv_file {
 	struct smbsrv_open open;	/* FileId and table entry: first */
@@ -140,12 +141,15 @@ static inline bool smbsrv_file_is_stream(const struct smbsrv_file *f)
  * of their own; NULL for the file itself.  On success *out holds the caller's
  * reference and the open has its FileId.  A CREATE that truncates or
  * supersedes does so only after this succeeded, so never under another
- * open that does not share write access.
+ * open that does not share write access.  SMBSRV_CACHE_WAIT (cluster
+ * mode): another node's holders are breaking; wait on *@wait
+ * (referenced) for a change after *@gen and run the CREATE again.
  */
 u32 smbsrv_file_open(struct smbsrv_tree *tree, struct file *filp,
 		     const char *name, const char *stream, u32 access,
 		     u32 share_access, u32 options, u32 flags,
-		     struct smbsrv_file **out);
+		     struct smbsrv_file **out, struct smbsrv_fnode **wait,
+		     u32 *gen);
 
 /*
  * The open file of @sess with FileId {@persistent, @volatile_id},

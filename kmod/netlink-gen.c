@@ -153,18 +153,21 @@ static const struct nla_policy smbsrv_audit_subscribe_nl_policy[SMBSRV_A_AUDIT_S
 };
 
 /* SMBSRV_CMD_CLUSTER_DONE - do */
-static const struct nla_policy smbsrv_cluster_done_nl_policy[SMBSRV_A_CLUSTER_STATUS + 1] = {
+static const struct nla_policy smbsrv_cluster_done_nl_policy[SMBSRV_A_CLUSTER_CACHING + 1] = {
 	[SMBSRV_A_CLUSTER_HANDLE] = { .type = NLA_U32, },
 	[SMBSRV_A_CLUSTER_STATUS] = { .type = NLA_U32, },
+	[SMBSRV_A_CLUSTER_CACHING] = NLA_POLICY_MAX(NLA_U32, 7),
 };
 
 /* SMBSRV_CMD_CLUSTER_VIEW - do */
-static const struct nla_policy smbsrv_cluster_view_nl_policy[SMBSRV_A_CLUSTER_VERSION + 1] = {
+static const struct nla_policy smbsrv_cluster_view_nl_policy[SMBSRV_A_CLUSTER_PUSH + 1] = {
 	[SMBSRV_A_CLUSTER_INO] = { .type = NLA_U64, },
 	[SMBSRV_A_CLUSTER_STREAM] = { .type = NLA_NUL_STRING, .len = 255, },
 	[SMBSRV_A_CLUSTER_NODE] = { .type = NLA_NUL_STRING, .len = 64, },
 	[SMBSRV_A_CLUSTER_VERSION] = { .type = NLA_U64, },
 	[SMBSRV_A_CLUSTER_LOCKS] = { .type = NLA_BINARY, },
+	[SMBSRV_A_CLUSTER_PUSH] = NLA_POLICY_RANGE(NLA_U32, 1, 3),
+	[SMBSRV_A_CLUSTER_CACHING] = NLA_POLICY_MAX(NLA_U32, 7),
 };
 
 /* SMBSRV_CMD_CLUSTER_ALIVE - do */
@@ -268,14 +271,14 @@ static const struct genl_split_ops smbsrv_nl_ops[] = {
 		.cmd		= SMBSRV_CMD_CLUSTER_DONE,
 		.doit		= smbsrv_nl_cluster_done_doit,
 		.policy		= smbsrv_cluster_done_nl_policy,
-		.maxattr	= SMBSRV_A_CLUSTER_STATUS,
+		.maxattr	= SMBSRV_A_CLUSTER_CACHING,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{
 		.cmd		= SMBSRV_CMD_CLUSTER_VIEW,
 		.doit		= smbsrv_nl_cluster_view_doit,
 		.policy		= smbsrv_cluster_view_nl_policy,
-		.maxattr	= SMBSRV_A_CLUSTER_VERSION,
+		.maxattr	= SMBSRV_A_CLUSTER_PUSH,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{

@@ -459,20 +459,32 @@ int smbsrv_nl_session_setup_done_doit(struct sk_buff *skb,
 
 /* --- cluster mode ------------------------------------------------------ */
 
+struct smbsrv_cluster_res {
+	u32 *status;
+	u32 *allowed;
+};
+
 static int smbsrv_cluster_parse(struct smbsrv_upcall *up, struct genl_info *info)
 {
+	struct smbsrv_cluster_res *res = up->res;
+
 	if (GENL_REQ_ATTR_CHECK(info, SMBSRV_A_CLUSTER_STATUS))
 		return -EINVAL;
-	*(u32 *)up->res = nla_get_u32(info->attrs[SMBSRV_A_CLUSTER_STATUS]);
+	*res->status = nla_get_u32(info->attrs[SMBSRV_A_CLUSTER_STATUS]);
+	if (res->allowed)
+		*res->allowed = info->attrs[SMBSRV_A_CLUSTER_CACHING] ?
+			nla_get_u32(info->attrs[SMBSRV_A_CLUSTER_CACHING]) : 0;
 	return 0;
 }
 
 int smbsrv_upcall_cluster(const struct smbsrv_cluster_q *q, u32 *status)
 {
+	struct smbsrv_cluster_res res = { .status = status,
+					  .allowed = q->allowed };
 	struct smbsrv_upcall up = {
 		.done_cmd = SMBSRV_CMD_CLUSTER_DONE,
 		.parse = smbsrv_cluster_parse,
-		.res = status,
+		.res = &res,
 	};
 	struct sk_buff *msg;
 	void *hdr;
@@ -488,6 +500,7 @@ int smbsrv_upcall_cluster(const struct smbsrv_cluster_q *q, u32 *status)
 	    nla_put_u32(msg, SMBSRV_A_CLUSTER_SHARE, q->share) ||
 	    nla_put_u32(msg, SMBSRV_A_CLUSTER_NODE_ACCESS, q->node_access) ||
 	    nla_put_u32(msg, SMBSRV_A_CLUSTER_NODE_SHARE, q->node_share) ||
+	    nla_put_u32(msg, SMBSRV_A_CLUSTER_CACHING, q->caching) ||
 	    ((q->op == SMBSRV_CLUSTER_OP_LOCK ||
 	      q->op == SMBSRV_CLUSTER_OP_UNLOCK) &&
 	     nla_put(msg, SMBSRV_A_CLUSTER_LOCKS, q->locks_len, q->locks))) {

@@ -165,6 +165,8 @@ struct smbsrv_cluster_q {
 	u32 node_access, node_share;	/* the node's aggregate after it */
 	const void *locks;		/* ops lock, unlock: the node's */
 	size_t locks_len;		/* byte-range locks (wire/cluster.h) */
+	u32 caching;			/* the node's caching after it */
+	u32 *allowed;			/* op caching: the answer's caching */
 };
 
 int smbsrv_upcall_cluster(const struct smbsrv_cluster_q *q, u32 *status);

@@ -588,9 +588,11 @@ static u32 smbsrv_create_open(struct smbsrv_req *req, struct smbsrv_create *c)
 		c->flags |= SMBSRV_FILE_DELETE_ON_CLOSE;
 	if (c->posix)
 		c->flags |= SMBSRV_FILE_POSIX;
+	if (c->overwrite)
+		c->flags |= SMBSRV_FILE_OVERWRITE;
 	status = smbsrv_file_open(req->tree, filp, c->path, NULL, c->granted,
 				  c->r.share & FILE_SHARE_ALL, c->r.options,
-				  c->flags, &c->f);
+				  c->flags, &c->f, &c->wait_fn, &c->wait_gen);
 	if (status)
 		goto undo;
 	status = smbsrv_create_cache_grant(c);
@@ -757,9 +759,12 @@ static u32 smbsrv_create_stream(struct smbsrv_req *req,
 		c->flags |= SMBSRV_FILE_DELETE_ON_CLOSE;
 	if (c->posix)
 		c->flags |= SMBSRV_FILE_POSIX;
+	if (c->overwrite)
+		c->flags |= SMBSRV_FILE_OVERWRITE;
 	status = smbsrv_file_open(req->tree, filp, c->path, xname, c->granted,
 				  c->r.share & FILE_SHARE_ALL, options,
-				  c->flags | SMBSRV_FILE_STREAM, &c->f);
+				  c->flags | SMBSRV_FILE_STREAM, &c->f,
+				  &c->wait_fn, &c->wait_gen);
 	if (status)
 		goto out;
 	status = smbsrv_create_cache_grant(c);

@@ -4,6 +4,7 @@
  */
 #include "cluster.h"
 #include "lock.h"
+#include "oplock.h"
 
 bool smb_share_conflict(u32 access, u32 share, u32 o_access, u32 o_share)
 {
@@ -36,6 +37,29 @@ void smb_cluster_agg_add(struct smb_cluster_agg *a, u32 access, u32 share)
 	a->share &= share & FILE_SHARE_ALL;
 }
 
+u32 smb_cluster_break_bits(u32 held, u32 access, bool violation)
+{
+	u32 drop = 0;
+
+	if (!(access & FILE_DATA_ACCESS))
+		return 0;
+	drop |= SMB2_LEASE_WRITE;
+	if (access & (FILE_WRITE_DATA | FILE_APPEND_DATA))
+		drop |= SMB_CLUSTER_CACHING;
+	if (violation)
+		drop |= SMB2_LEASE_HANDLE;
+	return held & drop;
+}
+
+u32 smb_cluster_cover(u32 o_access)
+{
+	if (!(o_access & FILE_DATA_ACCESS))
+		return SMB_CLUSTER_CACHING;
+	if (o_access & (FILE_WRITE_DATA | FILE_APPEND_DATA))
+		return 0;
+	return SMB2_LEASE_READ | SMB2_LEASE_HANDLE;
+}
+
 void smb_cluster_rec_encode(const struct smb_cluster_agg *a,
 			    u8 out[SMB_CLUSTER_REC_LEN])
 {
@@ -45,22 +69,28 @@ void smb_cluster_rec_encode(const struct smb_cluster_agg *a,
 	out[3] = 0;
 	put_unaligned_le32(a->access, out + 4);
 	put_unaligned_le32(a->share, out + 8);
+	put_unaligned_le32(a->caching, out + 12);
 }
 
 int smb_cluster_rec_decode(const void *buf, size_t len,
 			   struct smb_cluster_agg *a)
 {
 	const u8 *b = (const u8 *)buf;
-	u32 share;
+	u32 share, caching = 0;
 
-	if (len < SMB_CLUSTER_REC_LEN || b[0] != SMB_CLUSTER_REC_V1 ||
+	if (len < SMB_CLUSTER_REC_MIN || b[0] != SMB_CLUSTER_REC_V1 ||
 	    b[1] || b[2] || b[3])
 		return -EINVAL;
 	share = get_unaligned_le32(b + 8);
 	if (share & ~FILE_SHARE_ALL)
 		return -EINVAL;
+	if (len >= SMB_CLUSTER_REC_LEN)
+		caching = get_unaligned_le32(b + 12);
+	if (caching & ~SMB_CLUSTER_CACHING)
+		return -EINVAL;
 	a->access = get_unaligned_le32(b + 4);
 	a->share = share;
+	a->caching = caching;
 	return 0;
 }
 
@@ -147,7 +177,7 @@ static bool smb_cluster_node_char(char c)
 
 void smb_cluster_push_encode(const struct smb_cluster_push *p, u8 *out)
 {
-	out[0] = SMB_CLUSTER_PUSH_V1;
+	out[0] = p->kind;
 	out[1] = (u8)p->node_len;
 	out[2] = (u8)p->stream_len;
 	out[3] = (u8)(p->stream_len >> 8);
@@ -158,18 +188,23 @@ void smb_cluster_push_encode(const struct smb_cluster_push *p, u8 *out)
 	out += p->node_len;
 	memcpy(out, p->stream, p->stream_len);
 	out += p->stream_len;
-	memcpy(out, p->locks, p->nr_locks * SMB_CLUSTER_LOCK_LEN);
+	if (p->kind == SMB_CLUSTER_PUSH_LOCKS && p->nr_locks)
+		memcpy(out, p->locks, p->nr_locks * SMB_CLUSTER_LOCK_LEN);
+	else if (p->kind == SMB_CLUSTER_PUSH_BREAK)
+		put_unaligned_le32(p->caching, out);
 }
 
 int smb_cluster_push_decode(const void *buf, size_t len,
 			    struct smb_cluster_push *p)
 {
 	const u8 *b = (const u8 *)buf;
-	size_t nl, sl, i;
+	size_t nl, sl, i, rest;
 	int n;
 
-	if (len < SMB_CLUSTER_PUSH_HDR || b[0] != SMB_CLUSTER_PUSH_V1)
+	if (len < SMB_CLUSTER_PUSH_HDR || b[0] < SMB_CLUSTER_PUSH_LOCKS ||
+	    b[0] > SMB_CLUSTER_PUSH_WAKE)
 		return -EINVAL;
+	p->kind = b[0];
 	nl = b[1];
 	sl = b[2] | ((size_t)b[3] << 8);
 	if (!nl || nl > SMB_CLUSTER_NODE_MAX || sl > 255 ||
@@ -186,11 +221,24 @@ int smb_cluster_push_decode(const void *buf, size_t len,
 			return -EINVAL;
 	if (memchr(p->stream, 0, sl))
 		return -EINVAL;
-	p->locks = b + SMB_CLUSTER_PUSH_HDR + nl + sl;
-	n = smb_cluster_locks_check(p->locks,
-				    len - SMB_CLUSTER_PUSH_HDR - nl - sl);
-	if (n < 0)
-		return -EINVAL;
-	p->nr_locks = (size_t)n;
-	return 0;
+	p->locks = NULL;
+	p->nr_locks = 0;
+	p->caching = 0;
+	rest = len - SMB_CLUSTER_PUSH_HDR - nl - sl;
+	switch (p->kind) {
+	case SMB_CLUSTER_PUSH_LOCKS:
+		p->locks = b + SMB_CLUSTER_PUSH_HDR + nl + sl;
+		n = smb_cluster_locks_check(p->locks, rest);
+		if (n < 0)
+			return -EINVAL;
+		p->nr_locks = (size_t)n;
+		return 0;
+	case SMB_CLUSTER_PUSH_BREAK:
+		if (rest != 4)
+			return -EINVAL;
+		p->caching = get_unaligned_le32(b + len - 4);
+		return p->caching & ~SMB_CLUSTER_CACHING ? -EINVAL : 0;
+	default:
+		return rest ? -EINVAL : 0;
+	}
 }

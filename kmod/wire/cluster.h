@@ -35,12 +35,14 @@ bool smb_share_conflict(u32 access, u32 share, u32 o_access, u32 o_share);
 struct smb_cluster_agg {
 	u32 access;
 	u32 share;
+	u32 caching;	/* the strongest caching granted: SMB2_LEASE_* bits */
 };
 
 static inline void smb_cluster_agg_init(struct smb_cluster_agg *a)
 {
 	a->access = 0;
 	a->share = FILE_SHARE_ALL;
+	a->caching = 0;
 }
 
 void smb_cluster_agg_add(struct smb_cluster_agg *a, u32 access, u32 share);
@@ -48,16 +50,39 @@ void smb_cluster_agg_add(struct smb_cluster_agg *a, u32 access, u32 share);
 static inline bool smb_cluster_agg_eq(const struct smb_cluster_agg *a,
 				      const struct smb_cluster_agg *b)
 {
-	return a->access == b->access && a->share == b->share;
+	return a->access == b->access && a->share == b->share &&
+	       a->caching == b->caching;
 }
 
 /*
  * The value of an `o.NODE.S` key: a version byte (1), three zero bytes,
- * access and share as little-endian 32-bit words.  Longer values (a
- * later version's additions) decode to their first 12 bytes.
+ * access and share as little-endian 32-bit words, then the caching
+ * (little-endian 32-bit, lease bits R 1, H 2, W 4; absent in a 12-byte
+ * value: none).  Longer values (a later version's additions) decode to
+ * their first 16 bytes.
  */
-#define SMB_CLUSTER_REC_LEN	12
+#define SMB_CLUSTER_REC_MIN	12
+#define SMB_CLUSTER_REC_LEN	16
 #define SMB_CLUSTER_REC_V1	1
+#define SMB_CLUSTER_CACHING	7	/* R | H | W */
+
+/*
+ * Cluster caching (design-cluster.md): what another node's open takes
+ * from a node caching @held, the record standing in for a kernel lease.
+ * @access: the opening node's aggregate access (0: none with data
+ * access, nothing to break); @violation: the open conflicts with the
+ * holder's share modes.  Any data open elsewhere takes W, a writer
+ * (write or append data) takes R and everything with it, a sharing
+ * violation takes H (so that the holder's client closes what it keeps
+ * open).  The bits the holder must give up.
+ */
+u32 smb_cluster_break_bits(u32 held, u32 access, bool violation);
+/*
+ * What a node may cache while another node's aggregate is @o_access:
+ * everything when it has no data open, R and H when it does not write,
+ * nothing when it writes (H is never granted without R).
+ */
+u32 smb_cluster_cover(u32 o_access);
 
 void smb_cluster_rec_encode(const struct smb_cluster_agg *a,
 			    u8 out[SMB_CLUSTER_REC_LEN]);
@@ -120,31 +145,45 @@ bool smb_cluster_locks_conflict(const void *buf, size_t n, u64 offset,
 				u64 length, bool exclusive, bool lock_intent);
 
 /*
- * What a node's notify carries to the nodes with a file open (and the
- * daemon hands its module as a cluster-view): @node's locks of file @ino,
- * stream @stream, as of the record's @version.  A version byte (1), the
- * node name's length (1 to SMB_CLUSTER_NODE_MAX), the stream's (le16, up
- * to 255), ino and version (le64), the node name (letters, digits, '_',
- * '-'), the stream (no NUL), then the lock list (the rest).
+ * What a node's notify carries to another node (and the daemon hands its
+ * module as a cluster-view), by its kind (the first byte):
+ *
+ * - SMB_CLUSTER_PUSH_LOCKS (1): @node's locks of file @ino, stream
+ *   @stream, as of the record's @version; the rest is the lock list;
+ * - SMB_CLUSTER_PUSH_BREAK (2): @node opens the file: the receiver's
+ *   holders give up the lease bits @caching (le32, the rest);
+ * - SMB_CLUSTER_PUSH_WAKE (3): @node's caching of the file went down:
+ *   the receiver's CREATEs waiting for it look again (nothing after).
+ *
+ * Then the node name's length (1 to SMB_CLUSTER_NODE_MAX), the stream's
+ * (le16, up to 255), ino and version (le64), the node name (letters,
+ * digits, '_', '-'), the stream (no NUL), then the kind's payload.
  */
-#define SMB_CLUSTER_PUSH_V1	1
+#define SMB_CLUSTER_PUSH_LOCKS	1
+#define SMB_CLUSTER_PUSH_BREAK	2
+#define SMB_CLUSTER_PUSH_WAKE	3
 #define SMB_CLUSTER_PUSH_HDR	20
 
 struct smb_cluster_push {
+	u8 kind;
 	u64 ino;
 	u64 version;
 	const char *node;
 	size_t node_len;
 	const char *stream;
 	size_t stream_len;
-	const u8 *locks;
+	const u8 *locks;	/* LOCKS */
 	size_t nr_locks;
+	u32 caching;		/* BREAK */
 };
 
 static inline size_t smb_cluster_push_len(const struct smb_cluster_push *p)
 {
-	return SMB_CLUSTER_PUSH_HDR + p->node_len + p->stream_len +
-	       p->nr_locks * SMB_CLUSTER_LOCK_LEN;
+	size_t n = SMB_CLUSTER_PUSH_HDR + p->node_len + p->stream_len;
+
+	if (p->kind == SMB_CLUSTER_PUSH_LOCKS)
+		return n + p->nr_locks * SMB_CLUSTER_LOCK_LEN;
+	return p->kind == SMB_CLUSTER_PUSH_BREAK ? n + 4 : n;
 }
 
 /* Into @out, smb_cluster_push_len() bytes; @p as decode would accept. */

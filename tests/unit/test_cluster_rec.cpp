@@ -10,6 +10,10 @@
 #include "cluster_rec.hpp"
 #include "ntstatus.hpp"
 
+extern "C" {
+#include "oplock.h"
+}
+
 using namespace smbsrv;
 using namespace smbsrv::cluster;
 
@@ -41,7 +45,7 @@ TEST_CASE("a new open is checked against the other nodes' aggregates", "[cluster
 {
 	std::map<std::string, Bytes> rec;
 	// Node b reads and denies writing.
-	rec[open_key("b", "")] = open_value({R, SR});
+	rec[open_key("b", "")] = open_value({R, SR, 0});
 	CHECK(check_open(rec, "a", "", W, SR | SW) == nt::SHARING_VIOLATION);
 	CHECK(check_open(rec, "a", "", R, SR | SW) == nt::SUCCESS);
 	// A read open that denies writing is fine too (b does not write).
@@ -56,7 +60,7 @@ TEST_CASE("a new open is checked against the other nodes' aggregates", "[cluster
 	CHECK(check_open(rec, "a", "user.DosStream.s:$DATA", W, SR | SW) == nt::SUCCESS);
 	// The reverse: b writes, sharing read and write; a denies writing.
 	rec.clear();
-	rec[open_key("b", "")] = open_value({R | W, SR | SW});
+	rec[open_key("b", "")] = open_value({R | W, SR | SW, 0});
 	CHECK(check_open(rec, "a", "", R, SR) == nt::SHARING_VIOLATION);
 	CHECK(check_open(rec, "a", "", R | W, SR | SW) == nt::SUCCESS);
 }
@@ -74,7 +78,7 @@ TEST_CASE("the record's other keys and bad values", "[cluster]")
 	CHECK(check_open(rec, "a", "", FILE_READ_ATTRIBUTES, 0) == nt::SUCCESS);
 	// A node whose aggregate has no data access blocks nothing.
 	rec.erase(open_key("c", ""));
-	rec[open_key("c", "")] = open_value({0, 0});
+	rec[open_key("c", "")] = open_value({0, 0, 0});
 	CHECK(check_open(rec, "a", "", R | W, 0) == nt::SUCCESS);
 }
 
@@ -96,7 +100,7 @@ TEST_CASE("a node's locks are checked against the other nodes' lock keys", "[clu
 	CHECK(lock_key("a", "") == "b.a.");
 	CHECK(lock_key("a", "s.x") == "b.a.s.x");
 	std::map<std::string, Bytes> rec;
-	rec[open_key("b", "")] = open_value({R | W, SR | SW});
+	rec[open_key("b", "")] = open_value({R | W, SR | SW, 0});
 	rec[lock_key("b", "")] = locks_of({{0, 10, true}, {100, 10, false}});
 	// Exclusive against exclusive, and shared against exclusive.
 	CHECK(check_locks(rec, "a", "", locks_of({{5, 1, true}})) == nt::LOCK_NOT_GRANTED);
@@ -124,9 +128,9 @@ TEST_CASE("a node's locks are checked against the other nodes' lock keys", "[clu
 TEST_CASE("the nodes a lock change is pushed to", "[cluster]")
 {
 	std::map<std::string, Bytes> rec;
-	rec[open_key("a", "")] = open_value({R, SR});
-	rec[open_key("b", "s")] = open_value({R, SR});
-	rec[open_key("c", "")] = open_value({R, SR});
+	rec[open_key("a", "")] = open_value({R, SR, 0});
+	rec[open_key("b", "s")] = open_value({R, SR, 0});
+	rec[open_key("c", "")] = open_value({R, SR, 0});
 	rec[lock_key("d", "")] = Bytes{};
 	rec["o.bad"] = Bytes{};
 	CHECK(nodes_with_opens(rec, "a") == std::set<std::string>{"b", "c"});
@@ -135,7 +139,7 @@ TEST_CASE("the nodes a lock change is pushed to", "[cluster]")
 
 TEST_CASE("a push round-trips through its notify payload", "[cluster]")
 {
-	Push p{0xabc, "s", "node-b", 7, locks_of({{1, 2, true}})};
+	Push p{SMB_CLUSTER_PUSH_LOCKS, 0xabc, "s", "node-b", 7, locks_of({{1, 2, true}})};
 	Bytes b = encode_push(p);
 	auto q = decode_push(b.data(), b.size());
 	REQUIRE(q);
@@ -146,6 +150,73 @@ TEST_CASE("a push round-trips through its notify payload", "[cluster]")
 	CHECK(q->locks == p.locks);
 	CHECK_FALSE(decode_push(b.data(), b.size() - 1));
 	CHECK_FALSE(decode_push(b.data(), 3));
+
+	// A break: the bits to give up, no locks.
+	Push k;
+	k.kind = SMB_CLUSTER_PUSH_BREAK;
+	k.ino = 0xabc;
+	k.node = "node-a";
+	k.caching = SMB2_LEASE_WRITE;
+	b = encode_push(k);
+	q = decode_push(b.data(), b.size());
+	REQUIRE(q);
+	CHECK(q->kind == SMB_CLUSTER_PUSH_BREAK);
+	CHECK(q->caching == SMB2_LEASE_WRITE);
+	CHECK(q->stream.empty());
+	CHECK(q->locks.empty());
+	// A wake: the file only.
+	k.kind = SMB_CLUSTER_PUSH_WAKE;
+	k.caching = 0;
+	b = encode_push(k);
+	q = decode_push(b.data(), b.size());
+	REQUIRE(q);
+	CHECK(q->kind == SMB_CLUSTER_PUSH_WAKE);
+	CHECK(q->node == "node-a");
+}
+
+TEST_CASE("caching is allowed by, and broken for, the other nodes' opens", "[cluster]")
+{
+	constexpr uint32_t LR = SMB2_LEASE_READ, LH = SMB2_LEASE_HANDLE, LW = SMB2_LEASE_WRITE;
+	std::map<std::string, Bytes> rec;
+	// Alone: anything.
+	CHECK(caching_cover(rec, "a", "") == (LR | LH | LW));
+	// Node b reads: a may cache reads and handles, not writes.
+	rec[open_key("b", "")] = open_value({R, SR | SW, 0});
+	CHECK(caching_cover(rec, "a", "") == (LR | LH));
+	// Its own key and another stream's do not count.
+	CHECK(caching_cover(rec, "b", "") == (LR | LH | LW));
+	CHECK(caching_cover(rec, "a", "s") == (LR | LH | LW));
+	// Node c writes: nothing (H is never granted without R).
+	rec[open_key("c", "")] = open_value({R | W, SR | SW, 0});
+	CHECK(caching_cover(rec, "a", "") == 0);
+	// A value that does not decode: as a writer.
+	rec.erase(open_key("c", ""));
+	rec[open_key("d", "")] = Bytes{9, 9};
+	CHECK(caching_cover(rec, "a", "") == 0);
+	rec.erase(open_key("d", ""));
+
+	// b caches RWH (batch oplock or RWH lease) with a read open.
+	rec[open_key("b", "")] = open_value({R, SR | SW, LR | LH | LW});
+	// a's reader takes W; a's writer takes everything; a sharing
+	// violation takes H too.
+	CHECK(caching_breaks(rec, "a", "", R, false) == std::map<std::string, uint32_t>{{"b", LW}});
+	CHECK(caching_breaks(rec, "a", "", R | W, false) ==
+	      std::map<std::string, uint32_t>{{"b", LR | LH | LW}});
+	CHECK(caching_breaks(rec, "a", "", R, true) ==
+	      std::map<std::string, uint32_t>{{"b", LW | LH}});
+	// b's own open breaks nothing of b; a stat open nothing of anyone.
+	CHECK(caching_breaks(rec, "b", "", R | W, true).empty());
+	CHECK(caching_breaks(rec, "a", "", FILE_READ_ATTRIBUTES, true).empty());
+	// b caching RH: a reader takes nothing, a writer R and H.
+	rec[open_key("b", "")] = open_value({R, SR | SW, LR | LH});
+	CHECK(caching_breaks(rec, "a", "", R, false).empty());
+	CHECK(caching_breaks(rec, "a", "", W, false) ==
+	      std::map<std::string, uint32_t>{{"b", LR | LH}});
+	// A value without caching (12 bytes, an older node): nothing to break.
+	Bytes old = open_value({R, SR | SW, LR});
+	old.resize(SMB_CLUSTER_REC_MIN);
+	rec[open_key("b", "")] = old;
+	CHECK(caching_breaks(rec, "a", "", R | W, true).empty());
 }
 
 TEST_CASE("Ceph client addresses for fencing", "[cluster]")

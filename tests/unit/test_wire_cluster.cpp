@@ -9,6 +9,7 @@
 
 extern "C" {
 #include "cluster.h"
+#include "oplock.h"
 }
 
 namespace {
@@ -91,15 +92,15 @@ TEST_CASE("aggregates ignore opens without data access", "[wire][cluster]")
 
 TEST_CASE("record values round-trip and bad ones are refused", "[wire][cluster]")
 {
-	smb_cluster_agg a{R | W | D, SR | SD}, b{};
+	smb_cluster_agg a{R | W | D, SR | SD, 0}, b{};
 	uint8_t buf[SMB_CLUSTER_REC_LEN + 4] = {};
 	smb_cluster_rec_encode(&a, buf);
 	CHECK(buf[0] == SMB_CLUSTER_REC_V1);
 	REQUIRE(smb_cluster_rec_decode(buf, SMB_CLUSTER_REC_LEN, &b) == 0);
 	CHECK(smb_cluster_agg_eq(&a, &b));
-	// A later version's longer value: its first 12 bytes.
+	// A later version's longer value: its first 16 bytes.
 	CHECK(smb_cluster_rec_decode(buf, sizeof(buf), &b) == 0);
-	for (size_t len = 0; len < SMB_CLUSTER_REC_LEN; len++)
+	for (size_t len = 0; len < SMB_CLUSTER_REC_MIN; len++)
 		CHECK(smb_cluster_rec_decode(buf, len, &b) == -EINVAL);
 	CHECK(smb_cluster_rec_decode(nullptr, 0, &b) == -EINVAL);
 	buf[0] = 2;
@@ -196,8 +197,8 @@ TEST_CASE("pushes round-trip and bad ones are refused", "[wire][cluster]")
 {
 	auto locks = lock_list({{1, 2, true}});
 	const std::string node = "node-a_1", stream = "user.DosStream.x:$DATA";
-	smb_cluster_push p{0x1234567890, 42, node.data(), node.size(), stream.data(),
-			   stream.size(), locks.data(), 1};
+	smb_cluster_push p{SMB_CLUSTER_PUSH_LOCKS, 0x1234567890, 42, node.data(), node.size(),
+			   stream.data(), stream.size(), locks.data(), 1, 0};
 	std::vector<uint8_t> buf(smb_cluster_push_len(&p));
 	smb_cluster_push_encode(&p, buf.data());
 	smb_cluster_push q{};
@@ -219,7 +220,9 @@ TEST_CASE("pushes round-trip and bad ones are refused", "[wire][cluster]")
 		CHECK(smb_cluster_push_decode(buf.data(), len, &q) ==
 		      (len == fixed ? 0 : -EINVAL));
 	auto bad = buf;
-	bad[0] = 2; // version
+	bad[0] = 4; // no such kind
+	CHECK(smb_cluster_push_decode(bad.data(), bad.size(), &q) == -EINVAL);
+	bad[0] = 0;
 	CHECK(smb_cluster_push_decode(bad.data(), bad.size(), &q) == -EINVAL);
 	bad = buf;
 	bad[1] = 0; // no node
@@ -240,4 +243,89 @@ TEST_CASE("b.NODE.S keys split like o. keys", "[wire][cluster]")
 	CHECK(k.substr(2, nl) == "nodeA");
 	CHECK(k.substr(so, sl) == "s.x");
 	CHECK(smb_cluster_okey_split(k.data(), k.size(), &nl, &so, &sl) == -EINVAL);
+}
+
+TEST_CASE("record values carry the node's caching", "[wire][cluster]")
+{
+	smb_cluster_agg a{R | W, SR, SMB2_LEASE_READ | SMB2_LEASE_HANDLE}, b{};
+	uint8_t buf[SMB_CLUSTER_REC_LEN] = {};
+	smb_cluster_rec_encode(&a, buf);
+	REQUIRE(smb_cluster_rec_decode(buf, sizeof(buf), &b) == 0);
+	CHECK(smb_cluster_agg_eq(&a, &b));
+	CHECK(b.caching == (SMB2_LEASE_READ | SMB2_LEASE_HANDLE));
+	// A 12-byte value (written before caching was recorded): none.
+	REQUIRE(smb_cluster_rec_decode(buf, SMB_CLUSTER_REC_MIN, &b) == 0);
+	CHECK(b.caching == 0);
+	CHECK(b.access == (R | W));
+	// Between the two: the caching word is cut, the value is not refused.
+	CHECK(smb_cluster_rec_decode(buf, SMB_CLUSTER_REC_MIN + 2, &b) == 0);
+	CHECK(b.caching == 0);
+	// Bits beyond R, H, W are refused.
+	buf[12] = 0x08;
+	CHECK(smb_cluster_rec_decode(buf, sizeof(buf), &b) == -EINVAL);
+	// Caching makes two aggregates differ (the fast path looks at it).
+	smb_cluster_agg c = a;
+	c.caching = 0;
+	CHECK_FALSE(smb_cluster_agg_eq(&a, &c));
+}
+
+TEST_CASE("another node's open breaks caching as a kernel lease would", "[wire][cluster]")
+{
+	const uint32_t RL = SMB2_LEASE_READ, HL = SMB2_LEASE_HANDLE, WL = SMB2_LEASE_WRITE;
+	const uint32_t RWH = RL | WL | HL;
+	// A reader takes W only; a writer (or appender) takes everything.
+	CHECK(smb_cluster_break_bits(RWH, R, false) == WL);
+	CHECK(smb_cluster_break_bits(RWH, R | W, false) == RWH);
+	CHECK(smb_cluster_break_bits(RL | HL, FILE_APPEND_DATA, false) == (RL | HL));
+	CHECK(smb_cluster_break_bits(RL | HL, R, false) == 0);
+	// A sharing violation takes H, so the holder's client closes.
+	CHECK(smb_cluster_break_bits(RL | HL, R, true) == HL);
+	// An open without data access (a stat open) breaks nothing.
+	CHECK(smb_cluster_break_bits(RWH, FILE_READ_ATTRIBUTES, true) == 0);
+	// Only what is held is given up.
+	CHECK(smb_cluster_break_bits(RL, R | W, true) == RL);
+	CHECK(smb_cluster_break_bits(0, R | W, true) == 0);
+	// What a node may cache beside another node's opens.
+	CHECK(smb_cluster_cover(0) == RWH);
+	CHECK(smb_cluster_cover(FILE_READ_ATTRIBUTES) == RWH);
+	CHECK(smb_cluster_cover(R) == (RL | HL));
+	CHECK(smb_cluster_cover(R | W) == 0);
+	CHECK(smb_cluster_cover(FILE_APPEND_DATA) == 0);
+	// The two agree: what the cover allows, that node's open does not take.
+	for (uint32_t acc : {0u, R, R | W, uint32_t(FILE_APPEND_DATA), uint32_t(D)})
+		CHECK((smb_cluster_break_bits(RWH, acc, false) & smb_cluster_cover(acc)) == 0);
+}
+
+TEST_CASE("break and wake pushes round-trip and bad ones are refused", "[wire][cluster]")
+{
+	const std::string node = "nodeB", stream;
+	smb_cluster_push p{SMB_CLUSTER_PUSH_BREAK, 77, 0, node.data(), node.size(),
+			   stream.data(), 0, nullptr, 0, SMB2_LEASE_WRITE | SMB2_LEASE_HANDLE};
+	std::vector<uint8_t> buf(smb_cluster_push_len(&p));
+	CHECK(buf.size() == SMB_CLUSTER_PUSH_HDR + node.size() + 4);
+	smb_cluster_push_encode(&p, buf.data());
+	smb_cluster_push q{};
+	REQUIRE(smb_cluster_push_decode(buf.data(), buf.size(), &q) == 0);
+	CHECK(q.kind == SMB_CLUSTER_PUSH_BREAK);
+	CHECK(q.ino == 77);
+	CHECK(q.caching == (SMB2_LEASE_WRITE | SMB2_LEASE_HANDLE));
+	CHECK(q.nr_locks == 0);
+	for (size_t len = 0; len < buf.size(); len++)
+		CHECK(smb_cluster_push_decode(buf.data(), len, &q) == -EINVAL);
+	auto bad = buf;
+	bad.push_back(0); // a break carries exactly its four bytes
+	CHECK(smb_cluster_push_decode(bad.data(), bad.size(), &q) == -EINVAL);
+	bad = buf;
+	bad.back() = 0x10; // not a lease bit
+	CHECK(smb_cluster_push_decode(bad.data(), bad.size(), &q) == -EINVAL);
+
+	p.kind = SMB_CLUSTER_PUSH_WAKE;
+	buf.assign(smb_cluster_push_len(&p), 0);
+	CHECK(buf.size() == SMB_CLUSTER_PUSH_HDR + node.size());
+	smb_cluster_push_encode(&p, buf.data());
+	REQUIRE(smb_cluster_push_decode(buf.data(), buf.size(), &q) == 0);
+	CHECK(q.kind == SMB_CLUSTER_PUSH_WAKE);
+	CHECK(q.caching == 0);
+	buf.push_back(1); // a wake carries nothing
+	CHECK(smb_cluster_push_decode(buf.data(), buf.size(), &q) == -EINVAL);
 }

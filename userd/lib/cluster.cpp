@@ -176,7 +176,7 @@ void watch_cb(void *arg, uint64_t notify_id, uint64_t handle, uint64_t, void *da
 	if (len) {
 		auto p = decode_push(static_cast<const uint8_t *>(data), len);
 		if (p)
-			w->node->deliver(*p);
+			w->node->received(*p);
 		else
 			log::warning("cluster: a notify that does not decode, ignored");
 	}
@@ -184,6 +184,10 @@ void watch_cb(void *arg, uint64_t notify_id, uint64_t handle, uint64_t, void *da
 }
 
 constexpr uint64_t notify_timeout_ms = 5000;
+// CREATEs waiting for another node's break run again at least this often.
+constexpr auto waiters_every = std::chrono::seconds(1);
+// Break requests remembered at most (the rest wait for the period above).
+constexpr size_t max_breakers = 4096;
 
 } // namespace
 
@@ -406,23 +410,39 @@ std::vector<Reply> Node::take_replies()
 void Node::worker()
 {
 	std::unique_lock<std::mutex> l(mu_);
+	auto wake_at = std::chrono::steady_clock::now() + waiters_every;
 	for (;;) {
-		cv_.wait(l, [this] { return stop_ || !queue_.empty(); });
+		auto ready = [this] { return stop_ || !queue_.empty(); };
+		if (waits_.empty())
+			cv_.wait(l, ready);
+		else
+			cv_.wait_until(l, wake_at, ready);
 		if (stop_)
 			return;
+		if (!waits_.empty() && std::chrono::steady_clock::now() >= wake_at) {
+			l.unlock();
+			wake_waiters();
+			l.lock();
+			wake_at = std::chrono::steady_clock::now() + waiters_every;
+			continue;
+		}
+		if (queue_.empty())
+			continue;
+		if (waits_.empty())
+			wake_at = std::chrono::steady_clock::now() + waiters_every;
 		Request r = std::move(queue_.front());
 		queue_.pop_front();
 		l.unlock();
-		uint32_t status = serve(r);
+		Reply reply = serve(r);
 		l.lock();
-		replies_.push_back({r.handle, status});
+		replies_.push_back(reply);
 		uint64_t one = 1;
 		if (write(efd_, &one, sizeof(one)) < 0)
 			log::warning(std::string("cluster: eventfd: ") + std::strerror(errno));
 	}
 }
 
-void Node::on_view(std::function<void(const ClusterView &)> sink)
+void Node::on_view(std::function<void(const Push &)> sink)
 {
 	std::lock_guard<std::mutex> l(view_mu_);
 	view_sink_ = std::move(sink);
@@ -434,32 +454,89 @@ void Node::deliver(const Push &p)
 	if (!view_sink_)
 		return;
 	try {
-		view_sink_({p.ino, p.stream, p.node, p.version, p.locks});
+		view_sink_(p);
 	} catch (const std::exception &e) {
-		log::warning(std::string("cluster: handing smbsrv.ko another node's locks: ") +
+		log::warning(std::string("cluster: handing smbsrv.ko another node's push: ") +
 			     e.what());
 	}
 }
 
-uint32_t Node::serve(const Request &r)
+void Node::received(const Push &p)
 {
+	if (p.kind == SMB_CLUSTER_PUSH_BREAK) {
+		std::lock_guard<std::mutex> l(mu_);
+		if (breakers_.size() >= max_breakers)
+			breakers_.clear();
+		breakers_[{p.ino, p.stream}].insert(p.node);
+	}
+	deliver(p);
+}
+
+void Node::wake_breakers(uint64_t ino, const std::string &stream)
+{
+	std::set<std::string> nodes;
+	{
+		std::lock_guard<std::mutex> l(mu_);
+		auto it = breakers_.find({ino, stream});
+		if (it == breakers_.end())
+			return;
+		nodes.swap(it->second);
+		breakers_.erase(it);
+	}
+	Push p;
+	p.kind = SMB_CLUSTER_PUSH_WAKE;
+	p.ino = ino;
+	p.stream = stream;
+	p.node = opt_.node;
+	push(p, nodes);
+}
+
+void Node::wake_waiters()
+{
+	std::set<std::pair<uint64_t, std::string>> files;
+	{
+		std::lock_guard<std::mutex> l(mu_);
+		files.swap(waits_);
+	}
+	for (const auto &[ino, stream] : files) {
+		Push p;
+		p.kind = SMB_CLUSTER_PUSH_WAKE;
+		p.ino = ino;
+		p.stream = stream;
+		p.node = opt_.node;
+		deliver(p);
+	}
+}
+
+Reply Node::serve(const Request &r)
+{
+	Reply a{r.handle, nt::INVALID_PARAMETER, 0};
 	try {
 		switch (r.op) {
 		case SMBSRV_CLUSTER_OP_OPEN:
-			return open(r);
+		case SMBSRV_CLUSTER_OP_OVERWRITE:
+			a.status = open(r);
+			break;
 		case SMBSRV_CLUSTER_OP_CLOSE:
-			return close(r);
+			a.status = close(r);
+			break;
 		case SMBSRV_CLUSTER_OP_LOCK:
-			return locks(r, true);
+			a.status = locks(r, true);
+			break;
 		case SMBSRV_CLUSTER_OP_UNLOCK:
-			return locks(r, false);
+			a.status = locks(r, false);
+			break;
+		case SMBSRV_CLUSTER_OP_CACHING:
+			a.status = caching(r, a.caching);
+			break;
 		default:
-			return nt::INVALID_PARAMETER;
+			break;
 		}
 	} catch (const Error &e) {
 		log::error(e.what());
-		return nt::INSUFFICIENT_RESOURCES;
+		a.status = nt::INSUFFICIENT_RESOURCES;
 	}
+	return a;
 }
 
 // Read an object's omap keys starting with @prefix and the object's
@@ -530,57 +607,23 @@ void Node::push(const Push &p, const std::set<std::string> &nodes)
 		if (reply)
 			r_->rados_buffer_free(reply);
 		if (err < 0)
-			log::warning("cluster: node " + n + " did not acknowledge the locks of " +
+			log::warning("cluster: node " + n + " did not acknowledge a push about " +
 				     file_object(p.ino) + ": " + std::strerror(-err));
 	}
 }
 
-// This node's lock list of a file: checked against the other nodes'
-// (@check: a lock; an unlock only narrows), recorded guarded by the
-// version read, and pushed to the nodes with the file open.
-uint32_t Node::locks(const Request &r, bool check)
+uint32_t Node::update(const std::string &oid,
+		      const std::function<uint32_t(const Omap &, std::vector<Change> &)> &decide,
+		      const std::function<void(const Omap &, uint64_t)> &committed)
 {
-	const std::string oid = file_object(r.ino);
-	const std::string key = lock_key(opt_.node, r.stream);
 	for (int t = 0; t < max_tries; t++) {
-		std::map<std::string, Bytes> omap;
+		Omap omap;
 		uint64_t version = 0;
 		bool exists = read_omap(*r_, io(io_), oid, "", omap, version);
-		if (check) {
-			uint32_t st = check_locks(omap, opt_.node, r.stream, r.locks);
-			if (st != nt::SUCCESS)
-				return st;
-		}
-		rados_write_op_t op = r_->rados_create_write_op();
-		if (exists)
-			r_->rados_write_op_assert_version(op, version);
-		else
-			r_->rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE, nullptr);
-		put_node_key(*r_, op, key, r.locks, !r.locks.empty());
-		int err = r_->rados_write_op_operate(op, io(io_), oid.c_str(), nullptr, 0);
-		r_->rados_release_write_op(op);
-		if (err == 0) {
-			uint64_t now = r_->rados_get_last_version(io(io_));
-			push({r.ino, r.stream, opt_.node, now, r.locks},
-			     nodes_with_opens(omap, opt_.node));
-			return nt::SUCCESS;
-		}
-		if (err != -ERANGE && err != -EOVERFLOW && err != -EEXIST && err != -ENOENT)
-			throw Error("cluster: writing " + oid, -err);
-	}
-	throw Error("cluster: " + oid + " changed under every try", EAGAIN);
-}
-
-uint32_t Node::open(const Request &r)
-{
-	const std::string oid = file_object(r.ino);
-	const std::string key = open_key(opt_.node, r.stream);
-	const Bytes val = open_value({r.node_access, r.node_share});
-	for (int t = 0; t < max_tries; t++) {
-		std::map<std::string, Bytes> omap;
-		uint64_t version = 0;
-		bool exists = read_omap(*r_, io(io_), oid, "", omap, version);
-		uint32_t st = check_open(omap, opt_.node, r.stream, r.access, r.share);
+		std::vector<Change> changes;
+		uint32_t st = decide(omap, changes);
+		if (st == again)
+			continue;
 		if (st != nt::SUCCESS)
 			return st;
 		// Guarded by what was read: a change meanwhile fails it whole.
@@ -589,22 +632,13 @@ uint32_t Node::open(const Request &r)
 			r_->rados_write_op_assert_version(op, version);
 		else
 			r_->rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE, nullptr);
-		put_node_key(*r_, op, key, val, r.node_access != 0);
+		for (const auto &c : changes)
+			put_node_key(*r_, op, c.key, c.value, !c.remove);
 		int err = r_->rados_write_op_operate(op, io(io_), oid.c_str(), nullptr, 0);
 		r_->rados_release_write_op(op);
 		if (err == 0) {
-			// The other nodes' locks of the file, as of this record,
-			// for the module before it grants the open: from now on
-			// they push their changes here.
-			uint64_t now = r_->rados_get_last_version(io(io_));
-			for (const auto &[k, v] : omap) {
-				size_t nl = 0, so = 0, sl = 0;
-				if (smb_cluster_key_split(k.data(), k.size(), 'b', &nl, &so, &sl) ||
-				    k.compare(2, nl, opt_.node) == 0 ||
-				    k.compare(so, sl, r.stream) != 0)
-					continue;
-				deliver({r.ino, r.stream, k.substr(2, nl), now, v});
-			}
+			if (committed)
+				committed(omap, r_->rados_get_last_version(io(io_)));
 			return nt::SUCCESS;
 		}
 		if (err != -ERANGE && err != -EOVERFLOW && err != -EEXIST && err != -ENOENT)
@@ -613,19 +647,120 @@ uint32_t Node::open(const Request &r)
 	throw Error("cluster: " + oid + " changed under every try", EAGAIN);
 }
 
+// This node's lock list of a file: checked against the other nodes'
+// (@check: a lock; an unlock only narrows), recorded guarded by the
+// version read, and pushed to the nodes with the file open.
+uint32_t Node::locks(const Request &r, bool check)
+{
+	const std::string key = lock_key(opt_.node, r.stream);
+	return update(
+		file_object(r.ino),
+		[&](const Omap &omap, std::vector<Change> &w) {
+			if (check) {
+				uint32_t st = check_locks(omap, opt_.node, r.stream, r.locks);
+				if (st != nt::SUCCESS)
+					return st;
+			}
+			w.push_back({key, r.locks, r.locks.empty()});
+			return nt::SUCCESS;
+		},
+		[&](const Omap &omap, uint64_t now) {
+			push({SMB_CLUSTER_PUSH_LOCKS, r.ino, r.stream, opt_.node, now, r.locks, 0},
+			     nodes_with_opens(omap, opt_.node));
+		});
+}
+
+// A new open changes this node's aggregate: checked against the other
+// nodes' (share modes), and against their caching: a node caching what
+// the open takes (smb_cluster_break_bits()) is asked to break, once per
+// request (a notify, acknowledged once its holders were told); if the
+// record read again still shows it, the open waits (PENDING: the CREATE
+// parks and runs again at the holder's wake or within a second).
+uint32_t Node::open(const Request &r)
+{
+	const std::string key = open_key(opt_.node, r.stream);
+	const Bytes val = open_value({r.node_access, r.node_share, r.caching});
+	std::set<std::string> asked;
+	uint32_t st = update(
+		file_object(r.ino),
+		[&](const Omap &omap, std::vector<Change> &w) {
+			uint32_t s = check_open(omap, opt_.node, r.stream, r.access, r.share);
+			// An overwrite writes, whatever its access.
+			uint32_t taker = r.node_access;
+			if (r.op == SMBSRV_CLUSTER_OP_OVERWRITE)
+				taker |= FILE_WRITE_DATA;
+			auto breaks = caching_breaks(omap, opt_.node, r.stream, taker,
+						     s == nt::SHARING_VIOLATION);
+			bool sent = false;
+			for (const auto &[n, bits] : breaks) {
+				if (!asked.insert(n).second)
+					continue;
+				push({SMB_CLUSTER_PUSH_BREAK, r.ino, r.stream, opt_.node, 0, {}, bits},
+				     {n});
+				sent = true;
+			}
+			if (sent)
+				return again;
+			if (!breaks.empty())
+				return nt::PENDING;
+			if (s != nt::SUCCESS)
+				return s;
+			w.push_back({key, val, r.node_access == 0 && r.caching == 0});
+			return nt::SUCCESS;
+		},
+		[&](const Omap &omap, uint64_t now) {
+			// The other nodes' locks of the file, as of this record,
+			// for the module before it grants the open: from now on
+			// they push their changes here.
+			for (const auto &[k, v] : omap) {
+				size_t nl = 0, so = 0, sl = 0;
+				if (smb_cluster_key_split(k.data(), k.size(), 'b', &nl, &so, &sl) ||
+				    k.compare(2, nl, opt_.node) == 0 ||
+				    k.compare(so, sl, r.stream) != 0)
+					continue;
+				deliver({SMB_CLUSTER_PUSH_LOCKS, r.ino, r.stream, k.substr(2, nl), now,
+					 v, 0});
+			}
+		});
+	if (st == nt::PENDING) {
+		std::lock_guard<std::mutex> l(mu_);
+		waits_.insert({r.ino, r.stream});
+	}
+	return st;
+}
+
+// This node is about to grant caching beyond its record: what the other
+// nodes' opens allow (*@allowed) is recorded with its aggregate.
+uint32_t Node::caching(const Request &r, uint32_t &allowed)
+{
+	const std::string key = open_key(opt_.node, r.stream);
+	return update(
+		file_object(r.ino),
+		[&](const Omap &omap, std::vector<Change> &w) {
+			allowed = caching_cover(omap, opt_.node, r.stream);
+			uint32_t c = r.caching & allowed;
+			w.push_back({key, open_value({r.node_access, r.node_share, c}),
+				     r.node_access == 0 && c == 0});
+			return nt::SUCCESS;
+		},
+		nullptr);
+}
+
 uint32_t Node::close(const Request &r)
 {
 	const std::string oid = file_object(r.ino);
 	const std::string key = open_key(opt_.node, r.stream);
-	const Bytes val = open_value({r.node_access, r.node_share});
+	const Bytes val = open_value({r.node_access, r.node_share, r.caching});
 	// Only this node writes its key: no guard needed to narrow it.
 	rados_write_op_t op = r_->rados_create_write_op();
 	r_->rados_write_op_create(op, LIBRADOS_CREATE_IDEMPOTENT, nullptr);
-	put_node_key(*r_, op, key, val, r.node_access != 0);
+	put_node_key(*r_, op, key, val, r.node_access != 0 || r.caching != 0);
 	int err = r_->rados_write_op_operate(op, io(io_), oid.c_str(), nullptr, 0);
 	r_->rados_release_write_op(op);
 	if (err < 0)
 		throw Error("cluster: writing " + oid, -err);
+	// Its caching may have gone down: whoever waits for that looks again.
+	wake_breakers(r.ino, r.stream);
 	return nt::SUCCESS;
 }
 
@@ -767,7 +902,7 @@ size_t Node::reap_file(const std::string &oid, const std::string &dead)
 	uint64_t ino = std::strtoull(oid.c_str() + 2, nullptr, 16);
 	auto others = nodes_with_opens(keys, dead);
 	for (const auto &s : streams) {
-		Push p{ino, s, dead, now, {}};
+		Push p{SMB_CLUSTER_PUSH_LOCKS, ino, s, dead, now, {}, 0};
 		if (others.count(opt_.node))
 			deliver(p);
 		others.erase(opt_.node);

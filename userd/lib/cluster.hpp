@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -59,8 +60,9 @@ private:
 using Request = ClusterReq;
 
 struct Reply {
-	uint32_t handle;
-	uint32_t status;
+	uint32_t handle = 0;
+	uint32_t status = 0;
+	uint32_t caching = 0; // op caching: what the other nodes' opens allow
 };
 
 struct Rados; // the librados entry points, loaded
@@ -92,22 +94,51 @@ public:
 	bool lost();
 
 	// Answer one request now (the worker's work; tests).
-	uint32_t serve(const Request &r);
+	Reply serve(const Request &r);
 
 	[[nodiscard]] const Options &options() const { return opt_; }
 
-	// Where other nodes' locks go (the module, cluster-view): @sink
+	// Where other nodes' pushes go (the module, cluster-view): @sink
 	// returns once applied; called from librados' and the worker's
 	// threads, one at a time.
-	void on_view(std::function<void(const ClusterView &)> sink);
+	void on_view(std::function<void(const Push &)> sink);
 	// Hand @p to the sink (a notify arrived, or a record was read).
 	void deliver(const Push &p);
+	// A notify arrived: a break request is remembered (its node is woken
+	// when this node's caching of the file went down), then delivered.
+	void received(const Push &p);
 
 private:
+	// One change of this node's keys in a file record: @key set to
+	// @value, or removed.
+	struct Change {
+		std::string key;
+		Bytes value;
+		bool remove = false;
+	};
+	using Omap = std::map<std::string, Bytes>;
+	// The guarded read-modify-write every record change makes: read
+	// @oid's keys, let @decide look at them (SUCCESS: write its changes;
+	// again: read once more; anything else: the answer, nothing
+	// written), write guarded by the version read (or by exclusive
+	// create), retry a lost race, then @committed with what was read
+	// and the new version.
+	static constexpr uint32_t again = 0xffffffffU;
+	uint32_t update(const std::string &oid,
+			const std::function<uint32_t(const Omap &, std::vector<Change> &)> &decide,
+			const std::function<void(const Omap &, uint64_t)> &committed);
 	uint32_t open(const Request &r);
 	uint32_t close(const Request &r);
 	uint32_t locks(const Request &r, bool check);
+	uint32_t caching(const Request &r, uint32_t &allowed);
 	void push(const Push &p, const std::set<std::string> &nodes);
+	// Wake the nodes whose CREATEs wait for this node's caching of a
+	// file to go down (it changed).
+	void wake_breakers(uint64_t ino, const std::string &stream);
+	// CREATEs of this node waiting for another's break: woken every
+	// second (the holder's wake may never come: it died, or its daemon
+	// restarted), each running again and asking again.
+	void wake_waiters();
 	size_t reap_file(const std::string &oid, const std::string &dead);
 	void join();
 	void lock_alive(bool renew);
@@ -148,7 +179,12 @@ private:
 	bool stop_ = false;
 	std::thread worker_, renewer_, reaper_;
 	std::mutex view_mu_; // view_sink_, and one delivery at a time
-	std::function<void(const ClusterView &)> view_sink_;
+	std::function<void(const Push &)> view_sink_;
+	// Under mu_: the nodes that asked this node to break its caching of
+	// (ino, stream), to wake when it went down; this node's files whose
+	// CREATEs wait for another node's break.
+	std::map<std::pair<uint64_t, std::string>, std::set<std::string>> breakers_;
+	std::set<std::pair<uint64_t, std::string>> waits_;
 };
 
 } // namespace smbsrv::cluster

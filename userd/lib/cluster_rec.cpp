@@ -42,25 +42,64 @@ bool valid_node_name(std::string_view node)
 	return true;
 }
 
-uint32_t check_open(const std::map<std::string, Bytes> &omap, std::string_view node,
-		    std::string_view stream, uint32_t access, uint32_t share)
+namespace {
+
+// Each other node's aggregate of @stream in @omap, with its name; a
+// value that does not decode counts as an open denying everything and
+// caching nothing.
+template <class F>
+void other_opens(const std::map<std::string, Bytes> &omap, std::string_view node,
+		 std::string_view stream, F &&fn)
 {
 	for (const auto &[key, value] : omap) {
 		size_t nl = 0, so = 0, sl = 0;
 		if (smb_cluster_okey_split(key.data(), key.size(), &nl, &so, &sl) != 0)
 			continue;
-		if (std::string_view(key).substr(2, nl) == node ||
-		    std::string_view(key).substr(so, sl) != stream)
+		std::string_view name = std::string_view(key).substr(2, nl);
+		if (name == node || std::string_view(key).substr(so, sl) != stream)
 			continue;
 		smb_cluster_agg other{};
 		if (smb_cluster_rec_decode(value.data(), value.size(), &other) != 0) {
 			other.access = FILE_DATA_ACCESS;
 			other.share = 0;
+			other.caching = 0;
 		}
-		if (smb_share_conflict(access, share, other.access, other.share))
-			return nt::SHARING_VIOLATION;
+		fn(name, other);
 	}
-	return nt::SUCCESS;
+}
+
+} // namespace
+
+uint32_t check_open(const std::map<std::string, Bytes> &omap, std::string_view node,
+		    std::string_view stream, uint32_t access, uint32_t share)
+{
+	bool conflict = false;
+	other_opens(omap, node, stream, [&](std::string_view, const smb_cluster_agg &o) {
+		conflict = conflict || smb_share_conflict(access, share, o.access, o.share);
+	});
+	return conflict ? nt::SHARING_VIOLATION : nt::SUCCESS;
+}
+
+uint32_t caching_cover(const std::map<std::string, Bytes> &omap, std::string_view node,
+		       std::string_view stream)
+{
+	uint32_t cover = SMB_CLUSTER_CACHING;
+	other_opens(omap, node, stream, [&](std::string_view, const smb_cluster_agg &o) {
+		cover &= smb_cluster_cover(o.access);
+	});
+	return cover;
+}
+
+std::map<std::string, uint32_t> caching_breaks(const std::map<std::string, Bytes> &omap,
+					       std::string_view node, std::string_view stream,
+					       uint32_t access, bool violation)
+{
+	std::map<std::string, uint32_t> out;
+	other_opens(omap, node, stream, [&](std::string_view name, const smb_cluster_agg &o) {
+		if (uint32_t drop = smb_cluster_break_bits(o.caching, access, violation))
+			out[std::string(name)] = drop;
+	});
+	return out;
 }
 
 std::string lock_key(std::string_view node, std::string_view stream)
@@ -195,6 +234,8 @@ std::vector<std::string> rados_addrs(std::string_view s)
 Bytes encode_push(const Push &p)
 {
 	smb_cluster_push m{};
+	m.kind = p.kind;
+	m.caching = p.caching;
 	m.ino = p.ino;
 	m.version = p.version;
 	m.node = p.node.data();
@@ -214,11 +255,14 @@ std::optional<Push> decode_push(const uint8_t *data, size_t len)
 	if (smb_cluster_push_decode(data, len, &m) != 0)
 		return std::nullopt;
 	Push p;
+	p.kind = m.kind;
+	p.caching = m.caching;
 	p.ino = m.ino;
 	p.version = m.version;
 	p.node.assign(m.node, m.node_len);
 	p.stream.assign(m.stream, m.stream_len);
-	p.locks.assign(m.locks, m.locks + m.nr_locks * SMB_CLUSTER_LOCK_LEN);
+	if (m.nr_locks)
+		p.locks.assign(m.locks, m.locks + m.nr_locks * SMB_CLUSTER_LOCK_LEN);
 	return p;
 }
 

@@ -60,13 +60,33 @@ uint32_t check_locks(const std::map<std::string, Bytes> &omap, std::string_view 
 std::set<std::string> nodes_with_opens(const std::map<std::string, Bytes> &omap,
 				       std::string_view node);
 
-// Another node's locks of a file, as a notify carries them.
+// What a node may let its clients cache of @stream beside the other
+// nodes' opens in @omap: lease bits (R 1, H 2, W 4) allowed by every
+// other node's "o." key (smb_cluster_cover(); a value that does not
+// decode allows nothing).
+uint32_t caching_cover(const std::map<std::string, Bytes> &omap, std::string_view node,
+		       std::string_view stream);
+
+// The breaks an open on node @node needs (its aggregate access @access
+// after it; @violation: it conflicts with another node's share modes):
+// per other node caching what the open takes, the lease bits to give up
+// (smb_cluster_break_bits()).
+std::map<std::string, uint32_t> caching_breaks(const std::map<std::string, Bytes> &omap,
+					       std::string_view node, std::string_view stream,
+					       uint32_t access, bool violation);
+
+// What a notify carries from one node to another, and what the daemon
+// hands its module (cluster-view): by kind (kmod/wire/cluster.h), a
+// node's locks of a file, a break of the receiver's caching of it, or a
+// wake for the CREATEs waiting on it.
 struct Push {
+	uint8_t kind = SMB_CLUSTER_PUSH_LOCKS;
 	uint64_t ino = 0;
 	std::string stream;
 	std::string node;
 	uint64_t version = 0;
-	Bytes locks;
+	Bytes locks;	     // LOCKS
+	uint32_t caching = 0; // BREAK: the lease bits to give up
 };
 Bytes encode_push(const Push &p);
 // std::nullopt for anything smb_cluster_push_decode() refuses.

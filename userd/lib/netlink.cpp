@@ -416,6 +416,7 @@ void GenlChannel::handle_event(ByteView msg)
 		get_u32(tb[SMBSRV_A_CLUSTER_NODE_ACCESS], r.node_access);
 		get_u32(tb[SMBSRV_A_CLUSTER_NODE_SHARE], r.node_share);
 		r.locks = get_binary(tb[SMBSRV_A_CLUSTER_LOCKS]);
+		get_u32(tb[SMBSRV_A_CLUSTER_CACHING], r.caching);
 		// Without a handler (a daemon without clustering under a
 		// module in cluster mode) nobody answers: the module's
 		// upcall times out and refuses what it asked about.
@@ -532,15 +533,16 @@ bool put_binary(nl_msg *m, int type, ByteView b)
 
 } // namespace
 
-void GenlChannel::cluster_done(uint32_t handle, uint32_t status)
+void GenlChannel::cluster_done(uint32_t handle, uint32_t status, uint32_t caching)
 {
 	request(SMBSRV_CMD_CLUSTER_DONE, [&](nl_msg *m) {
 		return nla_put_u32(m, SMBSRV_A_CLUSTER_HANDLE, handle) == 0 &&
-		       nla_put_u32(m, SMBSRV_A_CLUSTER_STATUS, status) == 0;
+		       nla_put_u32(m, SMBSRV_A_CLUSTER_STATUS, status) == 0 &&
+		       nla_put_u32(m, SMBSRV_A_CLUSTER_CACHING, caching) == 0;
 	});
 }
 
-void GenlChannel::cluster_view(const ClusterView &v)
+void GenlChannel::cluster_view(const cluster::Push &v)
 {
 	request(SMBSRV_CMD_CLUSTER_VIEW, [&](nl_msg *m) {
 		return nla_put_u64(m, SMBSRV_A_CLUSTER_INO, v.ino) == 0 &&
@@ -548,7 +550,11 @@ void GenlChannel::cluster_view(const ClusterView &v)
 			nla_put_string(m, SMBSRV_A_CLUSTER_STREAM, v.stream.c_str()) == 0) &&
 		       nla_put_string(m, SMBSRV_A_CLUSTER_NODE, v.node.c_str()) == 0 &&
 		       nla_put_u64(m, SMBSRV_A_CLUSTER_VERSION, v.version) == 0 &&
-		       put_binary(m, SMBSRV_A_CLUSTER_LOCKS, v.locks);
+		       nla_put_u32(m, SMBSRV_A_CLUSTER_PUSH, v.kind) == 0 &&
+		       (v.kind != SMB_CLUSTER_PUSH_BREAK ||
+			nla_put_u32(m, SMBSRV_A_CLUSTER_CACHING, v.caching) == 0) &&
+		       (v.kind != SMB_CLUSTER_PUSH_LOCKS ||
+			put_binary(m, SMBSRV_A_CLUSTER_LOCKS, v.locks));
 	});
 }
 

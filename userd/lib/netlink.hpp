@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "bytes.hpp"
+#include "cluster_rec.hpp"
 #include "params.hpp"
 
 extern "C" {
@@ -185,15 +186,7 @@ struct ClusterReq {
 	uint32_t access = 0, share = 0;		// the new open's
 	uint32_t node_access = 0, node_share = 0; // the node's aggregate after
 	Bytes locks; // lock, unlock: the node's locks (wire/cluster.h)
-};
-
-// Cluster mode: another node's byte-range locks of a file, for the module.
-struct ClusterView {
-	uint64_t ino = 0;
-	std::string stream;
-	std::string node;
-	uint64_t version = 0;
-	Bytes locks;
+	uint32_t caching = 0; // the node's caching (lease bits) after it
 };
 
 class KernelChannel {
@@ -287,9 +280,11 @@ public:
 	{
 		cluster_handler_ = std::move(handler);
 	}
-	void cluster_done(uint32_t handle, uint32_t status);
-	// Hand the module another node's locks; returns once it applied them.
-	void cluster_view(const ClusterView &v);
+	// @caching: op caching's answer, what the other nodes allow.
+	void cluster_done(uint32_t handle, uint32_t status, uint32_t caching);
+	// Hand the module what another node pushed (its locks, a break, a
+	// wake); returns once it applied it.
+	void cluster_view(const cluster::Push &v);
 
 	// Cluster mode's liveness: pass the node's deadline (CLOCK_MONOTONIC
 	// ns; one already past fences now) and incarnation; without a

@@ -8,6 +8,7 @@
 namespace smbsrv::nt {
 
 constexpr uint32_t SUCCESS = 0x00000000;
+constexpr uint32_t PENDING = 0x00000103;
 constexpr uint32_t BUFFER_OVERFLOW = 0x80000005;
 constexpr uint32_t INVALID_HANDLE = 0xC0000008;
 constexpr uint32_t MORE_PROCESSING_REQUIRED = 0xC0000016;

@@ -287,7 +287,7 @@ void Daemon::answer_cluster()
 {
 	for (const auto &r : cluster_->take_replies()) {
 		try {
-			nl_->cluster_done(r.handle, r.status);
+			nl_->cluster_done(r.handle, r.status, r.caching);
 		} catch (const NlError &e) {
 			log::warning(std::string("cluster: answering smbsrv.ko: ") + e.what());
 		}
@@ -503,7 +503,7 @@ int Daemon::run()
 			notify(1);
 			return 1;
 		}
-		cluster_->on_view([this](const ClusterView &v) { view_nl_->cluster_view(v); });
+		cluster_->on_view([this](const cluster::Push &v) { view_nl_->cluster_view(v); });
 	}
 	try {
 		attach();

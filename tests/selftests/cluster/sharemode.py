@@ -64,6 +64,11 @@ class Node:
         self.conn = SMBConnection("127.0.0.1", "127.0.0.1", sess_port=port,
                                   timeout=180)
         self.conn.login("", "")
+        # impacket 0.10's create() fails (UnboundLocalError) on a name in
+        # the share's root when the server offers directory leasing, as
+        # it does with smb2 leases = yes (for leases.py); these checks ask
+        # for no caching, so impacket has nothing to track.
+        self.conn.getSMBServer()._Connection["SupportsDirectoryLeasing"] = False
         self.tid = self.conn.connectTree(share)
 
     def open(self, path, access, share, disp=s3.FILE_OPEN_IF):

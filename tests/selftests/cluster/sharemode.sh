@@ -8,7 +8,8 @@
 # with clustering = yes under its own node name; sharemode.py opens
 # through both and checks the share-mode matrix both ways, locks.py the
 # byte-range locks, then the nodes' objects and records in RADOS are
-# checked from the host.
+# checked from the host; leases.py the leases and oplocks, through share
+# "lc" (the same directory, with oplocks and leases).
 . "$(dirname "$0")/../host/lib.sh"
 
 py=/usr/bin/python3
@@ -72,11 +73,16 @@ cat > /etc/smbsrv/cluster.conf <<EOF2
 	cluster ceph user = smbsrv
 	cluster state store = rados:smbsrv
 	cluster name = check
+	smb2 leases = yes
 [cl]
 	path = /mnt/cephfs/share
 	read only = no
 	guest ok = yes
 	oplocks = no
+[lc]
+	path = /mnt/cephfs/share
+	read only = no
+	guest ok = yes
 EOF2
 modprobe smbsrv
 $daemon_up
@@ -114,6 +120,8 @@ t_check_output "each node holds its lock alive" 'node-a.*node-b|node-b.*node-a' 
 t_checks "$py" "$checks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" cl
 lchecks="$(dirname "$0")/locks.py"
 t_checks "$py" "$lchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" cl
+cchecks="$(dirname "$0")/leases.py"
+t_checks "$py" "$cchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" lc
 
 # After every close, no node keeps a key in any file's record.
 left_keys() {
@@ -129,16 +137,17 @@ for v in c-a c-b; do
 	T_VM=$v t_dmesg_clean
 done
 
-# hold_start FD NODE FILE [CHECKER]: a client of node NODE holds FILE
-# (CHECKER's hold: sharemode.py, the default, opens it denying writes;
-# locks.py locks bytes 0-9) with its output on fd FD; 0 once it said
-# HELD.  hold_stop FD ends it.
+# hold_start FD NODE FILE [CHECKER [SHARE]]: a client of node NODE holds
+# FILE of SHARE (cl by default) (CHECKER's hold: sharemode.py, the
+# default, opens it denying writes; locks.py locks bytes 0-9; leases.py
+# takes an RWH lease and answers no break) with its output on fd FD; 0
+# once it said HELD.  hold_stop FD ends it.
 declare -A holders
 hold_start() {
 	local fd=$1 fifo line
 	fifo=$(mktemp -u)
 	mkfifo "$fifo"
-	"$py" "${4:-$checks}" hold "$(vm_port "c-$2" smb)" cl "$3" > "$fifo" 2>&1 &
+	"$py" "${4:-$checks}" hold "$(vm_port "c-$2" smb)" "${5:-cl}" "$3" > "$fifo" 2>&1 &
 	holders[$fd]=$!
 	eval "exec $fd< \"\$fifo\""
 	rm -f "$fifo"
@@ -229,25 +238,31 @@ hold_stop 7
 # b's CREATE would wait for.  The check allows 60 s.
 # Its byte-range locks go the same way: another client of node a holds
 # bytes 0-9 of deadlock.txt locked (through a read-only handle: no POSIX
-# mirror on CephFS, so only the cluster's records say so).
-if hold_start 7 a dead.txt && hold_start 8 a deadlock.txt "$lchecks"; then
-	t_ok "clients of node a hold dead.txt open denying writes and bytes 0-9 of deadlock.txt locked"
+# mirror on CephFS, so only the cluster's records say so); and its
+# caching: a third holds a read-write-handle lease of deadlease.txt and
+# never answers a break.
+if hold_start 7 a dead.txt && hold_start 8 a deadlock.txt "$lchecks" &&
+	hold_start 9 a deadlease.txt "$cchecks" lc; then
+	t_ok "clients of node a hold dead.txt open denying writes, bytes 0-9 of deadlock.txt locked and an RWH lease of deadlease.txt"
 	t_checks "$py" "$checks" probe "$(vm_port c-b smb)" cl dead.txt
 	t_checks "$py" "$lchecks" probe "$(vm_port c-b smb)" cl deadlock.txt
 	vm_kill c-a
 	hold_stop 8
+	hold_stop 9
 	t_checks "$py" "$checks" wait "$(vm_port c-b smb)" cl dead.txt 60
 	t_checks "$py" "$lchecks" wait "$(vm_port c-b smb)" cl deadlock.txt 60
+	t_checks "$py" "$cchecks" wait "$(vm_port c-b smb)" lc deadlease.txt 60
 	t_check_output "node b's log says it reaped node a" 'node node-a is gone' \
 		vm_exec c-b 'cat /tmp/smbsrvd.log'
 	t_check_output "no b.node-a keys are left after the reap" '^none$' \
 		sh -c "k=\$($(declare -f rados_ns left_keys); left_keys | grep '^b\.node-a\.'); [ -z \"\$k\" ] && echo none || echo \"\$k\""
 	t_diag "node b: $(vm_exec c-b 'grep "node-a fenced" /tmp/smbsrvd.log | tail -n 1')"
 else
-	t_not_ok "clients of node a hold dead.txt open and deadlock.txt locked"
+	t_not_ok "clients of node a hold dead.txt open, deadlock.txt locked and deadlease.txt leased"
 fi
 hold_stop 7
 hold_stop 8
+hold_stop 9
 
 # What cluster mode costs through one node, in one boot: CREATE + CLOSE
 # and LOCK + UNLOCK through node b, now alone in the cluster, here and

@@ -24,12 +24,36 @@
  * @SMBSRV_CLUSTER_OP_UNLOCK: This node released byte-range locks of a file:
  *   record its list (empty: none left) and push it to the other nodes with the
  *   file open before the answer.
+ * @SMBSRV_CLUSTER_OP_CACHING: This node is about to grant its clients caching
+ *   of a file beyond what its record says: record the aggregate with the
+ *   caching (caching) that the other nodes' opens allow, and answer what they
+ *   allow (caching).
+ * @SMBSRV_CLUSTER_OP_OVERWRITE: As open, for an open that overwrites or
+ *   supersedes the file: other nodes' caching is broken as for a writer,
+ *   whatever the open's access.
  */
 enum smbsrv_cluster_op {
 	SMBSRV_CLUSTER_OP_OPEN,
 	SMBSRV_CLUSTER_OP_CLOSE,
 	SMBSRV_CLUSTER_OP_LOCK,
 	SMBSRV_CLUSTER_OP_UNLOCK,
+	SMBSRV_CLUSTER_OP_CACHING,
+	SMBSRV_CLUSTER_OP_OVERWRITE,
+};
+
+/**
+ * enum smbsrv_cluster_push - What a cluster-view brings (cluster mode).
+ * @SMBSRV_CLUSTER_PUSH_LOCKS: Another node's byte-range locks of a file
+ *   (locks).
+ * @SMBSRV_CLUSTER_PUSH_BREAK: Another node opens the file: break this node's
+ *   holders out of the lease bits caching, as a local process's open would.
+ * @SMBSRV_CLUSTER_PUSH_WAKE: Another node's caching of the file went down:
+ *   CREATEs waiting for it run again.
+ */
+enum smbsrv_cluster_push {
+	SMBSRV_CLUSTER_PUSH_LOCKS = 1,
+	SMBSRV_CLUSTER_PUSH_BREAK,
+	SMBSRV_CLUSTER_PUSH_WAKE,
 };
 
 /**
@@ -542,6 +566,8 @@ enum {
 	SMBSRV_A_CLUSTER_VERSION,
 	SMBSRV_A_CLUSTER_DEADLINE,
 	SMBSRV_A_CLUSTER_INCARNATION,
+	SMBSRV_A_CLUSTER_CACHING,
+	SMBSRV_A_CLUSTER_PUSH,
 
 	__SMBSRV_A_CLUSTER_MAX,
 	SMBSRV_A_CLUSTER_MAX = (__SMBSRV_A_CLUSTER_MAX - 1)
