@@ -125,6 +125,17 @@ static inline bool smbsrv_cluster_fenced(void)
 	return smbsrv_cluster_on() && READ_ONCE(smbsrv_cluster_fenced_flag);
 }
 
+/*
+ * A tree of a clustered share was connected on @mnt: the fence syncs its
+ * file system (best effort, before the survivors blocklist the node's
+ * CephFS client), then lets it go.  At most SMBSRV_CLUSTER_MOUNTS file
+ * systems are kept (every share of a node in cluster mode is on the
+ * cluster's one CephFS).
+ */
+struct vfsmount;
+#define SMBSRV_CLUSTER_MOUNTS 8
+void smbsrv_cluster_mount(struct vfsmount *mnt);
+
 /* Module exit: no fence runs after this. */
 void smbsrv_cluster_exit(void);
 

@@ -143,6 +143,8 @@ u32 smbsrv_smb2_tree_connect(struct smbsrv_req *req)
 			smbsrv_tree_put(tree);
 			goto out;
 		}
+		if (smbsrv_cluster_on())
+			smbsrv_cluster_mount(tree->root.mnt);
 	}
 
 	if (ipc)

@@ -20,10 +20,14 @@ CLOSE latencies it measured as plain lines.
                                            works; PASS with the time it took
     sharemode.py latency PORT SHARE        CREATE + CLOSE latencies through
                                            one node
+    sharemode.py put PORT SHARE FILE MIB   write MIB MiB (the same bytes for
+                                           the same name) to FILE, close it
+    sharemode.py same PORT SHARE FILE MIB  FILE must read back what put wrote
 
 Mirrors smbtorture's smb2.sharemode idea (an open's share access against
 another's access) with the two opens on different nodes."""
 
+import random
 import statistics
 import sys
 import time
@@ -211,6 +215,49 @@ def latency(port, share):
     return 1 if failed else 0
 
 
+def content(path, mib):
+    """The bytes put writes to @path: the same for the same name."""
+    return random.Random(path).randbytes(mib << 20)
+
+
+def put(port, share, path, mib):
+    """Write @mib MiB to @path through the node (each WRITE answered,
+    then closed: acknowledged, nothing flushed)."""
+    n = Node("A", port, share)
+    f = n.open(path, R | W, SR | SW | SD, s3.FILE_OVERWRITE_IF)
+    ok = opened(f)
+    if ok:
+        data = content(path, mib)
+        for off in range(0, len(data), 65536):
+            n.conn.writeFile(n.tid, f, data[off:off + 65536], off)
+        n.close(f)
+    check("A: %d MiB written to %s and closed" % (mib, path), ok,
+          "" if ok else "status 0x%08x" % f)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def same(port, share, path, mib):
+    """What put wrote to @path reads back the same through this node."""
+    n = Node("B", port, share)
+    f = n.open(path, R, SR | SW | SD, s3.FILE_OPEN)
+    got = b""
+    if opened(f):
+        while True:
+            chunk = n.conn.readFile(n.tid, f, len(got), 65536)
+            if not chunk:
+                break
+            got += chunk
+        n.close(f)
+    want = content(path, mib)
+    check("B: %s reads back the %d MiB node a acknowledged" % (path, mib),
+          got == want, "open: status 0x%08x" % f if not opened(f) else
+          "%d bytes, %d of them as written" % (len(got), sum(
+              1 for a, b in zip(got, want) if a == b)))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
 def hold(port, share, path):
     n = Node("holder", port, share)
     f = n.open(path, R, SR, s3.FILE_OVERWRITE_IF)
@@ -297,4 +344,6 @@ if __name__ == "__main__":
              "serves": (serves, int, str, str),
              "probe": (probe, int, str, str),
              "wait": (wait, int, str, str, int),
-             "latency": (latency, int, str)}, main)
+             "latency": (latency, int, str),
+             "put": (put, int, str, str, int),
+             "same": (same, int, str, str, int)}, main)

@@ -190,10 +190,14 @@ hold_stop 7
 # deadline (at most 12 s after the last renewal, renewals every 3 s),
 # closing its client's connection and refusing the share; node b reaps
 # node a (its lock expired), blocklisting its Ceph clients, and can open
-# what a's client held.
+# what a's client held.  What node a acknowledged just before (written
+# and closed, not flushed: CephFS writes dirty pages back after 30 s)
+# must be in the file system when node b reads it after the blocklist:
+# the module syncs the CephFS mount as it fences.
 if hold_start 7 a fence.txt; then
 	t_ok "a client of node a holds fence.txt open, denying writes"
 	t_checks "$py" "$checks" probe "$(vm_port c-b smb)" cl fence.txt
+	t_checks "$py" "$checks" put "$(vm_port c-a smb)" cl acked.dat 4
 	vm_exec c-a 'kill -STOP $(pidof smbsrvd)'
 	t0=$(date +%s.%N)
 	if read -r -t 40 line <&7 && [ "${line%% *}" = DROPPED ]; then
@@ -211,6 +215,9 @@ if hold_start 7 a fence.txt; then
 		vm_exec c-a 'dmesg'
 	t_checks "$py" "$checks" refused "$(vm_port c-a smb)" cl
 	t_checks "$py" "$checks" wait "$(vm_port c-b smb)" cl fence.txt 60
+	t_checks "$py" "$checks" same "$(vm_port c-b smb)" cl acked.dat 4
+	t_check_output "node a's kernel log says it synced its file system as it fenced" \
+		'smbsrv: cluster: fenced: .* synced' vm_exec c-a 'dmesg'
 	t_diag "node b: $(vm_exec c-b 'grep "node-a fenced" /tmp/smbsrvd.log | tail -n 1')"
 	t_check_output "node b blocklisted node a's librados and CephFS clients" \
 		'node-a fenced: ([2-9]) of \1 Ceph clients' \
