@@ -75,7 +75,7 @@ static int smbsrv_cluster_mounts_take(struct vfsmount **mnts)
  * client is blocklisted or the store is back: in its own work item, so
  * nothing else waits for it.
  */
-static void smbsrv_cluster_sync(struct work_struct *work)
+static void smbsrv_cluster_fence_sync(struct work_struct *work)
 {
 	struct vfsmount *mnts[SMBSRV_CLUSTER_MOUNTS];
 	u64 t0 = ktime_get_ns();
@@ -95,7 +95,7 @@ static void smbsrv_cluster_sync(struct work_struct *work)
 		n - failed, n, div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
 }
 
-static DECLARE_WORK(smbsrv_cluster_sync_work, smbsrv_cluster_sync);
+static DECLARE_WORK(smbsrv_cluster_fence_sync_work, smbsrv_cluster_fence_sync);
 
 static void smbsrv_cluster_fence(struct work_struct *work)
 {
@@ -122,7 +122,7 @@ static void smbsrv_cluster_fence(struct work_struct *work)
 	/* Their durable opens were kept on the way out: not here. */
 	flush_workqueue(smbsrv_ctl_wq);
 	smbsrv_durable_expire_all();
-	queue_work(system_unbound_wq, &smbsrv_cluster_sync_work);
+	queue_work(system_unbound_wq, &smbsrv_cluster_fence_sync_work);
 }
 
 void smbsrv_cluster_alive(u64 deadline_ns, u64 incarnation)
@@ -165,7 +165,7 @@ void smbsrv_cluster_exit(void)
 	smbsrv_cluster_exiting = true;
 	spin_unlock(&smbsrv_cluster_live_lock);
 	cancel_delayed_work_sync(&smbsrv_cluster_fence_work);
-	flush_work(&smbsrv_cluster_sync_work);
+	flush_work(&smbsrv_cluster_fence_sync_work);
 	n = smbsrv_cluster_mounts_take(mnts);
 	while (n--)
 		mntput(mnts[n]);
