@@ -191,9 +191,10 @@ hold_stop 7
 # closing its client's connection and refusing the share; node b reaps
 # node a (its lock expired), blocklisting its Ceph clients, and can open
 # what a's client held.  What node a acknowledged just before (written
-# and closed, not flushed: CephFS writes dirty pages back after 30 s)
-# must be in the file system when node b reads it after the blocklist:
-# the module syncs the CephFS mount as it fences.
+# and closed, never flushed by a client) must be in the file system when
+# node b reads it after the blocklist.  CephFS may write it back on its
+# own before then (it did here without the sync); the module syncs the
+# mount as it fences, so that nothing still dirty is lost.
 if hold_start 7 a fence.txt; then
 	t_ok "a client of node a holds fence.txt open, denying writes"
 	t_checks "$py" "$checks" probe "$(vm_port c-b smb)" cl fence.txt
