@@ -179,9 +179,11 @@ t_guest_check "umount" "umount /mnt/r"
 # none unbound).  The file read back (1 MiB READs at depth 1) stays on
 # per-CPU kworkers but for at most one unbound run (the CLOSE after the
 # WRITEs, or the open before the READs, may find the last WRITE's answer
-# sent but not freed, which decides nothing).  16 x 4 KiB WRITEs at depth
-# 1 are received per-CPU (but for at most one run) and run there by the
-# receive work (fewer messages queued than WRITEs, none unbound): a small
+# sent but not freed, which decides nothing).  How many per-CPU runs
+# there are is not checked beyond one: a run that finds the next request
+# in the socket already carries it too, so the count depends on timing.
+# 16 x 4 KiB WRITEs at depth 1 are received per-CPU (but for at most one
+# run) and run there by the receive work (fewer messages queued than WRITEs, none unbound): a small
 # frame is not worth the other CPU.  Then 64 KiB WRITEs submitted 16 at a
 # time: most runs per-CPU (each batch's first WRITE, completed with
 # nothing in flight, sends a run or two unbound until the receive sees
@@ -203,7 +205,7 @@ runs_start
 dd if=/mnt/r/m5.bin bs=1M 2>/dev/null | cmp - /srv/r/m5.bin || { echo 'FAIL: read back differs'; exit 1; }
 runs_stop
 echo \"READs: per-CPU \$pc, unbound \$bu\" >> /tmp/place.log
-[ \$ub = 0 ] && [ \$bp = 0 ] && [ \$pc -ge 16 ] && [ \$bu -le 1 ] ||
+[ \$ub = 0 ] && [ \$bp = 0 ] && [ \$pc -ge 1 ] && [ \$bu -le 1 ] ||
 	{ echo 'FAIL: READs'; exit 1; }
 p0=\$(queued smbsrv); u0=\$(queued smbsrv-unbound)
 runs_start
@@ -212,7 +214,7 @@ head -c 65536 /tmp/src | cmp - /srv/r/m5s.bin || { echo 'FAIL: m5s.bin differs';
 runs_stop
 dp=\$((\$(queued smbsrv) - p0)); du=\$((\$(queued smbsrv-unbound) - u0))
 echo \"4 KiB at depth 1: per-CPU \$pc, unbound \$bu; queued per-CPU +\$dp, unbound +\$du\" >> /tmp/place.log
-[ \$ub = 0 ] && [ \$bp = 0 ] && [ \$pc -ge 16 ] && [ \$bu -le 1 ] && [ \$dp -lt 16 ] && [ \$du = 0 ] ||
+[ \$ub = 0 ] && [ \$bp = 0 ] && [ \$pc -ge 1 ] && [ \$bu -le 1 ] && [ \$dp -lt 16 ] && [ \$du = 0 ] ||
 	{ echo 'FAIL: 4 KiB WRITEs at depth 1'; exit 1; }
 for run in 1 2 3; do
 	runs_start
