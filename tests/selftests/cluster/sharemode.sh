@@ -9,7 +9,8 @@
 # through both and checks the share-mode matrix both ways, locks.py the
 # byte-range locks, then the nodes' objects and records in RADOS are
 # checked from the host; leases.py the leases and oplocks, through share
-# "lc" (the same directory, with oplocks and leases).
+# "lc" (the same directory, with oplocks and leases); delete.py delete on
+# close and rename.
 . "$(dirname "$0")/../host/lib.sh"
 
 py=/usr/bin/python3
@@ -122,6 +123,8 @@ lchecks="$(dirname "$0")/locks.py"
 t_checks "$py" "$lchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" cl
 cchecks="$(dirname "$0")/leases.py"
 t_checks "$py" "$cchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" lc
+dchecks="$(dirname "$0")/delete.py"
+t_checks "$py" "$dchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" cl lc
 
 # After every close, no node keeps a key in any file's record.
 left_keys() {
@@ -130,7 +133,7 @@ left_keys() {
 		rados_ns listomapkeys "$o"
 	done
 }
-t_check_output "no o.NODE or b.NODE keys are left once every open closed" '^none$' \
+t_check_output "no o.NODE, b.NODE or dp keys are left once every open closed" '^none$' \
 	sh -c "k=\$($(declare -f rados_ns left_keys); left_keys); [ -z \"\$k\" ] && echo none || echo \"\$k\""
 
 for v in c-a c-b; do
