@@ -23,6 +23,10 @@
 #include "log.hpp"
 #include "ntstatus.hpp"
 
+extern "C" {
+#include "oplock.h"
+}
+
 namespace smbsrv::cluster {
 
 // librados' C API, loaded by name: the types are the header's.
@@ -825,7 +829,7 @@ uint32_t Node::disposition(const Request &r, bool set)
 			return nt::SUCCESS;
 		},
 		[&](const Omap &omap, uint64_t now) {
-			push({set ? SMB_CLUSTER_PUSH_DELETE : SMB_CLUSTER_PUSH_UNDELETE, r.ino,
+			push({uint8_t(set ? SMB_CLUSTER_PUSH_DELETE : SMB_CLUSTER_PUSH_UNDELETE), r.ino,
 			      r.stream, me, now, {}, 0},
 			     nodes_with_opens(omap, me));
 		});

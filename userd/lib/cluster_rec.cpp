@@ -5,6 +5,10 @@
 
 #include "ntstatus.hpp"
 
+extern "C" {
+#include "oplock.h"
+}
+
 namespace smbsrv::cluster {
 
 std::string file_object(uint64_t ino)
