@@ -338,6 +338,15 @@ static int smbsrv_do_rename(struct smbsrv_file *f, const struct path *parent,
 	rd.new_dentry = target;
 	rd.flags = replace ? 0 : RENAME_NOREPLACE;
 	err = vfs_rename(&rd);
+	/*
+	 * CephFS takes no flags (-EINVAL): the target was found negative
+	 * under the parents' locks above, which is what this node can
+	 * check; another CephFS client creating it meanwhile is replaced.
+	 */
+	if (err == -EINVAL && rd.flags) {
+		rd.flags = 0;
+		err = vfs_rename(&rd);
+	}
 put:
 	dput(target);
 unlock:
