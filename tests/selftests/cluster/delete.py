@@ -6,6 +6,14 @@ same CephFS directory as the same share.  Prints "PASS text" or "FAIL
 text: why" per check (t_checks).
 
     delete.py PORT_A PORT_B SHARE LEASE_SHARE
+    delete.py hold PORT SHARE FILE        open FILE for delete sharing all,
+                                          set its disposition, print HELD,
+                                          keep it open
+    delete.py pending PORT SHARE FILE     an open of FILE must fail with
+                                          DELETE_PENDING
+    delete.py wait PORT SHARE FILE SECS   open FILE until it works (the node
+                                          holding its deletion was reaped:
+                                          the name stays); PASS with the time
 
 Each case asserts the exact NTSTATUS and whether the name exists after,
 with the two opens on different nodes, in both directions where the
@@ -16,13 +24,16 @@ breaks a delete and a rename send to the other node's holders."""
 
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "host"))
+import cli  # noqa: E402
 import files  # noqa: E402
 from files import (DELETE, DELETE_ON_CLOSE, DIRECTORY_FILE,  # noqa: E402
-                   OPEN, OPEN_IF, OVERWRITE_IF, READ_ATTRIBUTES, READ_DATA, SH_ALL, SH_R, SH_W,
-                   WRITE_DATA, Client, check, check_st)
+                   OPEN, OPEN_IF, OVERWRITE_IF, READ_ATTRIBUTES, READ_DATA,
+                   SH_ALL, SH_R, SH_W, ST, WRITE_DATA, Client, check,
+                   check_st)
 from leases import LH, LR, ack_lease, break_note, open_cached  # noqa: E402
 
 FILE_DISPOSITION_INFO, FILE_STANDARD_INFO = 13, 5
@@ -320,5 +331,43 @@ def main():
     return 1 if files.failed else 0
 
 
+def hold(port, share, fname):
+    c = Client(port, share)
+    d = c.create(fname, access=DELETE | RW, share=SH_ALL, disp=OVERWRITE_IF)
+    if d.status or dispose(c, d.fid, True):
+        print("cannot open %s and set its disposition" % fname, flush=True)
+        return 1
+    print("HELD", flush=True)
+    while True:
+        time.sleep(60)
+
+
+def pending(port, share, fname):
+    check_st("B: an open of %s while A's client holds its deletion -> "
+             "DELETE_PENDING" % fname, status_of_open(Client(port, share),
+                                                      fname),
+             "DELETE_PENDING")
+    return 1 if files.failed else 0
+
+
+def wait(port, share, fname, secs):
+    """The node holding @fname's deletion (its only open) was killed just
+    now: once reaped, the deletion goes with its open and the name stays."""
+    c = Client(port, share)
+    t0 = time.monotonic()
+    st = None
+    while time.monotonic() - t0 < secs:
+        st = status_of_open(c, fname)
+        if st != ST["DELETE_PENDING"]:
+            break
+        time.sleep(1)
+    check_st("B: %s opens again once the node holding its deletion was "
+             "reaped (%.1f s), the name kept" % (fname, time.monotonic() - t0),
+             st, "SUCCESS")
+    return 1 if files.failed else 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run({"hold": (hold, int, str, str),
+             "pending": (pending, int, str, str),
+             "wait": (wait, int, str, str, int)}, main)
