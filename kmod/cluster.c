@@ -3,6 +3,7 @@
  * smbsrv: cluster mode, share modes across nodes and the other nodes'
  * pushes (see cluster.h).
  */
+#include <linux/cred.h>
 #include <linux/filelock.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -92,15 +93,15 @@ static bool smbsrv_cluster_covers(const struct smb_cluster_agg *rec,
 	       !(a->caching & ~rec->caching);
 }
 
-/* One upcall; the daemon's NTSTATUS, or a failure's. */
-static u32 smbsrv_cluster_ask(struct smbsrv_fnode *fn, u32 op, u32 access,
-			      u32 share, const struct smb_cluster_agg *a,
-			      u32 *allowed)
+/* One upcall about @ino (@stream); the daemon's NTSTATUS, or a failure's. */
+static u32 smbsrv_cluster_ask_ino(u64 ino, const char *stream, u32 op,
+				  u32 access, u32 share,
+				  const struct smb_cluster_agg *a, u32 *allowed)
 {
 	struct smbsrv_cluster_q q = {
 		.op = op,
-		.ino = fn->inode->i_ino,
-		.stream = fn->stream,
+		.ino = ino,
+		.stream = stream,
 		.access = access,
 		.share = share,
 		.node_access = a->access,
@@ -118,6 +119,14 @@ static u32 smbsrv_cluster_ask(struct smbsrv_fnode *fn, u32 op, u32 access,
 		return STATUS_INSUFFICIENT_RESOURCES;
 	}
 	return status;
+}
+
+static u32 smbsrv_cluster_ask(struct smbsrv_fnode *fn, u32 op, u32 access,
+			      u32 share, const struct smb_cluster_agg *a,
+			      u32 *allowed)
+{
+	return smbsrv_cluster_ask_ino(fn->inode->i_ino, fn->stream, op, access,
+				      share, a, allowed);
 }
 
 static void smbsrv_cluster_unlink(struct smbsrv_fnode *fn,
@@ -282,10 +291,107 @@ void smbsrv_cluster_closed(struct smbsrv_fnode *fn,
 	mutex_unlock(&v->lock);
 }
 
+bool smbsrv_cluster_closed_last(struct smbsrv_fnode *fn,
+				struct smbsrv_cluster_view *v)
+{
+	struct smb_cluster_agg a;
+	u32 status = STATUS_INSUFFICIENT_RESOURCES;
+
+	smbsrv_cluster_agg_of(fn, &a);
+	if (smbsrv_cluster_fenced()) {
+		smb_cluster_agg_init(&v->rec);
+	} else {
+		status = smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_UNLINK, 0, 0,
+					    &a, NULL);
+		/* Either way the node's key was written. */
+		if (status == STATUS_SUCCESS || status == STATUS_DELETE_PENDING)
+			v->rec = a;
+	}
+	mutex_unlock(&v->lock);
+	return status == STATUS_SUCCESS;
+}
+
+u32 smbsrv_cluster_delete_pending(struct smbsrv_fnode *fn,
+				  struct smbsrv_cluster_view *v, bool pending)
+{
+	struct smb_cluster_agg a;
+
+	lockdep_assert_held(&v->lock);
+	if (smbsrv_cluster_fenced())
+		return STATUS_INSUFFICIENT_RESOURCES;
+	smb_cluster_agg_init(&a);
+	return smbsrv_cluster_ask(fn, pending ?
+				  SMBSRV_CLUSTER_OP_DELETE_PENDING :
+				  SMBSRV_CLUSTER_OP_DELETE_CLEARED, 0, 0, &a,
+				  NULL);
+}
+
+bool smbsrv_cluster_opened(struct inode *inode)
+{
+	struct smb_cluster_agg a;
+
+	if (smbsrv_cluster_fenced())
+		return true;
+	smb_cluster_agg_init(&a);
+	return smbsrv_cluster_ask_ino(inode->i_ino, NULL,
+				      SMBSRV_CLUSTER_OP_OPENED, 0, 0, &a,
+				      NULL) != STATUS_SUCCESS;
+}
+
+bool smbsrv_cluster_open_below(struct inode *dir)
+{
+	struct smb_cluster_agg a;
+
+	if (smbsrv_cluster_fenced())
+		return true;
+	smb_cluster_agg_init(&a);
+	return smbsrv_cluster_ask_ino(dir->i_ino, NULL,
+				      SMBSRV_CLUSTER_OP_RENAME_CHECK, 0, 0, &a,
+				      NULL) != STATUS_SUCCESS;
+}
+
+void smbsrv_cluster_break_handles(struct smbsrv_fnode *fn)
+{
+	struct smb_cluster_agg a;
+
+	if (!READ_ONCE(fn->cview) || smbsrv_cluster_fenced())
+		return;
+	smb_cluster_agg_init(&a);
+	smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_HANDLES, 0, 0, &a, NULL);
+}
+
+/* Another node set (@pending) or cleared @fn's pending deletion. */
+static void smbsrv_cluster_remote_delete(struct smbsrv_fnode *fn,
+					 bool pending)
+{
+	const struct smbsrv_cluster_cache_ops *ops = READ_ONCE(smbsrv_cluster_cache);
+	const struct cred *cred = NULL;
+	bool now = false;
+
+	spin_lock(&fn->lock);
+	if (pending && !fn->delete_pending) {
+		/* No rights of its own here: the last close's remove it. */
+		fn->delete_pending = true;
+		now = true;
+	} else if (!pending && fn->delete_pending) {
+		fn->delete_pending = false;
+		cred = fn->delete_cred;
+		fn->delete_cred = NULL;
+	}
+	spin_unlock(&fn->lock);
+	if (cred)
+		put_cred(cred);
+	/* Cached handles keep a file pending deletion (cache.c). */
+	if (now && ops)
+		ops->drop(fn, SMB2_LEASE_HANDLE);
+}
+
 /*
  * cluster-view: another node's byte-range locks of a file, applied before
  * the daemon acknowledges the notify that brought them; or another node's
- * break of this node's caching of it, or its wake.  A file not open here
+ * break of this node's caching of it, or its wake, or the file's pending
+ * deletion set or cleared there; or a directory's rename, refused with
+ * -EBUSY while anything below it is open here.  A file not open here
  * has nothing to keep, break or wake.
  */
 int smbsrv_nl_cluster_view_doit(struct sk_buff *skb, struct genl_info *info)
@@ -320,6 +426,10 @@ int smbsrv_nl_cluster_view_doit(struct sk_buff *skb, struct genl_info *info)
 	if (kind == SMBSRV_CLUSTER_PUSH_BREAK &&
 	    GENL_REQ_ATTR_CHECK(info, SMBSRV_A_CLUSTER_CACHING))
 		return -EINVAL;
+	/* Another node renames a directory: anything open below it here? */
+	if (kind == SMBSRV_CLUSTER_PUSH_RENAME_CHECK)
+		return smbsrv_ino_open_below(nla_get_u64(a[SMBSRV_A_CLUSTER_INO])) ?
+		       -EBUSY : 0;
 	if (a[SMBSRV_A_CLUSTER_STREAM])
 		stream = nla_data(a[SMBSRV_A_CLUSTER_STREAM]);
 	fn = smbsrv_fnode_find_ino(nla_get_u64(a[SMBSRV_A_CLUSTER_INO]),
@@ -340,6 +450,10 @@ int smbsrv_nl_cluster_view_doit(struct sk_buff *skb, struct genl_info *info)
 	case SMBSRV_CLUSTER_PUSH_WAKE:
 		if (ops)
 			ops->wake(fn);
+		break;
+	case SMBSRV_CLUSTER_PUSH_DELETE:
+	case SMBSRV_CLUSTER_PUSH_UNDELETE:
+		smbsrv_cluster_remote_delete(fn, kind == SMBSRV_CLUSTER_PUSH_DELETE);
 		break;
 	}
 	smbsrv_fnode_put(fn);

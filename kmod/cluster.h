@@ -22,6 +22,7 @@
 
 #include "wire/cluster.h"
 
+struct inode;
 struct smbsrv_file;
 struct smbsrv_fnode;
 
@@ -101,6 +102,49 @@ void smbsrv_cluster_sync(struct smbsrv_fnode *fn);
 struct smbsrv_cluster_view *smbsrv_cluster_lock(struct smbsrv_fnode *fn);
 void smbsrv_cluster_closed(struct smbsrv_fnode *fn,
 			   struct smbsrv_cluster_view *v);
+
+static inline void smbsrv_cluster_unlock(struct smbsrv_cluster_view *v)
+{
+	mutex_unlock(&v->lock);
+}
+
+/*
+ * Delete on close across nodes (design-cluster.md): as
+ * smbsrv_cluster_closed(), for the node's last close of @fn while it is
+ * pending deletion: whether this close is the last one cluster-wide and
+ * removes the name (the record's pending deletion goes with it).  When
+ * another node still has it open, the deletion stays in the record
+ * (pushed to that node, whose last close removes it) and this returns
+ * false; also when the store cannot answer (the name stays).  May sleep.
+ */
+bool smbsrv_cluster_closed_last(struct smbsrv_fnode *fn,
+				struct smbsrv_cluster_view *v);
+/*
+ * Under @v (smbsrv_cluster_lock()), as @fn's pending deletion changes to
+ * @pending on this node: record it and tell the other nodes with the
+ * file open (they then refuse new opens with DELETE_PENDING and break
+ * their holders' handle caching).  STATUS_SUCCESS, or why not.  May
+ * sleep.
+ */
+u32 smbsrv_cluster_delete_pending(struct smbsrv_fnode *fn,
+				  struct smbsrv_cluster_view *v, bool pending);
+/*
+ * Whether another node has @inode open (with data access: what its
+ * record keeps): a rename does not replace it.  True when the store
+ * cannot answer.  May sleep.
+ */
+bool smbsrv_cluster_opened(struct inode *inode);
+/*
+ * Before the directory @dir is renamed: whether another node has anything
+ * below it open (one notify to every node).  True when the store cannot
+ * answer.  May sleep.
+ */
+bool smbsrv_cluster_open_below(struct inode *dir);
+/*
+ * @fn was renamed: the other nodes' holders give up handle caching of it,
+ * as this node's (smbsrv_cache_break_handles()).  May sleep.
+ */
+void smbsrv_cluster_break_handles(struct smbsrv_fnode *fn);
 
 /* The fnode's view goes with it (fnode.c frees it: kfree()). */
 

@@ -112,14 +112,29 @@ static void smbsrv_file_close(struct smbsrv_open *op)
 	}
 	list_del_init(&f->fnode_node);
 	last = list_empty(&fn->opens);
+	/* Cluster mode: set by another node, removed with this close's rights. */
 	if (list_empty(&fn->opens) && fn->delete_pending)
-		del = get_cred(fn->delete_cred);
+		del = get_cred(fn->delete_cred ?: f->cred);
 	if (list_empty(&fn->opens) && fn->base_delete_cred)
 		base_del = get_cred(fn->base_delete_cred);
 	spin_unlock(&fn->lock);
-	/* Cluster mode: the node's record of the file follows. */
-	if (cv)
+	/*
+	 * Cluster mode: the node's record of the file follows; the name goes
+	 * at the last close cluster-wide, the other nodes learn of a
+	 * deletion pending.
+	 */
+	if (cv && del && !smbsrv_cluster_closed_last(fn, cv)) {
+		put_cred(del);
+		del = NULL;
+		smbsrv_file_pending_done(fn);
+	} else if (cv && !del) {
 		smbsrv_cluster_closed(fn, cv);
+		if (now_pending) {
+			cv = smbsrv_cluster_lock(fn);
+			smbsrv_cluster_delete_pending(fn, cv, true);
+			smbsrv_cluster_unlock(cv);
+		}
+	}
 	/* Others' cached handles keep a file pending deletion (cache.c). */
 	if (now_pending && !del)
 		smbsrv_cache_break_handles(f);
@@ -312,13 +327,24 @@ struct smbsrv_file *smbsrv_file_next(struct smbsrv_session *sess,
 	return op ? smbsrv_file_of(op) : NULL;
 }
 
-void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
+u32 smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
 {
 	struct smbsrv_fnode *fn = f->fnode;
+	struct smbsrv_cluster_view *cv = NULL;
 	const struct cred *old = NULL;
-
 	bool now_pending = false;
+	u32 status;
 
+	/* Cluster mode: the record first, the other nodes told. */
+	if (smbsrv_cluster_on() && pending != READ_ONCE(fn->delete_pending))
+		cv = smbsrv_cluster_lock(fn);
+	if (cv) {
+		status = smbsrv_cluster_delete_pending(fn, cv, pending);
+		if (status) {
+			smbsrv_cluster_unlock(cv);
+			return status;
+		}
+	}
 	spin_lock(&fn->lock);
 	if (pending && !fn->delete_pending) {
 		fn->delete_pending = true;
@@ -330,10 +356,13 @@ void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending)
 		fn->delete_cred = NULL;
 	}
 	spin_unlock(&fn->lock);
+	if (cv)
+		smbsrv_cluster_unlock(cv);
 	if (old)
 		put_cred(old);
 	if (now_pending && smbsrv_file_is_dir(f))
 		smbsrv_server.proto->delete_pending(fn->inode);
+	return STATUS_SUCCESS;
 }
 
 bool smbsrv_file_delete_pending(struct smbsrv_file *f)

@@ -186,9 +186,11 @@ static inline void smbsrv_file_put(struct smbsrv_file *f)
  * Set or clear delete-pending on the file of @f (FileDispositionInformation
  * and FILE_DELETE_ON_CLOSE at close).  The caller checked DELETE access
  * and, for directories, emptiness.  Setting it makes new opens fail with
- * STATUS_DELETE_PENDING; the last close removes the file.
+ * STATUS_DELETE_PENDING; the last close removes the file.  In cluster
+ * mode the change is recorded and pushed to the other nodes first:
+ * STATUS_SUCCESS, or why it could not be (nothing changed).  May sleep.
  */
-void smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending);
+u32 smbsrv_file_set_delete_pending(struct smbsrv_file *f, bool pending);
 bool smbsrv_file_delete_pending(struct smbsrv_file *f);
 
 #endif /* _SMBSRV_FILE_H */

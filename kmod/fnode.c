@@ -2,7 +2,9 @@
 /*
  * smbsrv: the per-inode state all opens of one file share (see fnode.h).
  */
+#include <linux/dcache.h>
 #include <linux/hashtable.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -344,6 +346,49 @@ bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,
 
 	smbsrv_inode_for_each(inode, NULL, smbsrv_fnode_share_one, &c);
 	return c.conflict;
+}
+
+/* Whether a directory of inode number @ino is an ancestor of @d. */
+static bool smbsrv_dentry_below_ino(struct dentry *d, u64 ino)
+{
+	struct dentry *p = READ_ONCE(d->d_parent);
+	struct inode *inode;
+
+	while (p != d) {
+		inode = d_inode_rcu(p);
+		if (inode && inode->i_ino == ino)
+			return true;
+		d = p;
+		p = READ_ONCE(d->d_parent);
+	}
+	return false;
+}
+
+bool smbsrv_ino_open_below(u64 ino)
+{
+	struct smbsrv_fnode *fn;
+	struct smbsrv_file *o;
+	bool found = false;
+	int bkt;
+
+	rcu_read_lock();
+	spin_lock(&smbsrv_fnodes_lock);
+	hash_for_each(smbsrv_fnodes, bkt, fn, hash) {
+		spin_lock(&fn->lock);
+		list_for_each_entry(o, &fn->opens, fnode_node) {
+			if (smbsrv_dentry_below_ino(o->filp->f_path.dentry,
+						    ino)) {
+				found = true;
+				break;
+			}
+		}
+		spin_unlock(&fn->lock);
+		if (found)
+			break;
+	}
+	spin_unlock(&smbsrv_fnodes_lock);
+	rcu_read_unlock();
+	return found;
 }
 
 bool smbsrv_file_open_below(struct dentry *dir)

@@ -144,4 +144,10 @@ bool smbsrv_inode_share_conflict(struct inode *inode, u32 access, u32 share,
  */
 bool smbsrv_file_open_below(struct dentry *dir);
 
+/*
+ * Cluster mode: whether anything is open below a directory of inode
+ * number @ino (the same on every node), which another node renames.
+ */
+bool smbsrv_ino_open_below(u64 ino);
+
 #endif /* _SMBSRV_FNODE_H */

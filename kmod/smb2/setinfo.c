@@ -29,6 +29,7 @@
 
 #include "../audit.h"
 #include "../acl.h"
+#include "../cluster.h"
 #include "../conn.h"
 #include "../file.h"
 #include "../fruit.h"
@@ -243,6 +244,9 @@ static int smbsrv_may_replace(struct smbsrv_file *f, const struct path *parent,
 		return -EACCES;
 	if (smbsrv_inode_open_count(d_inode(target)))
 		return -EACCES;
+	/* Cluster mode: nor open on another node (one read of its record). */
+	if (smbsrv_cluster_on() && smbsrv_cluster_opened(d_inode(target)))
+		return -EACCES;
 	/* NT ACLs: replacing a file deletes it (acl.c). */
 	if ((tree->share_flags & SMBSRV_SHARE_FLAGS_ACL_XATTR) &&
 	    !(smbsrv_acl_maximal_access(tree, &t) & DELETE))
@@ -334,6 +338,15 @@ static int smbsrv_do_rename(struct smbsrv_file *f, const struct path *parent,
 	rd.new_dentry = target;
 	rd.flags = replace ? 0 : RENAME_NOREPLACE;
 	err = vfs_rename(&rd);
+	/*
+	 * CephFS takes no flags (-EINVAL): the target was found negative
+	 * under the parents' locks above, which is what this node can
+	 * check; another CephFS client creating it meanwhile is replaced.
+	 */
+	if (err == -EINVAL && rd.flags) {
+		rd.flags = 0;
+		err = vfs_rename(&rd);
+	}
 put:
 	dput(target);
 unlock:
@@ -463,13 +476,15 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 	if (status)
 		goto out;
 	/*
-	 * A directory with anything open below it stays where it is, but
-	 * for a Mac on a fruit share (fruit:posix_rename).
+	 * A directory with anything open below it, here or (cluster mode) on
+	 * another node, stays where it is, but for a Mac on a fruit share
+	 * (fruit:posix_rename).
 	 */
 	if (!link && smbsrv_file_is_dir(f) &&
 	    !(READ_ONCE(req->conn->aapl) &&
 	      smbsrv_fruit_has(tree, SMBSRV_FRUIT_FLAGS_POSIX_RENAME)) &&
-	    smbsrv_file_open_below(src)) {
+	    (smbsrv_file_open_below(src) ||
+	     (smbsrv_cluster_on() && smbsrv_cluster_open_below(d_inode(src))))) {
 		status = STATUS_ACCESS_DENIED;
 		goto out;
 	}
@@ -527,8 +542,11 @@ static u32 smbsrv_set_name(struct smbsrv_req *req, struct smbsrv_file *f,
 			break;
 	}
 	/* Other clients' cached handles name the old path (cache.c). */
-	if (!err && !link)
+	if (!err && !link) {
 		smbsrv_cache_break_handles(f);
+		if (smbsrv_cluster_on())
+			smbsrv_cluster_break_handles(f->fnode);
+	}
 	mnt_drop_write(parent.mnt);
 	status = err == -ENOENT ? STATUS_OBJECT_NAME_NOT_FOUND :
 		 smbsrv_errno_status(err);
@@ -631,7 +649,9 @@ static u32 smbsrv_set_disposition_do(struct smbsrv_req *req,
 					  0, f->name, NULL, 0);
 		return status;
 	}
-	smbsrv_file_set_delete_pending(f, del);
+	status = smbsrv_file_set_delete_pending(f, del);
+	if (status)
+		return status;
 	/* Other clients' cached handles keep it from going (cache.c). */
 	if (del)
 		smbsrv_cache_break_handles(f);

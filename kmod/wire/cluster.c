@@ -202,7 +202,7 @@ int smb_cluster_push_decode(const void *buf, size_t len,
 	int n;
 
 	if (len < SMB_CLUSTER_PUSH_HDR || b[0] < SMB_CLUSTER_PUSH_LOCKS ||
-	    b[0] > SMB_CLUSTER_PUSH_WAKE)
+	    b[0] > SMB_CLUSTER_PUSH_RENAME_CHECK)
 		return -EINVAL;
 	p->kind = b[0];
 	nl = b[1];

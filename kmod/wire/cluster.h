@@ -154,6 +154,13 @@ bool smb_cluster_locks_conflict(const void *buf, size_t n, u64 offset,
  *   holders give up the lease bits @caching (le32, the rest);
  * - SMB_CLUSTER_PUSH_WAKE (3): @node's caching of the file went down:
  *   the receiver's CREATEs waiting for it look again (nothing after).
+ * - SMB_CLUSTER_PUSH_DELETE (4): @node made the file pending deletion
+ *   (nothing after);
+ * - SMB_CLUSTER_PUSH_UNDELETE (5): @node cleared its pending deletion
+ *   (nothing after);
+ * - SMB_CLUSTER_PUSH_RENAME_CHECK (6): @node is about to rename the
+ *   directory @ino: the receiver acknowledges whether it has anything
+ *   below it open (nothing after).
  *
  * Then the node name's length (1 to SMB_CLUSTER_NODE_MAX), the stream's
  * (le16, up to 255), ino and version (le64), the node name (letters,
@@ -162,6 +169,9 @@ bool smb_cluster_locks_conflict(const void *buf, size_t n, u64 offset,
 #define SMB_CLUSTER_PUSH_LOCKS	1
 #define SMB_CLUSTER_PUSH_BREAK	2
 #define SMB_CLUSTER_PUSH_WAKE	3
+#define SMB_CLUSTER_PUSH_DELETE	4
+#define SMB_CLUSTER_PUSH_UNDELETE	5
+#define SMB_CLUSTER_PUSH_RENAME_CHECK	6
 #define SMB_CLUSTER_PUSH_HDR	20
 
 struct smb_cluster_push {

@@ -172,6 +172,20 @@ TEST_CASE("a push round-trips through its notify payload", "[cluster]")
 	REQUIRE(q);
 	CHECK(q->kind == SMB_CLUSTER_PUSH_WAKE);
 	CHECK(q->node == "node-a");
+	// A pending deletion set and cleared: the file only.
+	for (uint8_t kind : {SMB_CLUSTER_PUSH_DELETE, SMB_CLUSTER_PUSH_UNDELETE,
+			     SMB_CLUSTER_PUSH_RENAME_CHECK}) {
+		k.kind = kind;
+		b = encode_push(k);
+		q = decode_push(b.data(), b.size());
+		REQUIRE(q);
+		CHECK(q->kind == kind);
+		b.push_back(0);
+		CHECK_FALSE(decode_push(b.data(), b.size()));
+	}
+	b[0] = SMB_CLUSTER_PUSH_RENAME_CHECK + 1;
+	b.pop_back();
+	CHECK_FALSE(decode_push(b.data(), b.size()));
 }
 
 TEST_CASE("caching is allowed by, and broken for, the other nodes' opens", "[cluster]")
@@ -217,6 +231,63 @@ TEST_CASE("caching is allowed by, and broken for, the other nodes' opens", "[clu
 	old.resize(SMB_CLUSTER_REC_MIN);
 	rec[open_key("b", "")] = old;
 	CHECK(caching_breaks(rec, "a", "", R | W, true).empty());
+}
+
+TEST_CASE("a pending deletion counts while the file is open somewhere", "[cluster]")
+{
+	constexpr uint32_t LR = SMB2_LEASE_READ, LH = SMB2_LEASE_HANDLE;
+	std::map<std::string, Bytes> rec;
+	CHECK(delete_key("") == "dp.");
+	CHECK(delete_key("s") == "dp.s");
+	rec[delete_key("")] = Bytes{'a'};
+	// No open left anywhere (its node was reaped): nothing pending.
+	CHECK_FALSE(delete_pending(rec, ""));
+	rec[open_key("b", "")] = open_value({R | DELETE, SR | SW | FILE_SHARE_DELETE, LR | LH});
+	CHECK(delete_pending(rec, ""));
+	// The file's deletion holds its streams; a stream's not the file.
+	CHECK(delete_pending(rec, "s"));
+	rec.erase(delete_key(""));
+	rec[delete_key("s")] = Bytes{'a'};
+	CHECK_FALSE(delete_pending(rec, ""));
+	CHECK_FALSE(delete_pending(rec, "s"));
+	rec[open_key("c", "s")] = open_value({R, SR, 0});
+	CHECK(delete_pending(rec, "s"));
+	// Who else has it open, who caches its handle.
+	CHECK(other_openers(rec, "a", "") == std::set<std::string>{"b"});
+	CHECK(other_openers(rec, "b", "").empty());
+	CHECK(other_openers(rec, "a", "s") == std::set<std::string>{"c"});
+	CHECK(handle_holders(rec, "a", "") == std::set<std::string>{"b"});
+	CHECK(handle_holders(rec, "b", "").empty());
+	CHECK(handle_holders(rec, "a", "s").empty());
+}
+
+TEST_CASE("a rename check's answers in a notify reply", "[cluster]")
+{
+	auto le32 = [](Bytes &b, uint32_t v) {
+		for (int i = 0; i < 4; i++)
+			b.push_back(uint8_t(v >> (8 * i)));
+	};
+	auto ack = [&](Bytes &b, const Bytes &payload) {
+		b.insert(b.end(), 16, 7); // notifier id, cookie
+		le32(b, uint32_t(payload.size()));
+		b.insert(b.end(), payload.begin(), payload.end());
+	};
+	Bytes b;
+	le32(b, 2);
+	ack(b, {});
+	ack(b, {0});
+	le32(b, 1);
+	b.insert(b.end(), 16, 0); // one timed out
+	CHECK(acks_busy(b.data(), b.size()) == std::optional<bool>(false));
+	for (size_t len = 0; len < b.size(); len++)
+		CHECK_FALSE(acks_busy(b.data(), len));
+	Bytes c;
+	le32(c, 1);
+	ack(c, {1});
+	le32(c, 0);
+	CHECK(acks_busy(c.data(), c.size()) == std::optional<bool>(true));
+	c[20] = 0xff; // a payload length beyond the reply
+	CHECK_FALSE(acks_busy(c.data(), c.size()));
 }
 
 TEST_CASE("Ceph client addresses for fencing", "[cluster]")

@@ -23,6 +23,10 @@
 #include "log.hpp"
 #include "ntstatus.hpp"
 
+extern "C" {
+#include "oplock.h"
+}
+
 namespace smbsrv::cluster {
 
 // librados' C API, loaded by name: the types are the header's.
@@ -173,14 +177,19 @@ struct WatchCtx {
 void watch_cb(void *arg, uint64_t notify_id, uint64_t handle, uint64_t, void *data, size_t len)
 {
 	auto *w = static_cast<WatchCtx *>(arg);
+	char busy = 0;
 	if (len) {
 		auto p = decode_push(static_cast<const uint8_t *>(data), len);
-		if (p)
+		if (p && p->kind == SMB_CLUSTER_PUSH_RENAME_CHECK)
+			busy = w->node->open_below(*p) ? 1 : 0;
+		else if (p)
 			w->node->received(*p);
 		else
 			log::warning("cluster: a notify that does not decode, ignored");
 	}
-	w->r->rados_notify_ack(w->io, w->oid.c_str(), notify_id, handle, nullptr, 0);
+	// A rename check's answer rides on the acknowledgement.
+	w->r->rados_notify_ack(w->io, w->oid.c_str(), notify_id, handle, busy ? &busy : nullptr,
+			       busy ? 1 : 0);
 }
 
 constexpr uint64_t notify_timeout_ms = 5000;
@@ -461,6 +470,24 @@ void Node::deliver(const Push &p)
 	}
 }
 
+bool Node::open_below(const Push &p)
+{
+	std::lock_guard<std::mutex> l(view_mu_);
+	if (!view_sink_)
+		return false;
+	try {
+		view_sink_(p);
+	} catch (const NlError &e) {
+		// The module's answer: something below the directory is open.
+		if (e.err() == EBUSY)
+			return true;
+		log::warning(std::string("cluster: asking smbsrv.ko about a rename: ") + e.what());
+	} catch (const std::exception &e) {
+		log::warning(std::string("cluster: asking smbsrv.ko about a rename: ") + e.what());
+	}
+	return false;
+}
+
 void Node::received(const Push &p)
 {
 	if (p.kind == SMB_CLUSTER_PUSH_BREAK) {
@@ -528,6 +555,22 @@ Reply Node::serve(const Request &r)
 			break;
 		case SMBSRV_CLUSTER_OP_CACHING:
 			a.status = caching(r, a.caching);
+			break;
+		case SMBSRV_CLUSTER_OP_DELETE_PENDING:
+		case SMBSRV_CLUSTER_OP_DELETE_CLEARED:
+			a.status = disposition(r, r.op == SMBSRV_CLUSTER_OP_DELETE_PENDING);
+			break;
+		case SMBSRV_CLUSTER_OP_UNLINK:
+			a.status = unlink(r);
+			break;
+		case SMBSRV_CLUSTER_OP_OPENED:
+			a.status = opened(r);
+			break;
+		case SMBSRV_CLUSTER_OP_HANDLES:
+			a.status = handles(r);
+			break;
+		case SMBSRV_CLUSTER_OP_RENAME_CHECK:
+			a.status = rename_check(r);
 			break;
 		default:
 			break;
@@ -684,6 +727,9 @@ uint32_t Node::open(const Request &r)
 	uint32_t st = update(
 		file_object(r.ino),
 		[&](const Omap &omap, std::vector<Change> &w) {
+			// As on one node, before sharing (fnode.c).
+			if (delete_pending(omap, r.stream))
+				return nt::DELETE_PENDING;
 			uint32_t s = check_open(omap, opt_.node, r.stream, r.access, r.share);
 			// An overwrite writes, whatever its access.
 			uint32_t taker = r.node_access;
@@ -706,6 +752,10 @@ uint32_t Node::open(const Request &r)
 			if (s != nt::SUCCESS)
 				return s;
 			w.push_back({key, val, r.node_access == 0 && r.caching == 0});
+			// A pending deletion left with no open (its node was
+			// reaped) goes: it would hold off this open's successors.
+			if (omap.count(delete_key(r.stream)))
+				w.push_back({delete_key(r.stream), {}, true});
 			return nt::SUCCESS;
 		},
 		[&](const Omap &omap, uint64_t now) {
@@ -761,6 +811,124 @@ uint32_t Node::close(const Request &r)
 		throw Error("cluster: writing " + oid, -err);
 	// Its caching may have gone down: whoever waits for that looks again.
 	wake_breakers(r.ino, r.stream);
+	return nt::SUCCESS;
+}
+
+// The file's pending deletion set (@set) or cleared on this node: the
+// record's "dp." key follows, and the other nodes with the file open are
+// told before the answer (their new opens get DELETE_PENDING, their last
+// close removes the name).
+uint32_t Node::disposition(const Request &r, bool set)
+{
+	const std::string key = delete_key(r.stream);
+	const std::string &me = opt_.node;
+	return update(
+		file_object(r.ino),
+		[&](const Omap &, std::vector<Change> &w) {
+			w.push_back({key, Bytes(me.begin(), me.end()), !set});
+			return nt::SUCCESS;
+		},
+		[&](const Omap &omap, uint64_t now) {
+			push({uint8_t(set ? SMB_CLUSTER_PUSH_DELETE : SMB_CLUSTER_PUSH_UNDELETE), r.ino,
+			      r.stream, me, now, {}, 0},
+			     nodes_with_opens(omap, me));
+		});
+}
+
+// This node's last open of a file pending deletion closes: its key goes
+// (or narrows) as in close(); when no other node has the file open the
+// pending deletion goes with it and this node removes the name
+// (SUCCESS), otherwise it stays recorded, pushed to those nodes if it
+// was not yet (a delete on close), and the last of them removes it
+// (DELETE_PENDING).  Guarded: an open elsewhere racing with it either
+// comes first (and is counted) or reads the deletion.
+uint32_t Node::unlink(const Request &r)
+{
+	const std::string key = open_key(opt_.node, r.stream);
+	const std::string dkey = delete_key(r.stream);
+	const std::string &me = opt_.node;
+	const Bytes val = open_value({r.node_access, r.node_share, r.caching});
+	bool last = false, was = false;
+	update(
+		file_object(r.ino),
+		[&](const Omap &omap, std::vector<Change> &w) {
+			last = other_openers(omap, me, r.stream).empty();
+			was = omap.count(dkey) != 0;
+			w.push_back({key, val, r.node_access == 0 && r.caching == 0});
+			if (last && was)
+				w.push_back({dkey, {}, true});
+			else if (!last && !was)
+				w.push_back({dkey, Bytes(me.begin(), me.end()), false});
+			return nt::SUCCESS;
+		},
+		[&](const Omap &omap, uint64_t now) {
+			if (!last && !was)
+				push({SMB_CLUSTER_PUSH_DELETE, r.ino, r.stream, me, now, {}, 0},
+				     other_openers(omap, me, r.stream));
+		});
+	wake_breakers(r.ino, r.stream);
+	return last ? nt::SUCCESS : nt::DELETE_PENDING;
+}
+
+// A rename would replace the file: refused while another node has it
+// open, as a local open refuses it (one read).
+uint32_t Node::opened(const Request &r)
+{
+	Omap omap;
+	uint64_t version = 0;
+	if (!read_omap(*r_, io(io_), file_object(r.ino), "o.", omap, version))
+		return nt::SUCCESS;
+	return nodes_with_opens(omap, opt_.node).empty() ? nt::SUCCESS : nt::ACCESS_DENIED;
+}
+
+// The file was renamed: the other nodes caching its handle break it, as
+// this node's holders were (one read, one notify per such node).
+uint32_t Node::handles(const Request &r)
+{
+	Omap omap;
+	uint64_t version = 0;
+	if (!read_omap(*r_, io(io_), file_object(r.ino), "o.", omap, version))
+		return nt::SUCCESS;
+	for (const auto &n : handle_holders(omap, opt_.node, r.stream))
+		push({SMB_CLUSTER_PUSH_BREAK, r.ino, r.stream, opt_.node, 0, {}, SMB2_LEASE_HANDLE},
+		     {n});
+	return nt::SUCCESS;
+}
+
+// A directory is about to be renamed: every other node (each node.*
+// object but this node's: one listing) is asked whether it has anything
+// below it open, one notify each, answered on the acknowledgement.
+uint32_t Node::rename_check(const Request &r)
+{
+	std::vector<std::string> nodes;
+	rados_list_ctx_t ctx = nullptr;
+	if (int err = r_->rados_nobjects_list_open(io(io_), &ctx); err < 0)
+		throw Error("cluster: listing the nodes", -err);
+	const char *entry = nullptr;
+	while (r_->rados_nobjects_list_next(ctx, &entry, nullptr, nullptr) == 0) {
+		std::string e(entry);
+		if (e.rfind("node.", 0) == 0 && e != node_object(opt_.node))
+			nodes.push_back(e);
+	}
+	r_->rados_nobjects_list_close(ctx);
+	const Bytes payload = encode_push({SMB_CLUSTER_PUSH_RENAME_CHECK, r.ino, {}, opt_.node, 0, {}, 0});
+	for (const auto &n : nodes) {
+		char *reply = nullptr;
+		size_t reply_len = 0;
+		int err = r_->rados_notify2(io(io_), n.c_str(),
+					    reinterpret_cast<const char *>(payload.data()),
+					    payload.size(), notify_timeout_ms, &reply, &reply_len);
+		std::optional<bool> busy;
+		if (reply)
+			busy = acks_busy(reinterpret_cast<const uint8_t *>(reply), reply_len);
+		if (reply)
+			r_->rados_buffer_free(reply);
+		if (busy.value_or(false))
+			return nt::ACCESS_DENIED;
+		if (err < 0)
+			log::warning("cluster: " + n + " did not answer a rename check of " +
+				     file_object(r.ino) + ": " + std::strerror(-err));
+	}
 	return nt::SUCCESS;
 }
 
@@ -892,6 +1060,16 @@ size_t Node::reap_file(const std::string &oid, const std::string &dead)
 	}
 	if (names.empty())
 		return 0;
+	// A pending deletion stays while another node has the file open
+	// (that node's last close removes it, as on one node); with no open
+	// left it goes: nobody closes it any more.
+	auto others = nodes_with_opens(keys, dead);
+	if (others.empty())
+		for (const auto &[k, val] : keys)
+			if (k.rfind("dp.", 0) == 0) {
+				names.push_back(k.c_str());
+				lens.push_back(k.size());
+			}
 	rados_write_op_t op = r_->rados_create_write_op();
 	r_->rados_write_op_omap_rm_keys2(op, names.data(), lens.data(), names.size());
 	int err = r_->rados_write_op_operate(op, x, oid.c_str(), nullptr, 0);
@@ -900,7 +1078,6 @@ size_t Node::reap_file(const std::string &oid, const std::string &dead)
 		return 0;
 	uint64_t now = r_->rados_get_last_version(x);
 	uint64_t ino = std::strtoull(oid.c_str() + 2, nullptr, 16);
-	auto others = nodes_with_opens(keys, dead);
 	for (const auto &s : streams) {
 		Push p{SMB_CLUSTER_PUSH_LOCKS, ino, s, dead, now, {}, 0};
 		if (others.count(opt_.node))

@@ -107,6 +107,9 @@ public:
 	// A notify arrived: a break request is remembered (its node is woken
 	// when this node's caching of the file went down), then delivered.
 	void received(const Push &p);
+	// Another node renames the directory p.ino: whether the module has
+	// anything below it open.
+	bool open_below(const Push &p);
 
 private:
 	// One change of this node's keys in a file record: @key set to
@@ -131,6 +134,11 @@ private:
 	uint32_t close(const Request &r);
 	uint32_t locks(const Request &r, bool check);
 	uint32_t caching(const Request &r, uint32_t &allowed);
+	uint32_t disposition(const Request &r, bool set);
+	uint32_t unlink(const Request &r);
+	uint32_t opened(const Request &r);
+	uint32_t handles(const Request &r);
+	uint32_t rename_check(const Request &r);
 	void push(const Push &p, const std::set<std::string> &nodes);
 	// Wake the nodes whose CREATEs wait for this node's caching of a
 	// file to go down (it changed).

@@ -5,6 +5,10 @@
 
 #include "ntstatus.hpp"
 
+extern "C" {
+#include "oplock.h"
+}
+
 namespace smbsrv::cluster {
 
 std::string file_object(uint64_t ino)
@@ -100,6 +104,82 @@ std::map<std::string, uint32_t> caching_breaks(const std::map<std::string, Bytes
 			out[std::string(name)] = drop;
 	});
 	return out;
+}
+
+std::string delete_key(std::string_view stream)
+{
+	return "dp." + std::string(stream);
+}
+
+namespace {
+
+// Whether some node (any) has an "o." key of @stream in @omap.
+bool any_open(const std::map<std::string, Bytes> &omap, std::string_view stream)
+{
+	bool found = false;
+	other_opens(omap, {}, stream, [&](std::string_view, const smb_cluster_agg &) { found = true; });
+	return found;
+}
+
+} // namespace
+
+bool delete_pending(const std::map<std::string, Bytes> &omap, std::string_view stream)
+{
+	if (omap.count(delete_key(stream)) && any_open(omap, stream))
+		return true;
+	// A file pending deletion: its streams too.
+	return !stream.empty() && omap.count(delete_key({})) && any_open(omap, {});
+}
+
+std::set<std::string> other_openers(const std::map<std::string, Bytes> &omap,
+				    std::string_view node, std::string_view stream)
+{
+	std::set<std::string> out;
+	other_opens(omap, node, stream,
+		    [&](std::string_view name, const smb_cluster_agg &) { out.emplace(name); });
+	return out;
+}
+
+std::set<std::string> handle_holders(const std::map<std::string, Bytes> &omap,
+				     std::string_view node, std::string_view stream)
+{
+	std::set<std::string> out;
+	other_opens(omap, node, stream, [&](std::string_view name, const smb_cluster_agg &o) {
+		if (o.caching & SMB2_LEASE_HANDLE)
+			out.emplace(name);
+	});
+	return out;
+}
+
+std::optional<bool> acks_busy(const uint8_t *data, size_t len)
+{
+	auto le32 = [&](size_t off) {
+		return uint32_t(data[off]) | uint32_t(data[off + 1]) << 8 |
+		       uint32_t(data[off + 2]) << 16 | uint32_t(data[off + 3]) << 24;
+	};
+	if (len < 4)
+		return std::nullopt;
+	uint32_t n = le32(0);
+	size_t off = 4;
+	bool busy = false;
+	for (uint32_t i = 0; i < n; i++) {
+		if (len - off < 20)
+			return std::nullopt;
+		uint32_t l = le32(off + 16);
+		off += 20;
+		if (len - off < l)
+			return std::nullopt;
+		if (l && data[off])
+			busy = true;
+		off += l;
+	}
+	if (len - off < 4)
+		return std::nullopt;
+	uint32_t t = le32(off);
+	off += 4;
+	if ((len - off) / 16 < t)
+		return std::nullopt;
+	return busy;
 }
 
 std::string lock_key(std::string_view node, std::string_view stream)

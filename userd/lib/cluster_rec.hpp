@@ -44,6 +44,25 @@ bool valid_node_name(std::string_view node);
 uint32_t check_open(const std::map<std::string, Bytes> &omap, std::string_view node,
 		    std::string_view stream, uint32_t access, uint32_t share);
 
+// The key of a file's (stream "": the file itself) pending deletion:
+// "dp.STREAM"; its value is the name of the node that set it.
+std::string delete_key(std::string_view stream);
+
+// Whether @stream of the file whose record is @omap is pending deletion:
+// its "dp." key (or, for a named stream, the file's) is there while some
+// node has it open ("o." keys; a key left with no open anywhere, a reaped
+// node's, counts for nothing).
+bool delete_pending(const std::map<std::string, Bytes> &omap, std::string_view stream);
+
+// The nodes other than @node with an "o." key of @stream in @omap.
+std::set<std::string> other_openers(const std::map<std::string, Bytes> &omap,
+				    std::string_view node, std::string_view stream);
+
+// The nodes other than @node whose "o." key of @stream records handle
+// caching (H): a rename or delete breaks it.
+std::set<std::string> handle_holders(const std::map<std::string, Bytes> &omap,
+				     std::string_view node, std::string_view stream);
+
 // The key of a node's byte-range locks of a file: "b.NODE.STREAM"; its
 // value is the node's lock list (kmod/wire/cluster.h).
 std::string lock_key(std::string_view node, std::string_view stream);
@@ -91,6 +110,13 @@ struct Push {
 Bytes encode_push(const Push &p);
 // std::nullopt for anything smb_cluster_push_decode() refuses.
 std::optional<Push> decode_push(const uint8_t *data, size_t len);
+
+// The reply of rados_notify2() (le32 number of acknowledgements, each
+// le64 notifier id, le64 cookie, le32 length and that many bytes, then
+// le32 number of timeouts, each two le64): whether an acknowledgement's
+// payload starts with a nonzero byte (a rename check's "busy"), or
+// std::nullopt when it does not parse.
+std::optional<bool> acks_busy(const uint8_t *data, size_t len);
 
 // Fencing (design-cluster.md, "Liveness, node loss, partitions"): the
 // addresses of a node's Ceph clients, which the survivor that reaps the

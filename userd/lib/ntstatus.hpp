@@ -17,6 +17,7 @@ constexpr uint32_t ACCESS_DENIED = 0xC0000022;
 constexpr uint32_t OBJECT_NAME_NOT_FOUND = 0xC0000034;
 constexpr uint32_t SHARING_VIOLATION = 0xC0000043;
 constexpr uint32_t LOCK_NOT_GRANTED = 0xC0000055;
+constexpr uint32_t DELETE_PENDING = 0xC0000056;
 constexpr uint32_t LOGON_FAILURE = 0xC000006D;
 constexpr uint32_t INSUFFICIENT_RESOURCES = 0xC000009A;
 constexpr uint32_t NOT_SUPPORTED = 0xC00000BB;

@@ -9,7 +9,8 @@
 # through both and checks the share-mode matrix both ways, locks.py the
 # byte-range locks, then the nodes' objects and records in RADOS are
 # checked from the host; leases.py the leases and oplocks, through share
-# "lc" (the same directory, with oplocks and leases).
+# "lc" (the same directory, with oplocks and leases); delete.py delete on
+# close and rename.
 . "$(dirname "$0")/../host/lib.sh"
 
 py=/usr/bin/python3
@@ -122,6 +123,8 @@ lchecks="$(dirname "$0")/locks.py"
 t_checks "$py" "$lchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" cl
 cchecks="$(dirname "$0")/leases.py"
 t_checks "$py" "$cchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" lc
+dchecks="$(dirname "$0")/delete.py"
+t_checks "$py" "$dchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" cl lc
 
 # After every close, no node keeps a key in any file's record.
 left_keys() {
@@ -130,7 +133,7 @@ left_keys() {
 		rados_ns listomapkeys "$o"
 	done
 }
-t_check_output "no o.NODE or b.NODE keys are left once every open closed" '^none$' \
+t_check_output "no o.NODE, b.NODE or dp keys are left once every open closed" '^none$' \
 	sh -c "k=\$($(declare -f rados_ns left_keys); left_keys); [ -z \"\$k\" ] && echo none || echo \"\$k\""
 
 for v in c-a c-b; do
@@ -248,29 +251,36 @@ hold_stop 7
 # bytes 0-9 of deadlock.txt locked (through a read-only handle: no POSIX
 # mirror on CephFS, so only the cluster's records say so); and its
 # caching: a third holds a read-write-handle lease of deadlease.txt and
-# never answers a break.
+# never answers a break; and its deletions: a fourth set the disposition
+# of deadpend.txt, open nowhere else (the deletion goes with its node's
+# last open, the name stays, as after a crash of one server).
 if hold_start 7 a dead.txt && hold_start 8 a deadlock.txt "$lchecks" &&
-	hold_start 9 a deadlease.txt "$cchecks" lc; then
-	t_ok "clients of node a hold dead.txt open denying writes, bytes 0-9 of deadlock.txt locked and an RWH lease of deadlease.txt"
+	hold_start 9 a deadlease.txt "$cchecks" lc &&
+	hold_start 10 a deadpend.txt "$dchecks"; then
+	t_ok "clients of node a hold dead.txt open denying writes, bytes 0-9 of deadlock.txt locked, an RWH lease of deadlease.txt and deadpend.txt pending deletion"
 	t_checks "$py" "$checks" probe "$(vm_port c-b smb)" cl dead.txt
 	t_checks "$py" "$lchecks" probe "$(vm_port c-b smb)" cl deadlock.txt
+	t_checks "$py" "$dchecks" pending "$(vm_port c-b smb)" cl deadpend.txt
 	vm_kill c-a
 	hold_stop 8
 	hold_stop 9
+	hold_stop 10
 	t_checks "$py" "$checks" wait "$(vm_port c-b smb)" cl dead.txt 60
 	t_checks "$py" "$lchecks" wait "$(vm_port c-b smb)" cl deadlock.txt 60
 	t_checks "$py" "$cchecks" wait "$(vm_port c-b smb)" lc deadlease.txt 60
+	t_checks "$py" "$dchecks" wait "$(vm_port c-b smb)" cl deadpend.txt 60
 	t_check_output "node b's log says it reaped node a" 'node node-a is gone' \
 		vm_exec c-b 'cat /tmp/smbsrvd.log'
 	t_check_output "no b.node-a keys are left after the reap" '^none$' \
 		sh -c "k=\$($(declare -f rados_ns left_keys); left_keys | grep '^b\.node-a\.'); [ -z \"\$k\" ] && echo none || echo \"\$k\""
 	t_diag "node b: $(vm_exec c-b 'grep "node-a fenced" /tmp/smbsrvd.log | tail -n 1')"
 else
-	t_not_ok "clients of node a hold dead.txt open, deadlock.txt locked and deadlease.txt leased"
+	t_not_ok "clients of node a hold dead.txt open, deadlock.txt locked, deadlease.txt leased and deadpend.txt pending deletion"
 fi
 hold_stop 7
 hold_stop 8
 hold_stop 9
+hold_stop 10
 
 # What cluster mode costs through one node, in one boot: CREATE + CLOSE
 # and LOCK + UNLOCK through node b, now alone in the cluster, here and

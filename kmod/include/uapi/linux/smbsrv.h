@@ -31,6 +31,24 @@
  * @SMBSRV_CLUSTER_OP_OVERWRITE: As open, for an open that overwrites or
  *   supersedes the file: other nodes' caching is broken as for a writer,
  *   whatever the open's access.
+ * @SMBSRV_CLUSTER_OP_DELETE_PENDING: The file became pending deletion on this
+ *   node (a delete on close, a disposition set): record it (dp.STREAM) and
+ *   push it to the other nodes with the file open before the answer.
+ * @SMBSRV_CLUSTER_OP_DELETE_CLEARED: A disposition cleared the file's pending
+ *   deletion: remove the record's and push that to the other nodes with the
+ *   file open.
+ * @SMBSRV_CLUSTER_OP_UNLINK: This node's last open of a file pending deletion
+ *   closes: as close, and SUCCESS when no other node has the file open (its
+ *   pending deletion leaves the record: this node removes the name),
+ *   DELETE_PENDING when one has (recorded, pushed: the last close cluster-wide
+ *   removes it).
+ * @SMBSRV_CLUSTER_OP_OPENED: A rename would replace the file: ACCESS_DENIED
+ *   when another node has it open, SUCCESS when none has.
+ * @SMBSRV_CLUSTER_OP_HANDLES: The file was renamed: the other nodes whose
+ *   holders cache its handle (H) break them out of it, as this node's are.
+ * @SMBSRV_CLUSTER_OP_RENAME_CHECK: A directory (ino) is about to be renamed:
+ *   ACCESS_DENIED when another node has anything below it open (each node
+ *   asked by a cluster-view rename-check), SUCCESS when none has.
  */
 enum smbsrv_cluster_op {
 	SMBSRV_CLUSTER_OP_OPEN,
@@ -39,6 +57,12 @@ enum smbsrv_cluster_op {
 	SMBSRV_CLUSTER_OP_UNLOCK,
 	SMBSRV_CLUSTER_OP_CACHING,
 	SMBSRV_CLUSTER_OP_OVERWRITE,
+	SMBSRV_CLUSTER_OP_DELETE_PENDING,
+	SMBSRV_CLUSTER_OP_DELETE_CLEARED,
+	SMBSRV_CLUSTER_OP_UNLINK,
+	SMBSRV_CLUSTER_OP_OPENED,
+	SMBSRV_CLUSTER_OP_HANDLES,
+	SMBSRV_CLUSTER_OP_RENAME_CHECK,
 };
 
 /**
@@ -49,11 +73,22 @@ enum smbsrv_cluster_op {
  *   holders out of the lease bits caching, as a local process's open would.
  * @SMBSRV_CLUSTER_PUSH_WAKE: Another node's caching of the file went down:
  *   CREATEs waiting for it run again.
+ * @SMBSRV_CLUSTER_PUSH_DELETE: Another node made the file pending deletion:
+ *   new opens here get DELETE_PENDING, holders give up handle caching, and the
+ *   last close (this node's, if it is the last cluster-wide) removes it.
+ * @SMBSRV_CLUSTER_PUSH_UNDELETE: Another node cleared the file's pending
+ *   deletion.
+ * @SMBSRV_CLUSTER_PUSH_RENAME_CHECK: Another node is about to rename the
+ *   directory ino: the module refuses the request (EBUSY) when it has anything
+ *   below it open.
  */
 enum smbsrv_cluster_push {
 	SMBSRV_CLUSTER_PUSH_LOCKS = 1,
 	SMBSRV_CLUSTER_PUSH_BREAK,
 	SMBSRV_CLUSTER_PUSH_WAKE,
+	SMBSRV_CLUSTER_PUSH_DELETE,
+	SMBSRV_CLUSTER_PUSH_UNDELETE,
+	SMBSRV_CLUSTER_PUSH_RENAME_CHECK,
 };
 
 /**
