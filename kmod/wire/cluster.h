@@ -153,7 +153,12 @@ bool smb_cluster_locks_conflict(const void *buf, size_t n, u64 offset,
  * - SMB_CLUSTER_PUSH_BREAK (2): @node opens the file: the receiver's
  *   holders give up the lease bits @caching (le32, the rest);
  * - SMB_CLUSTER_PUSH_WAKE (3): @node's caching of the file went down:
- *   the receiver's CREATEs waiting for it look again (nothing after).
+ *   the receiver's CREATEs waiting for it look again (nothing after);
+ * - SMB_CLUSTER_PUSH_DIRMARK (4): @node leases directory @ino (@caching,
+ *   le32, not 0) or no longer does (0); @ino 0 with 0: none of @node's
+ *   directories any more (it is gone);
+ * - SMB_CLUSTER_PUSH_DIRCHANGE (5): directory @ino changed through
+ *   @node: the receiver's leases of it break (nothing after).
  *
  * Then the node name's length (1 to SMB_CLUSTER_NODE_MAX), the stream's
  * (le16, up to 255), ino and version (le64), the node name (letters,
@@ -162,6 +167,8 @@ bool smb_cluster_locks_conflict(const void *buf, size_t n, u64 offset,
 #define SMB_CLUSTER_PUSH_LOCKS	1
 #define SMB_CLUSTER_PUSH_BREAK	2
 #define SMB_CLUSTER_PUSH_WAKE	3
+#define SMB_CLUSTER_PUSH_DIRMARK	4
+#define SMB_CLUSTER_PUSH_DIRCHANGE	5
 #define SMB_CLUSTER_PUSH_HDR	20
 
 struct smb_cluster_push {
@@ -174,8 +181,15 @@ struct smb_cluster_push {
 	size_t stream_len;
 	const u8 *locks;	/* LOCKS */
 	size_t nr_locks;
-	u32 caching;		/* BREAK */
+	u32 caching;		/* BREAK, DIRMARK */
 };
+
+/* The kinds whose payload is @caching (le32). */
+static inline bool smb_cluster_push_has_caching(u8 kind)
+{
+	return kind == SMB_CLUSTER_PUSH_BREAK ||
+	       kind == SMB_CLUSTER_PUSH_DIRMARK;
+}
 
 static inline size_t smb_cluster_push_len(const struct smb_cluster_push *p)
 {
@@ -183,7 +197,7 @@ static inline size_t smb_cluster_push_len(const struct smb_cluster_push *p)
 
 	if (p->kind == SMB_CLUSTER_PUSH_LOCKS)
 		return n + p->nr_locks * SMB_CLUSTER_LOCK_LEN;
-	return p->kind == SMB_CLUSTER_PUSH_BREAK ? n + 4 : n;
+	return smb_cluster_push_has_caching(p->kind) ? n + 4 : n;
 }
 
 /* Into @out, smb_cluster_push_len() bytes; @p as decode would accept. */

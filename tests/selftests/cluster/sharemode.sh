@@ -9,7 +9,8 @@
 # through both and checks the share-mode matrix both ways, locks.py the
 # byte-range locks, then the nodes' objects and records in RADOS are
 # checked from the host; leases.py the leases and oplocks, through share
-# "lc" (the same directory, with oplocks and leases).
+# "lc" (the same directory, with oplocks and leases); dirleases.py the
+# directory leases, through "lc" too.
 . "$(dirname "$0")/../host/lib.sh"
 
 py=/usr/bin/python3
@@ -122,6 +123,10 @@ lchecks="$(dirname "$0")/locks.py"
 t_checks "$py" "$lchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" cl
 cchecks="$(dirname "$0")/leases.py"
 t_checks "$py" "$cchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" lc
+dchecks="$(dirname "$0")/dirleases.py"
+t_checks "$py" "$dchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" lc
+t_check_output "no node records a directory lease once every lease went" '^none$' \
+	sh -c "k=\$($(declare -f rados_ns); rados_ns listomapkeys dirleases); [ -z \"\$k\" ] && echo none || echo \"\$k\""
 
 # After every close, no node keeps a key in any file's record.
 left_keys() {
@@ -248,13 +253,19 @@ hold_stop 7
 # bytes 0-9 of deadlock.txt locked (through a read-only handle: no POSIX
 # mirror on CephFS, so only the cluster's records say so); and its
 # caching: a third holds a read-write-handle lease of deadlease.txt and
-# never answers a break.
+# never answers a break; and a fourth a directory lease of deaddir, whose
+# record goes too.
+vm_exec c-a 'mkdir -p /mnt/cephfs/share/deaddir && chmod 777 /mnt/cephfs/share/deaddir'
 if hold_start 7 a dead.txt && hold_start 8 a deadlock.txt "$lchecks" &&
-	hold_start 9 a deadlease.txt "$cchecks" lc; then
+	hold_start 9 a deadlease.txt "$cchecks" lc &&
+	hold_start 6 a deaddir "$dchecks" lc; then
 	t_ok "clients of node a hold dead.txt open denying writes, bytes 0-9 of deadlock.txt locked and an RWH lease of deadlease.txt"
 	t_checks "$py" "$checks" probe "$(vm_port c-b smb)" cl dead.txt
 	t_checks "$py" "$lchecks" probe "$(vm_port c-b smb)" cl deadlock.txt
+	t_check_output "node a's directory lease of deaddir is recorded" '\.node-a$' \
+		rados_ns listomapkeys dirleases
 	vm_kill c-a
+	hold_stop 6
 	hold_stop 8
 	hold_stop 9
 	t_checks "$py" "$checks" wait "$(vm_port c-b smb)" cl dead.txt 60
@@ -264,10 +275,14 @@ if hold_start 7 a dead.txt && hold_start 8 a deadlock.txt "$lchecks" &&
 		vm_exec c-b 'cat /tmp/smbsrvd.log'
 	t_check_output "no b.node-a keys are left after the reap" '^none$' \
 		sh -c "k=\$($(declare -f rados_ns left_keys); left_keys | grep '^b\.node-a\.'); [ -z \"\$k\" ] && echo none || echo \"\$k\""
+	t_check_output "no directory lease of node a is left after the reap" '^none$' \
+		sh -c "k=\$($(declare -f rados_ns); rados_ns listomapkeys dirleases | grep 'node-a'); [ -z \"\$k\" ] && echo none || echo \"\$k\""
+	t_checks "$py" "$dchecks" probe "$(vm_port c-b smb)" lc deaddir
 	t_diag "node b: $(vm_exec c-b 'grep "node-a fenced" /tmp/smbsrvd.log | tail -n 1')"
 else
-	t_not_ok "clients of node a hold dead.txt open, deadlock.txt locked and deadlease.txt leased"
+	t_not_ok "clients of node a hold dead.txt open, deadlock.txt locked, deadlease.txt and deaddir leased"
 fi
+hold_stop 6
 hold_stop 7
 hold_stop 8
 hold_stop 9

@@ -31,6 +31,14 @@
  * @SMBSRV_CLUSTER_OP_OVERWRITE: As open, for an open that overwrites or
  *   supersedes the file: other nodes' caching is broken as for a writer,
  *   whatever the open's access.
+ * @SMBSRV_CLUSTER_OP_DIR_LEASE: This node grants its clients a lease on a
+ *   directory (caching not 0) or its last lease on it went (caching 0): record
+ *   it and tell every node before the answer, so that they mark the directory
+ *   (cluster-view dirmark) and report its changes.
+ * @SMBSRV_CLUSTER_OP_DIR_CHANGED: An entry of a directory that another node
+ *   leases was created, deleted or renamed, or a file in it modified, through
+ *   this node: the nodes leasing it break their leases (cluster-view
+ *   dirchange). Nobody waits for the answer.
  */
 enum smbsrv_cluster_op {
 	SMBSRV_CLUSTER_OP_OPEN,
@@ -39,6 +47,8 @@ enum smbsrv_cluster_op {
 	SMBSRV_CLUSTER_OP_UNLOCK,
 	SMBSRV_CLUSTER_OP_CACHING,
 	SMBSRV_CLUSTER_OP_OVERWRITE,
+	SMBSRV_CLUSTER_OP_DIR_LEASE,
+	SMBSRV_CLUSTER_OP_DIR_CHANGED,
 };
 
 /**
@@ -49,11 +59,19 @@ enum smbsrv_cluster_op {
  *   holders out of the lease bits caching, as a local process's open would.
  * @SMBSRV_CLUSTER_PUSH_WAKE: Another node's caching of the file went down:
  *   CREATEs waiting for it run again.
+ * @SMBSRV_CLUSTER_PUSH_DIRMARK: Another node leases the directory ino (caching
+ *   not 0), or none does any more (caching 0): this node reports its changes
+ *   (cluster-req dir-changed) while marked.
+ * @SMBSRV_CLUSTER_PUSH_DIRCHANGE: An entry of the directory ino changed
+ *   through another node: its leases here break to none, as for a local
+ *   change.
  */
 enum smbsrv_cluster_push {
 	SMBSRV_CLUSTER_PUSH_LOCKS = 1,
 	SMBSRV_CLUSTER_PUSH_BREAK,
 	SMBSRV_CLUSTER_PUSH_WAKE,
+	SMBSRV_CLUSTER_PUSH_DIRMARK,
+	SMBSRV_CLUSTER_PUSH_DIRCHANGE,
 };
 
 /**
