@@ -253,9 +253,8 @@ hold_stop 7
 # bytes 0-9 of deadlock.txt locked (through a read-only handle: no POSIX
 # mirror on CephFS, so only the cluster's records say so); and its
 # caching: a third holds a read-write-handle lease of deadlease.txt and
-# never answers a break; and a fourth a directory lease of deaddir, whose
-# record goes too.
-vm_exec c-a 'mkdir -p /mnt/cephfs/share/deaddir && chmod 777 /mnt/cephfs/share/deaddir'
+# never answers a break; and a fourth a directory lease of deaddir (made
+# by that client), whose record goes too.
 if hold_start 7 a dead.txt && hold_start 8 a deadlock.txt "$lchecks" &&
 	hold_start 9 a deadlease.txt "$cchecks" lc &&
 	hold_start 6 a deaddir "$dchecks" lc; then
