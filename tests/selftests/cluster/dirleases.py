@@ -63,9 +63,11 @@ def rename(c, old, new):
     o = open_cached(c, old, access=DELETE | READ_ATTRIBUTES)
     if o.status:
         return o.status
+    # ReplaceIfExists (@new does not exist): without it the server asks
+    # for RENAME_NOREPLACE, which CephFS refuses (EINVAL).
     n = new.encode("utf-16-le")
     st = c.setinfo(o.fid, FILE_RENAME_INFO,
-                   struct.pack("<B7xQI", 0, 0, len(n)) + n)
+                   struct.pack("<B7xQI", 1, 0, len(n)) + n)
     close(c, o.fid)
     return st
 
