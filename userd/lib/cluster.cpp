@@ -1306,19 +1306,25 @@ uint32_t Node::dir_lease(const Request &r)
 		if (err < 0)
 			throw Error(std::string("cluster: writing ") + dirleases_object, -err);
 	}
-	Push p{SMB_CLUSTER_PUSH_DIRMARK, r.ino, "", opt_.node, 0, {}, r.caching};
+	announce_dirmark(io_, {SMB_CLUSTER_PUSH_DIRMARK, r.ino, "", opt_.node, 0, {}, r.caching});
+	return nt::SUCCESS;
+}
+
+// Every node watching "dirleases" gets @p, acknowledged once applied (a
+// dead watcher: the notify's timeout).
+void Node::announce_dirmark(void *ioctx, const Push &p)
+{
 	const Bytes payload = encode_push(p);
 	char *reply = nullptr;
 	size_t reply_len = 0;
-	int err = r_->rados_notify2(io(io_), dirleases_object,
+	int err = r_->rados_notify2(io(ioctx), dirleases_object,
 				    reinterpret_cast<const char *>(payload.data()), payload.size(),
 				    notify_timeout_ms, &reply, &reply_len);
 	if (reply)
 		r_->rados_buffer_free(reply);
 	if (err < 0)
-		log::warning("cluster: a node did not acknowledge the mark of directory " +
-			     file_object(r.ino) + ": " + std::strerror(-err));
-	return nt::SUCCESS;
+		log::warning("cluster: a node did not acknowledge a directory mark of node " +
+			     p.node + " (" + file_object(p.ino) + "): " + std::strerror(-err));
 }
 
 uint32_t Node::dir_changed(const Request &r)
@@ -1360,16 +1366,7 @@ size_t Node::drop_dirleases(const std::string &node)
 	r_->rados_release_write_op(op);
 	if (err < 0)
 		throw Error(std::string("cluster: writing ") + dirleases_object, -err);
-	const Bytes payload = encode_push({SMB_CLUSTER_PUSH_DIRMARK, 0, "", node, 0, {}, 0});
-	char *reply = nullptr;
-	size_t reply_len = 0;
-	err = r_->rados_notify2(x, dirleases_object, reinterpret_cast<const char *>(payload.data()),
-				payload.size(), notify_timeout_ms, &reply, &reply_len);
-	if (reply)
-		r_->rados_buffer_free(reply);
-	if (err < 0)
-		log::warning("cluster: a node did not acknowledge that node " + node +
-			     " leases no directory: " + std::strerror(-err));
+	announce_dirmark(reap_io_, {SMB_CLUSTER_PUSH_DIRMARK, 0, "", node, 0, {}, 0});
 	return names.size();
 }
 

@@ -146,6 +146,8 @@ private:
 	size_t drop_dirleases(const std::string &node);
 	// At start: watch "dirleases", then read the marks it holds.
 	void dir_join();
+	// Notify "dirleases" (every node) of @p, through rados_ioctx_t @ioctx.
+	void announce_dirmark(void *ioctx, const Push &p);
 	// Wake the nodes whose CREATEs wait for this node's caching of a
 	// file to go down (it changed).
 	void wake_breakers(uint64_t ino, const std::string &stream);
