@@ -118,8 +118,9 @@ def listing(c, dname):
 class Holder:
     """A client's RH lease of a directory, taken again after each break."""
 
-    def __init__(self, c, dname, key):
+    def __init__(self, c, dname, key, who="A"):
         self.c, self.dname, self.key, self.h = c, dname, key, None
+        self.who = who
 
     def take(self, what):
         close(self.c, self.h.fid if self.h else None)
@@ -127,7 +128,8 @@ class Holder:
         t0 = time.monotonic()
         self.h = open_dir(self.c, self.dname, self.key)
         took = time.monotonic() - t0
-        check("A: an RH lease of %s granted (%s)" % (self.dname, what),
+        check("%s: an RH lease of %s granted (%s)" % (self.who, self.dname,
+                                                      what),
               self.h.status == 0 and self.h.lease == RH,
               "status %s, lease %r" % (name(self.h.status), self.h.lease))
         return took
@@ -187,7 +189,7 @@ def main():
     for what, change in changes:
         grants.append(h.take("again, after the last break"))
         st = change()
-        check("B: %s of %s succeeds" % (what, d), st == 0, name(st))
+        check("B: %s in %s succeeds" % (what, d), st == 0, name(st))
         h.broken(what)
     names = listing(a, d)
     check("A: its listing shows every change made through B",
@@ -210,8 +212,8 @@ def main():
                                           answered * 1000))
 
     # The other way round: a lease through B, a create through A.
-    hb = Holder(b, other, 200)
-    hb.take("through B")
+    hb = Holder(b, other, 200, "B")
+    hb.take("its client's")
     st = mkfile(a, other + "\\y.txt")
     check("A: creates %s\\y.txt" % other, st == 0, name(st))
     note = break_note(b, 10)
