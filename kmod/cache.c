@@ -305,12 +305,6 @@ static void smbsrv_cache_remote_wake(struct smbsrv_fnode *fn)
 	smbsrv_cache_wait_run(&woken);
 }
 
-static const struct smbsrv_cluster_cache_ops smbsrv_cache_cluster_ops = {
-	.held = smbsrv_cache_bits,
-	.drop = smbsrv_cache_remote_drop,
-	.wake = smbsrv_cache_remote_wake,
-};
-
 /*
  * Directory @fn's listing changed: its leases break to none, but the one
  * of @guid and @key (NULL: none), whose client made the change.
@@ -329,6 +323,21 @@ static void smbsrv_cache_dir_changed(struct smbsrv_fnode *fn, const u8 *guid,
 	smbsrv_notes_send(&notes);
 }
 
+/* Directory @fn changed through another node: as for a local change. */
+static void smbsrv_cache_remote_dir_changed(struct smbsrv_fnode *fn)
+{
+	smbsrv_cache_dir_changed(fn, NULL, NULL);
+	/* What needed no answer (R) is lowered already. */
+	smbsrv_cache_sync(fn);
+}
+
+static const struct smbsrv_cluster_cache_ops smbsrv_cache_cluster_ops = {
+	.held = smbsrv_cache_bits,
+	.drop = smbsrv_cache_remote_drop,
+	.wake = smbsrv_cache_remote_wake,
+	.dir_changed = smbsrv_cache_remote_dir_changed,
+};
+
 /*
  * A file modified through @f was closed: its directory's listing (size,
  * times) changed, so the directory's leases break, but for the one @f's
@@ -342,6 +351,9 @@ static void smbsrv_cache_break_parent(struct smbsrv_file *f, const u8 *guid,
 
 	parent = dget_parent(f->filp->f_path.dentry);
 	dfn = smbsrv_fnode_find(d_inode(parent), NULL);
+	/* Other nodes' leases of it too (cluster_dir.c). */
+	if (smbsrv_cluster_on())
+		smbsrv_cluster_dir_changed(d_inode(parent)->i_ino);
 	dput(parent);
 	if (!dfn)
 		return;
@@ -569,6 +581,9 @@ u32 smbsrv_cache_grant(struct smbsrv_file *f, const struct smbsrv_cache_req *r,
 			cv = smbsrv_cluster_raise(fn, &type);
 		else
 			type = smbsrv_klease_raise(fn, &f->filp->f_path, type);
+		/* A directory: the other nodes' changes too (cluster.h). */
+		if (smbsrv_cluster_on() && r->dir && type != F_UNLCK)
+			cv = smbsrv_cluster_raise(fn, &type);
 		switch (type) {
 		case F_RDLCK:
 			cover &= ~SMB2_LEASE_WRITE;

@@ -201,6 +201,17 @@ struct smbsrv_cluster_view *smbsrv_cluster_raise(struct smbsrv_fnode *fn,
 		*type = F_UNLCK;
 		return v;
 	}
+	if (!fn->stream && S_ISDIR(fn->inode->i_mode)) {
+		smbsrv_cluster_agg_of(fn, &a);
+		a.caching = SMB2_LEASE_READ | SMB2_LEASE_HANDLE;
+		if (!v->dirlease &&
+		    smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_DIR_LEASE, 0, 0, &a,
+				       NULL) == STATUS_SUCCESS)
+			v->dirlease = true;
+		if (!v->dirlease)
+			*type = F_UNLCK;
+		return v;
+	}
 	/* Recorded already: the other nodes' opens were checked against it. */
 	if (!(want & ~v->rec.caching))
 		return v;
@@ -234,7 +245,7 @@ void smbsrv_cluster_sync(struct smbsrv_fnode *fn)
 {
 	struct smbsrv_cluster_view *v = READ_ONCE(fn->cview);
 
-	if (!v || !READ_ONCE(v->rec.caching))
+	if (!v || !(READ_ONCE(v->rec.caching) || READ_ONCE(v->dirlease)))
 		return;
 	smbsrv_fnode_hold(fn);
 	if (!queue_work(smbsrv_ctl_wq, &v->sync))
@@ -257,6 +268,17 @@ static void smbsrv_cluster_sync_work(struct work_struct *work)
 
 	mutex_lock(&v->lock);
 	smbsrv_cluster_agg_of(fn, &a);
+	/* A directory's last lease went: the store and the marks follow. */
+	if (v->dirlease && !(a.caching & SMB2_LEASE_READ)) {
+		struct smb_cluster_agg none = a;
+
+		none.caching = 0;
+		/* Fenced: the store's record of this node is being reaped. */
+		if (smbsrv_cluster_fenced() ||
+		    smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_DIR_LEASE, 0, 0,
+				       &none, NULL) == STATUS_SUCCESS)
+			v->dirlease = false;
+	}
 	if (!smbsrv_cluster_fenced() && !smb_cluster_agg_eq(&a, &v->rec) &&
 	    smbsrv_cluster_covers(&v->rec, &a) &&
 	    smbsrv_cluster_ask(fn, SMBSRV_CLUSTER_OP_CLOSE, 0, 0, &a, NULL) ==
@@ -391,7 +413,8 @@ static void smbsrv_cluster_remote_delete(struct smbsrv_fnode *fn,
  * the daemon acknowledges the notify that brought them; or another node's
  * break of this node's caching of it, or its wake, or the file's pending
  * deletion set or cleared there; or a directory's rename, refused with
- * -EBUSY while anything below it is open here.  A file not open here
+ * -EBUSY while anything below it is open here; or a directory's mark
+ * (cluster_dir.c) or change through another node.  A file not open here
  * has nothing to keep, break or wake.
  */
 int smbsrv_nl_cluster_view_doit(struct sk_buff *skb, struct genl_info *info)
@@ -430,6 +453,13 @@ int smbsrv_nl_cluster_view_doit(struct sk_buff *skb, struct genl_info *info)
 	if (kind == SMBSRV_CLUSTER_PUSH_RENAME_CHECK)
 		return smbsrv_ino_open_below(nla_get_u64(a[SMBSRV_A_CLUSTER_INO])) ?
 		       -EBUSY : 0;
+	if (kind == SMBSRV_CLUSTER_PUSH_DIRMARK) {
+		if (GENL_REQ_ATTR_CHECK(info, SMBSRV_A_CLUSTER_CACHING))
+			return -EINVAL;
+		smbsrv_cluster_dir_mark(nla_get_u64(a[SMBSRV_A_CLUSTER_INO]),
+					nla_get_u32(a[SMBSRV_A_CLUSTER_CACHING]));
+		return 0;
+	}
 	if (a[SMBSRV_A_CLUSTER_STREAM])
 		stream = nla_data(a[SMBSRV_A_CLUSTER_STREAM]);
 	fn = smbsrv_fnode_find_ino(nla_get_u64(a[SMBSRV_A_CLUSTER_INO]),
@@ -454,6 +484,10 @@ int smbsrv_nl_cluster_view_doit(struct sk_buff *skb, struct genl_info *info)
 	case SMBSRV_CLUSTER_PUSH_DELETE:
 	case SMBSRV_CLUSTER_PUSH_UNDELETE:
 		smbsrv_cluster_remote_delete(fn, kind == SMBSRV_CLUSTER_PUSH_DELETE);
+		break;
+	case SMBSRV_CLUSTER_PUSH_DIRCHANGE:
+		if (ops && !fn->stream && S_ISDIR(fn->inode->i_mode))
+			ops->dir_changed(fn);
 		break;
 	}
 	smbsrv_fnode_put(fn);

@@ -41,6 +41,8 @@ struct smbsrv_cluster_view {
 	struct smb_cluster_agg rec;	/* what the store has of this node */
 	struct smbsrv_fnode *fn;	/* whose view this is */
 	struct work_struct sync;	/* records the caching gone down */
+	/* A directory: the store says this node leases it (cluster_dir.c). */
+	bool dirlease;
 };
 
 /*
@@ -70,6 +72,8 @@ struct smbsrv_cluster_cache_ops {
 	void (*drop)(struct smbsrv_fnode *fn, u32 bits);
 	/* Another node's caching of @fn went down: its CREATEs run again. */
 	void (*wake)(struct smbsrv_fnode *fn);
+	/* Directory @fn changed through another node: its leases break. */
+	void (*dir_changed)(struct smbsrv_fnode *fn);
 };
 
 void smbsrv_cluster_set_cache_ops(const struct smbsrv_cluster_cache_ops *ops);
@@ -78,9 +82,12 @@ void smbsrv_cluster_set_cache_ops(const struct smbsrv_cluster_cache_ops *ops);
  * Before granting caching that needs *@type (F_RDLCK, F_WRLCK) on @fn, a
  * file or stream: have the node's record carry it, as far as the other
  * nodes' opens allow (0 RTT when it does already).  *@type becomes what
- * is covered.  The view returned (NULL: none, *@type F_UNLCK) stays
- * locked, so that no record of lower caching overtakes the grant, until
- * smbsrv_cluster_raised().  May sleep.
+ * is covered.  A directory: have the store record the node's lease and
+ * every node mark it (op dir-lease; 0 RTT when recorded already): their
+ * changes of it then break the lease (cluster_dir.c).  The view
+ * returned (NULL: none, *@type F_UNLCK) stays locked, so that no record
+ * of lower caching overtakes the grant, until smbsrv_cluster_raised().
+ * May sleep.
  */
 struct smbsrv_cluster_view *smbsrv_cluster_raise(struct smbsrv_fnode *fn,
 						 int *type);
@@ -179,6 +186,20 @@ static inline bool smbsrv_cluster_fenced(void)
 struct vfsmount;
 #define SMBSRV_CLUSTER_MOUNTS 8
 void smbsrv_cluster_mount(struct vfsmount *mnt);
+
+/*
+ * Directory leases held through other nodes (cluster_dir.c): the
+ * daemon marks directory @ino (cluster-view dirmark) while another node
+ * leases it; a change of a marked directory made here is reported to the
+ * daemon from a work item (op dir-changed), which tells the holders.
+ * dir_changed takes any directory: an unmarked one costs a lookup, and
+ * nothing while none is marked.  dir_watch: a tree of a clustered share
+ * was connected on @mnt, whose changes are to be seen.
+ */
+void smbsrv_cluster_dir_mark(u64 ino, bool on);
+void smbsrv_cluster_dir_changed(u64 ino);
+void smbsrv_cluster_dir_watch(struct vfsmount *mnt);
+void smbsrv_cluster_dir_exit(void);
 
 /* Module exit: no fence runs after this. */
 void smbsrv_cluster_exit(void);

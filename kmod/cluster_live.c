@@ -50,6 +50,7 @@ void smbsrv_cluster_mount(struct vfsmount *mnt)
 	if (slot < 0)
 		pr_warn_once("smbsrv: cluster: shares on more than %d file systems: the fence syncs the first %d only\n",
 			     SMBSRV_CLUSTER_MOUNTS, SMBSRV_CLUSTER_MOUNTS);
+	smbsrv_cluster_dir_watch(mnt);
 }
 
 /* Take the recorded file systems: the caller syncs and puts them. */
@@ -169,4 +170,5 @@ void smbsrv_cluster_exit(void)
 	n = smbsrv_cluster_mounts_take(mnts);
 	while (n--)
 		mntput(mnts[n]);
+	smbsrv_cluster_dir_exit();
 }

@@ -166,7 +166,7 @@ static const struct nla_policy smbsrv_cluster_view_nl_policy[SMBSRV_A_CLUSTER_PU
 	[SMBSRV_A_CLUSTER_NODE] = { .type = NLA_NUL_STRING, .len = 64, },
 	[SMBSRV_A_CLUSTER_VERSION] = { .type = NLA_U64, },
 	[SMBSRV_A_CLUSTER_LOCKS] = { .type = NLA_BINARY, },
-	[SMBSRV_A_CLUSTER_PUSH] = NLA_POLICY_RANGE(NLA_U32, 1, 6),
+	[SMBSRV_A_CLUSTER_PUSH] = NLA_POLICY_RANGE(NLA_U32, 1, 8),
 	[SMBSRV_A_CLUSTER_CACHING] = NLA_POLICY_MAX(NLA_U32, 7),
 };
 

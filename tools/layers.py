@@ -50,7 +50,7 @@ LAYERS = [
                     r"fold\.[ch]", r"share\.[ch]", r"times\.[ch]",
                     r"wtime\.[ch]", r"sign\.[ch]", r"audit\.[ch]",
                     r"afp\.[ch]", r"fruit\.[ch]", r"cluster\.[ch]",
-                    r"cluster_live\.c"]),
+                    r"cluster_live\.c", r"cluster_dir\.c"]),
     (4, "smb2", [r"smb2/.*"]),
     (5, "control", [r"main\.c", r"netlink\.[ch]", r"admin\.c"]),
 ]

@@ -190,7 +190,7 @@ void smb_cluster_push_encode(const struct smb_cluster_push *p, u8 *out)
 	out += p->stream_len;
 	if (p->kind == SMB_CLUSTER_PUSH_LOCKS && p->nr_locks)
 		memcpy(out, p->locks, p->nr_locks * SMB_CLUSTER_LOCK_LEN);
-	else if (p->kind == SMB_CLUSTER_PUSH_BREAK)
+	else if (smb_cluster_push_has_caching(p->kind))
 		put_unaligned_le32(p->caching, out);
 }
 
@@ -202,7 +202,7 @@ int smb_cluster_push_decode(const void *buf, size_t len,
 	int n;
 
 	if (len < SMB_CLUSTER_PUSH_HDR || b[0] < SMB_CLUSTER_PUSH_LOCKS ||
-	    b[0] > SMB_CLUSTER_PUSH_RENAME_CHECK)
+	    b[0] > SMB_CLUSTER_PUSH_DIRCHANGE)
 		return -EINVAL;
 	p->kind = b[0];
 	nl = b[1];
@@ -234,6 +234,7 @@ int smb_cluster_push_decode(const void *buf, size_t len,
 		p->nr_locks = (size_t)n;
 		return 0;
 	case SMB_CLUSTER_PUSH_BREAK:
+	case SMB_CLUSTER_PUSH_DIRMARK:
 		if (rest != 4)
 			return -EINVAL;
 		p->caching = get_unaligned_le32(b + len - 4);

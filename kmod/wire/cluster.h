@@ -153,14 +153,19 @@ bool smb_cluster_locks_conflict(const void *buf, size_t n, u64 offset,
  * - SMB_CLUSTER_PUSH_BREAK (2): @node opens the file: the receiver's
  *   holders give up the lease bits @caching (le32, the rest);
  * - SMB_CLUSTER_PUSH_WAKE (3): @node's caching of the file went down:
- *   the receiver's CREATEs waiting for it look again (nothing after).
+ *   the receiver's CREATEs waiting for it look again (nothing after);
  * - SMB_CLUSTER_PUSH_DELETE (4): @node made the file pending deletion
  *   (nothing after);
  * - SMB_CLUSTER_PUSH_UNDELETE (5): @node cleared its pending deletion
  *   (nothing after);
  * - SMB_CLUSTER_PUSH_RENAME_CHECK (6): @node is about to rename the
  *   directory @ino: the receiver acknowledges whether it has anything
- *   below it open (nothing after).
+ *   below it open (nothing after);
+ * - SMB_CLUSTER_PUSH_DIRMARK (7): @node leases directory @ino (@caching,
+ *   le32, not 0) or no longer does (0); @ino 0 with 0: none of @node's
+ *   directories any more (it is gone);
+ * - SMB_CLUSTER_PUSH_DIRCHANGE (8): directory @ino changed through
+ *   @node: the receiver's leases of it break (nothing after).
  *
  * Then the node name's length (1 to SMB_CLUSTER_NODE_MAX), the stream's
  * (le16, up to 255), ino and version (le64), the node name (letters,
@@ -172,6 +177,8 @@ bool smb_cluster_locks_conflict(const void *buf, size_t n, u64 offset,
 #define SMB_CLUSTER_PUSH_DELETE	4
 #define SMB_CLUSTER_PUSH_UNDELETE	5
 #define SMB_CLUSTER_PUSH_RENAME_CHECK	6
+#define SMB_CLUSTER_PUSH_DIRMARK	7
+#define SMB_CLUSTER_PUSH_DIRCHANGE	8
 #define SMB_CLUSTER_PUSH_HDR	20
 
 struct smb_cluster_push {
@@ -184,8 +191,15 @@ struct smb_cluster_push {
 	size_t stream_len;
 	const u8 *locks;	/* LOCKS */
 	size_t nr_locks;
-	u32 caching;		/* BREAK */
+	u32 caching;		/* BREAK, DIRMARK */
 };
+
+/* The kinds whose payload is @caching (le32). */
+static inline bool smb_cluster_push_has_caching(u8 kind)
+{
+	return kind == SMB_CLUSTER_PUSH_BREAK ||
+	       kind == SMB_CLUSTER_PUSH_DIRMARK;
+}
 
 static inline size_t smb_cluster_push_len(const struct smb_cluster_push *p)
 {
@@ -193,7 +207,7 @@ static inline size_t smb_cluster_push_len(const struct smb_cluster_push *p)
 
 	if (p->kind == SMB_CLUSTER_PUSH_LOCKS)
 		return n + p->nr_locks * SMB_CLUSTER_LOCK_LEN;
-	return p->kind == SMB_CLUSTER_PUSH_BREAK ? n + 4 : n;
+	return smb_cluster_push_has_caching(p->kind) ? n + 4 : n;
 }
 
 /* Into @out, smb_cluster_push_len() bytes; @p as decode would accept. */

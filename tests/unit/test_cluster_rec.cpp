@@ -183,7 +183,7 @@ TEST_CASE("a push round-trips through its notify payload", "[cluster]")
 		b.push_back(0);
 		CHECK_FALSE(decode_push(b.data(), b.size()));
 	}
-	b[0] = SMB_CLUSTER_PUSH_RENAME_CHECK + 1;
+	b[0] = SMB_CLUSTER_PUSH_DIRCHANGE + 1;
 	b.pop_back();
 	CHECK_FALSE(decode_push(b.data(), b.size()));
 }

@@ -220,7 +220,7 @@ TEST_CASE("pushes round-trip and bad ones are refused", "[wire][cluster]")
 		CHECK(smb_cluster_push_decode(buf.data(), len, &q) ==
 		      (len == fixed ? 0 : -EINVAL));
 	auto bad = buf;
-	bad[0] = 4; // no such kind
+	bad[0] = 6; // no such kind
 	CHECK(smb_cluster_push_decode(bad.data(), bad.size(), &q) == -EINVAL);
 	bad[0] = 0;
 	CHECK(smb_cluster_push_decode(bad.data(), bad.size(), &q) == -EINVAL);
@@ -327,5 +327,25 @@ TEST_CASE("break and wake pushes round-trip and bad ones are refused", "[wire][c
 	CHECK(q.kind == SMB_CLUSTER_PUSH_WAKE);
 	CHECK(q.caching == 0);
 	buf.push_back(1); // a wake carries nothing
+	CHECK(smb_cluster_push_decode(buf.data(), buf.size(), &q) == -EINVAL);
+
+	// Directory marks carry their bits as a break does, changes nothing.
+	p.kind = SMB_CLUSTER_PUSH_DIRMARK;
+	p.caching = SMB2_LEASE_READ | SMB2_LEASE_HANDLE;
+	buf.assign(smb_cluster_push_len(&p), 0);
+	CHECK(buf.size() == SMB_CLUSTER_PUSH_HDR + node.size() + 4);
+	smb_cluster_push_encode(&p, buf.data());
+	REQUIRE(smb_cluster_push_decode(buf.data(), buf.size(), &q) == 0);
+	CHECK(q.kind == SMB_CLUSTER_PUSH_DIRMARK);
+	CHECK(q.caching == (SMB2_LEASE_READ | SMB2_LEASE_HANDLE));
+	buf.pop_back();
+	CHECK(smb_cluster_push_decode(buf.data(), buf.size(), &q) == -EINVAL);
+	p.kind = SMB_CLUSTER_PUSH_DIRCHANGE;
+	buf.assign(smb_cluster_push_len(&p), 0);
+	CHECK(buf.size() == SMB_CLUSTER_PUSH_HDR + node.size());
+	smb_cluster_push_encode(&p, buf.data());
+	REQUIRE(smb_cluster_push_decode(buf.data(), buf.size(), &q) == 0);
+	CHECK(q.kind == SMB_CLUSTER_PUSH_DIRCHANGE);
+	buf.push_back(1);
 	CHECK(smb_cluster_push_decode(buf.data(), buf.size(), &q) == -EINVAL);
 }

@@ -22,6 +22,7 @@
 
 #include "log.hpp"
 #include "ntstatus.hpp"
+#include "oplock.h"
 
 extern "C" {
 #include "oplock.h"
@@ -145,6 +146,9 @@ constexpr uint64_t alive_margin_ns = uint64_t(lock_seconds - 3) * 1000000000ULL;
 constexpr const char *addrs_key = "addrs";
 constexpr const char *meta_object = "meta";
 constexpr const char *ceph_debugfs = "/sys/kernel/debug/ceph";
+// Directory leases: key "INO.NODE" (ino in hex) per node leasing a
+// directory; every node watches it.
+constexpr const char *dirleases_object = "dirleases";
 
 uint64_t now_ns()
 {
@@ -307,6 +311,11 @@ Node::Node(Options o) : opt_(std::move(o)), r_(std::make_unique<Rados>())
 	}
 	watch_ = h;
 	watch_ctx_ = w;
+	try {
+		dir_join();
+	} catch (const Error &e) {
+		fail(e.what(), 0);
+	}
 	efd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (efd_ < 0)
 		fail("eventfd", -errno);
@@ -333,6 +342,8 @@ Node::~Node()
 		reaper_.join();
 	r_->rados_unwatch2(io(lock_io_), watch_);
 	delete static_cast<WatchCtx *>(watch_ctx_);
+	r_->rados_unwatch2(io(lock_io_), dir_watch_);
+	delete static_cast<WatchCtx *>(dir_watch_ctx_);
 	// Leaving cleanly: the lock goes now, not at its expiry.
 	r_->rados_unlock(io(lock_io_), node_object(opt_.node).c_str(), lock_name,
 			 cookie_.c_str());
@@ -455,6 +466,23 @@ void Node::on_view(std::function<void(const Push &)> sink)
 {
 	std::lock_guard<std::mutex> l(view_mu_);
 	view_sink_ = std::move(sink);
+	if (!view_sink_)
+		return;
+	// The directories marked before there was a module to tell.
+	std::vector<Push> marks;
+	{
+		std::lock_guard<std::mutex> m(mu_);
+		for (const auto &[ino, nodes] : dirmarks_)
+			marks.push_back({SMB_CLUSTER_PUSH_DIRMARK, ino, "", *nodes.begin(), 0, {},
+					 SMB2_LEASE_READ | SMB2_LEASE_HANDLE});
+	}
+	try {
+		for (const auto &p : marks)
+			view_sink_(p);
+	} catch (const std::exception &e) {
+		log::warning(std::string("cluster: handing smbsrv.ko the directory marks: ") +
+			     e.what());
+	}
 }
 
 void Node::deliver(const Push &p)
@@ -490,6 +518,10 @@ bool Node::open_below(const Push &p)
 
 void Node::received(const Push &p)
 {
+	if (p.kind == SMB_CLUSTER_PUSH_DIRMARK) {
+		dir_mark(p);
+		return;
+	}
 	if (p.kind == SMB_CLUSTER_PUSH_BREAK) {
 		std::lock_guard<std::mutex> l(mu_);
 		if (breakers_.size() >= max_breakers)
@@ -571,6 +603,12 @@ Reply Node::serve(const Request &r)
 			break;
 		case SMBSRV_CLUSTER_OP_RENAME_CHECK:
 			a.status = rename_check(r);
+			break;
+		case SMBSRV_CLUSTER_OP_DIR_LEASE:
+			a.status = dir_lease(r);
+			break;
+		case SMBSRV_CLUSTER_OP_DIR_CHANGED:
+			a.status = dir_changed(r);
 			break;
 		default:
 			break;
@@ -1025,6 +1063,7 @@ void Node::sweep()
 			size_t removed = 0;
 			for (const auto &f : files)
 				removed += reap_file(f, dead);
+			removed += drop_dirleases(dead);
 			set_key(*r_, x, n, "reaped", inc);
 			log::notice("cluster: node " + dead + " is gone (its lock expired): " +
 				    std::to_string(removed) + " of its records removed");
@@ -1334,6 +1373,178 @@ void Node::reaper()
 		}
 		l.lock();
 	}
+}
+
+} // namespace smbsrv::cluster
+
+// Directory leases (design-cluster.md, "Directory leases").
+
+namespace smbsrv::cluster {
+
+namespace {
+
+std::string dirlease_key(uint64_t ino, const std::string &node)
+{
+	char buf[24];
+	std::snprintf(buf, sizeof(buf), "%llx.", static_cast<unsigned long long>(ino));
+	return buf + node;
+}
+
+} // namespace
+
+// Watch first, then read: a mark written before the watch is in the
+// read, one announced after it comes by notify.  A fresh incarnation
+// first takes back what an earlier one of this node left.
+void Node::dir_join()
+{
+	rados_write_op_t op = r_->rados_create_write_op();
+	r_->rados_write_op_create(op, LIBRADOS_CREATE_IDEMPOTENT, nullptr);
+	int err = r_->rados_write_op_operate(op, io(lock_io_), dirleases_object, nullptr, 0);
+	r_->rados_release_write_op(op);
+	if (err < 0)
+		throw Error(std::string("cluster: writing ") + dirleases_object, -err);
+	if (!opt_.resume)
+		drop_dirleases(opt_.node);
+	auto *w = new WatchCtx{r_.get(), io(lock_io_), dirleases_object, this};
+	uint64_t h = 0;
+	err = r_->rados_watch3(io(lock_io_), w->oid.c_str(), &h, watch_cb, watch_err,
+			       watch_timeout, w);
+	if (err < 0) {
+		delete w;
+		throw Error(std::string("cluster: watching ") + dirleases_object, -err);
+	}
+	dir_watch_ = h;
+	dir_watch_ctx_ = w;
+	std::map<std::string, Bytes> m;
+	uint64_t v = 0;
+	read_omap(*r_, io(lock_io_), dirleases_object, "", m, v);
+	for (const auto &[k, val] : m) {
+		size_t dot = k.find('.');
+		if (dot == std::string::npos || dot == 0)
+			continue;
+		Push p;
+		p.kind = SMB_CLUSTER_PUSH_DIRMARK;
+		p.ino = std::strtoull(k.substr(0, dot).c_str(), nullptr, 16);
+		p.node = k.substr(dot + 1);
+		p.caching = SMB2_LEASE_READ | SMB2_LEASE_HANDLE;
+		if (p.ino && valid_node_name(p.node))
+			dir_mark(p);
+	}
+}
+
+void Node::dir_mark(const Push &p)
+{
+	if (p.node == opt_.node)
+		return; // this node's own: its fsnotify marks see its changes
+	std::vector<uint64_t> unmarked;
+	bool marked = false;
+	{
+		std::lock_guard<std::mutex> l(mu_);
+		if (p.ino == 0 && p.caching == 0) {
+			for (auto it = dirmarks_.begin(); it != dirmarks_.end();) {
+				if (it->second.erase(p.node) && it->second.empty()) {
+					unmarked.push_back(it->first);
+					it = dirmarks_.erase(it);
+				} else {
+					++it;
+				}
+			}
+		} else if (p.caching) {
+			auto &nodes = dirmarks_[p.ino];
+			marked = nodes.empty();
+			nodes.insert(p.node);
+		} else if (auto it = dirmarks_.find(p.ino); it != dirmarks_.end()) {
+			if (it->second.erase(p.node) && it->second.empty()) {
+				unmarked.push_back(p.ino);
+				dirmarks_.erase(it);
+			}
+		}
+	}
+	if (marked)
+		deliver(p);
+	for (uint64_t ino : unmarked)
+		deliver({SMB_CLUSTER_PUSH_DIRMARK, ino, "", p.node, 0, {}, 0});
+}
+
+// Recorded, then announced; the module grants after the answer, so every
+// node that acknowledged reports its changes of the directory from then.
+uint32_t Node::dir_lease(const Request &r)
+{
+	const std::string key = dirlease_key(r.ino, opt_.node);
+	if (r.caching) {
+		set_key(*r_, io(io_), dirleases_object, key, "");
+	} else {
+		const char *keys[] = {key.c_str()};
+		size_t kls[] = {key.size()};
+		rados_write_op_t op = r_->rados_create_write_op();
+		r_->rados_write_op_omap_rm_keys2(op, keys, kls, 1);
+		int err = r_->rados_write_op_operate(op, io(io_), dirleases_object, nullptr, 0);
+		r_->rados_release_write_op(op);
+		if (err < 0)
+			throw Error(std::string("cluster: writing ") + dirleases_object, -err);
+	}
+	announce_dirmark(io_, {SMB_CLUSTER_PUSH_DIRMARK, r.ino, "", opt_.node, 0, {}, r.caching});
+	return nt::SUCCESS;
+}
+
+// Every node watching "dirleases" gets @p, acknowledged once applied (a
+// dead watcher: the notify's timeout).
+void Node::announce_dirmark(void *ioctx, const Push &p)
+{
+	const Bytes payload = encode_push(p);
+	char *reply = nullptr;
+	size_t reply_len = 0;
+	int err = r_->rados_notify2(io(ioctx), dirleases_object,
+				    reinterpret_cast<const char *>(payload.data()), payload.size(),
+				    notify_timeout_ms, &reply, &reply_len);
+	if (reply)
+		r_->rados_buffer_free(reply);
+	if (err < 0)
+		log::warning("cluster: a node did not acknowledge a directory mark of node " +
+			     p.node + " (" + file_object(p.ino) + "): " + std::strerror(-err));
+}
+
+uint32_t Node::dir_changed(const Request &r)
+{
+	std::set<std::string> nodes;
+	{
+		std::lock_guard<std::mutex> l(mu_);
+		if (auto it = dirmarks_.find(r.ino); it != dirmarks_.end())
+			nodes = it->second;
+	}
+	nodes.erase(opt_.node);
+	if (!nodes.empty())
+		push({SMB_CLUSTER_PUSH_DIRCHANGE, r.ino, "", opt_.node, 0, {}, 0}, nodes);
+	return nt::SUCCESS;
+}
+
+size_t Node::drop_dirleases(const std::string &node)
+{
+	rados_ioctx_t x = io(reap_io_);
+	std::map<std::string, Bytes> m;
+	uint64_t v = 0;
+	if (!read_omap(*r_, x, dirleases_object, "", m, v))
+		return 0;
+	const std::string suffix = "." + node;
+	std::vector<const char *> names;
+	std::vector<size_t> lens;
+	for (const auto &[k, val] : m) {
+		if (k.size() > suffix.size() &&
+		    k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0) {
+			names.push_back(k.c_str());
+			lens.push_back(k.size());
+		}
+	}
+	if (names.empty())
+		return 0;
+	rados_write_op_t op = r_->rados_create_write_op();
+	r_->rados_write_op_omap_rm_keys2(op, names.data(), lens.data(), names.size());
+	int err = r_->rados_write_op_operate(op, x, dirleases_object, nullptr, 0);
+	r_->rados_release_write_op(op);
+	if (err < 0)
+		throw Error(std::string("cluster: writing ") + dirleases_object, -err);
+	announce_dirmark(reap_io_, {SMB_CLUSTER_PUSH_DIRMARK, 0, "", node, 0, {}, 0});
+	return names.size();
 }
 
 } // namespace smbsrv::cluster

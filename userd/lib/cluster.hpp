@@ -140,6 +140,22 @@ private:
 	uint32_t handles(const Request &r);
 	uint32_t rename_check(const Request &r);
 	void push(const Push &p, const std::set<std::string> &nodes);
+	// Directory leases (design-cluster.md, "Directory leases"): this
+	// node's lease of a directory recorded in object "dirleases" (or
+	// removed) and announced to every node (a notify on it, which all
+	// watch); a change of a directory another node leases, told to it.
+	uint32_t dir_lease(const Request &r);
+	uint32_t dir_changed(const Request &r);
+	// A mark (DIRMARK) from a notify; deliveries to the module after.
+	void dir_mark(const Push &p);
+	// Node @node's keys of "dirleases" removed and every node told (a
+	// dead node's, by its reaper; this node's own left by an earlier
+	// incarnation, at a fresh join).  How many keys went.
+	size_t drop_dirleases(const std::string &node);
+	// At start: watch "dirleases", then read the marks it holds.
+	void dir_join();
+	// Notify "dirleases" (every node) of @p, through rados_ioctx_t @ioctx.
+	void announce_dirmark(void *ioctx, const Push &p);
 	// Wake the nodes whose CREATEs wait for this node's caching of a
 	// file to go down (it changed).
 	void wake_breakers(uint64_t ino, const std::string &stream);
@@ -171,6 +187,8 @@ private:
 	void *reap_io_ = nullptr;  // rados_ioctx_t: the reaper's file records
 	uint64_t watch_ = 0;
 	void *watch_ctx_ = nullptr;
+	uint64_t dir_watch_ = 0;     // on "dirleases"
+	void *dir_watch_ctx_ = nullptr;
 	std::string cookie_;	   // this incarnation's lock cookie
 	uint64_t inc_ = 0;	   // the same, as a number
 	std::string addrs_;	   // the "addrs" recorded (reaper thread)
@@ -193,6 +211,8 @@ private:
 	// CREATEs wait for another node's break.
 	std::map<std::pair<uint64_t, std::string>, std::set<std::string>> breakers_;
 	std::set<std::pair<uint64_t, std::string>> waits_;
+	// Under mu_: the other nodes leasing each directory (by ino).
+	std::map<uint64_t, std::set<std::string>> dirmarks_;
 };
 
 } // namespace smbsrv::cluster

@@ -105,7 +105,7 @@ struct Push {
 	std::string node;
 	uint64_t version = 0;
 	Bytes locks;	     // LOCKS
-	uint32_t caching = 0; // BREAK: the lease bits to give up
+	uint32_t caching = 0; // BREAK: the lease bits to give up; DIRMARK: leased
 };
 Bytes encode_push(const Push &p);
 // std::nullopt for anything smb_cluster_push_decode() refuses.

@@ -551,7 +551,7 @@ void GenlChannel::cluster_view(const cluster::Push &v)
 		       nla_put_string(m, SMBSRV_A_CLUSTER_NODE, v.node.c_str()) == 0 &&
 		       nla_put_u64(m, SMBSRV_A_CLUSTER_VERSION, v.version) == 0 &&
 		       nla_put_u32(m, SMBSRV_A_CLUSTER_PUSH, v.kind) == 0 &&
-		       (v.kind != SMB_CLUSTER_PUSH_BREAK ||
+		       (!smb_cluster_push_has_caching(v.kind) ||
 			nla_put_u32(m, SMBSRV_A_CLUSTER_CACHING, v.caching) == 0) &&
 		       (v.kind != SMB_CLUSTER_PUSH_LOCKS ||
 			put_binary(m, SMBSRV_A_CLUSTER_LOCKS, v.locks));

@@ -10,7 +10,7 @@
 # byte-range locks, then the nodes' objects and records in RADOS are
 # checked from the host; leases.py the leases and oplocks, through share
 # "lc" (the same directory, with oplocks and leases); delete.py delete on
-# close and rename.
+# close and rename; dirleases.py the directory leases, through "lc" too.
 . "$(dirname "$0")/../host/lib.sh"
 
 py=/usr/bin/python3
@@ -125,6 +125,10 @@ cchecks="$(dirname "$0")/leases.py"
 t_checks "$py" "$cchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" lc
 dchecks="$(dirname "$0")/delete.py"
 t_checks "$py" "$dchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" cl lc
+dlchecks="$(dirname "$0")/dirleases.py"
+t_checks "$py" "$dlchecks" "$(vm_port c-a smb)" "$(vm_port c-b smb)" lc
+t_check_output "no node records a directory lease once every lease went" '^none$' \
+	sh -c "k=\$($(declare -f rados_ns); rados_ns listomapkeys dirleases); [ -z \"\$k\" ] && echo none || echo \"\$k\""
 
 # After every close, no node keeps a key in any file's record.
 left_keys() {
@@ -253,15 +257,21 @@ hold_stop 7
 # caching: a third holds a read-write-handle lease of deadlease.txt and
 # never answers a break; and its deletions: a fourth set the disposition
 # of deadpend.txt, open nowhere else (the deletion goes with its node's
-# last open, the name stays, as after a crash of one server).
+# last open, the name stays, as after a crash of one server); and a fifth
+# a directory lease of deaddir (made by that client), whose record goes
+# too.
 if hold_start 7 a dead.txt && hold_start 8 a deadlock.txt "$lchecks" &&
 	hold_start 9 a deadlease.txt "$cchecks" lc &&
-	hold_start 10 a deadpend.txt "$dchecks"; then
-	t_ok "clients of node a hold dead.txt open denying writes, bytes 0-9 of deadlock.txt locked, an RWH lease of deadlease.txt and deadpend.txt pending deletion"
+	hold_start 10 a deadpend.txt "$dchecks" &&
+	hold_start 6 a deaddir "$dlchecks" lc; then
+	t_ok "clients of node a hold dead.txt open denying writes, bytes 0-9 of deadlock.txt locked, an RWH lease of deadlease.txt, deadpend.txt pending deletion and a lease of deaddir"
 	t_checks "$py" "$checks" probe "$(vm_port c-b smb)" cl dead.txt
 	t_checks "$py" "$lchecks" probe "$(vm_port c-b smb)" cl deadlock.txt
 	t_checks "$py" "$dchecks" pending "$(vm_port c-b smb)" cl deadpend.txt
+	t_check_output "node a's directory lease of deaddir is recorded" '\.node-a$' \
+		rados_ns listomapkeys dirleases
 	vm_kill c-a
+	hold_stop 6
 	hold_stop 8
 	hold_stop 9
 	hold_stop 10
@@ -273,10 +283,14 @@ if hold_start 7 a dead.txt && hold_start 8 a deadlock.txt "$lchecks" &&
 		vm_exec c-b 'cat /tmp/smbsrvd.log'
 	t_check_output "no b.node-a keys are left after the reap" '^none$' \
 		sh -c "k=\$($(declare -f rados_ns left_keys); left_keys | grep '^b\.node-a\.'); [ -z \"\$k\" ] && echo none || echo \"\$k\""
+	t_check_output "no directory lease of node a is left after the reap" '^none$' \
+		sh -c "k=\$($(declare -f rados_ns); rados_ns listomapkeys dirleases | grep 'node-a'); [ -z \"\$k\" ] && echo none || echo \"\$k\""
+	t_checks "$py" "$dlchecks" probe "$(vm_port c-b smb)" lc deaddir
 	t_diag "node b: $(vm_exec c-b 'grep "node-a fenced" /tmp/smbsrvd.log | tail -n 1')"
 else
-	t_not_ok "clients of node a hold dead.txt open, deadlock.txt locked, deadlease.txt leased and deadpend.txt pending deletion"
+	t_not_ok "clients of node a hold dead.txt open, deadlock.txt locked, deadlease.txt leased, deadpend.txt pending deletion and deaddir leased"
 fi
+hold_stop 6
 hold_stop 7
 hold_stop 8
 hold_stop 9

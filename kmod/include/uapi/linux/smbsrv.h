@@ -49,6 +49,14 @@
  * @SMBSRV_CLUSTER_OP_RENAME_CHECK: A directory (ino) is about to be renamed:
  *   ACCESS_DENIED when another node has anything below it open (each node
  *   asked by a cluster-view rename-check), SUCCESS when none has.
+ * @SMBSRV_CLUSTER_OP_DIR_LEASE: This node grants its clients a lease on a
+ *   directory (caching not 0) or its last lease on it went (caching 0): record
+ *   it and tell every node before the answer, so that they mark the directory
+ *   (cluster-view dirmark) and report its changes.
+ * @SMBSRV_CLUSTER_OP_DIR_CHANGED: An entry of a directory that another node
+ *   leases was created, deleted or renamed, or a file in it modified, through
+ *   this node: the nodes leasing it break their leases (cluster-view
+ *   dirchange). Nobody waits for the answer.
  */
 enum smbsrv_cluster_op {
 	SMBSRV_CLUSTER_OP_OPEN,
@@ -63,6 +71,8 @@ enum smbsrv_cluster_op {
 	SMBSRV_CLUSTER_OP_OPENED,
 	SMBSRV_CLUSTER_OP_HANDLES,
 	SMBSRV_CLUSTER_OP_RENAME_CHECK,
+	SMBSRV_CLUSTER_OP_DIR_LEASE,
+	SMBSRV_CLUSTER_OP_DIR_CHANGED,
 };
 
 /**
@@ -81,6 +91,12 @@ enum smbsrv_cluster_op {
  * @SMBSRV_CLUSTER_PUSH_RENAME_CHECK: Another node is about to rename the
  *   directory ino: the module refuses the request (EBUSY) when it has anything
  *   below it open.
+ * @SMBSRV_CLUSTER_PUSH_DIRMARK: Another node leases the directory ino (caching
+ *   not 0), or none does any more (caching 0): this node reports its changes
+ *   (cluster-req dir-changed) while marked.
+ * @SMBSRV_CLUSTER_PUSH_DIRCHANGE: An entry of the directory ino changed
+ *   through another node: its leases here break to none, as for a local
+ *   change.
  */
 enum smbsrv_cluster_push {
 	SMBSRV_CLUSTER_PUSH_LOCKS = 1,
@@ -89,6 +105,8 @@ enum smbsrv_cluster_push {
 	SMBSRV_CLUSTER_PUSH_DELETE,
 	SMBSRV_CLUSTER_PUSH_UNDELETE,
 	SMBSRV_CLUSTER_PUSH_RENAME_CHECK,
+	SMBSRV_CLUSTER_PUSH_DIRMARK,
+	SMBSRV_CLUSTER_PUSH_DIRCHANGE,
 };
 
 /**
