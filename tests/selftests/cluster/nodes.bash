@@ -114,10 +114,15 @@ cat /tmp/smbsrvd.log
 exit 1
 '
 
-# Clustering off in the same guest: the module reloaded (its cluster
-# branch goes with it), the same shares on the same CephFS mount.
+# Clustering off in the same guest: the cluster's smbsrvd stopped if it
+# runs, the module reloaded (its cluster branch goes with it), the same
+# shares on the same CephFS mount.
 single_up() {
 	vm_exec "c-$1" '
+if pidof smbsrvd >/dev/null; then
+	kill $(pidof smbsrvd)
+	for i in $(seq 1 120); do pidof smbsrvd >/dev/null || break; sleep 0.5; done
+fi
 rmmod smbsrv && modprobe smbsrv || exit 1
 grep -Ev "^[[:space:]]*(clustering|cluster )" /etc/smbsrv/cluster.conf > /etc/smbsrv/single.conf
 smbsrvd -F -c /etc/smbsrv/single.conf > /tmp/single.log 2>&1 &
