@@ -44,7 +44,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 export KVER
 
 .PHONY: all deps deps-cluster deps-fstests fstests kmod userd run check check-long check-cluster unit lint regen clean distclean \
-	need-kver vm-initramfs install bench bench-logon bench-quick torture-cache torture-replay torture-fruit fuzz \
+	need-kver vm-initramfs install bench bench-cluster bench-logon bench-quick torture-cache torture-replay torture-fruit fuzz \
 	debug-kernel check-debug
 
 all: kmod userd
@@ -109,6 +109,12 @@ check-long: deps
 check-cluster: deps-cluster
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/cluster/check.sh
+
+# 1 MiB READ and WRITE through one cluster node and through two at once
+# (tools/cluster/bench.sh, Documentation/benchmarks.md; not in check-cluster).
+bench-cluster: deps-cluster
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/cluster/check.sh $(TOP)/tools/cluster/bench.sh
 
 # Documentation/testing.md, "The debug kernel".
 DEBUG_SUITES ?= vm
