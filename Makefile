@@ -12,6 +12,8 @@
 #   make check-long  the long VM runs outside CI (30 s races, ...)
 #   make check-cluster  cluster mode: a Ceph test cluster and two smbsrv
 #                guests on one CephFS (outside make check; deps-cluster)
+#   make bench-cluster  1 MiB READ and WRITE through one cluster node and
+#                through two at once (minutes; never in make check)
 #   make check-debug  (or make check KERNEL=debug) the VM suites on the
 #                debug kernel (KASAN, lockdep, kmemleak, UBSAN; built once
 #                by make debug-kernel, hours on a busy 2-core machine;

@@ -134,8 +134,8 @@ TT_COLUMNS="node-a node-b single"
 # Which subtests (CL_TORTURE): smb2.lock and smb2.sharemode whole, and
 #   quick  (default) these of smb2.oplock and smb2.lease: grants, breaks
 #          and their acknowledgements, upgrades, epochs, statopens,
-#          streams and byte-range locks under caching (about 3 minutes a
-#          node under TCG);
+#          streams and byte-range locks under caching (about 5 minutes a
+#          node under TCG on a loaded host);
 #   broad  every subtest of smb2.oplock and smb2.lease but those that
 #          wait out a break timeout or a blocked transport (oplock.batch22a,
 #          batch22b, lease.timeout, timeout-disconnect, rename_wait,
