@@ -62,13 +62,16 @@ print("%.1f %d %d" % (d["bw_bytes"] / 1048576, d["io_bytes"] >> 20, j["error"]))
 # phase ROUND WHAT NODES...: WRITE then READ on each node at once.
 declare -A wrote
 phase() {
-	local round=$1 what=$2 n rw r bw io err sum
+	local round=$1 what=$2 n rw r bw io err sum pids
 	shift 2
 	for rw in write read; do
+		# Wait for these only: the guests' QEMU are this shell's children too.
+		pids=()
 		for n in "$@"; do
 			fio_run "$n" "$rw" "${wrote[$n]:-$mb}" > "$out/$n.$rw" 2>&1 &
+			pids+=($!)
 		done
-		wait
+		wait "${pids[@]}"
 		sum=0
 		for n in "$@"; do
 			r=$(cat "$out/$n.$rw")
