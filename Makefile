@@ -12,6 +12,8 @@
 #   make check-long  the long VM runs outside CI (30 s races, ...)
 #   make check-cluster  cluster mode: a Ceph test cluster and two smbsrv
 #                guests on one CephFS (outside make check; deps-cluster)
+#   make bench-cluster  1 MiB READ and WRITE through one cluster node and
+#                through two at once (minutes; never in make check)
 #   make check-debug  (or make check KERNEL=debug) the VM suites on the
 #                debug kernel (KASAN, lockdep, kmemleak, UBSAN; built once
 #                by make debug-kernel, hours on a busy 2-core machine;
@@ -44,7 +46,7 @@ CMAKE_BUILD_TYPE ?= RelWithDebInfo
 export KVER
 
 .PHONY: all deps deps-cluster deps-fstests fstests kmod userd run check check-long check-cluster unit lint regen clean distclean \
-	need-kver vm-initramfs install bench bench-logon bench-quick torture-cache torture-replay torture-fruit fuzz \
+	need-kver vm-initramfs install bench bench-cluster bench-logon bench-quick torture-cache torture-replay torture-fruit fuzz \
 	debug-kernel check-debug
 
 all: kmod userd
@@ -109,6 +111,12 @@ check-long: deps
 check-cluster: deps-cluster
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/cluster/check.sh
+
+# 1 MiB READ and WRITE through one cluster node and through two at once
+# (tools/cluster/bench.sh, Documentation/benchmarks.md; not in check-cluster).
+bench-cluster: deps-cluster
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/cluster/check.sh $(TOP)/tools/cluster/bench.sh
 
 # Documentation/testing.md, "The debug kernel".
 DEBUG_SUITES ?= vm

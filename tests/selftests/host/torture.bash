@@ -47,6 +47,9 @@
 #   TT_SAMBA_SHARE_CONF  ... for Samba's only
 #   TT_SAMBA_CONF   extra [global] lines for Samba
 #   TT_SAMBA_AUTH   ... its credentials (default demo%demo)
+#   TT_COLUMNS      the servers tt_table shows (default smbsrv, ksmbd and
+#                   samba with TT_SAMBA): a script that runs tt_one under
+#                   other names shows those
 
 TT_TABLE="$T_TOP/build/test-logs/torture-$T_NAME.txt"
 TT_DIR="$T_TOP/build/test-logs/torture-$T_NAME"
@@ -244,19 +247,19 @@ tt_table() {
 	names=$(cat "$TT_DIR"/*.res 2>/dev/null | awk '{ print $1 }' | sort -u)
 	{
 		line=$(printf '%-60s' subtest)
-		for srv in smbsrv ksmbd ${TT_SAMBA:+samba}; do
+		for srv in ${TT_COLUMNS:-smbsrv ksmbd ${TT_SAMBA:+samba}}; do
 			line="$line $(printf '%-8s' "$srv")"
 		done
 		echo "$line"
 		for n in $names; do
 			line=$(printf '%-60s' "$n")
-			for srv in smbsrv ksmbd ${TT_SAMBA:+samba}; do
+			for srv in ${TT_COLUMNS:-smbsrv ksmbd ${TT_SAMBA:+samba}}; do
 				line="$line $(printf '%-8s' "$(tt_result "$srv" "$n")")"
 			done
 			echo "$line"
 		done
 		total="passed:"
-		for srv in smbsrv ksmbd ${TT_SAMBA:+samba}; do
+		for srv in ${TT_COLUMNS:-smbsrv ksmbd ${TT_SAMBA:+samba}}; do
 			total="$total $srv $(cat "$TT_DIR/$srv".*.res 2>/dev/null | grep -c ' success$'),"
 		done
 		echo "${total%,}"
