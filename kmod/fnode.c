@@ -364,7 +364,13 @@ static bool smbsrv_dentry_below_ino(struct dentry *d, u64 ino)
 	return false;
 }
 
-bool smbsrv_ino_open_below(u64 ino)
+/*
+ * Whether @below is true of some open's dentry and @arg: one walk of every
+ * open for both the local and the cluster's directory-rename checks.  RCU
+ * covers the parent walk of smbsrv_dentry_below_ino().
+ */
+static bool smbsrv_any_open(bool (*below)(struct dentry *d, void *arg),
+			    void *arg)
 {
 	struct smbsrv_fnode *fn;
 	struct smbsrv_file *o;
@@ -376,8 +382,7 @@ bool smbsrv_ino_open_below(u64 ino)
 	hash_for_each(smbsrv_fnodes, bkt, fn, hash) {
 		spin_lock(&fn->lock);
 		list_for_each_entry(o, &fn->opens, fnode_node) {
-			if (smbsrv_dentry_below_ino(o->filp->f_path.dentry,
-						    ino)) {
+			if (below(o->filp->f_path.dentry, arg)) {
 				found = true;
 				break;
 			}
@@ -391,28 +396,24 @@ bool smbsrv_ino_open_below(u64 ino)
 	return found;
 }
 
+static bool smbsrv_below_ino(struct dentry *d, void *arg)
+{
+	return smbsrv_dentry_below_ino(d, *(u64 *)arg);
+}
+
+bool smbsrv_ino_open_below(u64 ino)
+{
+	return smbsrv_any_open(smbsrv_below_ino, &ino);
+}
+
+static bool smbsrv_below_dentry(struct dentry *d, void *arg)
+{
+	struct dentry *dir = arg;
+
+	return d != dir && is_subdir(d, dir);
+}
+
 bool smbsrv_file_open_below(struct dentry *dir)
 {
-	struct smbsrv_fnode *fn;
-	struct smbsrv_file *o;
-	struct dentry *d;
-	bool found = false;
-	int bkt;
-
-	spin_lock(&smbsrv_fnodes_lock);
-	hash_for_each(smbsrv_fnodes, bkt, fn, hash) {
-		spin_lock(&fn->lock);
-		list_for_each_entry(o, &fn->opens, fnode_node) {
-			d = o->filp->f_path.dentry;
-			if (d != dir && is_subdir(d, dir)) {
-				found = true;
-				break;
-			}
-		}
-		spin_unlock(&fn->lock);
-		if (found)
-			break;
-	}
-	spin_unlock(&smbsrv_fnodes_lock);
-	return found;
+	return smbsrv_any_open(smbsrv_below_dentry, dir);
 }
